@@ -1,0 +1,154 @@
+"""Turning what people type into what the service accepts, before any request is sent.
+
+Domains become the registrable domain (the service rates ``example.co.uk``, not
+``https://Blog.Example.co.uk:443/x``), so that two spellings of one site share one cache entry and
+one quota unit, and input that can never be valid is refused here, where it costs nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+import idna
+import tldextract
+
+from client.errors import InvalidInputError
+
+#: DNS limits (RFC 1035): a whole name of at most 253 characters, labels of at most 63.
+MAX_DOMAIN_LENGTH = 253
+MAX_LABEL_LENGTH = 63
+#: Longer than any URL a person pastes; refusing early keeps hostile megabyte inputs cheap.
+MAX_RAW_INPUT_LENGTH = 2048
+#: Keywords are search queries; Google ignores words past 32, so 200 characters is generous.
+MAX_KEYWORD_LENGTH = 200
+
+_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
+_LIST_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+@lru_cache(maxsize=1)
+def _extractor() -> tldextract.TLDExtract:
+    # suffix_list_urls=() makes tldextract use the Public Suffix List snapshot bundled in the
+    # package: it must never fetch the list over the network (closed networks, and privacy).
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
+def _has_control_chars(text: str) -> bool:
+    return any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text)
+
+
+def _host_of(text: str) -> str:
+    """The host part of a domain, URL or ``host:port/path`` string, refusing what is not one."""
+    has_scheme = bool(_SCHEME.match(text))
+    if not has_scheme and ("?" in text or "#" in text):
+        raise InvalidInputError("Enter a domain like example.com: '?' and '#' belong only in full URLs.")
+    if "\\" in text:
+        raise InvalidInputError("Enter a domain like example.com: backslashes are not allowed.")
+    try:
+        parts = urlsplit(text if has_scheme else f"//{text}")
+    except ValueError as exc:
+        raise InvalidInputError("Enter a domain like example.com: this is not a valid URL.") from exc
+    if has_scheme and parts.scheme.lower() not in ("http", "https"):
+        raise InvalidInputError("Only web addresses (http or https) can be rated.")
+    if "@" in parts.netloc:
+        raise InvalidInputError("Enter a domain like example.com: user names in addresses are not allowed.")
+    if any(seg in ("..", ".") for seg in text.split("/")):
+        raise InvalidInputError("Enter a domain like example.com: '../' path segments are not allowed.")
+    try:
+        parts.port  # noqa: B018 - accessing it validates the port
+    except ValueError as exc:
+        raise InvalidInputError("Enter a domain like example.com: the port is not a number.") from exc
+    host = parts.hostname or ""
+    if not host:
+        raise InvalidInputError("Enter a domain like example.com: no host name was found.")
+    return host
+
+
+def _to_ascii(host: str) -> str:
+    """Lower-cased ASCII (punycode) form, so an IDN and its xn-- spelling are the same site."""
+    host = host.strip().rstrip(".").lower()
+    if host.isascii():
+        return host
+    try:
+        return idna.encode(host, uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError) as exc:
+        raise InvalidInputError("This international domain name is not valid.") from exc
+
+
+def normalise_domain(raw: str) -> str:
+    """The registrable domain for a domain, subdomain or URL; raises InvalidInputError otherwise."""
+    if not isinstance(raw, str):
+        raise InvalidInputError("Enter a domain like example.com.")
+    if len(raw) > MAX_RAW_INPUT_LENGTH:
+        raise InvalidInputError("That is far too long to be a domain.")
+    text = raw.strip()
+    if not text:
+        raise InvalidInputError("Enter a domain like example.com.")
+    if _has_control_chars(text):
+        raise InvalidInputError("Enter a domain like example.com: it contains control characters.")
+    if any(ch.isspace() for ch in text):
+        raise InvalidInputError("Enter one domain like example.com: it contains spaces.")
+    host = _to_ascii(_host_of(text))
+    if len(host) > MAX_DOMAIN_LENGTH:
+        raise InvalidInputError("That domain is longer than 253 characters.")
+    labels = host.split(".")
+    if any(len(label) > MAX_LABEL_LENGTH for label in labels):
+        raise InvalidInputError("A part of that domain is longer than 63 characters.")
+    if not all(_LABEL.match(label) for label in labels):
+        raise InvalidInputError("Domains use letters, digits and hyphens between dots, like example.com.")
+    parts = _extractor()(host)
+    if not parts.suffix:
+        raise InvalidInputError("That is not a public domain: it has no known ending such as .com or .co.uk.")
+    if not parts.domain:
+        raise InvalidInputError("That is only a domain ending; add the site's name, like example.co.uk.")
+    return f"{parts.domain}.{parts.suffix}"
+
+
+def slug_for(domain: str) -> str:
+    """The service's site identifier: the registrable domain with dots as hyphens."""
+    return normalise_domain(domain).replace(".", "-")
+
+
+def normalise_keyword(raw: str) -> str:
+    """A search keyword with whitespace folded; refuses empty, control characters or overlong."""
+    if not isinstance(raw, str):
+        raise InvalidInputError("Enter a keyword.", field="keyword")
+    if _has_control_chars(raw.replace("\t", " ").replace("\n", " ").replace("\r", " ")):
+        raise InvalidInputError("Keywords cannot contain control characters.", field="keyword")
+    text = " ".join(unicodedata.normalize("NFC", raw).split())
+    if not text:
+        raise InvalidInputError("Enter a keyword.", field="keyword")
+    if len(text) > MAX_KEYWORD_LENGTH:
+        raise InvalidInputError(f"Keywords are at most {MAX_KEYWORD_LENGTH} characters.", field="keyword")
+    return text
+
+
+@dataclass(frozen=True)
+class DomainList:
+    """A pasted list split into registrable domains (de-duplicated, in first-seen order) and refusals."""
+
+    domains: tuple[str, ...]
+    rejected: tuple[tuple[str, str], ...]
+
+
+def parse_domain_list(text: str, *, limit: int | None = None) -> DomainList:
+    """Split on newlines, commas, semicolons or spaces; normalise, de-duplicate, keep the refusals."""
+    seen: dict[str, None] = {}
+    rejected: list[tuple[str, str]] = []
+    for item in _LIST_SEPARATORS.split(text or ""):
+        if not item:
+            continue
+        try:
+            seen.setdefault(normalise_domain(item), None)
+        except InvalidInputError as exc:
+            rejected.append((item, exc.message))
+    domains = tuple(seen)
+    if limit is not None and len(domains) > limit:
+        rejected.extend((d, f"Only the first {limit} domains are used.") for d in domains[limit:])
+        domains = domains[:limit]
+    return DomainList(domains=domains, rejected=tuple(rejected))
