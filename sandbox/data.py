@@ -1,0 +1,420 @@
+"""Site-level demo facts: DR, listing, Trust Map readiness, titles, categories and profiles.
+
+Everything here is a pure function of the (already normalised) registrable domain, so every route
+that mentions a domain (its own rating, a SERP row, a referring domain, a backlink) reports the same
+numbers for it, on every run and every machine. No I/O and no state: what changes while the sandbox
+runs lives in ``sandbox.state``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+
+from client.errors import InvalidInputError
+from client.inputs import normalise_domain
+from client.models import Backlink, ReferringDomain
+from sandbox.accounts import OWNED_SITES
+from sandbox.hashing import rng_for, unit
+from sandbox.words import ADJECTIVES, ANCHORS, NOUNS, TAGLINES, TLDS
+
+#: The sandbox's "now" for stored data (report dates, SERP fetch times), so bodies are reproducible.
+SANDBOX_EPOCH = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
+
+#: Share of ordinary domains that are approved (listed) sites, and of those whose Trust Map is cold.
+LISTED_SHARE = 0.8
+COLD_MAP_SHARE = 1 / 7
+#: Share of ordinary listed sites with no title, and with no traffic signal from the provider.
+UNTITLED_SHARE = 0.06
+MISSING_TRAFFIC_SHARE = 0.15
+#: A Trust Map answer carries at most this many referring domains (the spec's limit).
+MAP_SIZE = 60
+#: Every listed site has at least this many referring domains, so five top and five bottom
+#: backlinks always exist.
+MIN_REFERRING_DOMAINS = 10
+
+CATEGORIES: tuple[tuple[str, str], ...] = (
+    ("saas", "SaaS"),
+    ("ecommerce", "E-commerce"),
+    ("marketing", "Marketing"),
+    ("finance", "Finance"),
+    ("health", "Health & fitness"),
+    ("travel", "Travel"),
+    ("education", "Education"),
+    ("news-media", "News & media"),
+    ("developer-tools", "Developer tools"),
+    ("agency", "Agency"),
+    ("local-business", "Local business"),
+    ("other", "Other"),
+)
+MAX_CATEGORIES_PER_SITE = 3
+
+
+@dataclass(frozen=True)
+class KnownSite:
+    """A well-known domain with a realistic, fixed rating, so demo screens look believable."""
+
+    dr: int
+    title: str
+    category: str
+
+
+@dataclass(frozen=True)
+class DemoSite:
+    """A site some demo key owns; fixed facts so the app's owner screens show each situation."""
+
+    dr: int
+    title: str
+    category: str
+    verified: bool
+    #: Words that make the site appear in the SERPs of keywords containing them.
+    topics: tuple[str, ...]
+    #: What the site ranks for, the seeds of its keyword suggestions (one-word heads included, so
+    #: the service's head filter has something to remove).
+    themes: tuple[str, ...]
+    #: Search Console connected: tracked keywords then carry impressions and gscPosition.
+    gsc_connected: bool = False
+    #: The traffic provider has no value for this site (shows the "missing signal" path).
+    traffic_missing: bool = False
+
+
+KNOWN_SITES: dict[str, KnownSite] = {
+    "google.com": KnownSite(98, "Google", "other"),
+    "youtube.com": KnownSite(98, "YouTube", "news-media"),
+    "linkedin.com": KnownSite(98, "LinkedIn", "other"),
+    "wordpress.org": KnownSite(97, "Blog Tool, Publishing Platform, and CMS – WordPress.org", "saas"),
+    "apple.com": KnownSite(97, "Apple", "ecommerce"),
+    "wikipedia.org": KnownSite(96, "Wikipedia, the free encyclopedia", "education"),
+    "github.com": KnownSite(96, "GitHub · Build and ship software on a single platform", "developer-tools"),
+    "amazon.com": KnownSite(96, "Amazon.com. Spend less. Smile more.", "ecommerce"),
+    "microsoft.com": KnownSite(96, "Microsoft – AI, Cloud, Productivity, Computing, Gaming & Apps", "saas"),
+    "facebook.com": KnownSite(96, "Facebook - log in or sign up", "other"),
+    "instagram.com": KnownSite(96, "Instagram", "other"),
+    "twitter.com": KnownSite(95, "X. It's what's happening", "news-media"),
+    "x.com": KnownSite(94, "X. It's what's happening", "news-media"),
+    "pinterest.com": KnownSite(94, "Pinterest", "other"),
+    "tiktok.com": KnownSite(95, "TikTok - Make Your Day", "other"),
+    "yahoo.com": KnownSite(93, "Yahoo | Mail, Weather, Search, Politics, News, Finance", "news-media"),
+    "bing.com": KnownSite(93, "Bing", "other"),
+    "bbc.com": KnownSite(95, "BBC Home - Breaking News, World News, US News, Sports", "news-media"),
+    "cnn.com": KnownSite(94, "Breaking News, Latest News and Videos | CNN", "news-media"),
+    "netflix.com": KnownSite(92, "Netflix - Watch TV Shows Online, Watch Movies Online", "other"),
+    "spotify.com": KnownSite(93, "Spotify - Web Player: Music for everyone", "other"),
+    "dropbox.com": KnownSite(94, "Dropbox", "saas"),
+    "slack.com": KnownSite(92, "Slack is your productivity platform", "saas"),
+    "airbnb.com": KnownSite(92, "Airbnb | Vacation rentals, cabins, beach houses, & more", "travel"),
+    "python.org": KnownSite(92, "Welcome to Python.org", "developer-tools"),
+    "openai.com": KnownSite(92, "OpenAI", "saas"),
+    "reddit.com": KnownSite(95, "Reddit - Dive into anything", "news-media"),
+    "medium.com": KnownSite(95, "Medium – Where good ideas find you", "news-media"),
+    "cloudflare.com": KnownSite(95, "Cloudflare - The Web Performance & Security Company", "developer-tools"),
+    "nytimes.com": KnownSite(94, "The New York Times - Breaking News, US News, World News", "news-media"),
+    "bbc.co.uk": KnownSite(94, "BBC - Home", "news-media"),
+    "theguardian.com": KnownSite(94, "News, sport and opinion from the Guardian", "news-media"),
+    "forbes.com": KnownSite(94, "Forbes", "finance"),
+    "shopify.com": KnownSite(94, "Shopify: The All-in-One Commerce Platform for Businesses", "ecommerce"),
+    "wix.com": KnownSite(93, "Website Builder - Create a Free Website Today | Wix.com", "saas"),
+    "stackoverflow.com": KnownSite(93, "Stack Overflow - Where Developers Learn & Share", "developer-tools"),
+    "techcrunch.com": KnownSite(93, "TechCrunch | Startup and Technology News", "news-media"),
+    "canva.com": KnownSite(93, "Canva: Visual Suite for Everyone", "saas"),
+    "hubspot.com": KnownSite(93, "HubSpot | Software & Tools for your Business", "marketing"),
+    "stripe.com": KnownSite(92, "Stripe | Financial Infrastructure to Grow Your Revenue", "finance"),
+    "mailchimp.com": KnownSite(92, "Marketing, Automation & Email Platform | Mailchimp", "marketing"),
+    "producthunt.com": KnownSite(91, "Product Hunt – The best new products in tech", "news-media"),
+    "notion.so": KnownSite(91, "Notion – The all-in-one workspace", "saas"),
+    "figma.com": KnownSite(91, "Figma: The Collaborative Interface Design Tool", "saas"),
+    "zapier.com": KnownSite(91, "Zapier: Automate AI Workflows, Agents, and Apps", "saas"),
+    "vercel.com": KnownSite(91, "Vercel: Build and deploy the best web experiences", "developer-tools"),
+    "semrush.com": KnownSite(91, "Semrush: Data-Driven Marketing Tools to Grow Your Business", "marketing"),
+    "ahrefs.com": KnownSite(91, "Ahrefs - SEO Tools & Resources To Grow Your Search Traffic", "marketing"),
+    "moz.com": KnownSite(91, "Moz - SEO Software for Smarter Marketing", "marketing"),
+}
+
+DEMO_SITES: dict[str, DemoSite] = {
+    "example.com": DemoSite(
+        dr=41,
+        title="Example Analytics — privacy-first web analytics",
+        category="saas",
+        verified=True,
+        topics=("analytics", "tracking"),
+        themes=("web analytics", "privacy analytics", "website tracking", "analytics", "heatmaps"),
+        gsc_connected=True,
+    ),
+    "acme-widgets.com": DemoSite(
+        dr=27,
+        title="Acme Widgets — industrial widgets and parts",
+        category="ecommerce",
+        verified=True,
+        topics=("widget",),
+        themes=("industrial widgets", "steel widgets", "widget parts", "widgets", "fasteners"),
+    ),
+    "northwind-coffee.com": DemoSite(
+        dr=18,
+        title="Northwind Coffee Roasters",
+        category="local-business",
+        verified=False,
+        topics=("coffee",),
+        themes=("coffee beans", "espresso", "coffee subscription", "cold brew", "coffee grinder"),
+        traffic_missing=True,
+    ),
+    "tinyblog.net": DemoSite(
+        dr=6,
+        title="Tiny Blog — notes on small-scale living",
+        category="other",
+        verified=False,
+        topics=("tiny", "minimalist", "small space"),
+        themes=("tiny house", "minimalist living", "decluttering", "small space storage", "minimalism"),
+        gsc_connected=True,
+    ),
+}
+assert set(DEMO_SITES) == set(OWNED_SITES), "every owned site needs demo facts"
+
+#: Extra listed sites whose saved site-check reports show the three non-real verdicts.
+SUSPICIOUS_SITE = "rankboost-links.net"
+SHELL_SITE = "pixelvault-app.io"
+UNREACHABLE_SITE = "closed-corner-shop.co.uk"
+FLAGGED_SITES: tuple[str, ...] = (SUSPICIOUS_SITE, SHELL_SITE, UNREACHABLE_SITE)
+
+
+def slug_of(domain: str) -> str:
+    """The service's site identifier: the registrable domain with dots as hyphens."""
+    return domain.replace(".", "-")
+
+
+def domain_for_slug(slug: str) -> str | None:
+    """The listed domain a slug stands for, or None.
+
+    Slugs are not reversible (``a-b-com`` could be ``a-b.com`` or ``a.b-com``...), so each split is
+    tried and the first that is its own registrable domain and listed wins.
+    """
+    parts = slug.lower().split("-")
+    for i in range(1, len(parts)):
+        candidate = "-".join(parts[:i]) + "." + ".".join(parts[i:])
+        try:
+            if normalise_domain(candidate) == candidate and is_listed(candidate):
+                return candidate
+        except InvalidInputError:
+            continue
+    return None
+
+
+def dr_for(domain: str) -> int:
+    """Domain Rating 0–100: fixed for well-known and demo sites, otherwise skewed to 5–60."""
+    if domain in KNOWN_SITES:
+        return KNOWN_SITES[domain].dr
+    if domain in DEMO_SITES:
+        return DEMO_SITES[domain].dr
+    # Beta(1.8, 4.2) puts ~90% of values between 5 and 60, with a thin tail of strong sites.
+    return max(0, min(100, round(rng_for("dr", domain).betavariate(1.8, 4.2) * 100)))
+
+
+def is_listed(domain: str) -> bool:
+    """Whether the domain is an approved site: known, owned, seeded, or a stable ~80% of the rest."""
+    if domain in KNOWN_SITES or domain in DEMO_SITES or domain in FLAGGED_SITES:
+        return True
+    return unit("listed", domain) < LISTED_SHARE
+
+
+def is_map_cold(domain: str) -> bool:
+    """Whether the listed site's Trust Map cache is cold (503); never for owned or well-known sites."""
+    if domain in KNOWN_SITES or domain in DEMO_SITES:
+        return False
+    return is_listed(domain) and unit("cold-map", domain) < COLD_MAP_SHARE
+
+
+def site_name(domain: str) -> str:
+    """A human name from the domain (``acme-widgets.com`` → ``Acme Widgets``) for titles and text."""
+    label = domain.split(".", 1)[0]
+    return " ".join(word.capitalize() for word in label.split("-") if word) or domain
+
+
+def title_for(domain: str) -> str | None:
+    """The homepage title; a few ordinary sites have none, as when the provider could not read it."""
+    if domain in KNOWN_SITES:
+        return KNOWN_SITES[domain].title
+    if domain in DEMO_SITES:
+        return DEMO_SITES[domain].title
+    if unit("untitled", domain) < UNTITLED_SHARE:
+        return None
+    return f"{site_name(domain)} — {rng_for('title', domain).choice(TAGLINES)}"
+
+
+def category_for(domain: str) -> str:
+    """The site's category value (one of ``CATEGORIES``)."""
+    if domain in KNOWN_SITES:
+        return KNOWN_SITES[domain].category
+    if domain in DEMO_SITES:
+        return DEMO_SITES[domain].category
+    return CATEGORIES[int(unit("category", domain) * len(CATEGORIES))][0]
+
+
+def made_up_domain(r: random.Random, words: tuple[str, ...] = ()) -> str:
+    """A plausible, valid registrable domain drawn from the word lists (and optional extra words)."""
+    first = r.choice(words) if words and r.random() < 0.5 else r.choice(ADJECTIVES)
+    joiner = "-" if r.random() < 0.3 else ""
+    return f"{first}{joiner}{r.choice(NOUNS)}.{r.choice(TLDS)}"
+
+
+@dataclass(frozen=True)
+class SiteProfile:
+    """Every number the sandbox knows about one listed site; lookup, map and checks read from it."""
+
+    domain: str
+    dr: int
+    true_dr: int
+    trust_score: int
+    confidence_score: float
+    traffic: int | None
+    traffic_validated: bool
+    referring_domains: int
+    backlinks: int
+    global_rank: int
+    gained_domains: int
+    lost_domains: int
+    dr_weekly_change: int
+    true_dr_weekly_change: int
+    dr_monthly_change: int
+    true_dr_monthly_change: int
+    traffic_change: int | None
+    report_created_at: datetime
+    verified: bool
+    title: str | None
+    category: str
+
+    @property
+    def confidence(self) -> str:
+        if self.confidence_score >= 0.75:
+            return "high"
+        return "medium" if self.confidence_score >= 0.5 else "low"
+
+
+def _clamp(value: float, low: int = 0, high: int = 100) -> int:
+    return max(low, min(high, round(value)))
+
+
+def _has_traffic(domain: str) -> bool:
+    if domain in DEMO_SITES:
+        return not DEMO_SITES[domain].traffic_missing
+    if domain in KNOWN_SITES:
+        return True
+    return unit("traffic-missing", domain) >= MISSING_TRAFFIC_SHARE
+
+
+def _verified(domain: str, r: random.Random) -> bool:
+    if domain in DEMO_SITES:
+        return DEMO_SITES[domain].verified
+    return domain in KNOWN_SITES or r.random() < 0.55
+
+
+@lru_cache(maxsize=4096)
+def site_profile(domain: str) -> SiteProfile:
+    """The profile of a site (meaningful for listed sites; computed for any domain)."""
+    r = rng_for("profile", domain)
+    dr = dr_for(domain)
+    # TrueDR discounts links that bring no traffic, so it usually sits at or below DR.
+    true_dr = _clamp(dr - r.randint(0, 15) if r.random() < 0.8 else dr + r.randint(1, 4))
+    trust = _clamp(35 + dr * 0.5 + r.gauss(0, 12))
+    traffic = int(10 ** (1.2 + dr / 22 + r.uniform(-0.5, 0.5))) if _has_traffic(domain) else None
+    validated = traffic is not None and traffic >= 1000 and r.random() < 0.75
+    confidence_score = round(
+        max(0.05, min(0.99, 0.25 + trust / 200 + (0.2 if validated else 0) + r.uniform(-0.1, 0.1))), 2
+    )
+    referring = max(MIN_REFERRING_DOMAINS, int(10 ** (1.0 + dr / 26 + r.uniform(-0.3, 0.3))))
+    dr_week = r.choice((-1, 0, 0, 0, 1, 1, 2))
+    true_week = r.choice((-2, -1, 0, 0, 1, 1, 2))
+    return SiteProfile(
+        domain=domain,
+        dr=dr,
+        true_dr=true_dr,
+        trust_score=trust,
+        confidence_score=confidence_score,
+        traffic=traffic,
+        traffic_validated=validated,
+        referring_domains=referring,
+        backlinks=referring * r.randint(3, 40),
+        global_rank=max(1, int(10 ** (7.6 - dr / 15 + r.uniform(-0.3, 0.3)))),
+        gained_domains=r.randint(0, max(1, referring // 40)),
+        lost_domains=r.randint(0, max(1, referring // 60)),
+        dr_weekly_change=dr_week,
+        true_dr_weekly_change=true_week,
+        dr_monthly_change=dr_week + r.randint(-2, 3),
+        true_dr_monthly_change=true_week + r.randint(-3, 3),
+        traffic_change=None if traffic is None else int(traffic * r.uniform(-0.15, 0.2)),
+        report_created_at=SANDBOX_EPOCH - timedelta(days=r.randint(0, 27), minutes=r.randint(0, 1439)),
+        verified=_verified(domain, r),
+        title=title_for(domain),
+        category=category_for(domain),
+    )
+
+
+def _importance(dr: int, dofollow: bool, live: bool, backlinks: int, spam: int) -> float:
+    """How much a referring domain matters to the site: strong, followed, live and clean links win."""
+    score = dr * 0.55 + (18 if dofollow else 4) + (12 if live else 0)
+    score += min(15.0, math.log2(backlinks + 1) * 2) - spam * 0.35
+    return round(max(0.0, min(100.0, score)), 1)
+
+
+def _referring_name(r: random.Random) -> str:
+    # A few links come from famous sites, as in real link profiles; the rest from small ones.
+    if r.random() < 0.12:
+        return r.choice(tuple(KNOWN_SITES))
+    return made_up_domain(r)
+
+
+@lru_cache(maxsize=1024)
+def referring_domains(domain: str) -> tuple[ReferringDomain, ...]:
+    """The cached referring domains of a site, at most ``MAP_SIZE``, most important first.
+
+    Each name's ``dr`` is exactly what /dr says for that name, so a user can follow any row.
+    """
+    r = rng_for("referring", domain)
+    wanted = min(site_profile(domain).referring_domains, MAP_SIZE)
+    seen: set[str] = {domain}
+    rows: list[ReferringDomain] = []
+    while len(rows) < wanted:
+        name = _referring_name(r)
+        if name in seen:
+            continue
+        seen.add(name)
+        dr = dr_for(name)
+        dofollow = r.random() < 0.72
+        live = r.random() < 0.86
+        backlinks = max(1, int(10 ** r.uniform(0, 2.4)))
+        spam = _clamp(r.betavariate(1.2, 5) * 100 + max(0, 30 - dr) * 0.5)
+        rows.append(
+            ReferringDomain(
+                domain=name,
+                dr=dr,
+                backlinks=backlinks,
+                link_type="dofollow" if dofollow else "nofollow",
+                status="live" if live else "lost",
+                importance=_importance(dr, dofollow, live, backlinks, spam),
+                spam_score=spam,
+            )
+        )
+    rows.sort(key=lambda row: (-(row.importance or 0), row.domain))
+    return tuple(rows)
+
+
+def _backlink(row: ReferringDomain, domain: str) -> Backlink:
+    r = rng_for("backlink", domain, row.domain)
+    path = f"{r.choice(NOUNS)}/{r.choice(ADJECTIVES)}-{r.choice(NOUNS)}"
+    anchor = r.choice((*ANCHORS, site_name(domain), domain))
+    return Backlink(
+        source_domain=row.domain,
+        dr=row.dr,
+        url=f"https://{row.domain}/{path}",
+        anchor=anchor,
+        follow=row.link_type == "dofollow",
+    )
+
+
+def top_and_bottom_backlinks(domain: str, count: int = 5) -> tuple[list[Backlink], list[Backlink]]:
+    """The strongest and weakest public backlinks, drawn from the same referring domains as the map."""
+    rows = sorted(referring_domains(domain), key=lambda row: (-(row.dr or 0), row.domain))
+    top = [_backlink(row, domain) for row in rows[:count]]
+    bottom = [_backlink(row, domain) for row in reversed(rows[-count:])]
+    return top, bottom

@@ -1,0 +1,167 @@
+"""Fault injection: make the next N answers of an operation fail the way the real service can.
+
+Tests and benchmarks use it to see how the app copes with each error status and with answers that
+are not what the spec promises (HTML instead of JSON, wrong types, every nullable field null, or no
+answer at all). Operations are named after the client's methods so a test can say "the next
+``trust_map`` call fails" without knowing paths.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from sandbox.problems import ApiProblem, program_gate, quota_used_up, rate_limited
+
+OPERATIONS: tuple[str, ...] = (
+    "dr",
+    "site_check",
+    "lookup",
+    "trust_map",
+    "snippets",
+    "categories",
+    "keyword_report",
+    "keyword_suggestions",
+    "tracked_keywords",
+    "add_tracked_keyword",
+    "refresh_tracked_keyword",
+    "remove_tracked_keyword",
+)
+ANY_OPERATION = "*"
+STATUS_FAULTS: tuple[int, ...] = (400, 401, 402, 404, 409, 429, 500, 503)
+NAMED_FAULTS: tuple[str, ...] = ("402-gate", "timeout", "nonjson", "badtypes", "nulls")
+#: How long a "timeout" fault holds the answer back: far past any sane client timeout (the CLI's is 20 s).
+TIMEOUT_FAULT_S = 60.0
+
+FaultKind = int | str
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass
+class Fault:
+    """One injected fault; ``remaining`` None means until cleared."""
+
+    operation: str
+    fault: FaultKind
+    key_fingerprint: str | None = None
+    remaining: int | None = None
+    retry_after: float | None = None
+
+    def matches(self, operation: str, key_fingerprint: str | None) -> bool:
+        if self.remaining is not None and self.remaining <= 0:
+            return False
+        if self.operation not in (ANY_OPERATION, operation):
+            return False
+        return self.key_fingerprint is None or self.key_fingerprint == key_fingerprint
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "operation": self.operation,
+            "fault": self.fault,
+            "keyFingerprint": self.key_fingerprint,
+            "remaining": self.remaining,
+            "retryAfter": self.retry_after,
+        }
+
+
+def parse_operation(value: object) -> str:
+    if value == ANY_OPERATION or value in OPERATIONS:
+        return str(value)
+    raise ValueError(f"Unknown operation {value!r}; use one of {', '.join(OPERATIONS)} or '*'.")
+
+
+def parse_fault(value: object) -> FaultKind:
+    """A status int (also given as digits) or one of the named faults; ValueError otherwise."""
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value in STATUS_FAULTS:
+        return value
+    if isinstance(value, str) and value in NAMED_FAULTS:
+        return value
+    choices = ", ".join([*map(str, STATUS_FAULTS), *NAMED_FAULTS])
+    raise ValueError(f"Unknown fault {value!r}; use one of {choices}.")
+
+
+_STATUS_MESSAGES: dict[int, str] = {
+    400: "Invalid input: the service refused this request.",
+    401: "Invalid API key.",
+    404: "Site not found.",
+    409: "That keyword is already tracked for this site.",
+    500: "Internal server error. Please try again later.",
+    503: "An upstream data source is temporarily unavailable. Try again in a minute.",
+}
+
+
+def problem_for(fault: Fault, *, base_url: str, quota: int) -> ApiProblem | None:
+    """The error answer of a status fault (or a 402 gate), None for the body-shaping faults."""
+    kind = fault.fault
+    if kind == "402-gate":
+        return program_gate(base_url)
+    if kind == 402:
+        return quota_used_up(quota)
+    if kind == 429:
+        return rate_limited(fault.retry_after if fault.retry_after is not None else 1)
+    if isinstance(kind, int):
+        return ApiProblem(kind, _STATUS_MESSAGES[kind], retry_after=fault.retry_after)
+    return None
+
+
+NON_JSON_BODY = (
+    "<!doctype html><html><head><title>Just a moment...</title></head>"
+    "<body><h1>Checking your browser before accessing the site.</h1></body></html>"
+)
+
+#: Bodies for "badtypes": the right top-level key, numbers as words and required keys missing.
+_BAD_TYPES: dict[str, dict[str, Any]] = {
+    "dr": {"dr": {"dr": "lots", "listed": "maybe", "source": 42}},
+    "site_check": {"siteCheck": {"verdict": 3, "reachable": "perhaps", "referringDomains": "lots"}},
+    "lookup": {
+        "lookup": {"authority": {"dr": "lots", "trustScore": "high"}, "evidence": {"traffic": "lots"}}
+    },
+    "trust_map": {"map": {"totalDomains": "lots", "domains": [{"dr": "lots", "importance": "very"}]}},
+    "snippets": {"page": 404, "badge": ["lots"], "styles": "lots"},
+    "categories": {"categories": [{"label": 7}], "maxPerSite": "lots"},
+    "keyword_report": {"report": {"results": [{"position": "first", "dr": "lots"}], "medianDr": "lots"}},
+    "keyword_suggestions": {"suggestions": [{"position": "lots", "searchVolume": "lots"}]},
+    "tracked_keywords": {"keywords": [{"snapshot": {"medianDr": "lots"}}], "limit": "lots"},
+    "add_tracked_keyword": {"target": {"keyword": 12}},
+    "refresh_tracked_keyword": {"target": {"keyword": 12}},
+    "remove_tracked_keyword": {"ok": "lots", "removed": 12},
+}
+
+
+def bad_types_body(operation: str) -> dict[str, Any]:
+    """A 200 body of the operation whose values have the wrong types and required keys are missing."""
+    return {"ok": True, **_BAD_TYPES[operation]}
+
+
+def _nullable(annotation: object) -> bool:
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or origin is types.UnionType:
+        return type(None) in typing.get_args(annotation)
+    return False
+
+
+def nullify(model: M) -> M:
+    """A copy of the model with every nullable field (and every extra field) set to null.
+
+    Required fields keep their values, and nested objects and lists are walked, so the answer still
+    has the documented shape: the worst a faithful service may send.
+    """
+    updates: dict[str, Any] = {}
+    for name, field in type(model).model_fields.items():
+        value = getattr(model, name)
+        if _nullable(field.annotation):
+            updates[name] = None
+        elif isinstance(value, BaseModel):
+            updates[name] = nullify(value)
+        elif isinstance(value, list):
+            updates[name] = [nullify(v) if isinstance(v, BaseModel) else v for v in value]
+    copy = model.model_copy(update=updates)
+    if copy.__pydantic_extra__:
+        copy.__pydantic_extra__ = dict.fromkeys(copy.__pydantic_extra__)
+    return copy

@@ -1,0 +1,245 @@
+"""Keyword demo data: the top 10 of a keyword, suggestions for a domain, tracked-keyword snapshots.
+
+A keyword's SERP is a pure function of the keyword (case-insensitive), and every row's DR is the
+same number /dr gives for that domain, so the report, the tracked snapshot and a DR lookup of any
+result always agree.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import statistics
+from datetime import timedelta
+from functools import lru_cache
+
+from client.models import KeywordReport, KeywordSnapshot, KeywordUser, SerpResult, Suggestion
+from sandbox.data import (
+    DEMO_SITES,
+    KNOWN_SITES,
+    SANDBOX_EPOCH,
+    category_for,
+    dr_for,
+    made_up_domain,
+    site_name,
+    slug_of,
+)
+from sandbox.hashing import rng_for, unit
+from sandbox.words import MODIFIERS, TOPICS
+
+TOP_N = 10
+#: Share of SERP rows whose DR the service could not resolve (sent as null, never as 0).
+UNRESOLVED_SHARE = 1 / 12
+#: Share of ordinary domains with no qualifying rankings (an empty suggestion list).
+NO_SUGGESTIONS_SHARE = 0.1
+SUGGESTION_WINDOW = (4, 30)
+MAX_SUGGESTIONS = 20
+#: Organic click-through rate by position 1..10; deeper positions decay from the last value.
+_CTR_TOP10 = (0.28, 0.15, 0.10, 0.07, 0.05, 0.04, 0.03, 0.025, 0.02, 0.018)
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def tier_for(gap: float) -> str:
+    """The keyword tier: boost when the user already clears the median, advanced within 10, else ultra."""
+    if gap <= 0:
+        return "boost"
+    return "advanced" if gap <= 10 else "ultra"
+
+
+def ctr(position: int) -> float:
+    """Expected share of searches that click a result at this position."""
+    if position <= len(_CTR_TOP10):
+        return _CTR_TOP10[max(1, position) - 1]
+    return _CTR_TOP10[-1] * 0.85 ** (position - len(_CTR_TOP10))
+
+
+def difficulty(keyword: str) -> float:
+    """0 (easy) to 1 (hard): harder keywords are held by stronger domains."""
+    return unit("difficulty", keyword.casefold())
+
+
+def _tokens(keyword: str) -> tuple[str, ...]:
+    return tuple(t for t in _TOKEN.findall(keyword.casefold()) if 2 < len(t) <= 20)
+
+
+def _pick_domain(r: random.Random, target: float, tokens: tuple[str, ...], used: set[str]) -> str:
+    """A domain whose real (``dr_for``) rating is near the target, so DR stays consistent with /dr."""
+    if target >= 72:
+        strong = sorted(d for d, site in KNOWN_SITES.items() if site.dr >= target - 6 and d not in used)
+        if strong:
+            return r.choice(strong)
+    best: tuple[float, str] | None = None
+    for _ in range(60):
+        name = made_up_domain(r, tokens)
+        if name in used:
+            continue
+        distance = abs(dr_for(name) - target)
+        if best is None or distance < best[0]:
+            best = (distance, name)
+        if distance <= 8:
+            break
+    if best is None:  # every draw collided: extremely unlikely, but never loop forever
+        return next(d for d in KNOWN_SITES if d not in used)
+    return best[1]
+
+
+def _owned_positions(keyword: str, r: random.Random) -> dict[int, str]:
+    """Demo-owned sites rank for most keywords about their topic, so trackedSlug shows up."""
+    folded = keyword.casefold()
+    placed: dict[int, str] = {}
+    for site, demo in DEMO_SITES.items():
+        if any(topic in folded for topic in demo.topics) and unit("owned-rank", site, folded) < 0.7:
+            position = r.randint(3, TOP_N)
+            while position in placed:
+                position = position % TOP_N + 1
+            placed[position] = site
+    return placed
+
+
+@lru_cache(maxsize=2048)
+def serp(keyword: str) -> tuple[SerpResult, ...]:
+    """The live US top 10 for a (normalised) keyword."""
+    folded = keyword.casefold()
+    r = rng_for("serp", folded)
+    tokens = _tokens(keyword)
+    hardness = difficulty(keyword)
+    owned = _owned_positions(keyword, r)
+    used: set[str] = set(owned.values())
+    path = "-".join(tokens) or f"q/{rng_for('path', folded).getrandbits(32):08x}"
+    rows: list[SerpResult] = []
+    for position in range(1, TOP_N + 1):
+        domain = owned.get(position)
+        if domain is None:
+            target = 8 + hardness * 75 + (TOP_N - position) * 1.5 + r.uniform(-12, 12)
+            domain = _pick_domain(r, target, tokens, used)
+            used.add(domain)
+        unresolved = domain not in DEMO_SITES and unit("unresolved", folded, domain) < UNRESOLVED_SHARE
+        rows.append(
+            SerpResult(
+                position=position,
+                domain=domain,
+                dr=None if unresolved else dr_for(domain),
+                url=f"https://{domain}/{path}",
+                title=f"{keyword[:1].upper()}{keyword[1:]} — {site_name(domain)}",
+                tracked_slug=slug_of(domain) if domain in DEMO_SITES else None,
+            )
+        )
+    return tuple(rows)
+
+
+def median_and_min(results: list[SerpResult] | tuple[SerpResult, ...]) -> tuple[float | None, float | None]:
+    """Median and lowest DR over the resolved rows; unresolved rows are left out, never counted as 0."""
+    known = [row.dr for row in results if row.dr is not None]
+    if not known:
+        return None, None
+    return float(statistics.median(known)), float(min(known))
+
+
+def keyword_report(keyword: str, user_domain: str | None, *, cached: bool) -> KeywordReport:
+    """GET /keywords for a normalised keyword (and optional normalised domain)."""
+    results = [row.model_copy() for row in serp(keyword)]
+    median_dr, min_dr = median_and_min(results)
+    user = None
+    if user_domain is not None:
+        user_dr = dr_for(user_domain)
+        gap = None if median_dr is None else round(median_dr - user_dr, 1)
+        user = KeywordUser(
+            domain=user_domain, dr=user_dr, gap=gap, tier=None if gap is None else tier_for(gap)
+        )
+    fetched = SANDBOX_EPOCH - timedelta(minutes=rng_for("fetched", keyword.casefold()).randint(1, 720))
+    return KeywordReport(
+        keyword=keyword,
+        cached=cached,
+        results=results,
+        median_dr=median_dr,
+        min_dr=min_dr,
+        user=user,
+        fetched_at=fetched,
+    )
+
+
+def _raw_rankings(domain: str) -> list[tuple[str, int, int]]:
+    """Everything the domain ranks for, before the service's filters: (keyword, position, volume)."""
+    r = rng_for("rankings", domain)
+    demo = DEMO_SITES.get(domain)
+    topics = demo.themes if demo else TOPICS[category_for(domain)]
+    brand = site_name(domain).lower()
+    rows: list[tuple[str, int, int]] = []
+    for _ in range(r.randint(20, 45)):
+        if r.random() < 0.08:
+            keyword = f"{brand} {r.choice(('login', 'pricing', 'reviews', 'app'))}"
+        else:
+            keyword = r.choice(MODIFIERS).format(t=r.choice(topics))
+        rows.append((keyword, r.randint(1, 50), int(10 ** r.uniform(1.3, 4.6))))
+    return rows
+
+
+def suggestions(domain: str) -> list[Suggestion]:
+    """GET /keywords/suggestions: winnable non-brand keywords, best estimated traffic value first."""
+    if domain not in DEMO_SITES and unit("no-suggestions", domain) < NO_SUGGESTIONS_SHARE:
+        return []
+    brand = site_name(domain).lower()
+    low, high = SUGGESTION_WINDOW
+    best: dict[str, tuple[int, int]] = {}
+    for keyword, position, volume in _raw_rankings(domain):
+        if not low <= position <= high or len(keyword.split()) < 2 or brand in keyword:
+            continue  # outside the window, a one-word head, or a brand query
+        if keyword not in best or position < best[keyword][0]:
+            best[keyword] = (position, volume)
+    ranked = sorted(best.items(), key=lambda item: (-item[1][1] * ctr(item[1][0]), item[0]))
+    return [
+        Suggestion(keyword=keyword, position=position, search_volume=volume)
+        for keyword, (position, volume) in ranked[:MAX_SUGGESTIONS]
+    ]
+
+
+def keyword_metrics(keyword: str) -> tuple[int, float]:
+    """Monthly US search volume (rounded to tens) and cost per click in USD."""
+    r = rng_for("metrics", keyword.casefold())
+    return max(10, round(int(10 ** r.uniform(1.5, 4.5)), -1)), round(r.uniform(0.2, 9.5), 2)
+
+
+def ranked_position(site: str, keyword: str, *, attempt: int = 0) -> int | None:
+    """The site's Google position: its top-10 row when it has one, otherwise a deeper or no rank.
+
+    ``attempt`` counts refreshes, so a re-check can move a rank outside the top 10 the way real
+    rankings drift, while a top-10 rank always matches the SERP the report shows.
+    """
+    for row in serp(keyword):
+        if row.domain == site:
+            return row.position
+    r = rng_for("position", site, keyword.casefold(), attempt)
+    if r.random() < 0.25:
+        return None
+    return r.randint(11, 80)
+
+
+def snapshot(site: str, keyword: str, *, position: int | None, previous: int | None) -> KeywordSnapshot:
+    """A stored difficulty snapshot of a tracked keyword, consistent with GET /keywords."""
+    median_dr, min_dr = median_and_min(serp(keyword))
+    user_dr = dr_for(site)
+    gap = None if median_dr is None else round(median_dr - user_dr, 1)
+    volume, cpc = keyword_metrics(keyword)
+    return KeywordSnapshot(
+        median_dr=median_dr,
+        gap=gap,
+        min_dr=min_dr,
+        user_dr=user_dr,
+        tier=None if gap is None else tier_for(gap),
+        search_volume=volume,
+        cpc=cpc,
+        user_position=position,
+        prev_position=previous,
+    )
+
+
+def search_console(site: str, keyword: str, position: int | None) -> tuple[int | None, float | None]:
+    """28-day impressions and average position, only for sites with Search Console connected."""
+    demo = DEMO_SITES.get(site)
+    if demo is None or not demo.gsc_connected:
+        return None, None
+    r = rng_for("gsc", site, keyword.casefold())
+    volume, _ = keyword_metrics(keyword)
+    impressions = int(volume * r.uniform(0.05, 1.2))
+    average = position + r.uniform(-1.5, 1.5) if position is not None else r.uniform(20, 60)
+    return impressions, round(max(1.0, average), 1)

@@ -1,0 +1,142 @@
+"""The v1 resources of the site-level operations, built as ``client.models`` objects.
+
+Building the client's own models (and serialising them with ``to_json_dict``) means the sandbox
+cannot send a field name the client would not read: the two sides share one definition of the wire.
+These functions assume the domain is already normalised and the caller has checked it is listed
+where the operation needs that.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from urllib.parse import quote
+
+from client.models import (
+    Authority,
+    Categories,
+    Category,
+    Changes,
+    DomainRating,
+    Evidence,
+    Lookup,
+    MapSite,
+    PublicLinks,
+    Snippets,
+    TrustMap,
+)
+from sandbox.data import (
+    CATEGORIES,
+    MAX_CATEGORIES_PER_SITE,
+    dr_for,
+    is_listed,
+    referring_domains,
+    site_profile,
+    slug_of,
+    top_and_bottom_backlinks,
+)
+
+BADGE_STYLES: tuple[str, ...] = ("default", "dark", "truedr", "compact")
+
+
+def rating(domain: str) -> DomainRating:
+    """GET /dr: works for any domain; listed sites are rated by VerifiedDR, others by the provider."""
+    listed = is_listed(domain)
+    return DomainRating(
+        domain=domain,
+        dr=dr_for(domain),
+        source="verifieddr" if listed else "ahrefs",
+        listed=listed,
+        slug=slug_of(domain) if listed else None,
+    )
+
+
+def public_links(domain: str, base_url: str) -> PublicLinks:
+    """The site's public page and badge, served by the sandbox itself so the links work offline."""
+    slug = slug_of(domain)
+    return PublicLinks(page=f"{base_url}/site/{slug}", badge=f"{base_url}/badge/{slug}.svg")
+
+
+def lookup(domain: str, base_url: str) -> Lookup:
+    """GET /lookup for a listed site."""
+    p = site_profile(domain)
+    top, bottom = top_and_bottom_backlinks(domain)
+    return Lookup(
+        domain=domain,
+        slug=slug_of(domain),
+        title=p.title,
+        authority=Authority(
+            dr=p.dr,
+            true_dr=p.true_dr,
+            trust_score=p.trust_score,
+            confidence=p.confidence,
+            confidence_score=p.confidence_score,
+            traffic_validated=p.traffic_validated,
+        ),
+        changes=Changes(
+            dr_weekly_change=p.dr_weekly_change,
+            true_dr_weekly_change=p.true_dr_weekly_change,
+            traffic_change=p.traffic_change,
+            dr_monthly_change=p.dr_monthly_change,
+            true_dr_monthly_change=p.true_dr_monthly_change,
+        ),
+        evidence=Evidence(
+            traffic=p.traffic,
+            referring_domains=p.referring_domains,
+            backlinks=p.backlinks,
+            global_rank=p.global_rank,
+            gained_domains=p.gained_domains,
+            lost_domains=p.lost_domains,
+            report_created_at=p.report_created_at,
+            top_backlinks=top,
+            bottom_backlinks=bottom,
+        ),
+        verified=p.verified,
+        links=public_links(domain, base_url),
+        category=p.category,
+    )
+
+
+def trust_map(domain: str) -> TrustMap:
+    """GET /map for a listed site whose cache is warm."""
+    p = site_profile(domain)
+    return TrustMap(
+        site=MapSite(domain=domain, dr=p.dr, verified=p.verified, title=p.title),
+        total_domains=p.referring_domains,
+        domains=[row.model_copy() for row in referring_domains(domain)],
+    )
+
+
+def snippets(domain: str, base_url: str) -> Snippets:
+    """GET /snippets: ready-to-paste embeds whose image is the badge and whose link is the page."""
+    p = site_profile(domain)
+    links = public_links(domain, base_url)
+    page, badge = links.page or "", links.badge or ""
+    alt = escape(f"DR {p.dr} — {domain} on VerifiedDR", quote=True)
+
+    def html(src: str) -> str:
+        return (
+            f'<a href="{escape(page, quote=True)}" target="_blank" rel="noopener">'
+            f'<img src="{escape(src, quote=True)}" alt="{alt}" width="160" height="40"></a>'
+        )
+
+    return Snippets(
+        page=page,
+        badge=badge,
+        html=html(badge),
+        markdown=f"[![DR {p.dr} — {domain} on VerifiedDR]({badge})]({page})",
+        html_dark=html(f"{badge}?style=dark"),
+        html_true_dr=html(f"{badge}?style=truedr"),
+        share_text=f"{domain} has DR {p.dr} and TrueDR {p.true_dr} on VerifiedDR: {page}",
+        styles=list(BADGE_STYLES),
+        # The client's model has no field for the OG link (the spec does not name it), so it is
+        # passed by its wire name and kept as an extra field.
+        **{"ogImage": f"{base_url}/og/{quote(slug_of(domain))}.svg"},
+    )
+
+
+def categories() -> Categories:
+    """GET /categories."""
+    return Categories(
+        categories=[Category(value=value, label=label) for value, label in CATEGORIES],
+        max_per_site=MAX_CATEGORIES_PER_SITE,
+    )

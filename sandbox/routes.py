@@ -1,0 +1,226 @@
+"""The /api/v1 operations: each handler validates its input, applies the operation's own rules and
+returns the resource; ``sandbox.guard`` does auth, rate limit, faults, quota and the wire format.
+
+Inputs are validated with the client's own ``normalise_domain`` / ``normalise_keyword``, so the
+sandbox refuses exactly what the client would refuse before sending.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from client.inputs import normalise_domain, normalise_keyword
+from client.models import (
+    KeywordSuggestions,
+    TargetRef,
+    TargetRemoval,
+    TargetWrite,
+    TrackedKeywords,
+    TrackedQuota,
+    TrackedWebsite,
+)
+from sandbox import resources
+from sandbox.data import is_listed, is_map_cold, slug_of
+from sandbox.guard import Answer, Call, Handler, handle
+from sandbox.keyword_data import keyword_report, suggestions
+from sandbox.problems import bad_request, not_found, program_gate, unavailable
+from sandbox.site_checks import saved_report
+from sandbox.tracked import TRACKED_LIMIT
+
+API_PREFIX = "/api/v1"
+COLD_MAP_MESSAGE = (
+    "The Trust Map for this site is being built. "
+    "Open the site's Trust Map on VerifiedDR or wait for the next refresh."
+)
+_WRITE_BODY_HELP = (
+    'Send {"keyword": "..."} to add a target or {"action": "refresh", "id": "..."} to re-check one.'
+)
+
+
+def _domain(call: Call) -> str:
+    return normalise_domain(call.request.path_params["domain"])
+
+
+def _listed_domain(call: Call) -> str:
+    domain = _domain(call)
+    if not is_listed(domain):
+        raise not_found(f"{domain} is not a listed site on VerifiedDR. Submit it first.")
+    return domain
+
+
+def _owned_site(call: Call) -> str:
+    """The owned site named by :slug, given as a slug (example-com) or a domain (example.com)."""
+    raw = call.request.path_params["slug"]
+    if "." in raw:
+        site = normalise_domain(raw)
+    else:
+        site = next((s for s in call.account.sites if slug_of(s) == raw.lower()), raw)
+    if site not in call.account.sites:
+        raise not_found(f"No site '{raw}' among the sites of this API key.")
+    return site
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+# --- score data -----------------------------------------------------------------------------
+
+
+async def _dr(call: Call) -> Answer:
+    domain = _domain(call)
+    call.spend_quota()  # after validation: a refused input spends nothing
+    return Answer(resources.rating(domain), "dr")
+
+
+async def _site_check(call: Call) -> Answer:
+    domain = _domain(call)
+    call.spend_quota()  # spent on a 404 too: the service looked for the report
+    report = saved_report(domain)
+    if report is None:
+        raise not_found(
+            f"No saved site-check report for {domain}. "
+            "Create one by submitting the site with siteCheck: true (POST /sites)."
+        )
+    return Answer(report, "siteCheck")
+
+
+async def _lookup(call: Call) -> Answer:
+    return Answer(resources.lookup(_listed_domain(call), call.base_url), "lookup")
+
+
+async def _trust_map(call: Call) -> Answer:
+    domain = _listed_domain(call)
+    if is_map_cold(domain):
+        raise unavailable(COLD_MAP_MESSAGE)
+    return Answer(resources.trust_map(domain), "map")
+
+
+async def _snippets(call: Call) -> Answer:
+    return Answer(resources.snippets(_listed_domain(call), call.base_url))
+
+
+async def _categories(call: Call) -> Answer:
+    return Answer(resources.categories())
+
+
+# --- keywords -------------------------------------------------------------------------------
+
+
+async def _keyword_report(call: Call) -> Answer:
+    if not call.account.growth_program:
+        raise program_gate(call.base_url)
+    params = call.request.query_params
+    if "keyword" not in params:
+        raise bad_request("The keyword query parameter is required.")
+    keyword = normalise_keyword(params["keyword"])
+    raw_domain = params.get("domain")
+    user_domain = normalise_domain(raw_domain) if raw_domain else None
+    cached = call.state.serp_fetch(keyword)
+    return Answer(keyword_report(keyword, user_domain, cached=cached), "report")
+
+
+async def _keyword_suggestions(call: Call) -> Answer:
+    domain = _domain(call)
+    return Answer(KeywordSuggestions(domain=domain, suggestions=suggestions(domain)))
+
+
+async def _tracked_keywords(call: Call) -> Answer:
+    site = _owned_site(call)
+    listing = TrackedKeywords(
+        website=TrackedWebsite(slug=slug_of(site), url=f"https://{site}"),
+        keywords=call.state.tracked(site),
+        limit=TRACKED_LIMIT,
+        quota=TrackedQuota(used=call.state.checks_used(call.account.key), limit=call.account.monthly_checks),
+    )
+    return Answer(listing)
+
+
+async def _tracked_write(call: Call, body: Any) -> Answer:
+    site = _owned_site(call)
+    if not isinstance(body, dict):
+        raise bad_request(_WRITE_BODY_HELP)
+    if "action" in body:
+        target_id = body.get("id")
+        if body["action"] != "refresh" or set(body) != {"action", "id"} or not isinstance(target_id, str):
+            raise bad_request(_WRITE_BODY_HELP)
+        target = call.state.refresh_tracked(call.account, site, target_id.strip(), _now())
+        return Answer(TargetWrite(target=TargetRef(id=target.id, keyword=target.keyword)))
+    if set(body) != {"keyword"} or not isinstance(body["keyword"], str):
+        raise bad_request(_WRITE_BODY_HELP)
+    keyword = normalise_keyword(body["keyword"])
+    target = call.state.add_tracked(call.account, site, keyword, _now())
+    return Answer(TargetWrite(target=TargetRef(id=target.id, keyword=target.keyword)), status=201)
+
+
+async def _remove_tracked(call: Call) -> Answer:
+    site = _owned_site(call)
+    target_id = (call.request.query_params.get("id") or "").strip()
+    if not target_id:
+        raise bad_request("The id query parameter is required (the id returned by the list).")
+    return Answer(TargetRemoval(removed=call.state.remove_tracked(site, target_id)))
+
+
+# --- routing --------------------------------------------------------------------------------
+
+
+_NOT_JSON = object()
+
+
+async def _json_body(request: Request) -> Any:
+    raw = await request.body()
+    try:
+        return json.loads(raw) if raw else None
+    except (ValueError, UnicodeDecodeError):
+        return _NOT_JSON
+
+
+async def _tracked_post(request: Request) -> Response:
+    """POST carries two operations; the body says which, so faults can target each one."""
+    body = await _json_body(request)
+    refresh = isinstance(body, dict) and body.get("action") == "refresh"
+    operation = "refresh_tracked_keyword" if refresh else "add_tracked_keyword"
+    return await handle(request, operation, partial(_tracked_write, body=body))
+
+
+def _endpoint(
+    operation: str, handler: Handler, *, spends_quota: bool = False
+) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        return await handle(request, operation, handler, spends_quota=spends_quota)
+
+    endpoint.__name__ = operation
+    return endpoint
+
+
+def api_routes() -> list[Route]:
+    """The v1 routes. ``:domain`` uses the path converter, so an encoded URL (with /) still arrives."""
+    p = API_PREFIX
+    return [
+        Route(f"{p}/dr/{{domain:path}}", _endpoint("dr", _dr, spends_quota=True)),
+        Route(f"{p}/site-check/{{domain:path}}", _endpoint("site_check", _site_check, spends_quota=True)),
+        Route(f"{p}/lookup/{{domain:path}}", _endpoint("lookup", _lookup)),
+        Route(f"{p}/map/{{domain:path}}", _endpoint("trust_map", _trust_map)),
+        Route(f"{p}/snippets/{{domain:path}}", _endpoint("snippets", _snippets)),
+        Route(f"{p}/categories", _endpoint("categories", _categories)),
+        Route(f"{p}/keywords", _endpoint("keyword_report", _keyword_report)),
+        Route(
+            f"{p}/keywords/suggestions/{{domain:path}}",
+            _endpoint("keyword_suggestions", _keyword_suggestions),
+        ),
+        Route(f"{p}/sites/{{slug}}/keywords", _endpoint("tracked_keywords", _tracked_keywords)),
+        Route(f"{p}/sites/{{slug}}/keywords", _tracked_post, methods=["POST"]),
+        Route(
+            f"{p}/sites/{{slug}}/keywords",
+            _endpoint("remove_tracked_keyword", _remove_tracked),
+            methods=["DELETE"],
+        ),
+    ]
