@@ -1,0 +1,87 @@
+"""DataFrame → plotly figure builders. Pure functions: no Streamlit, no network.
+
+Figures carry no colours of their own beyond meaning (up/down, DR/TrueDR): ``st.plotly_chart`` with
+the Streamlit theme applies the app's light or dark palette.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+UP = "#2e9e5b"
+DOWN = "#d64545"
+DR_COLOUR = "#5b8def"
+TRUE_DR_COLOUR = "#f2a541"
+
+
+def _empty(title: str, message: str) -> go.Figure:
+    fig = go.Figure()
+    fig.update_layout(
+        title=title,
+        xaxis={"visible": False},
+        yaxis={"visible": False},
+        annotations=[
+            {"text": message, "showarrow": False, "x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper"}
+        ],
+        height=260,
+    )
+    return fig
+
+
+def changes_chart(changes: pd.DataFrame) -> go.Figure:
+    """Weekly and monthly DR/TrueDR changes as bars, green up and red down."""
+    title = "Rating changes"
+    if changes.empty:
+        return _empty(title, "The service reported no changes for this site.")
+    fig = go.Figure()
+    for period in ("weekly", "monthly"):
+        part = changes[changes["period"] == period]
+        if part.empty:
+            continue
+        values = part["change"].astype(float)
+        fig.add_bar(
+            name=period.capitalize(),
+            x=part["metric"].astype(str),
+            y=values,
+            marker_color=[UP if v >= 0 else DOWN for v in values],
+            marker_pattern_shape="" if period == "weekly" else "/",
+            text=[f"{v:+g}" for v in values],
+            textposition="outside",
+            hovertemplate=f"%{{x}} {period} change: %{{y:+g}}<extra></extra>",
+        )
+    fig.update_layout(
+        title=title,
+        barmode="group",
+        yaxis_title="Change (rating points)",
+        height=320,
+        legend_title_text="Period",
+        margin={"t": 50, "b": 30},
+    )
+    fig.add_hline(y=0, line_width=1, line_color="gray")
+    return fig
+
+
+def compare_chart(frame: pd.DataFrame) -> go.Figure:
+    """DR next to TrueDR for each compared domain (failed lookups are left out)."""
+    title = "DR and TrueDR by domain"
+    rows = frame[frame["dr"].notna() | frame["true_dr"].notna()]
+    if rows.empty:
+        return _empty(title, "No domain could be looked up.")
+    fig = go.Figure()
+    for column, label, colour in (("dr", "DR", DR_COLOUR), ("true_dr", "TrueDR", TRUE_DR_COLOUR)):
+        fig.add_bar(
+            name=label,
+            x=rows["domain"].astype(str),
+            y=rows[column].astype("Float64").to_numpy(dtype=float, na_value=float("nan")),
+            marker_color=colour,
+            hovertemplate=f"%{{x}} {label}: %{{y}}<extra></extra>",
+        )
+    fig.update_layout(
+        title=title,
+        barmode="group",
+        yaxis={"title": "Rating (0–100)", "range": [0, 100]},
+        height=360,
+        margin={"t": 50, "b": 30},
+    )
+    return fig

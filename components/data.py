@@ -1,0 +1,162 @@
+"""The cached data layer: the only place pages get API data from.
+
+Every read goes through one ``st.cache_data`` function keyed by the service root, a fingerprint of
+the key (never the key), the operation and its normalised arguments. So reruns, widget changes and
+page switches spend no call, and on a shared dashboard one user's owner-scoped data is never served
+to another key. Definitive errors (404, 402, ...) are cached like results, so a rerun does not spend
+quota again to hear the same answer; transient ones (429, 503, network) are not.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from client import ApiClient, ApiError, AuthError
+from client.inputs import normalise_domain, normalise_keyword
+from client.models import (
+    Categories,
+    DomainRating,
+    KeywordReport,
+    KeywordSuggestions,
+    Lookup,
+    QuotaInfo,
+    SiteCheck,
+    Snippets,
+    TrackedKeywords,
+    TrustMap,
+)
+from components.connection import Connection
+
+#: Authority data changes weekly; 15 minutes keeps a session snappy without going stale.
+CACHE_TTL_S = 15 * 60
+#: Bounds memory on a shared server; an entry is one parsed API answer (a few kB).
+CACHE_MAX_ENTRIES = 1000
+#: Clients hold a connection pool each; a shared dashboard rarely has more keys than this at once.
+MAX_CLIENTS = 32
+MAX_QUOTA_ENTRIES = 256
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A cached answer: the parsed value, or a definitive error, and the quota seen with it."""
+
+    value: Any = None
+    error: ApiError | None = None
+    quota: QuotaInfo | None = None
+
+
+@st.cache_resource(max_entries=MAX_CLIENTS, show_spinner=False)
+def _client(base_url: str, fingerprint: str, _api_key: str | None) -> ApiClient:
+    # The key is an underscore argument: not hashed into the cache key; the fingerprint is.
+    return ApiClient(base_url, _api_key)
+
+
+def client_for(conn: Connection) -> ApiClient:
+    key = conn.api_key.get_secret_value() if conn.api_key else None
+    return _client(conn.base_url, conn.fingerprint, key)
+
+
+class _QuotaBoard:
+    """The latest quota headers per (service, key fingerprint), for the sidebar."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seen: OrderedDict[tuple[str, str], QuotaInfo] = OrderedDict()
+
+    def record(self, base_url: str, fingerprint: str, quota: QuotaInfo | None) -> None:
+        if quota is None:
+            return
+        with self._lock:
+            self._seen[(base_url, fingerprint)] = quota
+            self._seen.move_to_end((base_url, fingerprint))
+            while len(self._seen) > MAX_QUOTA_ENTRIES:
+                self._seen.popitem(last=False)
+
+    def get(self, base_url: str, fingerprint: str) -> QuotaInfo | None:
+        with self._lock:
+            return self._seen.get((base_url, fingerprint))
+
+
+@st.cache_resource(show_spinner=False)
+def _quota_board() -> _QuotaBoard:
+    return _QuotaBoard()
+
+
+@st.cache_data(ttl=CACHE_TTL_S, max_entries=CACHE_MAX_ENTRIES, show_spinner=False)
+def _cached_call(base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...], _client: ApiClient):
+    try:
+        value = getattr(_client, operation)(*args)
+    except ApiError as err:
+        _quota_board().record(base_url, fingerprint, _client.last_quota)
+        if err.transient:
+            raise
+        return Outcome(error=err, quota=_client.last_quota)
+    _quota_board().record(base_url, fingerprint, _client.last_quota)
+    return Outcome(value=value, quota=_client.last_quota)
+
+
+def call(conn: Connection, operation: str, *args: Any) -> Any:
+    """Run a read operation through the cache; raises the client's typed errors."""
+    if not conn.has_key:
+        raise AuthError("No API key is set.", operation=operation)
+    outcome: Outcome = _cached_call(conn.base_url, conn.fingerprint, operation, args, client_for(conn))
+    if outcome.error is not None:
+        raise outcome.error
+    return outcome.value
+
+
+def quota(conn: Connection) -> QuotaInfo | None:
+    """The latest quota this key was told about, asking a free endpoint once if nothing is known."""
+    board = _quota_board()
+    seen = board.get(conn.base_url, conn.fingerprint)
+    if seen is None and conn.has_key:
+        with contextlib.suppress(ApiError):
+            call(conn, "categories")
+        seen = board.get(conn.base_url, conn.fingerprint)
+    return seen
+
+
+# --- typed reads: normalise first, so two spellings of one site share one entry and one unit ------
+
+
+def dr(conn: Connection, domain: str) -> DomainRating:
+    return call(conn, "dr", normalise_domain(domain))
+
+
+def site_check(conn: Connection, domain: str) -> SiteCheck:
+    return call(conn, "site_check", normalise_domain(domain))
+
+
+def lookup(conn: Connection, domain: str) -> Lookup:
+    return call(conn, "lookup", normalise_domain(domain))
+
+
+def trust_map(conn: Connection, domain: str) -> TrustMap:
+    return call(conn, "trust_map", normalise_domain(domain))
+
+
+def snippets(conn: Connection, domain: str) -> Snippets:
+    return call(conn, "snippets", normalise_domain(domain))
+
+
+def categories(conn: Connection) -> Categories:
+    return call(conn, "categories")
+
+
+def keyword_report(conn: Connection, keyword: str, domain: str | None = None) -> KeywordReport:
+    d = normalise_domain(domain) if domain else None
+    return call(conn, "keyword_report", normalise_keyword(keyword), d)
+
+
+def keyword_suggestions(conn: Connection, domain: str) -> KeywordSuggestions:
+    return call(conn, "keyword_suggestions", normalise_domain(domain))
+
+
+def tracked_keywords(conn: Connection, slug: str) -> TrackedKeywords:
+    return call(conn, "tracked_keywords", slug)

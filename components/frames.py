@@ -1,0 +1,110 @@
+"""API models → pandas DataFrames. Pure functions, so every table and chart is testable without a browser.
+
+Missing provider signals stay missing (pandas NA in nullable columns), never 0: a site with unknown
+traffic must not look like a site with no traffic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from client.errors import ApiError
+from client.models import Backlink, Lookup
+
+CHANGE_LABELS: tuple[tuple[str, str, str], ...] = (
+    ("dr_weekly_change", "DR", "weekly"),
+    ("true_dr_weekly_change", "TrueDR", "weekly"),
+    ("dr_monthly_change", "DR", "monthly"),
+    ("true_dr_monthly_change", "TrueDR", "monthly"),
+)
+
+COMPARE_COLUMNS: dict[str, str] = {
+    "domain": "string",
+    "title": "string",
+    "dr": "Int64",
+    "true_dr": "Int64",
+    "gap": "Int64",
+    "trust_score": "Int64",
+    "confidence": "string",
+    "traffic_validated": "boolean",
+    "traffic": "Int64",
+    "referring_domains": "Int64",
+    "backlinks": "Int64",
+    "dr_weekly_change": "Float64",
+    "true_dr_weekly_change": "Float64",
+    "traffic_change": "Float64",
+    "verified": "boolean",
+    "error": "string",
+}
+
+
+def true_dr_gap(lookup: Lookup) -> int | None:
+    """TrueDR minus DR, rounded (the coach's gap); None when either is unknown."""
+    a = lookup.authority
+    if a.dr is None or a.true_dr is None:
+        return None
+    return round(a.true_dr - a.dr)
+
+
+def changes_frame(lookup: Lookup) -> pd.DataFrame:
+    """The rating changes the service reported, one row each; unknown changes are left out."""
+    rows = [
+        {"metric": metric, "period": period, "change": float(value)}
+        for attr, metric, period in CHANGE_LABELS
+        if (value := getattr(lookup.changes, attr)) is not None
+    ]
+    return pd.DataFrame(rows, columns=["metric", "period", "change"]).astype(
+        {"metric": "string", "period": "string", "change": "Float64"}
+    )
+
+
+def backlinks_frame(backlinks: Sequence[Backlink] | None) -> pd.DataFrame:
+    rows = [
+        {
+            "source_domain": b.source_domain,
+            "dr": b.dr,
+            "follow": b.follow,
+            "anchor": b.anchor,
+            "url": b.url,
+        }
+        for b in backlinks or ()
+    ]
+    return pd.DataFrame(rows, columns=["source_domain", "dr", "follow", "anchor", "url"]).astype(
+        {"source_domain": "string", "dr": "Int64", "follow": "boolean", "anchor": "string", "url": "string"}
+    )
+
+
+def compare_row(domain: str, result: Lookup | ApiError) -> dict[str, object]:
+    """One row of the comparison table; a failed lookup keeps its domain and says why."""
+    row: dict[str, object] = dict.fromkeys(COMPARE_COLUMNS)
+    row["domain"] = domain
+    if isinstance(result, ApiError):
+        row["error"] = result.message
+        return row
+    a, c, e = result.authority, result.changes, result.evidence
+    row.update(
+        domain=result.domain,
+        title=result.title,
+        dr=a.dr,
+        true_dr=a.true_dr,
+        gap=true_dr_gap(result),
+        trust_score=a.trust_score,
+        confidence=a.confidence,
+        traffic_validated=a.traffic_validated,
+        traffic=e.traffic,
+        referring_domains=e.referring_domains,
+        backlinks=e.backlinks,
+        dr_weekly_change=c.dr_weekly_change,
+        true_dr_weekly_change=c.true_dr_weekly_change,
+        traffic_change=c.traffic_change,
+        verified=result.verified,
+    )
+    return row
+
+
+def compare_frame(results: Sequence[tuple[str, Lookup | ApiError]]) -> pd.DataFrame:
+    """Side-by-side lookups, in the order asked, failures included."""
+    frame = pd.DataFrame([compare_row(d, r) for d, r in results], columns=list(COMPARE_COLUMNS))
+    return frame.astype(COMPARE_COLUMNS)

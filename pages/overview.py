@@ -1,0 +1,194 @@
+"""Domain overview: one site's lookup as cards, evidence and charts, or several sites side by side."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client.errors import ApiError, InvalidInputError, NotFoundError
+from client.inputs import normalise_domain, parse_domain_list
+from client.models import Lookup
+from components import data
+from components.charts import changes_chart, compare_chart
+from components.connection import Connection, current_connection
+from components.errors import show_error
+from components.frames import backlinks_frame, changes_frame, compare_frame
+from components.metrics import authority_cards, evidence_cards
+from components.sidebar import RESULT_PREFIX
+from components.tables import table_with_export
+from components.text import escape_md, safe_http_url
+
+#: Comparing more sites than this is a bulk job (the bulk DR checker), not a side-by-side view.
+MAX_COMPARE = 20
+DEMO_DOMAINS = ("stripe.com", "example.com", "hubspot.com", "github.com")
+DR_CHECKED = RESULT_PREFIX + "overview_dr_checked"
+
+PROGRESS_COLUMN = st.column_config.ProgressColumn
+BACKLINK_COLUMNS = {
+    "source_domain": st.column_config.TextColumn("Linking domain"),
+    "dr": PROGRESS_COLUMN("DR", min_value=0, max_value=100, format="%d"),
+    "follow": st.column_config.CheckboxColumn("Follow"),
+    "anchor": st.column_config.TextColumn("Anchor text"),
+    "url": st.column_config.LinkColumn("Linking page"),
+}
+COMPARE_COLUMNS = {
+    "domain": st.column_config.TextColumn("Domain", pinned=True),
+    "title": st.column_config.TextColumn("Title"),
+    "dr": PROGRESS_COLUMN("DR", min_value=0, max_value=100, format="%d"),
+    "true_dr": PROGRESS_COLUMN("TrueDR", min_value=0, max_value=100, format="%d"),
+    "gap": st.column_config.NumberColumn("TrueDR − DR", format="%+d"),
+    "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
+    "confidence": st.column_config.TextColumn("Confidence"),
+    "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
+    "traffic": st.column_config.NumberColumn("Traffic", format="localized"),
+    "referring_domains": st.column_config.NumberColumn("Referring domains", format="localized"),
+    "backlinks": st.column_config.NumberColumn("Backlinks", format="localized"),
+    "dr_weekly_change": st.column_config.NumberColumn("DR wk Δ", format="%+.1f"),
+    "true_dr_weekly_change": st.column_config.NumberColumn("TrueDR wk Δ", format="%+.1f"),
+    "traffic_change": st.column_config.NumberColumn("Traffic wk Δ", format="%+.0f"),
+    "verified": st.column_config.CheckboxColumn("Verified"),
+    "error": st.column_config.TextColumn("Problem"),
+}
+
+
+def _use_domain(domain: str) -> None:
+    st.session_state["domain"] = domain
+
+
+def _demo_picker(conn: Connection) -> None:
+    if conn.mode != "sandbox":
+        return
+    st.caption("Try a demo domain:")
+    cols = st.columns(len(DEMO_DOMAINS))
+    for col, domain in zip(cols, DEMO_DOMAINS, strict=True):
+        col.button(domain, key=f"demo_{domain}", on_click=_use_domain, args=(domain,), width="stretch")
+
+
+def _unlisted(conn: Connection, domain: str, err: NotFoundError) -> None:
+    """No lookup for unlisted sites; offer the DR, which any domain has, but which spends quota."""
+    st.info(
+        f"**{escape_md(domain)} is not listed**, so there is no TrueDR, trust or evidence for it. "
+        "Its plain Domain Rating is available for any domain.",
+        icon=":material/info:",
+    )
+    checked: set[str] = st.session_state.setdefault(DR_CHECKED, set())
+    if domain not in checked and st.button(
+        "Check its DR (spends 1 quota unit)", key=f"dr_check_{domain}", icon=":material/speed:"
+    ):
+        checked.add(domain)
+    if domain in checked:
+        try:
+            rating = data.dr(conn, domain)
+        except ApiError as exc:
+            show_error(exc, subject=domain)
+            return
+        st.metric("DR", "not available" if rating.dr is None else rating.dr, border=True)
+        st.caption(f"Source: {escape_md(rating.source or 'not given')}")
+
+
+def _links(lookup: Lookup) -> None:
+    links = lookup.links
+    page = safe_http_url(links.page) if links else None
+    badge = safe_http_url(links.badge) if links else None
+    if not (page or badge):
+        st.caption("The service gave no public links for this site.")
+        return
+    cols = st.columns(2)
+    if page:
+        cols[0].link_button("Public VerifiedDR page", page, icon=":material/open_in_new:")
+    if badge:
+        cols[1].link_button("Badge image", badge, icon=":material/verified:")
+
+
+def _single(conn: Connection, raw: str) -> None:
+    try:
+        domain = normalise_domain(raw)
+        lookup = data.lookup(conn, domain)
+    except InvalidInputError as exc:
+        show_error(exc)
+        return
+    except NotFoundError as exc:
+        _unlisted(conn, normalise_domain(raw), exc)
+        return
+    except ApiError as exc:
+        show_error(exc, subject=raw.strip())
+        return
+
+    title = f" — {escape_md(lookup.title)}" if lookup.title else ""
+    st.subheader(f"{escape_md(lookup.domain)}{title}", anchor=False)
+    authority_cards(lookup)
+    evidence_cards(lookup)
+
+    left, right = st.columns([3, 2])
+    with left:
+        st.plotly_chart(changes_chart(changes_frame(lookup)), key="changes_chart")
+    with right:
+        st.markdown("**Public links**")
+        _links(lookup)
+        if lookup.category:
+            st.caption(f"Category: {escape_md(lookup.category)}")
+
+    e = lookup.evidence
+    for label, links, key in (
+        ("Strongest public backlinks", e.top_backlinks, "top_backlinks"),
+        ("Weakest public backlinks", e.bottom_backlinks, "bottom_backlinks"),
+    ):
+        with st.expander(label, expanded=key == "top_backlinks"):
+            frame = backlinks_frame(links)
+            if frame.empty:
+                st.caption("The service returned none.")
+            else:
+                table_with_export(
+                    frame, file_stem=f"{lookup.domain}-{key}", key=key, column_config=BACKLINK_COLUMNS
+                )
+
+
+def _compare(conn: Connection, text: str) -> None:
+    parsed = parse_domain_list(text, limit=MAX_COMPARE)
+    for item, reason in parsed.rejected:
+        st.warning(f"Skipped “{escape_md(item[:80])}”: {escape_md(reason)}", icon=":material/block:")
+    if not parsed.domains:
+        st.caption("Enter two or more domains, one per line or separated by commas.")
+        return
+    progress = st.progress(0.0, text="Looking up domains…")
+    results: list[tuple[str, Lookup | ApiError]] = []
+    for i, domain in enumerate(parsed.domains, start=1):
+        try:
+            results.append((domain, data.lookup(conn, domain)))
+        except ApiError as exc:
+            results.append((domain, exc))
+        progress.progress(i / len(parsed.domains), text=f"Looked up {i} of {len(parsed.domains)}")
+    progress.empty()
+    frame = compare_frame(results)
+    failed = int(frame["error"].notna().sum())
+    if failed:
+        st.caption(f"{failed} of {len(frame)} domains could not be looked up; see the Problem column.")
+    st.plotly_chart(compare_chart(frame), key="compare_chart")
+    table_with_export(frame, file_stem="domain-comparison", key="compare", column_config=COMPARE_COLUMNS)
+
+
+conn = current_connection()
+st.title("Domain overview", anchor=False)
+st.caption("DR, TrueDR, trust and the evidence behind them for listed sites. Lookups spend no quota.")
+
+compare_mode = st.toggle("Compare several domains", key="compare", bind="query-params")
+if compare_mode:
+    compare_text = st.text_area(
+        "Domains to compare",
+        key="domains",
+        bind="query-params",
+        placeholder="stripe.com\nhubspot.com\nexample.com",
+        help=f"One per line or separated by commas; URLs and subdomains are fine. Up to {MAX_COMPARE}.",
+    )
+    _compare(conn, compare_text or "")
+else:
+    domain_text = st.text_input(
+        "Domain",
+        key="domain",
+        bind="query-params",
+        placeholder="example.com",
+        help="A domain, subdomain or URL; it is rated as its registrable domain.",
+    )
+    if domain_text and domain_text.strip():
+        _single(conn, domain_text)
+    else:
+        _demo_picker(conn)

@@ -1,0 +1,135 @@
+"""The Domain overview page in Streamlit's AppTest: what a user sees for good input, bad input and faults."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from client import ApiClient
+from sandbox import DEMO_KEY, SandboxServer
+from sandbox.accounts import ACCOUNTS
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
+
+
+@pytest.fixture
+def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxServer]:
+    """The app in Live mode, pointed at the test's own sandbox (so faults can be injected)."""
+    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
+    st.cache_data.clear()
+    yield sandbox
+    st.cache_data.clear()
+
+
+def _app(**query: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    for name, value in query.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def _metric(at: AppTest, label: str) -> str:
+    values = [m.value for m in at.metric if m.label == label]
+    assert values, f"no {label} metric on the page"
+    return values[0]
+
+
+def _texts(at: AppTest) -> str:
+    parts = [e.value for kind in (at.error, at.warning, at.info, at.caption, at.markdown) for e in kind]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_happy_path_shows_the_lookup(live_env: SandboxServer) -> None:
+    at = _app()
+    assert not at.exception
+    at.text_input(key="domain").input(f"https://www.{DEMO_SITE}/about").run()
+    assert not at.exception
+    with ApiClient(live_env.base_url, DEMO_KEY) as client:
+        expected = client.lookup(DEMO_SITE)
+    assert _metric(at, "DR") == str(expected.authority.dr)
+    assert _metric(at, "TrueDR") == str(expected.authority.true_dr)
+    assert len(at.get("plotly_chart")) >= 1
+
+
+def test_domain_is_read_from_the_url(live_env: SandboxServer) -> None:
+    at = _app(domain=DEMO_SITE)
+    assert not at.exception
+    assert at.text_input(key="domain").value == DEMO_SITE
+    assert _metric(at, "DR") != "not available"
+
+
+def test_reruns_spend_no_api_call(live_env: SandboxServer) -> None:
+    at = _app(domain=DEMO_SITE)
+    served = live_env.state.total_requests()
+    at.run()
+    at.toggle(key="compare").set_value(True).run()
+    at.toggle(key="compare").set_value(False).run()
+    assert not at.exception
+    assert live_env.state.total_requests() == served
+
+
+def test_bad_input_is_explained_and_kept(live_env: SandboxServer) -> None:
+    at = _app()
+    served = live_env.state.total_requests()
+    at.text_input(key="domain").input("not a domain!").run()
+    assert not at.exception
+    assert at.warning and "Check what you typed" in at.warning[0].value
+    assert at.text_input(key="domain").value == "not a domain!"
+    assert live_env.state.total_requests() == served  # refused before any request
+
+
+def test_401_says_the_key_was_not_accepted(live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    marker = "vdr_wrong_key_marker"
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", marker)
+    at = _app(domain=DEMO_SITE)
+    assert not at.exception
+    assert at.error and "key was not accepted" in at.error[0].value
+    assert marker not in _texts(at)
+
+
+def test_402_gate_shows_its_upgrade_link(live_env: SandboxServer) -> None:
+    live_env.state.add_fault("lookup", "402-gate")
+    at = _app(domain=DEMO_SITE)
+    assert not at.exception
+    assert at.warning and "needs" in at.warning[0].value
+    assert len(at.get("link_button")) >= 1
+
+
+def test_503_says_the_data_is_being_refreshed_and_recovers(live_env: SandboxServer) -> None:
+    live_env.state.add_fault("lookup", 503)
+    at = _app(domain=DEMO_SITE)
+    assert not at.exception
+    assert at.info and "being refreshed" in at.info[0].value
+    live_env.state.clear_faults()
+    at.run()  # a transient error is not cached: the next run asks again and recovers
+    assert not at.exception
+    assert _metric(at, "DR") != "not available"
+
+
+def test_compare_mode_lists_each_domain_and_its_problem(live_env: SandboxServer) -> None:
+    at = _app(compare="true")
+    assert not at.exception
+    at.text_area(key="domains").input(f"{DEMO_SITE}, stripe.com\nnot-a-domain\nstripe.com").run()
+    assert not at.exception
+    frames = at.dataframe
+    assert frames, "no comparison table"
+    table = frames[0].value
+    assert list(table["domain"]) == [DEMO_SITE, "stripe.com"]  # de-duplicated, in order
+    assert any("Skipped" in w.value for w in at.warning)
+    assert len(at.get("download_button")) >= 1
+    assert len(at.get("plotly_chart")) >= 1
+
+
+def test_without_a_key_the_embedded_sandbox_serves_demo_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", "")
+    st.cache_data.clear()
+    at = _app(domain="stripe.com")
+    assert not at.exception
+    assert any("Demo data" in i.value for i in at.sidebar.info)
+    assert _metric(at, "DR") != "not available"

@@ -1,0 +1,156 @@
+"""Pure data shaping and wording: model → frame → figure, error → words, frame → safe CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pandas as pd
+import pytest
+
+from client import errors
+from client.models import Lookup
+from components.charts import changes_chart, compare_chart
+from components.errors import describe_error
+from components.frames import backlinks_frame, changes_frame, compare_frame, true_dr_gap
+from components.tables import csv_file_name, safe_csv
+from components.text import escape_md, fmt_int, safe_http_url
+
+
+def _lookup(**authority: object) -> Lookup:
+    return Lookup.model_validate(
+        {
+            "domain": "example.com",
+            "authority": authority,
+            "changes": {"drWeeklyChange": 2, "trueDrWeeklyChange": -1.5, "trafficChange": None},
+            "evidence": {
+                "traffic": None,
+                "referringDomains": 120,
+                "topBacklinks": [
+                    {"sourceDomain": "a.com", "dr": 70, "follow": True, "anchor": "=HYPERLINK()"}
+                ],
+            },
+        }
+    )
+
+
+def test_gap_is_true_dr_minus_dr_and_unknown_when_either_is() -> None:
+    assert true_dr_gap(_lookup(dr=60, trueDr=48)) == -12
+    assert true_dr_gap(_lookup(dr=60, trueDr=None)) is None
+
+
+def test_changes_frame_keeps_signs_and_leaves_out_unknown_changes() -> None:
+    frame = changes_frame(_lookup(dr=50))
+    assert list(frame["metric"]) == ["DR", "TrueDR"]
+    assert list(frame["change"]) == [2.0, -1.5]
+    fig = changes_chart(frame)
+    bars = [t for t in fig.data if t.type == "bar"]
+    assert list(bars[0].y) == [2.0, -1.5]
+    assert bars[0].marker.color[0] != bars[0].marker.color[1]  # up and down look different
+
+
+def test_changes_chart_says_so_when_nothing_changed() -> None:
+    fig = changes_chart(changes_frame(Lookup.model_validate({"domain": "x.com"})))
+    assert not fig.data
+    assert "no changes" in fig.layout.annotations[0].text
+
+
+def test_compare_frame_keeps_failures_and_unknowns() -> None:
+    ok = _lookup(dr=60, trueDr=50, trustScore=70)
+    frame = compare_frame(
+        [("example.com", ok), ("gone.com", errors.NotFoundError("Unknown site", status=404))]
+    )
+    assert list(frame["domain"]) == ["example.com", "gone.com"]
+    assert frame.loc[0, "gap"] == -10
+    assert pd.isna(frame.loc[0, "traffic"])  # unknown traffic is not 0
+    assert frame.loc[1, "error"] == "Unknown site"
+    fig = compare_chart(frame)
+    assert [t.name for t in fig.data] == ["DR", "TrueDR"]
+    assert list(fig.data[0].x) == ["example.com"]  # the failed lookup is not drawn as 0
+
+
+def test_backlinks_frame_has_a_row_per_backlink() -> None:
+    frame = backlinks_frame(_lookup(dr=1).evidence.top_backlinks)
+    assert frame.loc[0, "source_domain"] == "a.com" and frame.loc[0, "dr"] == 70
+
+
+def test_csv_defuses_spreadsheet_formulas_but_keeps_numbers() -> None:
+    frame = pd.DataFrame(
+        {"anchor": ['=HYPERLINK("x")', "+1", "@cmd", "fine", None], "change": [-3, 1, 2, 3, 4]}
+    )
+    text = safe_csv(frame).decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [r["anchor"] for r in rows] == ['\'=HYPERLINK("x")', "'+1", "'@cmd", "fine", ""]
+    assert rows[0]["change"] == "-3"
+
+
+@pytest.mark.parametrize("stem", ["../../etc/passwd", "a b/c?d", "", "ünïcode.com"])
+def test_csv_file_names_are_safe(stem: str) -> None:
+    name = csv_file_name(stem)
+    assert name.endswith(".csv") and "/" not in name and " " not in name and ".." not in name
+
+
+def test_untrusted_text_cannot_become_markdown() -> None:
+    escaped = escape_md("[click](javascript:alert(1)) **bold**")
+    assert "[click]" not in escaped and "**" not in escaped
+
+
+@pytest.mark.parametrize(
+    ("url", "ok"),
+    [("https://x.test/a", True), ("javascript:alert(1)", False), ("//x.test", False), (None, False)],
+)
+def test_only_http_links_are_made_clickable(url: str | None, ok: bool) -> None:
+    assert (safe_http_url(url) is not None) is ok
+
+
+def test_missing_numbers_say_not_available() -> None:
+    assert fmt_int(None) == "not available" and fmt_int(12345) == "12,345"
+
+
+def test_gate_error_names_the_feature_and_carries_the_link() -> None:
+    err = errors.PaymentRequiredError(
+        "Keyword research needs a growth program",
+        upgrade_url="https://verifieddr.test/pricing",
+        required_plan="growth",
+        blocked_feature="keyword_research",
+    )
+    view = describe_error(err)
+    assert "Keyword research" in view.title and "growth" in view.title
+    assert view.link_url == "https://verifieddr.test/pricing"
+
+
+def test_quota_error_is_not_mistaken_for_a_gate() -> None:
+    view = describe_error(errors.PaymentRequiredError("Monthly quota used up"))
+    assert "quota" in view.title.lower() and view.link_url is None
+
+
+def test_rate_limit_says_when_to_retry() -> None:
+    assert "in 7 seconds" in describe_error(errors.RateLimitedError("slow", retry_after=6.2)).advice
+
+
+def test_gate_link_must_be_http() -> None:
+    err = errors.PaymentRequiredError("gate", upgrade_url="javascript:alert(1)", blocked_feature="x")
+    assert describe_error(err).link_url is None
+
+
+@pytest.mark.parametrize(
+    "err",
+    [
+        errors.InvalidInputError("Enter a domain"),
+        errors.BadRequestError("bad", status=400),
+        errors.AuthError("no key", status=401),
+        errors.NotFoundError("nope", status=404),
+        errors.ConflictError("dup", status=409),
+        errors.UnavailableError("later"),
+        errors.ApiTimeoutError("slow"),
+        errors.TransportError("down"),
+        errors.InvalidResponseError("junk"),
+        errors.ServerError("boom", status=500),
+    ],
+)
+def test_every_error_kind_gets_its_own_words(err: errors.ApiError) -> None:
+    view = describe_error(err)
+    assert view.title and view.advice
+    others = {describe_error(e).title for e in (errors.ServerError("boom", status=500),)}
+    if not isinstance(err, errors.ServerError):
+        assert view.title not in others
