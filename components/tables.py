@@ -43,11 +43,23 @@ def table_with_export(
     file_stem: str,
     key: str,
     column_config: dict[str, Any] | None = None,
+    column_order: list[str] | None = None,
     label: str = "Download CSV",
     height: int | str = "auto",
 ) -> None:
-    """A sortable dataframe and, under it, its CSV download."""
-    st.dataframe(frame, hide_index=True, column_config=column_config, key=f"{key}_table", height=height)
+    """A sortable dataframe and, under it, its CSV download (of every column, in frame order).
+
+    Missing values show as a dash, not "None": an unknown signal is not a value.
+    """
+    st.dataframe(
+        frame,
+        hide_index=True,
+        column_config=column_config,
+        column_order=column_order,
+        key=f"{key}_table",
+        height=height,
+        placeholder="—",
+    )
     st.download_button(
         label,
         data=safe_csv(frame),

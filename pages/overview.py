@@ -160,10 +160,19 @@ def _compare(conn: Connection, text: str) -> None:
     progress.empty()
     frame = compare_frame(results)
     failed = int(frame["error"].notna().sum())
+    order = list(frame.columns)
     if failed:
         st.caption(f"{failed} of {len(frame)} domains could not be looked up; see the Problem column.")
+        order.remove("error")
+        order.insert(1, "error")  # failures are explained next to their domain, not off-screen
     st.plotly_chart(compare_chart(frame), key="compare_chart")
-    table_with_export(frame, file_stem="domain-comparison", key="compare", column_config=COMPARE_COLUMNS)
+    table_with_export(
+        frame,
+        file_stem="domain-comparison",
+        key="compare",
+        column_config=COMPARE_COLUMNS,
+        column_order=order,
+    )
 
 
 conn = current_connection()
