@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -88,8 +89,43 @@ def _quota_board() -> _QuotaBoard:
     return _QuotaBoard()
 
 
+class _CacheLedger:
+    """When each cache entry was filled, so a page can say beforehand what a run will spend.
+
+    ``st.cache_data`` cannot be asked whether it holds an entry; this ledger mirrors its keys with
+    their expiry. It may say "not cached" for an entry evicted early, never "cached" for a missing
+    one older than the ttl.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._filled: OrderedDict[tuple[Any, ...], float] = OrderedDict()
+
+    def record(self, key: tuple[Any, ...]) -> None:
+        with self._lock:
+            self._filled[key] = time.monotonic() + CACHE_TTL_S
+            self._filled.move_to_end(key)
+            while len(self._filled) > CACHE_MAX_ENTRIES:
+                self._filled.popitem(last=False)
+
+    def forget(self, key: tuple[Any, ...]) -> None:
+        with self._lock:
+            self._filled.pop(key, None)
+
+    def holds(self, key: tuple[Any, ...]) -> bool:
+        with self._lock:
+            expiry = self._filled.get(key)
+            return expiry is not None and expiry > time.monotonic()
+
+
+@st.cache_resource(show_spinner=False)
+def _ledger() -> _CacheLedger:
+    return _CacheLedger()
+
+
 @st.cache_data(ttl=CACHE_TTL_S, max_entries=CACHE_MAX_ENTRIES, show_spinner=False)
 def _cached_call(base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...], _client: ApiClient):
+    _ledger().record((base_url, fingerprint, operation, args))
     try:
         value = getattr(_client, operation)(*args)
     except ApiError as err:
@@ -109,6 +145,22 @@ def call(conn: Connection, operation: str, *args: Any) -> Any:
     if outcome.error is not None:
         raise outcome.error
     return outcome.value
+
+
+def is_cached(conn: Connection, operation: str, *args: Any) -> bool:
+    """Whether a read with these (already normalised) arguments would be answered from the cache."""
+    return _ledger().holds((conn.base_url, conn.fingerprint, operation, args))
+
+
+def forget(conn: Connection, operation: str, *args: Any) -> None:
+    """Drop one cached answer (after a write changed it), for this key only."""
+    _cached_call.clear(conn.base_url, conn.fingerprint, operation, args, None)
+    _ledger().forget((conn.base_url, conn.fingerprint, operation, args))
+
+
+def record_quota(conn: Connection, quota_info: QuotaInfo | None) -> None:
+    """Tell the sidebar what a write's answer said about the quota."""
+    _quota_board().record(conn.base_url, conn.fingerprint, quota_info)
 
 
 def quota(conn: Connection) -> QuotaInfo | None:

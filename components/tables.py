@@ -1,46 +1,84 @@
-"""Tables with a CSV download: every table in the app can leave it.
+"""Tables with a CSV download: every table in the app leaves it through here.
 
-CSV cells that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) are
-prefixed with an apostrophe, because domain titles and anchors come from third parties.
+CSV cells that a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage
+return, or their full-width forms) are prefixed with an apostrophe, because domain titles, anchors
+and keywords come from third parties. Numeric columns are left untouched, so -3 stays a number.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: What spreadsheets treat as the start of a formula, including full-width (CJK input) forms.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠")
 
 
-def _defuse(value: Any) -> Any:
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+def defuse_cell(value: Any) -> Any:
+    """The value, with an apostrophe in front when it is text a spreadsheet would evaluate."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
         return "'" + value
     return value
 
 
 def safe_csv(frame: pd.DataFrame) -> bytes:
-    """UTF-8 CSV (with BOM, so spreadsheets detect the encoding) with formula cells defused."""
+    """UTF-8 CSV (with BOM, so spreadsheets detect the encoding) in the frame's column order."""
     cleaned = frame.copy()
     for column in cleaned.columns:
-        if cleaned[column].dtype == object or pd.api.types.is_string_dtype(cleaned[column]):
-            cleaned[column] = cleaned[column].map(_defuse, na_action="ignore")
-    cleaned.columns = [_defuse(str(c)) for c in cleaned.columns]
+        series = cleaned[column]
+        if series.dtype == object or pd.api.types.is_string_dtype(series):
+            cleaned[column] = series.map(defuse_cell, na_action="ignore")
+    cleaned.columns = [defuse_cell(str(c)) for c in cleaned.columns]
     return cleaned.to_csv(index=False).encode("utf-8-sig")
 
 
-def csv_file_name(stem: str) -> str:
-    """A file name made only of safe characters, whatever the stem (often a domain) holds."""
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-.") or "export"
-    return f"{safe[:80]}.csv"
+def csv_file_name(what: str, subject: str | None = None, *, day: date | None = None) -> str:
+    """``what_subject_YYYY-MM-DD.csv`` made only of safe characters, whatever the subject holds."""
+
+    def clean(text: str) -> str:
+        return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.")[:80]
+
+    parts = [clean(what) or "export"]
+    if subject and clean(subject):
+        parts.append(clean(subject))
+    parts.append((day or date.today()).isoformat())
+    return "_".join(parts) + ".csv"
+
+
+def csv_download(
+    frame: pd.DataFrame | Callable[[], pd.DataFrame],
+    *,
+    what: str,
+    subject: str | None = None,
+    key: str,
+    label: str = "Download CSV",
+) -> None:
+    """A download button whose CSV is built when clicked, not on every rerun."""
+
+    def build() -> bytes:
+        return safe_csv(frame() if callable(frame) else frame)
+
+    st.download_button(
+        label,
+        data=build,
+        file_name=csv_file_name(what, subject),
+        mime="text/csv",
+        key=f"{key}_csv",
+        icon=":material/download:",
+        on_click="ignore",
+    )
 
 
 def table_with_export(
     frame: pd.DataFrame,
     *,
-    file_stem: str,
+    what: str,
+    subject: str | None = None,
     key: str,
     column_config: dict[str, Any] | None = None,
     column_order: list[str] | None = None,
@@ -60,12 +98,4 @@ def table_with_export(
         height=height,
         placeholder="—",
     )
-    st.download_button(
-        label,
-        data=safe_csv(frame),
-        file_name=csv_file_name(file_stem),
-        mime="text/csv",
-        key=f"{key}_csv",
-        icon=":material/download:",
-        on_click="ignore",
-    )
+    csv_download(frame, what=what, subject=subject, key=key, label=label)

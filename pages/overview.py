@@ -138,7 +138,11 @@ def _single(conn: Connection, raw: str) -> None:
                 st.caption("The service returned none.")
             else:
                 table_with_export(
-                    frame, file_stem=f"{lookup.domain}-{key}", key=key, column_config=BACKLINK_COLUMNS
+                    frame,
+                    what=key.replace("_", "-"),
+                    subject=lookup.domain,
+                    key=key,
+                    column_config=BACKLINK_COLUMNS,
                 )
 
 
@@ -168,7 +172,7 @@ def _compare(conn: Connection, text: str) -> None:
     st.plotly_chart(compare_chart(frame), key="compare_chart")
     table_with_export(
         frame,
-        file_stem="domain-comparison",
+        what="domain-comparison",
         key="compare",
         column_config=COMPARE_COLUMNS,
         column_order=order,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import date
 
 import pandas as pd
 import pytest
@@ -84,10 +85,15 @@ def test_csv_defuses_spreadsheet_formulas_but_keeps_numbers() -> None:
     assert rows[0]["change"] == "-3"
 
 
-@pytest.mark.parametrize("stem", ["../../etc/passwd", "a b/c?d", "", "ünïcode.com"])
-def test_csv_file_names_are_safe(stem: str) -> None:
-    name = csv_file_name(stem)
+@pytest.mark.parametrize("subject", ["../../etc/passwd", "a b/c?d", "", "ünïcode.com", None])
+def test_csv_file_names_are_safe(subject: str | None) -> None:
+    name = csv_file_name("trust-map", subject)
     assert name.endswith(".csv") and "/" not in name and " " not in name and ".." not in name
+
+
+def test_csv_file_name_says_what_and_when() -> None:
+    name = csv_file_name("trust-map", "stripe.com", day=date(2026, 11, 22))
+    assert name == "trust-map_stripe.com_2026-11-22.csv"
 
 
 def test_untrusted_text_cannot_become_markdown() -> None:
