@@ -8,18 +8,29 @@ from components.sidebar import render_sidebar
 
 st.set_page_config(page_title="Authority Dashboard", page_icon=":material/insights:", layout="wide")
 
-PAGES = {
-    "Authority": [
-        st.Page(
-            "pages/overview.py",
-            title="Domain overview",
-            icon=":material/travel_explore:",
-            url_path="overview",
-            default=True,
-        ),
-    ],
+# One list per navigation section; a page file lives in pages/ and is linked with st.page_link by path.
+AUTHORITY = [
+    st.Page(
+        "pages/overview.py",
+        title="Domain overview",
+        icon=":material/travel_explore:",
+        url_path="overview",
+        default=True,
+    ),
+]
+KEYWORDS: list[st.Page] = []
+GROWTH: list[st.Page] = []
+MY_SITES: list[st.Page] = []
+COACH: list[st.Page] = []
+
+SECTIONS = {
+    "Authority": AUTHORITY,
+    "Keywords": KEYWORDS,
+    "Growth": GROWTH,
+    "My sites": MY_SITES,
+    "Coach": COACH,
 }
 
-navigation = st.navigation(PAGES)
+navigation = st.navigation({name: pages for name, pages in SECTIONS.items() if pages})
 render_sidebar()
 navigation.run()
