@@ -1,0 +1,1 @@
+"""Benchmarks: runnable scripts that print figures as ``name: value unit``, never timed unit tests."""

@@ -1,0 +1,235 @@
+"""What every benchmark needs: a sandbox and the app in their own processes, a browser, figures.
+
+Everything listens on 127.0.0.1 only. Processes are started with free ports and stopped on exit,
+so a run leaves nothing behind. Figures are printed one per line as ``name: value unit``, with the
+ratio to a baseline measured side by side in the same run (machines here are noisy: absolute times
+mean little, ratios travel).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DEMO_KEY = "vdr_demo"
+
+
+@dataclass(frozen=True)
+class PageVisit:
+    """A page as a benchmark opens it: URL path and query, and what shows it has rendered."""
+
+    name: str
+    path: str
+    query: str = ""
+    ready: str = ".js-plotly-plot .main-svg"
+    #: The page's title in the sidebar navigation (for page switches); empty for a second view of a page.
+    title: str = ""
+
+    def url(self, base: str) -> str:
+        return f"{base}/{self.path}" + (f"?{self.query}" if self.query else "")
+
+
+#: Every page with the view a marketer opens first. Extend this list when a page lands.
+PAGE_VISITS: tuple[PageVisit, ...] = (
+    PageVisit("overview", "overview", "domain=stripe.com", title="Domain overview"),
+    PageVisit("overview-compare", "overview", "compare=true&domains=stripe.com%0Ahubspot.com%0Aexample.com"),
+)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def http_json(url: str, method: str = "GET", body: Any = None, timeout: float = 10) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return json.loads(response.read() or b"null")
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process in MiB, from /proc (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def _stop(proc: subprocess.Popen[Any], timeout: float = 10) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=timeout)
+
+
+@dataclass
+class SandboxProcess:
+    proc: subprocess.Popen[str]
+    base_url: str
+
+    def stats(self) -> dict[str, Any]:
+        return http_json(f"{self.base_url}/_sandbox/stats")
+
+    def counts(self) -> dict[tuple[str, str, str], int]:
+        return {(r["method"], r["path"], r["query"]): r["count"] for r in self.stats()["requests"]}
+
+    def total(self) -> int:
+        return int(self.stats()["total"])
+
+    def reset(self) -> None:
+        http_json(f"{self.base_url}/_sandbox/reset", method="POST")
+
+
+@contextlib.contextmanager
+def sandbox_process(
+    *, latency_ms: float = 0, rate_limit: float | None = None, quota: int = 100_000
+) -> Iterator[SandboxProcess]:
+    """``python -m sandbox`` on a free loopback port, stopped when the block ends."""
+    args = [sys.executable, "-m", "sandbox", "--host", "127.0.0.1", "--port", str(free_port())]
+    args += ["--latency-ms", str(latency_ms), "--quota", str(quota)]
+    if rate_limit:
+        args += ["--rate-limit", str(rate_limit)]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        if "ready at" not in line:
+            raise RuntimeError(f"sandbox did not start: {line!r}")
+        yield SandboxProcess(proc, line.split("ready at ")[1].split()[0])
+    finally:
+        _stop(proc)
+
+
+@dataclass
+class AppProcess:
+    proc: subprocess.Popen[bytes]
+    url: str
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def rss_mb(self) -> float:
+        return rss_mb(self.proc.pid)
+
+
+@contextlib.contextmanager
+def app_process(
+    script: str = "app.py",
+    *,
+    api_base: str | None = None,
+    api_key: str | None = DEMO_KEY,
+    extra: list[str] | None = None,
+) -> Iterator[AppProcess]:
+    """``streamlit run`` on a free loopback port; ``api_base`` set → Live mode against that sandbox."""
+    port = free_port()
+    env = {**os.environ, "VERIFIEDDR_API_KEY": api_key or ""}
+    if api_base:
+        env["VERIFIEDDR_API_BASE"] = api_base
+    args = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true"]
+    args += [
+        "--server.address",
+        "127.0.0.1",
+        "--server.port",
+        str(port),
+        "--browser.gatherUsageStats",
+        "false",
+    ]
+    args += extra or []
+    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError("streamlit exited during start-up")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                    if response.read().strip() == b"ok":
+                        break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield AppProcess(proc, url)
+    finally:
+        _stop(proc)
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's headless Chromium through Playwright (never a downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def wait_until_idle(page: Any, timeout_ms: int = 30_000) -> None:
+    """Until Streamlit has finished the current script run (its status widget is gone)."""
+    page.wait_for_timeout(150)
+    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=timeout_ms)
+
+
+def open_and_time(page: Any, url: str, ready: str, timeout_ms: int = 60_000) -> float:
+    """Seconds from navigation until ``ready`` is visible."""
+    started = time.perf_counter()
+    page.goto(url, wait_until="commit")
+    page.locator(ready).first.wait_for(state="visible", timeout=timeout_ms)
+    return time.perf_counter() - started
+
+
+@dataclass
+class Figures:
+    """Collects and prints figures; ``failures`` lists targets that were missed."""
+
+    failures: list[str] = field(default_factory=list)
+
+    def show(
+        self, name: str, value: float, unit: str, *, baseline: float | None = None, base: str = ""
+    ) -> None:
+        line = f"{name}: {value:.3f} {unit}"
+        if baseline:
+            line += f" (ratio {value / baseline:.2f} vs {base or 'baseline'} {baseline:.3f} {unit})"
+        print(line, flush=True)
+
+    def target(self, name: str, ok: bool, detail: str) -> None:
+        print(f"{name}: {'met' if ok else 'MISSED'} ({detail})", flush=True)
+        if not ok:
+            self.failures.append(name)
+
+    def exit_code(self) -> int:
+        return 1 if self.failures else 0

@@ -1,0 +1,85 @@
+"""P1: one API request per distinct (operation, arguments) over a scripted browsing session.
+
+A real browser opens every page in PAGE_VISITS, types three domains on the Domain overview, toggles
+compare mode, reruns, reloads the tab and switches pages back and forth; then a second browser
+session with the same key repeats it all. The sandbox counts what it served per (method, path,
+query): the target is calls per distinct request = 1.00 in the first session and 0 new calls in the
+second.
+
+    .venv/bin/python -m bench.p1_calls
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from bench.harness import PAGE_VISITS, Figures, app_process, chromium, sandbox_process, wait_until_idle
+
+DOMAINS = ("stripe.com", "hubspot.com", "example.com")
+
+
+def _browse(page: Any, base: str) -> None:
+    """The scripted session: what a marketer does in a few minutes of looking around."""
+    page.goto(f"{base}/overview")
+    wait_until_idle(page)
+    field = page.get_by_role("textbox", name="Domain", exact=True)
+    for domain in DOMAINS:
+        field.fill(domain)
+        field.press("Enter")
+        page.locator('[data-testid="stMetric"]').first.wait_for(timeout=30_000)
+        wait_until_idle(page)
+    toggle = page.get_by_text("Compare several domains")
+    toggle.click()
+    wait_until_idle(page)
+    area = page.get_by_role("textbox", name="Domains to compare")
+    area.fill("\n".join(DOMAINS))
+    area.press("Control+Enter")
+    page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
+    wait_until_idle(page)
+    toggle.click()  # back to one domain
+    wait_until_idle(page)
+    page.keyboard.press("r")  # Streamlit's rerun shortcut
+    wait_until_idle(page)
+    page.reload()
+    wait_until_idle(page)
+    for _ in range(2):  # every page, twice: first visits, then switches back
+        for visit in PAGE_VISITS:
+            page.goto(visit.url(base))
+            page.locator(visit.ready).first.wait_for(timeout=60_000)
+            wait_until_idle(page)
+
+
+def main() -> int:
+    figures = Figures()
+    with sandbox_process(latency_ms=20) as sandbox, app_process(api_base=sandbox.base_url) as app:
+        with chromium() as browser:
+            first = browser.new_context(viewport={"width": 1400, "height": 1000})
+            _browse(first.new_page(), app.url)
+            counts = sandbox.counts()
+            for key, n in sorted(counts.items()):
+                print(f"  {n} × {key}")
+            first.close()
+            calls, distinct = sum(counts.values()), len(counts)
+            figures.show("p1_distinct_requests", distinct, "requests")
+            figures.show(
+                "p1_calls_per_distinct_request", calls / distinct, "calls", baseline=1.0, base="ideal"
+            )
+            repeated = {k: v for k, v in counts.items() if v > 1}
+            for (method, path, query), n in sorted(repeated.items()):
+                print(f"  asked {n} times: {method} {path}{'?' + query if query else ''}")
+            figures.target(
+                "P1 calls per distinct request = 1.00", not repeated, f"{calls} calls, {distinct} distinct"
+            )
+
+            second = browser.new_context(viewport={"width": 1400, "height": 1000})
+            _browse(second.new_page(), app.url)
+            second.close()
+            extra = sandbox.total() - calls
+            figures.show("p1_second_session_new_calls", extra, "calls")
+            figures.target("P1 second session with the same key spends 0", extra == 0, f"{extra} new calls")
+    return figures.exit_code()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
