@@ -43,6 +43,7 @@ API_PREFIX = "/api/v1"
 #: The vendor CLI's default; slow owner operations get their own, longer timeouts.
 DEFAULT_TIMEOUT_S = 20.0
 DEFAULT_MAX_RETRIES = 2
+CONNECT_TIMEOUT_S = 5.0
 #: A Retry-After longer than this is not slept through: the caller is told when to come back.
 MAX_RETRY_AFTER_S = 30.0
 #: First backoff step for 503 and connection failures; doubled per attempt, with full jitter.
@@ -122,7 +123,8 @@ class ApiClient:
         self._quota: QuotaInfo | None = None
         self._http = httpx.Client(
             base_url=self.base_url + API_PREFIX,
-            timeout=timeout,
+            # Every request has both: a dead host fails fast, a hung one within the read timeout.
+            timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT_S, timeout)),
             transport=transport,
             headers={"Accept": "application/json", "User-Agent": USER_AGENT},
             follow_redirects=False,

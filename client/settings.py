@@ -36,6 +36,14 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("VERIFIEDDR_API_BASE", "verifieddr_api_base", "api_base"),
     )
 
+    timeout_s: float = Field(
+        default=20.0,
+        gt=0,
+        le=300,
+        validation_alias=AliasChoices("VERIFIEDDR_TIMEOUT", "verifieddr_timeout", "timeout_s"),
+        description="Seconds to wait for an answer (the vdr CLI's default is 20).",
+    )
+
     @field_validator("api_key", mode="before")
     @classmethod
     def _blank_key_is_none(cls, value: object) -> object:

@@ -35,6 +35,7 @@ class Connection:
     base_url: str
     api_key: SecretStr | None = field(repr=False)
     key_source: str
+    timeout_s: float = 20.0
 
     @property
     def fingerprint(self) -> str:
@@ -69,10 +70,16 @@ def current_connection() -> Connection:
         demo_key = st.session_state.get(DEMO_ACCOUNT_KEY) or DEMO_KEY
         if demo_key not in DEMO_ACCOUNTS:
             demo_key = DEMO_KEY
-        return Connection("sandbox", embedded_sandbox().base_url, SecretStr(demo_key), "demo account")
+        return Connection(
+            "sandbox", embedded_sandbox().base_url, SecretStr(demo_key), "demo account", settings.timeout_s
+        )
     session_key = (st.session_state.get(SESSION_KEY_KEY) or "").strip()
     if session_key:
-        return Connection("live", settings.api_base, SecretStr(session_key), "entered in this session")
+        return Connection(
+            "live", settings.api_base, SecretStr(session_key), "entered in this session", settings.timeout_s
+        )
     if settings.api_key is not None:
-        return Connection("live", settings.api_base, settings.api_key, "server configuration")
-    return Connection("live", settings.api_base, None, "missing")
+        return Connection(
+            "live", settings.api_base, settings.api_key, "server configuration", settings.timeout_s
+        )
+    return Connection("live", settings.api_base, None, "missing", settings.timeout_s)

@@ -53,14 +53,14 @@ class Outcome:
 
 
 @st.cache_resource(max_entries=MAX_CLIENTS, show_spinner=False)
-def _client(base_url: str, fingerprint: str, _api_key: str | None) -> ApiClient:
+def _client(base_url: str, fingerprint: str, timeout_s: float, _api_key: str | None) -> ApiClient:
     # The key is an underscore argument: not hashed into the cache key; the fingerprint is.
-    return ApiClient(base_url, _api_key)
+    return ApiClient(base_url, _api_key, timeout=timeout_s)
 
 
 def client_for(conn: Connection) -> ApiClient:
     key = conn.api_key.get_secret_value() if conn.api_key else None
-    return _client(conn.base_url, conn.fingerprint, key)
+    return _client(conn.base_url, conn.fingerprint, conn.timeout_s, key)
 
 
 class _QuotaBoard:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -133,3 +134,17 @@ def test_without_a_key_the_embedded_sandbox_serves_demo_data(monkeypatch: pytest
     assert not at.exception
     assert any("Demo data" in i.value for i in at.sidebar.info)
     assert _metric(at, "DR") != "not available"
+
+
+def test_a_hung_service_leaves_a_message_within_the_timeout(
+    live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VERIFIEDDR_TIMEOUT", "1")
+    live_env.state.add_fault("lookup", "timeout")
+    started = time.monotonic()
+    at = _app(domain=DEMO_SITE)
+    elapsed = time.monotonic() - started
+    assert not at.exception
+    assert at.error and "did not answer in time" in at.error[0].value
+    assert at.text_input(key="domain").value == DEMO_SITE
+    assert elapsed < 10, "a timed-out read is not retried into minutes"
