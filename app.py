@@ -8,10 +8,13 @@ from components.sidebar import render_sidebar
 
 st.set_page_config(page_title="Authority Dashboard", page_icon=":material/insights:", layout="wide")
 
-# One list per navigation section; a page file lives in pages/ and is linked with st.page_link by path.
+# One list per navigation section; a page file lives in views/ and is linked with st.page_link by path.
+# A file is named like its url_path, so AppTest.switch_page finds it before the first run.
+# (Not pages/: Streamlit 1.67 would run a pages/ file without this entry point on a fresh server's
+# first deep link, skipping the sidebar and the connection settings.)
 AUTHORITY = [
     st.Page(
-        "pages/overview.py",
+        "views/overview.py",
         title="Domain overview",
         icon=":material/travel_explore:",
         url_path="overview",
@@ -31,6 +34,6 @@ SECTIONS = {
     "Coach": COACH,
 }
 
-navigation = st.navigation({name: pages for name, pages in SECTIONS.items() if pages})
+navigation = st.navigation({name: pages for name, pages in SECTIONS.items() if pages}, expanded=True)
 render_sidebar()
 navigation.run()

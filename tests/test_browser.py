@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
@@ -54,38 +55,43 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) 
     raise TimeoutError("streamlit did not become healthy")
 
 
-@pytest.fixture(scope="module")
-def app_url(sandbox: SandboxServer) -> Iterator[str]:
-    """The app served by Streamlit on loopback, in Live mode against the test sandbox."""
+@contextlib.contextmanager
+def serve_app(api_base: str, api_key: str, log_path: Path) -> Iterator[str]:
+    """``streamlit run app.py`` on a free loopback port in Live mode; its output goes to ``log_path``."""
     port = _free_port()
-    env = {
-        **os.environ,
-        "VERIFIEDDR_API_BASE": sandbox.base_url,
-        "VERIFIEDDR_API_KEY": DEMO_KEY,
-    }
-    proc = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", "app.py",
-            "--server.headless", "true",
-            "--server.address", "127.0.0.1",
-            "--server.port", str(port),
-            "--browser.gatherUsageStats", "false",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc)
-        yield url
-    finally:
-        proc.terminate()
+    env = {**os.environ, "VERIFIEDDR_API_BASE": api_base, "VERIFIEDDR_API_KEY": api_key}
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "streamlit", "run", "app.py",
+                "--server.headless", "true",
+                "--server.address", "127.0.0.1",
+                "--server.port", str(port),
+                "--browser.gatherUsageStats", "false",
+                "--server.fileWatcherType", "none",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+            _wait_healthy(url, proc)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture(scope="module")
+def app_url(sandbox: SandboxServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app served by Streamlit on loopback, in Live mode against the test sandbox."""
+    with serve_app(sandbox.base_url, DEMO_KEY, tmp_path_factory.mktemp("app") / "streamlit.log") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -130,3 +136,22 @@ def test_typing_a_domain_shows_its_dr(app_url: str, browser, sandbox: SandboxSer
         page.screenshot(path=str(ARTIFACTS / "overview.png"), full_page=True)
     finally:
         page.close()
+
+
+def test_a_deep_link_as_a_fresh_servers_first_request_runs_the_whole_app(
+    sandbox: SandboxServer,
+    browser,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A shared link must show the app with its sidebar even when nobody opened the app before."""
+    with serve_app(sandbox.base_url, DEMO_KEY, tmp_path / "streamlit.log") as url:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        try:
+            page.goto(f"{url}/trust-map?domain=stripe.com", wait_until="domcontentloaded")
+            sidebar = page.locator('[data-testid="stSidebar"]')
+            sidebar.get_by_text("Connection", exact=True).wait_for(timeout=30_000)
+            assert sidebar.get_by_role("link", name="Trust Map").count() == 1
+            page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=30_000)
+            assert page.get_by_text("Page not found").count() == 0
+        finally:
+            page.close()
