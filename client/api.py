@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import email.utils
 import random
-import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -22,7 +21,36 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from client import errors
-from client.inputs import normalise_domain, normalise_keyword, slug_for
+from client.growth_inputs import (
+    DEFAULT_GSC_RANGE,
+    DiscoveryFilters,
+    NewSite,
+    check_gsc_range,
+    check_message,
+    check_prompt_id,
+    check_subject,
+    normalise_location,
+    normalise_prompt,
+    normalise_slug,
+    normalise_url,
+)
+from client.growth_models import (
+    AiPrompts,
+    AiVisibility,
+    Discovery,
+    ExchangeCandidates,
+    ExchangeContact,
+    GscAuditResult,
+    GscPerformance,
+    Monitor,
+    SiteDetail,
+    SiteExport,
+    SiteList,
+    SubmittedSite,
+    TrueDrReport,
+    Verification,
+)
+from client.inputs import normalise_domain, normalise_keyword
 from client.models import (
     Categories,
     DomainRating,
@@ -38,10 +66,13 @@ from client.models import (
     TrackedKeywords,
     TrustMap,
 )
+from client.outreach import ExchangeDraft, key_tag, require_draft
 
 API_PREFIX = "/api/v1"
 #: The vendor CLI's default; slow owner operations get their own, longer timeouts.
 DEFAULT_TIMEOUT_S = 20.0
+#: An AI-visibility run or a Search Console audit run takes minutes on the real service.
+SLOW_TIMEOUT_S = 300.0
 DEFAULT_MAX_RETRIES = 2
 CONNECT_TIMEOUT_S = 5.0
 #: A Retry-After longer than this is not slept through: the caller is told when to come back.
@@ -52,8 +83,6 @@ BACKOFF_CAP_S = 4.0
 USER_AGENT = "authority-dashboard/0.1 (+verifieddr v1 client)"
 
 M = TypeVar("M", bound=BaseModel)
-#: A slug is a registrable domain with dots as hyphens (IDNs in their xn-- form): ASCII only.
-_SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,251}[a-z0-9])?$")
 
 
 def _parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
@@ -121,6 +150,8 @@ class ApiClient:
         self._sleep = sleep
         self._quota_lock = threading.Lock()
         self._quota: QuotaInfo | None = None
+        #: The latest /categories answer, so a submission can be checked against maxPerSite before sending.
+        self._categories: Categories | None = None
         self._http = httpx.Client(
             base_url=self.base_url + API_PREFIX,
             # Every request has both: a dead host fails fast, a hung one within the read timeout.
@@ -164,13 +195,20 @@ class ApiClient:
         *,
         params: Mapping[str, str] | None = None,
         json: Any = None,
+        timeout: float | None = None,
     ) -> tuple[httpx.Response, Any]:
         attempt = 0
+        request_timeout = httpx.USE_CLIENT_DEFAULT if timeout is None else timeout
         while True:
             cause: BaseException | None = None
             try:
                 response = self._http.request(
-                    method, path, params=params, json=json, headers=self._auth_headers()
+                    method,
+                    path,
+                    params=params,
+                    json=json,
+                    headers=self._auth_headers(),
+                    timeout=request_timeout,
                 )
             except httpx.TimeoutException as exc:
                 error: errors.ApiError = errors.ApiTimeoutError(
@@ -304,7 +342,9 @@ class ApiClient:
 
     def categories(self) -> Categories:
         """``categories:list`` — values accepted by site submission and discovery filters."""
-        return self._parse(Categories, self._get("categories", "/categories"), "categories")
+        categories = self._parse(Categories, self._get("categories", "/categories"), "categories")
+        self._categories = categories
+        return categories
 
     # --- keywords -------------------------------------------------------------------------
 
@@ -348,17 +388,212 @@ class ApiClient:
         data = self._send("remove_tracked_keyword", "DELETE", path, params=params)[1]
         return self._parse(TargetRemoval, data, "remove_tracked_keyword")
 
+    # --- discovery and exchanges ----------------------------------------------------------
+
+    def find(self, filters: DiscoveryFilters | None = None, /, **criteria: Any) -> Discovery:
+        """``discover:find`` — listed sites ranked by TrueDR then DR.
+
+        Pass a ``DiscoveryFilters`` or its fields as keywords (``min_true_dr=30, limit=20``).
+        """
+        chosen = _filters(filters, criteria)
+        data = self._get("find", "/find", params=chosen.to_params())
+        return self._parse(Discovery, data, "find", "find")
+
+    def exchange_candidates(
+        self, domain: str, filters: DiscoveryFilters | None = None, /, **criteria: Any
+    ) -> ExchangeCandidates:
+        """``exchanges`` — link-exchange candidates for a domain, each with why it fits."""
+        params = {**_filters(filters, criteria).to_params(), "exchangesFor": normalise_domain(domain)}
+        data = self._get("exchange_candidates", "/find", params=params)
+        return self._parse(ExchangeCandidates, data, "exchange_candidates", "opportunities")
+
+    def preview_exchange(self, domain: str, target: str, subject: str, message: str) -> ExchangeDraft:
+        """Dry-run a proposal from your ``domain`` to a candidate: nothing is sent.
+
+        Returns the draft that ``approve_exchange`` needs; it holds the text exactly as previewed.
+        """
+        body = {
+            "exchangesFor": normalise_domain(domain),
+            "target": self._target(target),
+            "subject": check_subject(subject),
+            "message": check_message(message),
+            "dryRun": True,
+        }
+        data = self._send("preview_exchange", "POST", "/find", json=body)[1]
+        contact = self._parse(ExchangeContact, data, "preview_exchange", "contact")
+        if contact.sent:
+            raise errors.InvalidResponseError(
+                "The service reported the preview as sent.", operation="preview_exchange"
+            )
+        return ExchangeDraft.issue(
+            service=self.base_url,
+            key=key_tag(self._api_key),
+            exchanges_for=body["exchangesFor"],
+            target=body["target"],
+            subject=contact.subject or body["subject"],
+            message=contact.message or body["message"],
+            preview=contact,
+        )
+
+    def approve_exchange(self, draft: ExchangeDraft) -> ExchangeContact:
+        """``exchanges --contact --approve`` — send a previewed proposal exactly as it was previewed.
+
+        Refuses anything but an untouched draft from ``preview_exchange`` (with this key). Sent once;
+        never retried automatically.
+        """
+        checked = require_draft(draft, service=self.base_url, key=key_tag(self._api_key))
+        return self._send_proposal(checked, checked.subject, checked.message)
+
+    def approve_edited_exchange(self, draft: ExchangeDraft, subject: str, message: str) -> ExchangeContact:
+        """Send a previewed proposal with text edited after its preview: an explicit, separate choice."""
+        checked = require_draft(draft, service=self.base_url, key=key_tag(self._api_key))
+        return self._send_proposal(checked, check_subject(subject), check_message(message))
+
+    def _send_proposal(self, draft: ExchangeDraft, subject: str, message: str) -> ExchangeContact:
+        body = {
+            "exchangesFor": draft.exchanges_for,
+            "target": draft.target,
+            "subject": subject,
+            "message": message,
+        }
+        data = self._send("approve_exchange", "POST", "/find", json=body)[1]
+        return self._parse(ExchangeContact, data, "approve_exchange", "contact")
+
+    # --- my sites -------------------------------------------------------------------------
+
+    def sites(self) -> SiteList:
+        """``sites:list`` — the key's sites with their metrics."""
+        return self._parse(SiteList, self._get("sites", "/sites"), "sites")
+
+    def submit_site(self, site: NewSite | str, /, **fields: Any) -> SubmittedSite:
+        """``sites:submit`` — submit a site (``site_check=True`` also creates its site-check report).
+
+        Pass a ``NewSite`` or the URL and its fields as keywords. Categories are checked against the
+        latest ``categories()`` answer when this client has one. Sent once; never retried.
+        """
+        new = site if isinstance(site, NewSite) else NewSite(site, **fields)
+        self._check_categories(new.categories)
+        data = self._send("submit_site", "POST", "/sites", json=new.to_json())[1]
+        return self._parse(SubmittedSite, data, "submit_site")
+
+    def site(self, slug: str) -> SiteDetail:
+        """``sites:get`` — one of your sites with its DR, TrueDR and traffic trends."""
+        data = self._get("site", f"/sites/{_path_segment(normalise_slug(slug))}")
+        return self._parse(SiteDetail, data, "site", "site")
+
+    def site_truedr(self, slug: str) -> TrueDrReport:
+        """``sites:truedr`` — TrueDR with its per-signal breakdown (only for your own sites)."""
+        path = f"/sites/{_path_segment(normalise_slug(slug))}/truedr"
+        data = self._get("site_truedr", path, params={"detailed": "true"})
+        return self._parse(TrueDrReport, data, "site_truedr", "truedr")
+
+    def ai_visibility(self, slug: str) -> AiVisibility:
+        """``sites:visibility`` — the stored AI-visibility snapshot, tracked questions and history."""
+        data = self._get("ai_visibility", self._visibility_path(slug))
+        return self._parse(AiVisibility, data, "ai_visibility")
+
+    def add_ai_prompt(self, slug: str, prompt: str, location: str | None = None) -> AiPrompts:
+        """Track one question (8–140 characters). Sent once; never retried."""
+        body: dict[str, str] = {"prompt": normalise_prompt(prompt)}
+        if (where := normalise_location(location)) is not None:
+            body["location"] = where
+        data = self._send("add_ai_prompt", "POST", self._visibility_path(slug), json=body)[1]
+        return self._parse(AiPrompts, data, "add_ai_prompt")
+
+    def remove_ai_prompt(self, slug: str, prompt_id: str) -> AiPrompts:
+        """Stop tracking one question. Sent once; never retried."""
+        params = {"promptId": check_prompt_id(prompt_id)}
+        data = self._send("remove_ai_prompt", "DELETE", self._visibility_path(slug), params=params)[1]
+        return self._parse(AiPrompts, data, "remove_ai_prompt")
+
+    def reset_ai_prompts(self, slug: str) -> AiPrompts:
+        """Replace the tracked questions with ones seeded from the site's keywords. Sent once."""
+        body = {"action": "reset"}
+        data = self._send("reset_ai_prompts", "POST", self._visibility_path(slug), json=body)[1]
+        return self._parse(AiPrompts, data, "reset_ai_prompts")
+
+    def run_ai_visibility(self, slug: str) -> AiPrompts:
+        """Ask the tracked questions now (paid plans, once per site per week). Slow; sent once."""
+        body = {"action": "run"}
+        path = self._visibility_path(slug)
+        data = self._send("run_ai_visibility", "POST", path, json=body, timeout=SLOW_TIMEOUT_S)[1]
+        return self._parse(AiPrompts, data, "run_ai_visibility")
+
+    def export(self, domain: str) -> SiteExport:
+        """``sites:export`` — one of your sites' record, authority and snippets."""
+        data = self._get("export", f"/export/{_path_segment(normalise_domain(domain))}")
+        return self._parse(SiteExport, data, "export", "export")
+
+    def monitor(self, domain: str | None = None, daily: bool = False) -> Monitor:
+        """``sites:monitor`` — changes and alerts for all your sites, or one; weekly or daily."""
+        params: dict[str, str] = {}
+        if daily:
+            params["daily"] = "true"
+        if domain:
+            params["domain"] = normalise_domain(domain)
+        return self._parse(Monitor, self._get("monitor", "/monitor", params=params), "monitor", "monitor")
+
+    def verify(self, url: str) -> Verification:
+        """``sites:verify`` — re-check the badge embed at a page of your site. Sent once."""
+        data = self._send("verify", "POST", "/verify", json={"url": normalise_url(url)})[1]
+        return self._parse(Verification, data, "verify", "verification")
+
+    def gsc_performance(self, slug: str, range: str = DEFAULT_GSC_RANGE) -> GscPerformance:
+        """``sites:gsc-performance`` — Search Console totals, daily series and top rows for a range."""
+        path = f"/sites/{_path_segment(normalise_slug(slug))}/gsc-performance"
+        data = self._get("gsc_performance", path, params={"range": check_gsc_range(range)})
+        return self._parse(GscPerformance, data, "gsc_performance")
+
+    def gsc_audit(self, slug: str) -> GscAuditResult:
+        """``sites:gsc-audit`` — the latest stored index audit (``audit`` is None before the first)."""
+        data = self._get("gsc_audit", self._audit_path(slug))
+        return self._parse(GscAuditResult, data, "gsc_audit")
+
+    def run_gsc_audit(self, slug: str) -> GscAuditResult:
+        """Run a fresh index audit: spends URL-inspection budget, 12-hour cooldown. Slow; sent once."""
+        path = self._audit_path(slug)
+        data = self._send("run_gsc_audit", "POST", path, timeout=SLOW_TIMEOUT_S)[1]
+        return self._parse(GscAuditResult, data, "run_gsc_audit")
+
+    @staticmethod
+    def _visibility_path(slug: str) -> str:
+        return f"/sites/{_path_segment(normalise_slug(slug))}/ai-visibility"
+
+    @staticmethod
+    def _audit_path(slug: str) -> str:
+        return f"/sites/{_path_segment(normalise_slug(slug))}/gsc-audit"
+
+    def _check_categories(self, chosen: tuple[str, ...]) -> None:
+        """Refuse what the last /categories answer rules out (unknown value, more than maxPerSite)."""
+        known = self._categories
+        if known is None or not chosen:
+            return
+        if known.max_per_site is not None and len(chosen) > known.max_per_site:
+            raise errors.InvalidInputError(
+                f"Choose at most {known.max_per_site} categories.", field="categories"
+            )
+        values = {c.value for c in known.categories}
+        unknown = [c for c in chosen if values and c not in values]
+        if unknown:
+            raise errors.InvalidInputError(
+                f"Unknown category: {', '.join(unknown)}. Choose from the categories list.",
+                field="categories",
+            )
+
+    @staticmethod
+    def _target(value: str) -> str:
+        """An exchange target: a candidate's slug (``acme-com``) or domain."""
+        text = (value or "").strip().lower() if isinstance(value, str) else ""
+        if "." in text or "/" in text:
+            return normalise_domain(value)
+        return normalise_slug(text)
+
     # --- argument checks ------------------------------------------------------------------
 
     @staticmethod
     def _slug(value: str) -> str:
         """Accept a slug (``example-com``) or a domain (the spec shows :slug filled with a domain)."""
-        text = (value or "").strip().lower()
-        if text and "." not in text and "/" not in text:
-            if _SLUG.match(text):
-                return text
-            raise errors.InvalidInputError("That is not a site identifier like example-com.", field="slug")
-        return slug_for(value)
+        return normalise_slug(value)
 
     @staticmethod
     def _target_id(value: str) -> str:
@@ -366,3 +601,13 @@ class ApiClient:
         if not text or len(text) > 128 or not all(ch.isalnum() or ch in "_-" for ch in text):
             raise errors.InvalidInputError("That is not a tracked-keyword id like tgt_123.", field="id")
         return text
+
+
+def _filters(filters: DiscoveryFilters | None, criteria: dict[str, Any]) -> DiscoveryFilters:
+    if filters is not None and criteria:
+        raise TypeError("Pass either a DiscoveryFilters or keyword criteria, not both.")
+    if filters is None:
+        return DiscoveryFilters(**criteria)
+    if not isinstance(filters, DiscoveryFilters):
+        raise TypeError("filters must be a DiscoveryFilters.")
+    return filters

@@ -19,6 +19,19 @@ from typing import Any
 import streamlit as st
 
 from client import ApiClient, ApiError, AuthError
+from client.growth_inputs import DiscoveryFilters, check_gsc_range, normalise_slug
+from client.growth_models import (
+    AiVisibility,
+    Discovery,
+    ExchangeCandidates,
+    GscAuditResult,
+    GscPerformance,
+    Monitor,
+    SiteDetail,
+    SiteExport,
+    SiteList,
+    TrueDrReport,
+)
 from client.inputs import normalise_domain, normalise_keyword
 from client.models import (
     Categories,
@@ -125,12 +138,14 @@ def _ledger() -> _CacheLedger:
 
 @st.cache_data(ttl=CACHE_TTL_S, max_entries=CACHE_MAX_ENTRIES, show_spinner=False)
 def _cached_call(base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...], _client: ApiClient):
-    _ledger().record((base_url, fingerprint, operation, args))
+    key = (base_url, fingerprint, operation, args)
+    _ledger().record(key)
     try:
         value = getattr(_client, operation)(*args)
     except ApiError as err:
         _quota_board().record(base_url, fingerprint, _client.last_quota)
         if err.transient:
+            _ledger().forget(key)  # not cached: the next read asks again
             raise
         return Outcome(error=err, quota=_client.last_quota)
     _quota_board().record(base_url, fingerprint, _client.last_quota)
@@ -181,6 +196,22 @@ def dr(conn: Connection, domain: str) -> DomainRating:
     return call(conn, "dr", normalise_domain(domain))
 
 
+def dr_with_client(conn: Connection, domain: str, client: ApiClient) -> DomainRating:
+    """``dr`` through the same cache entry, asked on a miss with ``client`` instead of the shared one.
+
+    The bulk checker passes a client that does not sleep through 429s itself, so its shared pacer
+    sees every Retry-After and holds back all its workers at once. Thread-safe: the cache takes a
+    lock per entry and none of its functions draws a spinner, so workers need no script context.
+    """
+    if not conn.has_key:
+        raise AuthError("No API key is set.", operation="dr")
+    args = (normalise_domain(domain),)
+    outcome: Outcome = _cached_call(conn.base_url, conn.fingerprint, "dr", args, client)
+    if outcome.error is not None:
+        raise outcome.error
+    return outcome.value
+
+
 def site_check(conn: Connection, domain: str) -> SiteCheck:
     return call(conn, "site_check", normalise_domain(domain))
 
@@ -212,3 +243,49 @@ def keyword_suggestions(conn: Connection, domain: str) -> KeywordSuggestions:
 
 def tracked_keywords(conn: Connection, slug: str) -> TrackedKeywords:
     return call(conn, "tracked_keywords", slug)
+
+
+# --- discovery, exchanges and my sites: sites are keyed by slug, so a domain and its slug share one entry
+
+
+def discover(conn: Connection, filters: DiscoveryFilters | None = None) -> Discovery:
+    return call(conn, "find", filters or DiscoveryFilters())
+
+
+def exchange_candidates(
+    conn: Connection, domain: str, filters: DiscoveryFilters | None = None
+) -> ExchangeCandidates:
+    """Link-exchange candidates for a domain (GET /find?exchangesFor=), best fit first."""
+    return call(conn, "exchange_candidates", normalise_domain(domain), filters or DiscoveryFilters())
+
+
+def sites(conn: Connection) -> SiteList:
+    return call(conn, "sites")
+
+
+def site(conn: Connection, site: str) -> SiteDetail:
+    return call(conn, "site", normalise_slug(site))
+
+
+def site_truedr(conn: Connection, site: str) -> TrueDrReport:
+    return call(conn, "site_truedr", normalise_slug(site))
+
+
+def ai_visibility(conn: Connection, site: str) -> AiVisibility:
+    return call(conn, "ai_visibility", normalise_slug(site))
+
+
+def export(conn: Connection, domain: str) -> SiteExport:
+    return call(conn, "export", normalise_domain(domain))
+
+
+def monitor(conn: Connection, domain: str | None = None, daily: bool = False) -> Monitor:
+    return call(conn, "monitor", normalise_domain(domain) if domain else None, bool(daily))
+
+
+def gsc_performance(conn: Connection, site: str, range_: str) -> GscPerformance:
+    return call(conn, "gsc_performance", normalise_slug(site), check_gsc_range(range_))
+
+
+def gsc_audit(conn: Connection, site: str) -> GscAuditResult:
+    return call(conn, "gsc_audit", normalise_slug(site))

@@ -31,6 +31,30 @@ OPERATIONS: tuple[str, ...] = (
     "refresh_tracked_keyword",
     "remove_tracked_keyword",
 )
+#: Discovery, exchanges and site management (the operations the spec names only in its CLI mapping).
+#: Kept apart from ``OPERATIONS`` so the score and keyword probes stay as they are; both are accepted.
+GROWTH_OPERATIONS: tuple[str, ...] = (
+    "find",
+    "exchange_candidates",
+    "preview_exchange",
+    "approve_exchange",
+    "sites",
+    "submit_site",
+    "site",
+    "site_truedr",
+    "ai_visibility",
+    "add_ai_prompt",
+    "remove_ai_prompt",
+    "reset_ai_prompts",
+    "run_ai_visibility",
+    "export",
+    "monitor",
+    "verify",
+    "gsc_performance",
+    "gsc_audit",
+    "run_gsc_audit",
+)
+ALL_OPERATIONS: tuple[str, ...] = (*OPERATIONS, *GROWTH_OPERATIONS)
 ANY_OPERATION = "*"
 STATUS_FAULTS: tuple[int, ...] = (400, 401, 402, 404, 409, 429, 500, 503)
 NAMED_FAULTS: tuple[str, ...] = ("402-gate", "timeout", "nonjson", "badtypes", "nulls")
@@ -69,9 +93,9 @@ class Fault:
 
 
 def parse_operation(value: object) -> str:
-    if value == ANY_OPERATION or value in OPERATIONS:
+    if value == ANY_OPERATION or value in ALL_OPERATIONS:
         return str(value)
-    raise ValueError(f"Unknown operation {value!r}; use one of {', '.join(OPERATIONS)} or '*'.")
+    raise ValueError(f"Unknown operation {value!r}; use one of {', '.join(ALL_OPERATIONS)} or '*'.")
 
 
 def parse_fault(value: object) -> FaultKind:
@@ -131,6 +155,25 @@ _BAD_TYPES: dict[str, dict[str, Any]] = {
     "add_tracked_keyword": {"target": {"keyword": 12}},
     "refresh_tracked_keyword": {"target": {"keyword": 12}},
     "remove_tracked_keyword": {"ok": "lots", "removed": 12},
+    "find": {"find": {"sites": [{"authority": {"dr": "lots"}}], "filters": "all"}},
+    "exchange_candidates": {"opportunities": {"candidates": [{"opportunity": "lots"}], "redacted": "maybe"}},
+    "preview_exchange": {"contact": {"dryRun": "maybe", "quota": {"used": "lots"}, "to": "them"}},
+    "approve_exchange": {"contact": {"sent": "maybe", "quota": {"used": "lots"}, "to": "them"}},
+    "sites": {"sites": [{"dr": "lots", "categories": "saas"}]},
+    "submit_site": {"site": {"dr": "lots"}, "siteCheck": {"verdict": 3}},
+    "site": {"site": {"trends": [{"date": "lately", "dr": "lots"}]}},
+    "site_truedr": {"trueDr": "lots", "breakdown": [{"impact": "big"}]},
+    "ai_visibility": {"snapshot": {"score": "lots", "answers": "all"}, "prompts": [{"prompt": 7}]},
+    "add_ai_prompt": {"prompts": [{"prompt": 7}]},
+    "remove_ai_prompt": {"prompts": [{"prompt": 7}]},
+    "reset_ai_prompts": {"prompts": [{"prompt": 7}]},
+    "run_ai_visibility": {"prompts": [{"prompt": 7}]},
+    "export": {"export": {"site": {"dr": "lots"}, "authority": "high"}},
+    "monitor": {"monitor": {"sites": [{"alerts": 3, "changes": "many"}]}},
+    "verify": {"verification": {"verified": "maybe", "checkedAt": {"when": "now"}}},
+    "gsc_performance": {"range": 28, "performance": {"series": [{"clicks": "lots"}], "totals": "many"}},
+    "gsc_audit": {"audit": {"sitemaps": "some", "indexed": [{"impressions": "lots"}]}},
+    "run_gsc_audit": {"audit": {"sitemaps": "some", "indexed": [{"impressions": "lots"}]}},
 }
 
 

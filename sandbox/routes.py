@@ -29,8 +29,10 @@ from client.models import (
 )
 from sandbox import resources
 from sandbox.data import is_listed, is_map_cold, slug_of
+from sandbox.growth_routes import growth_routes
 from sandbox.guard import Answer, Call, Handler, handle
 from sandbox.keyword_data import keyword_report, suggestions
+from sandbox.owners import owned_site
 from sandbox.problems import bad_request, not_found, program_gate, unavailable
 from sandbox.site_checks import saved_report
 from sandbox.tracked import TRACKED_LIMIT
@@ -57,15 +59,11 @@ def _listed_domain(call: Call) -> str:
 
 
 def _owned_site(call: Call) -> str:
-    """The owned site named by :slug, given as a slug (example-com) or a domain (example.com)."""
-    raw = call.request.path_params["slug"]
-    if "." in raw:
-        site = normalise_domain(raw)
-    else:
-        site = next((s for s in call.account.sites if slug_of(s) == raw.lower()), raw)
-    if site not in call.account.sites:
-        raise not_found(f"No site '{raw}' among the sites of this API key.")
-    return site
+    """The owned site named by :slug, given as a slug (example-com) or a domain (example.com).
+
+    Sites the key submitted while the sandbox runs are owned too (``sandbox.owners``).
+    """
+    return owned_site(call, call.request.path_params["slug"])
 
 
 def _now() -> datetime:
@@ -84,7 +82,9 @@ async def _dr(call: Call) -> Answer:
 async def _site_check(call: Call) -> Answer:
     domain = _domain(call)
     call.spend_quota()  # spent on a 404 too: the service looked for the report
-    report = saved_report(domain)
+    with call.state.growth() as growth:
+        submitted = growth.sites.reports.get(domain)
+    report = submitted or saved_report(domain)
     if report is None:
         raise not_found(
             f"No saved site-check report for {domain}. "
@@ -216,6 +216,7 @@ def api_routes() -> list[Route]:
             f"{p}/keywords/suggestions/{{domain:path}}",
             _endpoint("keyword_suggestions", _keyword_suggestions),
         ),
+        *growth_routes(p),
         Route(f"{p}/sites/{{slug}}/keywords", _endpoint("tracked_keywords", _tracked_keywords)),
         Route(f"{p}/sites/{{slug}}/keywords", _tracked_post, methods=["POST"]),
         Route(

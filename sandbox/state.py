@@ -1,5 +1,6 @@
 """What changes while a sandbox runs: quota use, rate-limit buckets, the SERP cache, tracked
-keywords, injected faults and the record of requests.
+keywords, submitted sites, exchange proposals, AI-visibility questions, GSC audits, injected faults
+and the record of requests.
 
 One instance per sandbox; the server's event loop and the test thread that drives it both touch it,
 so every method takes the lock. Limits (quota size, rate) are passed in by the caller, which holds the
@@ -11,12 +12,15 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
 from client.models import TrackedKeyword
 from sandbox.accounts import Account, fingerprint
 from sandbox.faults import Fault, parse_fault, parse_operation
+from sandbox.growth_state import GrowthState
 from sandbox.tracked import Target, TrackedStore
 
 #: (method, raw path, query string) of a request, the key of ``request_counts``.
@@ -43,6 +47,7 @@ class SandboxState:
         self._faults: list[Fault] = []
         self._serp_cache: set[str] = set()
         self._tracked = TrackedStore()
+        self._growth = GrowthState()
 
     # --- requests -------------------------------------------------------------------------
 
@@ -193,6 +198,14 @@ class SandboxState:
         with self._lock:
             return self._tracked.remove(site, target_id)
 
+    # --- discovery, exchanges and site management ----------------------------------------
+
+    @contextmanager
+    def growth(self) -> Iterator[GrowthState]:
+        """The growth stores, held under the lock for one consistent read or write."""
+        with self._lock:
+            yield self._growth
+
     # --- reset ----------------------------------------------------------------------------
 
     def reset(self) -> None:
@@ -205,3 +218,4 @@ class SandboxState:
             self._buckets.clear()
             self._serp_cache.clear()
             self._tracked.seed()
+            self._growth.reset()

@@ -127,6 +127,7 @@ class TrackedStore:
         self.checks_used[account.key] += 1
 
     def add(self, account: Account, site: str, keyword: str, now: datetime) -> Target:
+        self._targets.setdefault(site, [])  # a site submitted while the sandbox runs starts with none
         folded = keyword.casefold()
         if any(t.keyword.casefold() == folded for t in self._targets[site]):
             raise conflict(f"'{keyword}' is already tracked for this site.")

@@ -1,0 +1,257 @@
+"""Figures for discovery, exchanges, my sites, AI visibility and Search Console. Pure: no Streamlit.
+
+Colours carry meaning only (DR/TrueDR, up/down, yours/theirs); ``st.plotly_chart`` with the
+Streamlit theme supplies the rest, so the charts follow the app's light or dark mode.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from client.growth_models import TrueDrReport
+from components.charts import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP
+
+NEUTRAL = "#8c8c8c"
+CLICKS_COLOUR = "#5b8def"
+IMPRESSIONS_COLOUR = "#a05bef"
+
+
+def _empty(title: str, message: str) -> go.Figure:
+    fig = go.Figure()
+    fig.update_layout(
+        title=title,
+        xaxis={"visible": False},
+        yaxis={"visible": False},
+        annotations=[
+            {"text": message, "showarrow": False, "x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper"}
+        ],
+        height=260,
+    )
+    return fig
+
+
+def _floats(series: pd.Series) -> list[float]:
+    return list(series.astype("Float64").to_numpy(dtype=float, na_value=float("nan")))
+
+
+def discovery_chart(frame: pd.DataFrame) -> go.Figure:
+    """TrueDR against DR: sites above the diagonal are worth more than their DR says."""
+    title = "TrueDR against DR"
+    rows = frame[frame["dr"].notna() & frame["true_dr"].notna()]
+    if rows.empty:
+        return _empty(title, "No site matches these filters.")
+    values = _floats(rows["dr"]) + _floats(rows["true_dr"])
+    low, high = max(0.0, min(values) - 6), min(101.0, max(values) + 4)
+    fig = go.Figure()
+    fig.add_scatter(
+        x=[low, high], y=[low, high], mode="lines", name="TrueDR = DR", line={"dash": "dot", "color": NEUTRAL}
+    )
+    for validated, name, colour in ((True, "Traffic validated", UP), (False, "Not validated", DR_COLOUR)):
+        part = rows[rows["traffic_validated"].fillna(False) == validated]
+        if part.empty:
+            continue
+        trust = part["trust_score"].astype("Float64").fillna(50)
+        fig.add_scatter(
+            x=_floats(part["dr"]),
+            y=_floats(part["true_dr"]),
+            mode="markers",
+            name=name,
+            marker={"color": colour, "size": [6 + t / 8 for t in _floats(trust)], "opacity": 0.8},
+            text=list(part["domain"].astype(str)),
+            customdata=_floats(trust),
+            hovertemplate="%{text}<br>DR %{x} · TrueDR %{y} · trust %{customdata:.0f}<extra></extra>",
+        )
+    fig.update_layout(
+        title=title,
+        xaxis={"title": "DR", "range": [low, high]},
+        yaxis={"title": "TrueDR", "range": [low, high]},
+        height=380,
+        margin={"t": 50, "b": 30},
+    )
+    return fig
+
+
+def ratings_bars(frame: pd.DataFrame, *, title: str, name_column: str = "domain") -> go.Figure:
+    """DR next to TrueDR per site; a missing TrueDR (pending review) leaves its bar out, not at 0."""
+    rows = frame[frame["dr"].notna() | frame["true_dr"].notna()]
+    if rows.empty:
+        return _empty(title, "No ratings yet.")
+    fig = go.Figure()
+    for column, label, colour in (("dr", "DR", DR_COLOUR), ("true_dr", "TrueDR", TRUE_DR_COLOUR)):
+        fig.add_bar(
+            name=label,
+            x=list(rows[name_column].astype(str)),
+            y=_floats(rows[column]),
+            marker_color=colour,
+            hovertemplate=f"%{{x}} {label}: %{{y}}<extra></extra>",
+        )
+    fig.update_layout(
+        title=title, barmode="group", yaxis={"title": "Rating (0–100)", "range": [0, 100]}, height=340
+    )
+    return fig
+
+
+def trends_chart(frame: pd.DataFrame) -> go.Figure:
+    """Weekly DR and TrueDR (left) and traffic (right) over the weeks the service reports."""
+    title = "Ratings and traffic over time"
+    if frame.empty:
+        return _empty(title, "The service reported no trend for this site yet.")
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    for column, label, colour in (("dr", "DR", DR_COLOUR), ("true_dr", "TrueDR", TRUE_DR_COLOUR)):
+        if frame[column].notna().any():
+            fig.add_scatter(
+                x=frame["date"],
+                y=_floats(frame[column]),
+                name=label,
+                mode="lines+markers",
+                line={"color": colour},
+            )
+    if frame["traffic"].notna().any():
+        fig.add_scatter(
+            x=frame["date"],
+            y=_floats(frame["traffic"]),
+            name="Traffic",
+            mode="lines",
+            line={"color": NEUTRAL, "dash": "dash"},
+            secondary_y=True,
+        )
+        fig.update_yaxes(title_text="Monthly visits", secondary_y=True, rangemode="tozero")
+    fig.update_yaxes(title_text="Rating (0–100)", secondary_y=False)
+    fig.update_layout(title=title, height=340, margin={"t": 50, "b": 30}, hovermode="x unified")
+    return fig
+
+
+def truedr_waterfall(report: TrueDrReport) -> go.Figure:
+    """From DR to TrueDR, one step per signal: which evidence lifts it and which holds it back."""
+    title = "How TrueDR is built from DR"
+    steps = [s for s in report.breakdown if s.impact is not None]
+    if report.dr is None or report.true_dr is None or not steps:
+        return _empty(title, "No breakdown yet: TrueDR is computed after the site is reviewed.")
+    labels = ["DR", *[s.label or s.signal for s in steps], "TrueDR"]
+    values = [float(report.dr), *[float(s.impact or 0) for s in steps], float(report.true_dr)]
+    fig = go.Figure(
+        go.Waterfall(
+            x=labels,
+            y=values,
+            measure=["absolute", *["relative"] * len(steps), "total"],
+            text=[f"{report.dr}", *[f"{v:+.1f}" for v in values[1:-1]], f"{report.true_dr}"],
+            textposition="outside",
+            increasing={"marker": {"color": UP}},
+            decreasing={"marker": {"color": DOWN}},
+            totals={"marker": {"color": TRUE_DR_COLOUR}},
+            connector={"line": {"color": NEUTRAL, "width": 1}},
+            hovertemplate="%{x}: %{text}<extra></extra>",
+        )
+    )
+    low = min(report.dr, report.true_dr)
+    fig.update_layout(
+        title=title,
+        yaxis={
+            "title": "Rating points",
+            "range": [max(0, low - 15), min(100, max(report.dr, report.true_dr) + 12)],
+        },
+        height=360,
+        showlegend=False,
+        margin={"t": 50, "b": 30},
+    )
+    return fig
+
+
+def monitor_chart(frame: pd.DataFrame, *, period: str) -> go.Figure:
+    """DR and TrueDR changes per site: green up, red down."""
+    title = f"Rating changes ({period})"
+    if frame.empty or not (frame["dr_change"].notna().any() or frame["true_dr_change"].notna().any()):
+        return _empty(title, "No changes reported.")
+    fig = go.Figure()
+    for column, label, pattern in (("dr_change", "DR", ""), ("true_dr_change", "TrueDR", "/")):
+        values = _floats(frame[column])
+        fig.add_bar(
+            name=label,
+            x=list(frame["domain"].astype(str)),
+            y=values,
+            marker_color=[UP if v >= 0 else DOWN for v in values],
+            marker_pattern_shape=pattern,
+            hovertemplate=f"%{{x}} {label}: %{{y:+g}}<extra></extra>",
+        )
+    fig.add_hline(y=0, line_width=1, line_color="gray")
+    fig.update_layout(title=title, barmode="group", yaxis_title="Change (points)", height=320)
+    return fig
+
+
+def platforms_chart(frame: pd.DataFrame) -> go.Figure:
+    """Share of answers that mention the site, per assistant."""
+    title = "Mentioned in answers, by assistant"
+    if frame.empty:
+        return _empty(title, "No run yet: start one to see how assistants answer.")
+    fig = go.Figure(
+        go.Bar(
+            x=list(frame["platform"].astype(str)),
+            y=_floats(frame["score"]),
+            marker_color=TRUE_DR_COLOUR,
+            text=[f"{m}/{a}" for m, a in zip(frame["mentioned"], frame["answers"], strict=True)],
+            textposition="outside",
+            hovertemplate="%{x}: %{y:.1f}% (%{text} answers)<extra></extra>",
+        )
+    )
+    fig.update_layout(title=title, yaxis={"title": "% of answers", "range": [0, 105]}, height=320)
+    return fig
+
+
+def history_chart(frame: pd.DataFrame) -> go.Figure:
+    title = "AI-visibility score by run"
+    if frame.empty:
+        return _empty(title, "No runs yet.")
+    fig = go.Figure(
+        go.Scatter(x=frame["at"], y=_floats(frame["score"]), mode="lines+markers", line={"color": DR_COLOUR})
+    )
+    fig.update_layout(title=title, yaxis={"title": "Score (0–100)", "range": [0, 100]}, height=320)
+    return fig
+
+
+def brands_chart(frame: pd.DataFrame) -> go.Figure:
+    """Brands the assistants name, yours highlighted."""
+    title = "Brands named in the answers"
+    if frame.empty:
+        return _empty(title, "No answers yet.")
+    top = frame.head(10).iloc[::-1]
+    colours = [TRUE_DR_COLOUR if yours else NEUTRAL for yours in top["yours"].fillna(False)]
+    fig = go.Figure(
+        go.Bar(
+            x=_floats(top["mentions"]),
+            y=list(top["brand"].astype(str)),
+            orientation="h",
+            marker_color=colours,
+            hovertemplate="%{y}: %{x} mentions<extra></extra>",
+        )
+    )
+    fig.update_layout(title=title, xaxis_title="Mentions", height=340, margin={"l": 10})
+    return fig
+
+
+def gsc_series_chart(frame: pd.DataFrame) -> go.Figure:
+    """Daily clicks (left axis) and impressions (right axis)."""
+    title = "Clicks and impressions per day"
+    if frame.empty:
+        return _empty(title, "No Search Console data for this range.")
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    fig.add_scatter(
+        x=frame["date"],
+        y=_floats(frame["clicks"]),
+        name="Clicks",
+        mode="lines",
+        line={"color": CLICKS_COLOUR},
+    )
+    fig.add_scatter(
+        x=frame["date"],
+        y=_floats(frame["impressions"]),
+        name="Impressions",
+        mode="lines",
+        line={"color": IMPRESSIONS_COLOUR},
+        secondary_y=True,
+    )
+    fig.update_yaxes(title_text="Clicks", secondary_y=False, rangemode="tozero")
+    fig.update_yaxes(title_text="Impressions", secondary_y=True, rangemode="tozero")
+    fig.update_layout(title=title, height=340, hovermode="x unified", margin={"t": 50, "b": 30})
+    return fig

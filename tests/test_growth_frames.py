@@ -1,0 +1,140 @@
+"""The pure shaping behind the growth pages: answers → frames → figures, no Streamlit, no network."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from client.growth_models import (
+    AiVisibility,
+    Discovery,
+    GscAudit,
+    GscPerformance,
+    InspectedPage,
+    Monitor,
+    PageOutreach,
+    SiteExport,
+    SiteList,
+    SiteRecord,
+    TrueDrReport,
+    TrueDrSignal,
+)
+from components.growth_charts import discovery_chart, ratings_bars, truedr_waterfall
+from components.growth_frames import (
+    discovery_frame,
+    export_frame,
+    export_json,
+    monitor_alerts,
+    monitor_frame,
+    sites_frame,
+)
+from components.visibility_frames import inspected_frame, outreach_frame, rows_frame, totals_deltas
+
+
+def test_a_pending_site_keeps_its_missing_ratings_missing() -> None:
+    listing = SiteList(sites=[SiteRecord(slug="new-com", domain="new.com", status="pending", dr=12)])
+    frame = sites_frame(listing)
+    assert frame.loc[0, "dr"] == 12
+    assert pd.isna(frame.loc[0, "true_dr"]) and pd.isna(frame.loc[0, "traffic"])  # unknown, not 0
+    fig = ratings_bars(frame, title="t")
+    true_dr_bar = next(trace for trace in fig.data if trace.name == "TrueDR")
+    assert all(pd.isna(v) for v in true_dr_bar.y)  # no bar at 0 either
+
+
+def test_waterfall_steps_from_dr_to_true_dr() -> None:
+    report = TrueDrReport(
+        dr=40,
+        true_dr=35,
+        breakdown=[TrueDrSignal(signal="a", impact=-7.5), TrueDrSignal(signal="b", impact=2.5)],
+    )
+    trace = truedr_waterfall(report).data[0]
+    assert list(trace.measure) == ["absolute", "relative", "relative", "total"]
+    assert trace.y[0] + sum(trace.y[1:-1]) == trace.y[-1] == 35
+
+
+def test_waterfall_without_a_breakdown_says_why() -> None:
+    fig = truedr_waterfall(TrueDrReport(dr=40, true_dr=None))
+    assert not fig.data and "reviewed" in fig.layout.annotations[0].text
+
+
+def test_alerts_come_most_urgent_first_and_text_alerts_are_accepted() -> None:
+    report = Monitor.model_validate(
+        {
+            "sites": [
+                {"domain": "a.com", "alerts": ["plain text", {"level": "warning", "message": "w"}]},
+                {"domain": "b.com", "alerts": [{"level": "critical", "message": "c"}]},
+            ]
+        }
+    )
+    assert [level for level, _, _ in monitor_alerts(report)] == ["critical", "warning", "info"]
+    frame = monitor_frame(report)
+    assert list(frame["worst_alert"]) == ["warning", "critical"]
+    assert list(frame["alerts"]) == [2, 1]
+
+
+def test_export_flattens_for_csv_and_keeps_the_wire_shape_for_json() -> None:
+    exported = SiteExport.model_validate(
+        {
+            "site": {"slug": "x-com", "categories": ["saas", "finance"]},
+            "authority": {"trueDr": 30},
+            "extra": 1,
+        }
+    )
+    fields = dict(zip(export_frame(exported)["field"], export_frame(exported)["value"], strict=True))
+    assert fields["site.categories"] == "saas, finance" and fields["authority.trueDr"] == "30"
+    assert json.loads(export_json(exported))["export"]["extra"] == 1
+
+
+def test_only_http_links_become_links() -> None:
+    view = AiVisibility(
+        page_outreach=[PageOutreach(url="javascript:alert(1)"), PageOutreach(url="https://a.com/x")]
+    )
+    assert list(outreach_frame(view)["url"].isna()) == [True, False]
+    pages = [InspectedPage(url="data:text/html,hi"), InspectedPage(url="https://a.com/")]
+    assert list(inspected_frame(pages)["url"].isna()) == [True, False]
+    perf = GscPerformance.model_validate(
+        {"performance": {"snapshot": {"pages": [{"page": "javascript:x"}, {"page": "https://a.com/p"}]}}}
+    )
+    assert perf.performance.snapshot is not None
+    names = rows_frame(perf.performance.snapshot.pages, links=True)["name"]
+    assert list(names.isna()) == [True, False]
+
+
+def test_position_going_up_is_bad_news() -> None:
+    perf = GscPerformance.model_validate(
+        {
+            "performance": {
+                "totals": {"clicks": 10, "impressions": 100, "ctr": 0.1, "position": 12.0},
+                "previousTotals": {"clicks": 8, "impressions": 100, "ctr": 0.08, "position": 10.0},
+            }
+        }
+    )
+    better = {d.label: d.better for d in totals_deltas(perf)}
+    assert better == {"Clicks": True, "Impressions": None, "CTR": True, "Average position": False}
+
+
+def test_discovery_chart_spans_the_data_and_leaves_out_unrated_sites() -> None:
+    found = Discovery.model_validate(
+        {
+            "sites": [
+                {"domain": "a.com", "authority": {"dr": 50, "trueDr": 55, "trafficValidated": True}},
+                {"domain": "b.com", "authority": {"dr": None, "trueDr": 40}},
+            ]
+        }
+    )
+    frame = discovery_frame(found)
+    fig = discovery_chart(frame)
+    plotted = [name for trace in fig.data if trace.mode == "markers" for name in trace.text]
+    assert plotted == ["a.com"]
+    low, high = fig.layout.xaxis.range
+    assert low < 50 < high and high <= 101
+
+
+def test_an_empty_audit_frame_still_has_its_columns() -> None:
+    assert list(inspected_frame(GscAudit().indexed).columns) == [
+        "url",
+        "coverage",
+        "last_crawl",
+        "impressions",
+    ]

@@ -1,0 +1,145 @@
+"""Discover: trusted listed sites, filtered and ranked by TrueDR then DR, one click from a closer look."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client.errors import ApiError
+from client.growth_inputs import MAX_FIND_LIMIT, DiscoveryFilters
+from client.models import Categories
+from components import data
+from components.connection import current_connection
+from components.errors import show_error
+from components.growth_charts import discovery_chart
+from components.growth_frames import discovery_frame
+from components.site_nav import link_if_present
+from components.tables import table_with_export
+
+DEFAULT_LIMIT = 20
+COLUMNS = {
+    "domain": st.column_config.TextColumn("Domain", pinned=True),
+    "dr": st.column_config.ProgressColumn("DR", min_value=0, max_value=100, format="%d"),
+    "true_dr": st.column_config.ProgressColumn("TrueDR", min_value=0, max_value=100, format="%d"),
+    "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
+    "confidence": st.column_config.TextColumn("Confidence"),
+    "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
+    "category": st.column_config.TextColumn("Category"),
+    "verified": st.column_config.CheckboxColumn("Verified"),
+    "title": st.column_config.TextColumn("Title"),
+}
+
+
+def _category_filter(categories: Categories | None) -> str | None:
+    labels = {c.value: c.label or c.value for c in categories.categories} if categories else {}
+    choice = st.selectbox(
+        "Category",
+        options=["", *labels],
+        format_func=lambda v: labels.get(v, v) if v else "Any category",
+        key="category",
+        bind="query-params",
+        disabled=categories is None,
+    )
+    return choice or None
+
+
+def _filters(categories: Categories | None) -> DiscoveryFilters:
+    cols = st.columns([2, 1, 1, 1])
+    with cols[0]:
+        category = _category_filter(categories)
+    min_true_dr = cols[1].number_input(
+        "Minimum TrueDR",
+        min_value=0,
+        max_value=100,
+        value=None,
+        step=5,
+        key="min_true_dr",
+        bind="query-params",
+    )
+    min_dr = cols[2].number_input(
+        "Minimum DR", min_value=0, max_value=100, value=None, step=5, key="min_dr", bind="query-params"
+    )
+    limit = cols[3].number_input(
+        "Results",
+        min_value=1,
+        max_value=MAX_FIND_LIMIT,
+        value=DEFAULT_LIMIT,
+        step=5,
+        key="limit",
+        bind="query-params",
+        help=f"At most {MAX_FIND_LIMIT}, the service's limit.",
+    )
+    with st.container(horizontal=True):
+        validated = st.toggle("Traffic validated only", key="validated", bind="query-params")
+        unverified = st.toggle(
+            "Include unverified sites",
+            key="unverified",
+            bind="query-params",
+            help="Sites that have not embedded the VerifiedDR badge.",
+        )
+    return DiscoveryFilters(
+        category=category,
+        min_true_dr=None if min_true_dr is None else int(min_true_dr),
+        min_dr=None if min_dr is None else int(min_dr),
+        traffic_validated=validated,
+        include_unverified=unverified,
+        limit=int(limit or DEFAULT_LIMIT),
+    )
+
+
+def _open_result(domains: list[str]) -> None:
+    """Pick a result, then one click opens it on the Domain overview or the Trust Map."""
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        chosen = st.selectbox("Open a result", domains, key="discover_open", width=320)
+        if chosen:
+            params = {"domain": chosen}
+            st.page_link(
+                "views/overview.py",
+                label="Domain overview",
+                icon=":material/travel_explore:",
+                query_params=params,
+            )
+            link_if_present(
+                "views/trust-map.py", label="Trust Map", icon=":material/hub:", query_params=params
+            )
+
+
+conn = current_connection()
+st.title("Discover trusted sites", anchor=False)
+st.caption(
+    "Listed sites ranked by TrueDR, then DR: the partners whose authority is backed by traffic and clean "
+    "links. Discovery spends no quota."
+)
+
+try:
+    categories: Categories | None = data.categories(conn)
+except ApiError as exc:
+    categories = None
+    st.caption("The category list could not be loaded, so the category filter is off for now.")
+    show_error(exc, subject="the category list")
+
+filters = _filters(categories)
+try:
+    found = data.discover(conn, filters)
+except ApiError as exc:
+    show_error(exc, subject="these filters")
+    st.stop()
+
+labels = {c.value: c.label or c.value for c in categories.categories} if categories else {}
+frame = discovery_frame(found, labels)
+if frame.empty:
+    st.info(
+        "No listed site matches these filters. Lower a minimum or include unverified sites.",
+        icon=":material/filter_alt_off:",
+    )
+    st.stop()
+
+st.caption(f"{len(frame)} site{'s' if len(frame) != 1 else ''}, best first.")
+st.plotly_chart(discovery_chart(frame), key="discover_chart")
+table_with_export(
+    frame,
+    what="discover",
+    subject=filters.category or "all-categories",
+    key="discover",
+    column_config=COLUMNS,
+)
+_open_result(list(frame["domain"].astype(str)))

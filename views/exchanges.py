@@ -1,0 +1,258 @@
+"""Link exchanges: for one of your sites, partners that fit, a proposal previewed first, then sent once."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client.errors import ApiError, InvalidInputError, NotFoundError
+from client.growth_inputs import MAX_FIND_LIMIT, MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS, DiscoveryFilters
+from client.growth_models import ExchangeCandidate, ExchangeContact
+from client.inputs import normalise_domain
+from client.models import Lookup
+from client.outreach import ExchangeDraft
+from components import data, growth_actions
+from components.connection import Connection, current_connection
+from components.errors import show_error
+from components.growth_frames import candidates_frame
+from components.metrics import authority_cards
+from components.sidebar import RESULT_PREFIX
+from components.site_nav import site_input
+from components.tables import table_with_export
+from components.text import escape_md, fmt_int
+from components.writes import flash, show_flash
+
+DEFAULT_CANDIDATES = 10
+DRAFT = RESULT_PREFIX + "exchange_draft"
+SENT = RESULT_PREFIX + "exchange_sent"
+LAST_CONTACT = RESULT_PREFIX + "exchange_last_contact"
+COLUMNS = {
+    "domain": st.column_config.TextColumn("Partner", pinned=True),
+    "dr": st.column_config.ProgressColumn("DR", min_value=0, max_value=100, format="%d"),
+    "true_dr": st.column_config.ProgressColumn("TrueDR", min_value=0, max_value=100, format="%d"),
+    "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
+    "confidence": st.column_config.TextColumn("Confidence"),
+    "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
+    "category": st.column_config.TextColumn("Category"),
+    "opportunity": st.column_config.TextColumn("Opportunity"),
+    "why": st.column_config.TextColumn("Why it fits", width="large"),
+    "title": st.column_config.TextColumn("Title"),
+    "slug": None,
+}
+#: Why a partner fits comes right after its name; the ratings follow.
+ORDER = [
+    "domain",
+    "why",
+    "true_dr",
+    "dr",
+    "trust_score",
+    "traffic_validated",
+    "opportunity",
+    "category",
+    "title",
+]
+
+
+def _filters() -> DiscoveryFilters:
+    with st.expander("Candidate filters", icon=":material/tune:"):
+        cols = st.columns(3)
+        validated = cols[0].toggle("Traffic validated only", key="ex_validated", bind="query-params")
+        min_true_dr = cols[1].number_input(
+            "Minimum TrueDR",
+            min_value=0,
+            max_value=100,
+            value=None,
+            step=5,
+            key="ex_min_true_dr",
+            bind="query-params",
+        )
+        limit = cols[2].number_input(
+            "Candidates",
+            min_value=1,
+            max_value=MAX_FIND_LIMIT,
+            value=DEFAULT_CANDIDATES,
+            key="ex_limit",
+            bind="query-params",
+        )
+    return DiscoveryFilters(
+        traffic_validated=validated,
+        min_true_dr=None if min_true_dr is None else int(min_true_dr),
+        limit=int(limit or DEFAULT_CANDIDATES),
+    )
+
+
+def _category_labels(conn: Connection) -> dict[str, str]:
+    try:
+        return {c.value: c.label or c.value for c in data.categories(conn).categories}
+    except ApiError:
+        return {}  # the values themselves are shown instead
+
+
+def _default_text(lookup: Lookup, partner: ExchangeCandidate) -> tuple[str, str]:
+    """A starting draft in plain words: who you are and what you propose (the ratings stay yours)."""
+    you = lookup.domain
+    about = f" ({lookup.title})" if lookup.title else ""
+    same = partner.opportunity is not None and partner.opportunity.type == "link_exchange"
+    fit = "We write for the same audience" if same else "Our audiences overlap"
+    subject = f"Link exchange: {you} and {partner.domain}"
+    message = (
+        f"Hi {partner.domain} team,\n\n"
+        f"I run {you}{about}. {fit}, and I think a link exchange between our sites would help "
+        "readers on both sides.\n\n"
+        "Would you be open to exchanging a relevant link? I am happy to suggest pages on both sites "
+        "where a link genuinely helps.\n\n"
+        f"Best regards,\n{you}"
+    )
+    return subject[:MAX_SUBJECT_CHARS], message[:MAX_MESSAGE_CHARS]
+
+
+def _preview(conn: Connection, domain: str, target: str, subject_key: str, message_key: str) -> None:
+    outcome = growth_actions.preview_exchange(
+        conn, domain, target, st.session_state.get(subject_key, ""), st.session_state.get(message_key, "")
+    )
+    if outcome.ok:
+        st.session_state[DRAFT] = outcome.value
+    else:
+        flash("exchange_preview", outcome)
+
+
+def _approve(conn: Connection, draft: ExchangeDraft) -> None:
+    outcome = growth_actions.approve_exchange(conn, draft)
+    if outcome.ok:
+        st.session_state.pop(DRAFT, None)
+        st.session_state.setdefault(SENT, set()).add((draft.exchanges_for, draft.target))
+        st.session_state[LAST_CONTACT] = outcome.value
+    flash("exchange_approve", outcome)
+
+
+def _quota_text(contact: ExchangeContact | None) -> str | None:
+    quota = contact.quota if contact else None
+    if quota is None or (quota.used is None and quota.limit is None):
+        return None
+    used = fmt_int(quota.used) if quota.used is not None else "unknown"
+    of = f" of {fmt_int(quota.limit)}" if quota.limit is not None else ""
+    plan = f" (plan {escape_md(quota.plan)})" if quota.plan else ""
+    return f"Exchange proposals used this month: {used}{of}{plan}."
+
+
+def _preview_panel(conn: Connection, draft: ExchangeDraft) -> None:
+    to = draft.preview.to
+    with st.container(border=True):
+        st.markdown("**Preview** · nothing has been sent. Approving sends exactly this, once.")
+        name = escape_md(to.domain if to and to.domain else draft.target)
+        title = f" — {escape_md(to.title)}" if to and to.title else ""
+        st.markdown(f"**To:** {name}{title}")
+        st.markdown(f"**Subject:** {escape_md(draft.subject)}")
+        st.text(draft.message)
+        quota = _quota_text(draft.preview)
+        if quota:
+            st.caption(quota + " Approving uses one.")
+        st.button(
+            "Approve and send",
+            key="ex_approve",
+            type="primary",
+            icon=":material/send:",
+            on_click=_approve,
+            args=(conn, draft),
+        )
+    st.caption("Changed the text? Preview it again: only previewed text can be approved.")
+
+
+def _proposal(conn: Connection, lookup: Lookup, candidates: list[ExchangeCandidate]) -> None:
+    st.subheader("Propose an exchange", anchor=False)
+    show_flash("exchange_preview", subject="this proposal")
+    show_flash("exchange_approve", subject="this proposal")
+    last = st.session_state.get(LAST_CONTACT)
+    if isinstance(last, ExchangeContact) and (quota := _quota_text(last)):
+        st.caption(quota)
+    by_slug = {c.slug or c.domain: c for c in candidates}
+    target = st.selectbox(
+        "Partner",
+        list(by_slug),
+        format_func=lambda s: f"{by_slug[s].domain} · TrueDR {by_slug[s].authority.true_dr}",
+        key=f"ex_target:{lookup.domain}",
+    )
+    if target is None:
+        return
+    partner = by_slug[target]
+    if (lookup.domain, target) in st.session_state.get(SENT, set()):
+        st.success(
+            f"A proposal to {escape_md(partner.domain)} was sent from this session.",
+            icon=":material/mark_email_read:",
+        )
+    subject, message = _default_text(lookup, partner)
+    subject_key, message_key = f"ex_subject:{lookup.domain}:{target}", f"ex_message:{lookup.domain}:{target}"
+    with st.form(f"proposal:{lookup.domain}:{target}", border=True):
+        st.text_input("Subject", value=subject, key=subject_key, max_chars=MAX_SUBJECT_CHARS)
+        st.text_area("Message", value=message, key=message_key, height=230, max_chars=MAX_MESSAGE_CHARS)
+        st.form_submit_button(
+            "Preview (dry run: nothing is sent)",
+            icon=":material/visibility:",
+            on_click=_preview,
+            args=(conn, lookup.domain, target, subject_key, message_key),
+        )
+    draft = st.session_state.get(DRAFT)
+    if isinstance(draft, ExchangeDraft) and (draft.exchanges_for, draft.target) == (lookup.domain, target):
+        _preview_panel(conn, draft)
+    else:
+        st.caption(
+            "Preview the proposal to see exactly what would be sent; approving comes after the preview."
+        )
+
+
+conn = current_connection()
+st.title("Link exchanges", anchor=False)
+st.caption(
+    "For one of your sites: partners that fit and why, a proposal you can edit, a preview (a dry run that "
+    "sends nothing), then one approval that sends it once. Reading candidates spends no quota."
+)
+raw = site_input(
+    conn, help_text="One of your sites; a domain, subdomain or URL. Shared with the other pages."
+)
+if raw is None:
+    st.info("Choose one of your sites to find exchange partners for it.", icon=":material/handshake:")
+    st.stop()
+
+try:
+    domain = normalise_domain(raw)
+    lookup = data.lookup(conn, domain)
+except InvalidInputError as exc:
+    show_error(exc)
+    st.stop()
+except NotFoundError as exc:
+    show_error(exc, subject=raw.strip())
+    st.caption(
+        "Exchanges need a listed site. Submit yours on the My sites page and come back once it is listed."
+    )
+    st.stop()
+except ApiError as exc:
+    show_error(exc, subject=raw.strip())
+    st.stop()
+
+title = f" — {escape_md(lookup.title)}" if lookup.title else ""
+st.subheader(f"{escape_md(lookup.domain)}{title}", anchor=False)
+authority_cards(lookup)
+
+filters = _filters()
+try:
+    found = data.exchange_candidates(conn, domain, filters)
+except ApiError as exc:
+    show_error(exc, subject=f"exchange candidates for {domain}")
+    st.stop()
+
+frame = candidates_frame(found, _category_labels(conn))
+if frame.empty:
+    st.info(
+        "No candidates match these filters. Relax them to see more partners.",
+        icon=":material/filter_alt_off:",
+    )
+    st.stop()
+st.caption(f"{len(frame)} candidate{'s' if len(frame) != 1 else ''}, best fit first.")
+table_with_export(
+    frame,
+    what="exchange-candidates",
+    subject=domain,
+    key="candidates",
+    column_config=COLUMNS,
+    column_order=ORDER,
+)
+_proposal(conn, lookup, found.candidates)

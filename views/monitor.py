@@ -1,0 +1,93 @@
+"""Monitor: what changed on your sites this week (or today), with the alerts first."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client.errors import ApiError, InvalidInputError
+from client.inputs import normalise_domain
+from components import data
+from components.connection import current_connection
+from components.errors import show_error
+from components.growth_charts import monitor_chart
+from components.growth_frames import monitor_alerts, monitor_frame
+from components.site_nav import site_input
+from components.tables import table_with_export
+from components.text import escape_md
+
+SCOPES = ("All my sites", "One site")
+ALERT_STYLE = {
+    "critical": (st.error, ":material/error:"),
+    "warning": (st.warning, ":material/warning:"),
+    "info": (st.info, ":material/info:"),
+}
+COLUMNS = {
+    "domain": st.column_config.TextColumn("Site", pinned=True),
+    "worst_alert": st.column_config.TextColumn("Alert level"),
+    "alerts": st.column_config.NumberColumn("Alerts"),
+    "dr": st.column_config.NumberColumn("DR"),
+    "true_dr": st.column_config.NumberColumn("TrueDR"),
+    "dr_change": st.column_config.NumberColumn("DR Δ", format="%+.0f"),
+    "true_dr_change": st.column_config.NumberColumn("TrueDR Δ", format="%+.0f"),
+    "traffic_change": st.column_config.NumberColumn("Traffic Δ", format="%+.0f"),
+    "new_referring_domains": st.column_config.NumberColumn("New referring domains"),
+    "lost_referring_domains": st.column_config.NumberColumn("Lost referring domains"),
+    "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
+    "summary": st.column_config.TextColumn("Summary", width="large"),
+}
+ORDER = list(COLUMNS)
+
+
+conn = current_connection()
+st.title("Monitor", anchor=False)
+st.caption(
+    "What changed on your sites: ratings, referring domains gained and lost, traffic validation. "
+    "Alerts come first. Monitoring spends no quota."
+)
+with st.container(horizontal=True, vertical_alignment="bottom"):
+    scope = st.segmented_control(
+        "Sites", SCOPES, default=SCOPES[0], required=True, key="monitor_scope", bind="query-params"
+    )
+    daily = st.toggle("Daily changes", key="daily", bind="query-params", help="Off: the weekly changes.")
+
+domain: str | None = None
+if scope == SCOPES[1]:
+    raw = site_input(conn, help_text="One of your sites; shared with the other pages.")
+    if raw is None:
+        st.info("Choose one of your sites, or monitor all of them.", icon=":material/monitor_heart:")
+        st.stop()
+    try:
+        domain = normalise_domain(raw)
+    except InvalidInputError as exc:
+        show_error(exc)
+        st.stop()
+
+try:
+    report = data.monitor(conn, domain, daily)
+except ApiError as exc:
+    show_error(exc, subject=domain or "your sites")
+    st.stop()
+
+frame = monitor_frame(report)
+period = "today" if report.cadence == "daily" else "this week"
+if frame.empty:
+    st.info("No sites to monitor yet. Submit one on the My sites page.", icon=":material/add_circle:")
+    st.stop()
+
+alerts = monitor_alerts(report)
+st.subheader(f"Alerts {period}", anchor=False)
+if not alerts:
+    st.success("Nothing needs attention.", icon=":material/check_circle:")
+for level, site, message in alerts:
+    show, icon = ALERT_STYLE.get(level, ALERT_STYLE["info"])
+    show(f"**{escape_md(site)}** · {escape_md(message)}", icon=icon)
+
+st.plotly_chart(monitor_chart(frame, period=period), key="monitor_chart")
+table_with_export(
+    frame,
+    what=f"monitor-{report.cadence or 'weekly'}",
+    subject=domain or "all-sites",
+    key="monitor",
+    column_config=COLUMNS,
+    column_order=ORDER,
+)

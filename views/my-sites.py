@@ -1,0 +1,184 @@
+"""My sites: the sites of this key with their metrics, and submitting a new one (with a site check)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client.errors import ApiError, InvalidInputError
+from client.growth_inputs import MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, NewSite
+from client.growth_models import SubmittedSite
+from client.models import Categories
+from components import data, growth_actions
+from components.connection import Connection, current_connection
+from components.errors import show_error
+from components.growth_charts import ratings_bars
+from components.growth_frames import sites_frame
+from components.sidebar import RESULT_PREFIX
+from components.site_nav import link_if_present
+from components.tables import table_with_export
+from components.text import escape_md, fmt_int
+from components.writes import flash, show_flash
+
+LAST_SUBMISSION = RESULT_PREFIX + "last_submission"
+TABS = ("Your sites", "Submit a site")
+SITE_COLUMNS = {
+    "domain": st.column_config.TextColumn("Site", pinned=True),
+    "status": st.column_config.TextColumn("Status"),
+    "dr": st.column_config.ProgressColumn("DR", min_value=0, max_value=100, format="%d"),
+    "true_dr": st.column_config.ProgressColumn("TrueDR", min_value=0, max_value=100, format="%d"),
+    "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
+    "traffic": st.column_config.NumberColumn("Traffic", format="localized"),
+    "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
+    "referring_domains": st.column_config.NumberColumn("Referring domains", format="localized"),
+    "verified": st.column_config.CheckboxColumn("Badge verified"),
+    "gsc_connected": st.column_config.CheckboxColumn("Search Console"),
+    "site_check_verdict": st.column_config.TextColumn("Site check"),
+    "categories": st.column_config.TextColumn("Categories"),
+    "created": st.column_config.TextColumn("Added"),
+    "slug": None,
+}
+VERDICT_COLOURS = {"real": "green", "suspicious": "orange", "shell": "red", "unreachable": "gray"}
+#: The pages a site opens on; pages other issues add are linked only when they exist.
+SITE_PAGES = (
+    ("views/site.py", "Details, TrueDR, export, verify", ":material/dashboard:"),
+    ("views/ai-visibility.py", "AI visibility", ":material/smart_toy:"),
+    ("views/search-console.py", "Search Console", ":material/query_stats:"),
+    ("views/monitor.py", "Monitor", ":material/monitor_heart:"),
+    ("views/exchanges.py", "Link exchanges", ":material/handshake:"),
+    ("views/site-check.py", "Site check", ":material/fact_check:"),
+)
+
+
+def _your_sites(conn: Connection) -> None:
+    try:
+        listing = data.sites(conn)
+    except ApiError as exc:
+        show_error(exc, subject="your sites")
+        return
+    frame = sites_frame(listing)
+    if frame.empty:
+        st.info("This key has no sites yet. Submit one in the next tab.", icon=":material/add_circle:")
+        return
+    pending = int((frame["status"] == "pending").sum())
+    cols = st.columns(3)
+    of = f" of {listing.site_limit}" if listing.site_limit is not None else ""
+    cols[0].metric("Sites", f"{len(frame)}{of}", border=True, help="How many sites your plan holds.")
+    cols[1].metric("Badge verified", int(frame["verified"].fillna(False).sum()), border=True)
+    cols[2].metric("Pending review", pending, border=True, help="Ratings other than DR follow the review.")
+    st.plotly_chart(ratings_bars(frame, title="DR and TrueDR of your sites"), key="my_sites_chart")
+    table_with_export(frame, what="my-sites", key="my_sites", column_config=SITE_COLUMNS)
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        chosen = st.selectbox(
+            "Open a site", list(frame["domain"].astype(str)), key="my_sites_open", width=300
+        )
+        if chosen:
+            for page, label, icon in SITE_PAGES:
+                link_if_present(page, label=label, icon=icon, query_params={"domain": chosen})
+
+
+def _submit(conn: Connection) -> None:
+    state = st.session_state
+    try:
+        site = NewSite(
+            url=state.get("submit_url", ""),
+            title=state.get("submit_title"),
+            description=state.get("submit_description"),
+            categories=tuple(state.get("submit_categories") or ()),
+            x_handle=state.get("submit_x"),
+            site_check=bool(state.get("submit_check")),
+        )
+    except InvalidInputError as exc:
+        flash("submit_site", growth_actions.refused("submit_site", exc))
+        return
+    outcome = growth_actions.submit_site(conn, site)
+    if outcome.ok:
+        state[LAST_SUBMISSION] = outcome.value
+    flash("submit_site", outcome)
+
+
+def _submission_result(submitted: SubmittedSite) -> None:
+    site, check = submitted.site, submitted.site_check
+    domain = site.domain or site.slug
+    with st.container(border=True):
+        status = escape_md(site.status or "received")
+        st.markdown(f"**{escape_md(domain)}** is **{status}**.")
+        if site.status == "pending":
+            st.caption("DR is known at once; TrueDR, trust and traffic follow the review.")
+        if check is None:
+            st.caption("No site check was asked for, so there is no site-check report.")
+            return
+        verdict = check.verdict or "unknown"
+        st.badge(
+            f"Site check: {escape_md(verdict)}",
+            color=VERDICT_COLOURS.get(verdict, "gray"),
+            icon=":material/fact_check:",
+        )
+        if check.reasons:
+            st.markdown("\n".join(f"- {escape_md(reason)}" for reason in check.reasons))
+        else:
+            st.caption("Nothing wrong found.")
+        st.caption(
+            f"Referring domains {fmt_int(check.referring_domains)} · ranked keywords "
+            f"{fmt_int(check.ranked_keywords)} · spam score {fmt_int(check.spam_score)}"
+        )
+        opened = link_if_present(
+            "views/site-check.py",
+            label="Open the full site-check report",
+            icon=":material/fact_check:",
+            query_params={"domain": domain},
+            help="Reading a saved report spends one quota unit.",
+        )
+        if opened:
+            st.caption("Opening the full report spends one quota unit.")
+
+
+def _submit_form(conn: Connection) -> None:
+    try:
+        categories: Categories | None = data.categories(conn)
+    except ApiError as exc:
+        categories = None
+        show_error(exc, subject="the category list")
+    labels = {c.value: c.label or c.value for c in categories.categories} if categories else {}
+    most = categories.max_per_site if categories else None
+    with st.form("submit_site_form", clear_on_submit=False):
+        st.text_input("Site URL", key="submit_url", placeholder="https://example.com")
+        st.text_input("Title (optional)", key="submit_title", max_chars=MAX_TITLE_CHARS)
+        st.text_area(
+            "Description (optional)", key="submit_description", max_chars=MAX_DESCRIPTION_CHARS, height=90
+        )
+        st.multiselect(
+            "Categories",
+            options=list(labels),
+            format_func=lambda v: labels.get(v, v),
+            max_selections=most,
+            placeholder=f"Choose up to {most}" if most else "Choose categories",
+            key="submit_categories",
+            help=f"At most {most} per site." if most else "The category list could not be loaded.",
+            disabled=not labels,
+        )
+        st.text_input("X handle (optional)", key="submit_x", placeholder="@yourbrand")
+        st.checkbox(
+            "Run a site check too (creates the site-check report)",
+            key="submit_check",
+            value=True,
+            help="The fraud verdict (real, suspicious, shell or unreachable) with its reasons.",
+        )
+        st.form_submit_button(
+            "Submit site", type="primary", icon=":material/send:", on_click=_submit, args=(conn,)
+        )
+    show_flash("submit_site", subject="this submission")
+    last = st.session_state.get(LAST_SUBMISSION)
+    if isinstance(last, SubmittedSite):
+        _submission_result(last)
+
+
+conn = current_connection()
+st.title("My sites", anchor=False)
+st.caption("The sites of this API key with the metrics the service keeps, and submitting a new one.")
+sites_tab, submit_tab = st.tabs(TABS, key="sites_tab", bind="query-params")
+if sites_tab.open:
+    with sites_tab:
+        _your_sites(conn)
+if submit_tab.open:
+    with submit_tab:
+        _submit_form(conn)

@@ -1,0 +1,246 @@
+"""Search Console: performance against the previous period, and the index audit (latest, or run one)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import streamlit as st
+
+from client.errors import ApiError, InvalidInputError
+from client.growth_inputs import DEFAULT_GSC_RANGE, GSC_RANGES
+from client.growth_models import GscAudit, GscPerformance
+from client.inputs import normalise_domain
+from components import data, growth_actions
+from components.connection import Connection, current_connection
+from components.errors import show_error
+from components.growth_charts import gsc_series_chart
+from components.site_nav import site_input
+from components.tables import table_with_export
+from components.text import NOT_AVAILABLE, escape_md, fmt_int
+from components.visibility_frames import (
+    MetricDelta,
+    inspected_frame,
+    rows_frame,
+    series_frame,
+    sitemaps_frame,
+    totals_deltas,
+)
+from components.writes import flash, show_flash
+
+TABS = ("Performance", "Index audit")
+RANGE_LABELS = {"28d": "28 days", "3m": "3 months", "6m": "6 months", "12m": "12 months", "16m": "16 months"}
+ROW_COLUMNS = {
+    "name": st.column_config.TextColumn("Name", width="large"),
+    "clicks": st.column_config.NumberColumn("Clicks", format="localized"),
+    "impressions": st.column_config.NumberColumn("Impressions", format="localized"),
+    "ctr": st.column_config.NumberColumn("CTR", format="percent"),
+    "position": st.column_config.NumberColumn("Position", format="%.1f"),
+}
+PAGE_COLUMNS = {
+    "url": st.column_config.LinkColumn("Page", width="large"),
+    "coverage": "Coverage",
+    "last_crawl": "Last crawl",
+    "impressions": st.column_config.NumberColumn("Impressions", format="localized"),
+}
+
+
+def _when(moment: datetime | None) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if moment else NOT_AVAILABLE
+
+
+def _value(delta: MetricDelta) -> str:
+    if delta.value is None:
+        return NOT_AVAILABLE
+    if delta.label == "CTR":
+        return f"{delta.value:.2%}"
+    if delta.label == "Average position":
+        return f"{delta.value:.1f}"
+    return fmt_int(delta.value)
+
+
+def _change(delta: MetricDelta) -> str | None:
+    if delta.change is None:
+        return None
+    if delta.label == "CTR":
+        return f"{delta.change * 100:+.2f} pts"
+    if delta.label == "Average position":
+        return f"{delta.change:+.1f}"
+    return f"{delta.change:+,.0f}"
+
+
+def _totals(perf: GscPerformance) -> None:
+    cols = st.columns(4)
+    for col, delta in zip(cols, totals_deltas(perf), strict=True):
+        col.metric(
+            delta.label,
+            _value(delta),
+            _change(delta),
+            delta_color="inverse" if delta.label == "Average position" else "normal",
+            delta_description="vs previous",
+            border=True,
+            help="Lower is better for the average position." if delta.label == "Average position" else None,
+        )
+
+
+def _performance(conn: Connection, domain: str) -> None:
+    chosen = st.segmented_control(
+        "Range",
+        GSC_RANGES,
+        default=DEFAULT_GSC_RANGE,
+        required=True,
+        format_func=RANGE_LABELS.get,
+        key="range",
+        bind="query-params",
+    )
+    try:
+        perf = data.gsc_performance(conn, domain, chosen or DEFAULT_GSC_RANGE)
+    except ApiError as exc:
+        show_error(exc, subject=f"Search Console data of {domain}")
+        return
+    p = perf.performance
+    connection = p.connection
+    if connection is not None:
+        synced = (
+            connection.last_sync_at.isoformat(timespec="minutes")
+            if connection.last_sync_at
+            else NOT_AVAILABLE
+        )
+        st.caption(f"Property {escape_md(connection.site_property or NOT_AVAILABLE)} · last synced {synced}")
+    if p.start_date and p.end_date:
+        st.caption(
+            f"{p.start_date.isoformat()} to {p.end_date.isoformat()}, against the same length before it."
+        )
+    _totals(perf)
+    st.plotly_chart(gsc_series_chart(series_frame(perf)), key="gsc_series")
+    snapshot = p.snapshot
+    if snapshot is None:
+        st.caption("The service sent no top queries, pages, countries or devices.")
+        return
+    for tab, (label, rows) in zip(
+        st.tabs(["Top queries", "Top pages", "Countries", "Devices"]),
+        (
+            ("queries", snapshot.queries),
+            ("pages", snapshot.pages),
+            ("countries", snapshot.countries),
+            ("devices", snapshot.devices),
+        ),
+        strict=True,
+    ):
+        with tab:
+            config = (
+                {**ROW_COLUMNS, "name": st.column_config.LinkColumn("Page")}
+                if label == "pages"
+                else ROW_COLUMNS
+            )
+            table_with_export(
+                rows_frame(rows, links=label == "pages"),
+                what=f"gsc-{label}",
+                subject=domain,
+                key=f"gsc_{label}",
+                column_config=config,
+            )
+
+
+def _run_audit(conn: Connection, domain: str) -> None:
+    flash("gsc_audit", growth_actions.run_gsc_audit(conn, domain))
+
+
+def _audit_body(audit: GscAudit, domain: str) -> None:
+    st.caption(
+        f"Audit from {_when(audit.ran_at)}; the next run is possible after {_when(audit.next_run_at)}."
+    )
+    cols = st.columns(4)
+    cols[0].metric("Indexed", fmt_int(audit.indexed_count), border=True)
+    cols[1].metric("Not indexed", fmt_int(audit.not_indexed_count), border=True)
+    cols[2].metric("Pages with impressions", fmt_int(audit.pages_with_impressions), border=True)
+    cols[3].metric("URLs inspected", fmt_int(audit.inspected), border=True)
+    st.markdown("**Sitemaps**")
+    table_with_export(
+        sitemaps_frame(audit),
+        what="gsc-sitemaps",
+        subject=domain,
+        key="gsc_sitemaps",
+        column_config={
+            "sitemap": st.column_config.LinkColumn("Sitemap"),
+            "status": "Status",
+            "submitted": "Submitted",
+            "indexed": "Indexed",
+            "errors": "Errors",
+            "warnings": "Warnings",
+            "last_read": "Last read (UTC)",
+        },
+    )
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**Sampled: not indexed**")
+        table_with_export(
+            inspected_frame(audit.not_indexed), what="gsc-not-indexed", subject=domain, key="gsc_not_indexed",
+            column_config=PAGE_COLUMNS,
+        )  # fmt: skip
+    with right:
+        st.markdown("**Sampled: indexed**")
+        table_with_export(
+            inspected_frame(audit.indexed), what="gsc-indexed", subject=domain, key="gsc_indexed",
+            column_config=PAGE_COLUMNS,
+        )  # fmt: skip
+
+
+def _audit(conn: Connection, domain: str) -> None:
+    show_flash("gsc_audit", subject="the index audit")
+    try:
+        result = data.gsc_audit(conn, domain)
+    except ApiError as exc:
+        show_error(exc, subject=f"the index audit of {domain}")
+        return
+    cooldown = result.cooldown_hours
+    st.button(
+        "Run a fresh audit",
+        key="gsc_run",
+        icon=":material/play_arrow:",
+        on_click=_run_audit,
+        args=(conn, domain),
+    )
+    st.caption(
+        "A run inspects a sample of your URLs and spends part of the Search Console URL-inspection budget. "
+        f"There is a cooldown of {cooldown or 'several'} hours between runs, and it takes minutes."
+    )
+    if result.audit is None:
+        st.info("No audit yet: run the first one.", icon=":material/hourglass_top:")
+        return
+    _audit_body(result.audit, domain)
+
+
+conn = current_connection()
+st.title("Search Console", anchor=False)
+st.caption(
+    "Clicks, impressions, CTR and position from Google Search Console, and the index audit of your site."
+)
+raw = site_input(conn, help_text="One of your sites with a connected Search Console property.")
+if raw is None:
+    st.info("Choose one of your sites.", icon=":material/query_stats:")
+    st.stop()
+try:
+    domain = normalise_domain(raw)
+except InvalidInputError as exc:
+    show_error(exc)
+    st.stop()
+
+try:
+    record = next((s for s in data.sites(conn).sites if s.domain == domain), None)
+except ApiError:
+    record = None  # the report call below explains what went wrong
+if record is not None and record.gsc_connected is False:
+    st.info(
+        f"**Search Console is not connected for {escape_md(domain)}.** Connect the property on VerifiedDR, "
+        "then its performance and index audit appear here.",
+        icon=":material/link_off:",
+    )
+    st.stop()
+
+performance, audit = st.tabs(TABS, key="gsc_tab", bind="query-params")
+if performance.open:
+    with performance:
+        _performance(conn, domain)
+if audit.open:
+    with audit:
+        _audit(conn, domain)

@@ -1,0 +1,191 @@
+"""One of your sites: trends, the private TrueDR breakdown, export (JSON and CSV) and badge verification."""
+
+from __future__ import annotations
+
+from datetime import UTC, date
+
+import streamlit as st
+
+from client.errors import ApiError, InvalidInputError, NotFoundError
+from client.growth_models import SiteDetail, Verification
+from client.inputs import normalise_domain
+from components import data, growth_actions
+from components.connection import Connection, current_connection
+from components.errors import show_error
+from components.growth_charts import trends_chart, truedr_waterfall
+from components.growth_frames import export_frame, export_json, trends_frame, truedr_frame
+from components.metrics import signed
+from components.sidebar import RESULT_PREFIX
+from components.site_nav import site_input
+from components.tables import csv_file_name, table_with_export
+from components.text import NOT_AVAILABLE, escape_md, fmt_int
+from components.writes import flash, show_flash
+
+TABS = ("Trends", "TrueDR", "Export", "Verify badge")
+LAST_VERIFICATION = RESULT_PREFIX + "last_verification"
+TRUEDR_COLUMNS = {
+    "signal": st.column_config.TextColumn("Signal"),
+    "impact": st.column_config.NumberColumn("Impact (points)", format="%+.1f"),
+    "score": st.column_config.ProgressColumn("Score", min_value=0, max_value=100, format="%d"),
+    "weight": st.column_config.NumberColumn("Weight", format="percent"),
+    "note": st.column_config.TextColumn("Note"),
+}
+
+
+def _header(site: SiteDetail) -> None:
+    title = f" — {escape_md(site.title)}" if site.title else ""
+    st.subheader(f"{escape_md(site.domain or site.slug)}{title}", anchor=False)
+    with st.container(horizontal=True):
+        st.badge(
+            escape_md(site.status or "status unknown"),
+            color="green" if site.status == "approved" else "orange",
+        )
+        if site.verified is not None:
+            st.badge(
+                "Badge verified" if site.verified else "Badge not verified",
+                color="blue" if site.verified else "gray",
+            )
+        if site.gsc_connected:
+            st.badge("Search Console connected", color="violet", icon=":material/query_stats:")
+    cols = st.columns(4)
+    cols[0].metric(
+        "DR", NOT_AVAILABLE if site.dr is None else site.dr, signed(site.dr_weekly_change, 1), border=True
+    )
+    cols[1].metric(
+        "TrueDR",
+        NOT_AVAILABLE if site.true_dr is None else site.true_dr,
+        signed(site.true_dr_weekly_change, 1),
+        border=True,
+        help="Computed after review for a newly submitted site.",
+    )
+    cols[2].metric(
+        "Trust score", NOT_AVAILABLE if site.trust_score is None else f"{site.trust_score}/100", border=True
+    )
+    cols[3].metric("Traffic", fmt_int(site.traffic), border=True, help="Estimated monthly visits.")
+
+
+def _truedr(conn: Connection, domain: str) -> None:
+    try:
+        report = data.site_truedr(conn, domain)
+    except ApiError as exc:
+        show_error(exc, subject=f"the TrueDR of {domain}")
+        return
+    st.caption(
+        "The private per-signal breakdown, shown only to the site's owner: which evidence lifts TrueDR "
+        "above DR and which holds it back."
+    )
+    st.plotly_chart(truedr_waterfall(report), key="truedr_chart")
+    frame = truedr_frame(report)
+    if frame.empty:
+        st.info(
+            "No breakdown yet: TrueDR is computed after the site is reviewed.",
+            icon=":material/hourglass_top:",
+        )
+        return
+    table_with_export(
+        frame, what="truedr-breakdown", subject=domain, key="truedr", column_config=TRUEDR_COLUMNS
+    )
+
+
+def _export(conn: Connection, domain: str) -> None:
+    try:
+        exported = data.export(conn, domain)
+    except ApiError as exc:
+        show_error(exc, subject=f"the export of {domain}")
+        return
+    st.caption("Everything the service exports for the site: its record, authority and embed snippets.")
+    st.download_button(
+        "Download JSON",
+        data=lambda: export_json(exported),
+        file_name=csv_file_name("export", domain).removesuffix(".csv") + ".json",
+        mime="application/json",
+        key="export_json",
+        icon=":material/data_object:",
+        on_click="ignore",
+    )
+    table_with_export(
+        export_frame(exported),
+        what="export",
+        subject=domain,
+        key="export",
+        height=360,
+        column_config={
+            "field": st.column_config.TextColumn("Field"),
+            "value": st.column_config.TextColumn("Value"),
+        },
+    )
+
+
+def _verify(conn: Connection) -> None:
+    url = st.session_state.get("verify_url", "")
+    try:
+        outcome = growth_actions.verify(conn, url)
+    except InvalidInputError as exc:
+        flash("verify", growth_actions.refused("verify", exc))
+        return
+    if outcome.ok:
+        st.session_state[LAST_VERIFICATION] = outcome.value  # the result below says what was found
+    else:
+        flash("verify", outcome)
+
+
+def _verify_tab(conn: Connection, domain: str, site: SiteDetail) -> None:
+    st.caption(
+        "Re-checks the VerifiedDR badge embed on a page of your site; a verified badge marks the site as "
+        "verified in discovery. Paste the snippet from the Badges page first."
+    )
+    if site.last_verified_at:
+        st.caption(f"Last checked {site.last_verified_at.astimezone(UTC).strftime('%Y-%m-%d %H:%M UTC')}.")
+    with st.form("verify_form"):
+        st.text_input("Page with the badge", value=site.url or f"https://{domain}/", key="verify_url")
+        st.form_submit_button("Verify badge", icon=":material/verified:", on_click=_verify, args=(conn,))
+    show_flash("verify", subject="this page")
+    result = st.session_state.get(LAST_VERIFICATION)
+    if isinstance(result, Verification) and result.domain == domain:
+        shown = st.success if result.verified else st.warning
+        shown(
+            escape_md(result.message or ("Verified." if result.verified else "Not verified.")),
+            icon=":material/verified:",
+        )
+
+
+conn = current_connection()
+st.title("Site details", anchor=False)
+st.caption(
+    "One of your sites: DR, TrueDR and traffic trends, the TrueDR breakdown, export and badge verification."
+)
+raw = site_input(conn, help_text="One of your sites; shared with the other pages.")
+if raw is None:
+    st.info("Choose one of your sites.", icon=":material/dashboard:")
+    st.stop()
+
+try:
+    domain = normalise_domain(raw)
+    site = data.site(conn, domain)
+except InvalidInputError as exc:
+    show_error(exc)
+    st.stop()
+except NotFoundError as exc:
+    show_error(exc, subject=raw.strip())
+    st.caption("Details are shown for your own sites only; submit a site on the My sites page.")
+    st.stop()
+except ApiError as exc:
+    show_error(exc, subject=raw.strip())
+    st.stop()
+
+_header(site)
+trends, truedr, export, verify = st.tabs(TABS, key="site_tab", bind="query-params")
+if trends.open:
+    with trends:
+        st.plotly_chart(trends_chart(trends_frame(site)), key="trends_chart")
+        first = site.trends[0].date if site.trends else None
+        st.caption(f"Weekly points since {first.isoformat() if isinstance(first, date) else NOT_AVAILABLE}.")
+if truedr.open:
+    with truedr:
+        _truedr(conn, domain)
+if export.open:
+    with export:
+        _export(conn, domain)
+if verify.open:
+    with verify:
+        _verify_tab(conn, domain, site)
