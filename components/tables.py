@@ -34,7 +34,9 @@ def safe_csv(frame: pd.DataFrame) -> bytes:
         if series.dtype == object or pd.api.types.is_string_dtype(series):
             cleaned[column] = series.map(defuse_cell, na_action="ignore")
     cleaned.columns = [defuse_cell(str(c)) for c in cleaned.columns]
-    return cleaned.to_csv(index=False).encode("utf-8-sig")
+    # CRLF rows (RFC 4180) make the writer quote any cell holding a bare CR too: unquoted, a
+    # spreadsheet would start a new row there, and text after the CR could run as a formula.
+    return cleaned.to_csv(index=False, lineterminator="\r\n").encode("utf-8-sig")
 
 
 def csv_file_name(what: str, subject: str | None = None, *, day: date | None = None) -> str:

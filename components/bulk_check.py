@@ -1,0 +1,62 @@
+"""Runs the bulk DR checker: every domain's DR through the cached data layer, paced by ``client.bulk``.
+
+Worker threads call ``data.dr_with_client``, so a domain rated in the last 15 minutes is answered by
+the cache (no request, no quota unit) and a fresh answer lands in the same cache entry every other
+page reads. The workers need no Streamlit script context (the cache is process-wide and draws no
+spinner); only the page's own thread touches Streamlit, while it consumes the results.
+
+The misses are asked with a client of their own that never retries: the runner's pacer must see
+each 429 to hold back all workers until the Retry-After has passed. It is kept per service and key
+(like the data layer's client), so a run interrupted by a rerun lets its in-flight answers finish
+and land in the cache instead of being cut off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import streamlit as st
+
+from client import ApiClient
+from client.bulk import BulkRunner, ItemResult
+from client.models import DomainRating
+from components import data
+from components.bulk_frames import QuotaPlan, quota_plan
+from components.connection import Connection
+
+#: Clients kept for bulk runs; a shared dashboard rarely has more keys running bulk checks at once.
+MAX_BULK_CLIENTS = 16
+
+
+@st.cache_resource(max_entries=MAX_BULK_CLIENTS, show_spinner=False)
+def _bulk_client(base_url: str, fingerprint: str, _api_key: str | None) -> ApiClient:
+    # The key is an underscore argument: not hashed into the cache key; the fingerprint is.
+    return ApiClient(base_url, _api_key, max_retries=0)
+
+
+def plan(conn: Connection, domains: Sequence[str]) -> QuotaPlan:
+    """Which (normalised) domains a run will ask for, spending a unit each, and which are cached."""
+    return quota_plan(domains, lambda d: data.is_cached(conn, "dr", d))
+
+
+def check_domains(conn: Connection, domains: Sequence[str]) -> Iterator[ItemResult[DomainRating]]:
+    """Each domain's result as it completes; close the iterator to stop the run early."""
+    key = conn.api_key.get_secret_value() if conn.api_key else None
+    client = _bulk_client(conn.base_url, conn.fingerprint, key)
+    runner: BulkRunner[DomainRating] = BulkRunner(lambda d: data.dr_with_client(conn, d, client))
+    for result in runner.run(domains):
+        if result.error is not None and (result.error.transient or result.error.status is None):
+            # Nothing was cached for it (only answers the service gave are), so the next plan must
+            # count it as a unit again.
+            data.forget(conn, "dr", result.item)
+        yield result
+
+
+def spent_units(results: Sequence[ItemResult[DomainRating]], asked: Sequence[str]) -> int:
+    """Units a run spent: the domains it asked the service for that came back rated.
+
+    Refusals (400, 401, 402), 429s, 503s and dropped connections are answered before any quota is
+    counted, and cached domains were never asked.
+    """
+    to_ask = set(asked)
+    return sum(1 for r in results if r.ok and r.item in to_ask)

@@ -1,0 +1,115 @@
+"""Badges & snippets: a listed site's public page, badge images and ready-to-paste embeds.
+
+The API's HTML is shown as code to copy, never rendered here; only an http(s) image URL taken from
+it is previewed, as a plain image.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client.errors import ApiError, InvalidInputError, NotFoundError
+from client.inputs import normalise_domain
+from client.models import Snippets
+from components import data
+from components.connection import Connection, current_connection
+from components.errors import show_error
+from components.snippet_parts import badge_variants, og_image, snippets_frame
+from components.tables import csv_download
+from components.text import escape_md, safe_http_url
+
+DEMO_DOMAINS = ("example.com", "stripe.com", "acme-widgets.com", "github.com")
+
+
+def _use_domain(domain: str) -> None:
+    st.session_state["domain"] = domain
+
+
+def _demo_picker(conn: Connection) -> None:
+    if conn.mode != "sandbox":
+        return
+    st.caption("Try a demo domain:")
+    cols = st.columns(len(DEMO_DOMAINS))
+    for col, domain in zip(cols, DEMO_DOMAINS, strict=True):
+        col.button(domain, key=f"badge_demo_{domain}", on_click=_use_domain, args=(domain,), width="stretch")
+
+
+def _links(snippets: Snippets) -> None:
+    page = safe_http_url(snippets.page)
+    og = og_image(snippets)
+    cols = st.columns([1, 1, 3])
+    if page:
+        cols[0].link_button("Public page", page, icon=":material/open_in_new:")
+    if og:
+        cols[1].link_button("Share image", og, icon=":material/image:")
+    if not (page or og):
+        st.caption("The service gave no public links for this site.")
+
+
+def _badges(snippets: Snippets) -> None:
+    variants = badge_variants(snippets)
+    if not variants:
+        st.caption("The service gave no badge for this site.")
+        return
+    st.markdown("**Badges**")
+    for tab, variant in zip(st.tabs([v.name for v in variants]), variants, strict=True):
+        with tab:
+            if variant.image_url:
+                st.image(variant.image_url, caption=f"{variant.name} badge preview")
+            else:
+                st.caption("No preview: the service gave no http(s) image for this badge.")
+            if variant.html:
+                st.caption("HTML to paste into your site (shown as code, not run here):")
+                st.code(variant.html, language="html", wrap_lines=True)
+
+
+def _snippets(domain: str, snippets: Snippets) -> None:
+    st.subheader(escape_md(domain), anchor=False)
+    _links(snippets)
+    _badges(snippets)
+    if snippets.markdown:
+        st.markdown("**Markdown** (for READMEs and docs)")
+        st.code(snippets.markdown, language="markdown", wrap_lines=True)
+    if snippets.share_text:
+        st.markdown("**Share text**")
+        st.code(snippets.share_text, language=None, wrap_lines=True)
+    if snippets.styles:
+        st.caption(f"Badge styles the service offers: {escape_md(', '.join(snippets.styles))}.")
+    csv_download(lambda: snippets_frame(snippets), what="snippets", subject=domain, key="snippets",
+                 label="Download all snippets (CSV)")  # fmt: skip
+
+
+def _show(conn: Connection, raw: str) -> None:
+    try:
+        domain = normalise_domain(raw)
+        snippets = data.snippets(conn, domain)
+    except InvalidInputError as exc:
+        show_error(exc)
+        return
+    except NotFoundError as exc:
+        show_error(exc, subject=normalise_domain(raw))
+        st.caption("Badges and snippets exist only for listed sites.")
+        return
+    except ApiError as exc:
+        show_error(exc, subject=raw.strip())
+        return
+    _snippets(domain, snippets)
+
+
+conn = current_connection()
+st.title("Badges & snippets", anchor=False)
+st.caption(
+    "Show a listed site's rating on its own pages: the public page, badge images and ready-to-paste "
+    "HTML and Markdown. Reading snippets spends no quota."
+)
+domain_text = st.text_input(
+    "Domain",
+    key="domain",
+    bind="query-params",
+    placeholder="example.com",
+    help="A listed site's domain, subdomain or URL.",
+)
+if domain_text and domain_text.strip():
+    _show(conn, domain_text)
+else:
+    _demo_picker(conn)

@@ -1,0 +1,191 @@
+"""Site check: the stored fraud verdict of a site (real, suspicious, shell, unreachable) and its evidence."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client.errors import ApiError, InvalidInputError, NotFoundError
+from client.inputs import normalise_domain
+from client.models import SiteCheck
+from components import data
+from components.connection import Connection, current_connection
+from components.errors import show_error
+from components.sidebar import RESULT_PREFIX
+from components.site_check_frames import missing_signals, signals, signals_frame, verdict_style
+from components.tables import table_with_export
+from components.text import escape_md
+
+#: One seeded report per verdict in the sandbox, so each look can be seen.
+DEMO_DOMAINS = ("example.com", "rankboost-links.net", "pixelvault-app.io", "closed-corner-shop.co.uk")
+#: Domains this session agreed to spend a unit on (dropped when the key changes).
+AGREED = RESULT_PREFIX + "site_check_agreed"
+SIGNAL_COLUMNS = {
+    "group": st.column_config.TextColumn("Group"),
+    "signal": st.column_config.TextColumn("Signal"),
+    "value": st.column_config.TextColumn("Value"),
+    "available": st.column_config.CheckboxColumn("Available"),
+}
+HOW_TO_CREATE = (
+    "A report is created when the site is submitted with a site check: submit it on My sites with "
+    "“Run a site check too” ticked, then come back here."
+)
+
+
+def _use_domain(domain: str) -> None:
+    st.session_state["domain"] = domain
+
+
+def _demo_picker(conn: Connection) -> None:
+    if conn.mode != "sandbox":
+        return
+    st.caption("Try a demo report (one per verdict):")
+    cols = st.columns(len(DEMO_DOMAINS))
+    for col, domain in zip(cols, DEMO_DOMAINS, strict=True):
+        col.button(domain, key=f"check_demo_{domain}", on_click=_use_domain, args=(domain,), width="stretch")
+
+
+def _agree(domain: str) -> None:
+    st.session_state.setdefault(AGREED, set()).add(domain)
+
+
+def _may_read(conn: Connection, domain: str) -> bool:
+    """Read only when it is free (cached) or the user agreed to spend the unit for this domain."""
+    if data.is_cached(conn, "site_check", domain) or domain in st.session_state.get(AGREED, set()):
+        return True
+    st.info(
+        f"Reading the site-check report of **{escape_md(domain)}** spends **1 quota unit** (also when "
+        "no report exists). The answer is then kept for 15 minutes, so looking again is free.",
+        icon=":material/toll:",
+    )
+    st.button(
+        "Read the report (spends 1 quota unit)",
+        key=f"check_read_{domain}",
+        on_click=_agree,
+        args=(domain,),
+        type="primary",
+        icon=":material/gpp_good:",
+    )
+    return False
+
+
+def _no_report(domain: str, err: NotFoundError) -> None:
+    st.info(
+        f"**There is no site-check report for {escape_md(domain)} yet.** The service keeps reports "
+        f"only for sites that were submitted with a site check. {HOW_TO_CREATE}",
+        icon=":material/find_in_page:",
+    )
+    if err.message:
+        st.caption(f"Service said: {escape_md(err.message)}")
+    st.page_link(
+        "views/my-sites.py",
+        label="Submit a site with a site check",
+        icon=":material/add_circle:",
+        query_params={"sites_tab": "Submit a site"},
+    )
+
+
+def _verdict(check: SiteCheck) -> None:
+    style = verdict_style(check.verdict)
+    with st.container(border=True):
+        left, right = st.columns([1, 2])
+        with left:
+            st.caption("Verdict")
+            st.subheader(f":{style.colour}[{style.icon} {escape_md(style.label)}]", anchor=False)
+            st.caption(escape_md(style.meaning))
+        with right:
+            if check.reasons:
+                st.markdown("**Why**")
+                st.markdown("\n".join(f"- {escape_md(reason)}" for reason in check.reasons))
+            else:
+                st.success(
+                    "Nothing wrong found: the checks raised no red flags.", icon=":material/check_circle:"
+                )
+
+
+def _evidence_note(check: SiteCheck) -> None:
+    missing = missing_signals(check)
+    if missing:
+        st.warning(
+            f"**{len(missing)} of {len(signals(check))} signals are not available** "
+            f"({escape_md(', '.join(missing))}). Missing signals weaken the evidence behind the verdict: "
+            "they are neither for nor against the site.",
+            icon=":material/help:",
+        )
+    else:
+        st.caption("Every signal was available, so the verdict rests on the full evidence.")
+
+
+def _signal_cards(check: SiteCheck) -> None:
+    by_group: dict[str, list] = {}
+    for signal in signals(check):
+        by_group.setdefault(signal.group, []).append(signal)
+    for group, items in by_group.items():
+        st.markdown(f"**{group}**")
+        cards = [s for s in items if s.name != "Homepage title"]
+        cols = st.columns(4)
+        for i, signal in enumerate(cards):
+            cols[i % 4].metric(signal.name, signal.shown, border=True)
+
+
+def _report(check: SiteCheck) -> None:
+    title = f" — {escape_md(check.title)}" if check.title else ""
+    st.subheader(f"{escape_md(check.domain)}{title}", anchor=False)
+    _verdict(check)
+    _evidence_note(check)
+    _signal_cards(check)
+    with st.expander("All signals as a table"):
+        table_with_export(
+            signals_frame(check),
+            what="site-check",
+            subject=check.domain,
+            key="site_check",
+            column_config=SIGNAL_COLUMNS,
+        )
+    cols = st.columns([1, 1, 3])
+    cols[0].page_link(
+        "views/trust-map.py", label="Trust Map", icon=":material/hub:", query_params={"domain": check.domain}
+    )
+    cols[1].page_link(
+        "views/overview.py",
+        label="Domain overview",
+        icon=":material/travel_explore:",
+        query_params={"domain": check.domain},
+    )
+
+
+def _show(conn: Connection, raw: str) -> None:
+    try:
+        domain = normalise_domain(raw)
+    except InvalidInputError as exc:
+        show_error(exc)
+        return
+    if not _may_read(conn, domain):
+        return
+    try:
+        check = data.site_check(conn, domain)
+    except NotFoundError as exc:
+        _no_report(domain, exc)
+        return
+    except ApiError as exc:
+        show_error(exc, subject=domain)
+        return
+    _report(check)
+
+
+conn = current_connection()
+st.title("Site check", anchor=False)
+st.caption(
+    "The stored fraud verdict of a listed site (real, suspicious, shell or unreachable), the reasons "
+    "behind it and the signals it rests on. Each read spends one quota unit; the page asks first."
+)
+domain_text = st.text_input(
+    "Domain",
+    key="domain",
+    bind="query-params",
+    placeholder="example.com",
+    help="A domain, subdomain or URL; the report is of its registrable domain.",
+)
+if domain_text and domain_text.strip():
+    _show(conn, domain_text)
+else:
+    _demo_picker(conn)

@@ -1,0 +1,203 @@
+"""Trust Map: who links to a site (a sample of up to 60 referring domains), how strongly, how safely."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client.errors import ApiError, InvalidInputError, NotFoundError, UnavailableError
+from client.inputs import normalise_domain
+from client.models import LINK_STATUSES, LINK_TYPES, TrustMap
+from components import data
+from components.connection import Connection, current_connection
+from components.errors import show_error
+from components.research_charts import breakdown_chart, dr_band_chart, importance_scatter
+from components.tables import table_with_export
+from components.text import escape_md, fmt_bool, fmt_int, safe_http_url
+from components.trust_map_frames import (
+    SPAM_RISK_FROM,
+    MapFilters,
+    breakdown,
+    choices,
+    dr_band_counts,
+    filter_map,
+    map_frame,
+    sample_note,
+)
+
+DEMO_DOMAINS = ("stripe.com", "example.com", "github.com", "acme-widgets.com")
+
+MAP_COLUMNS = {
+    "url": st.column_config.LinkColumn("Referring domain", display_text=r"https://(.*)", pinned=True),
+    "dr": st.column_config.ProgressColumn("DR", min_value=0, max_value=100, format="%d"),
+    "backlinks": st.column_config.NumberColumn("Backlinks", format="localized"),
+    "link_type": st.column_config.TextColumn("Link type"),
+    "status": st.column_config.TextColumn("Status"),
+    "importance": st.column_config.NumberColumn("Importance", format="%.1f", help="0–100"),
+    "spam_score": st.column_config.NumberColumn("Spam score", format="%.0f", help="0–100"),
+    "spam_risk": st.column_config.CheckboxColumn("Spam risk", help=f"Spam score of {SPAM_RISK_FROM} or more"),
+}
+TABLE_ORDER = list(MAP_COLUMNS)
+
+
+def _use_domain(domain: str) -> None:
+    st.session_state["domain"] = domain
+
+
+def _demo_picker(conn: Connection) -> None:
+    if conn.mode != "sandbox":
+        return
+    st.caption("Try a demo domain:")
+    cols = st.columns(len(DEMO_DOMAINS))
+    for col, domain in zip(cols, DEMO_DOMAINS, strict=True):
+        col.button(domain, key=f"map_demo_{domain}", on_click=_use_domain, args=(domain,), width="stretch")
+
+
+def _public_page(conn: Connection, domain: str) -> str | None:
+    """The site's public VerifiedDR page (from its lookup, which spends nothing), if known."""
+    try:
+        lookup = data.lookup(conn, domain)
+    except ApiError:
+        return None
+    return safe_http_url(lookup.links.page) if lookup.links else None
+
+
+def _cold(conn: Connection, domain: str, err: UnavailableError) -> None:
+    """A cold map is a normal state, not a failure: say what is happening and what to do."""
+    st.info(
+        f"**The Trust Map of {escape_md(domain)} is being built.** The service has not cached this "
+        "site's referring domains yet, and a map never triggers a paid backlink fetch. Open the "
+        "site's Trust Map on VerifiedDR to have it built, or come back after the next refresh. "
+        "Nothing was spent.",
+        icon=":material/hourglass_top:",
+    )
+    if err.message:
+        st.caption(f"Service said: {escape_md(err.message)}")
+    cols = st.columns([1, 1, 3])
+    page = _public_page(conn, domain)
+    if page:
+        cols[0].link_button("Open on VerifiedDR", page, icon=":material/open_in_new:")
+    cols[1].button("Try again", key="map_retry", icon=":material/refresh:")
+
+
+def _header(trust_map: TrustMap) -> None:
+    site = trust_map.site
+    title = f" — {escape_md(site.title)}" if site.title else ""
+    st.subheader(f"{escape_md(site.domain)}{title}", anchor=False)
+    cols = st.columns(4)
+    cols[0].metric("DR", fmt_int(site.dr), border=True)
+    cols[1].metric("Verified", fmt_bool(site.verified), border=True)
+    cols[2].metric("Referring domains", fmt_int(trust_map.total_domains), border=True)
+    cols[3].metric("In this map", fmt_int(len(trust_map.domains)), border=True)
+    links = st.columns([1, 1, 3])
+    links[0].page_link(
+        "views/overview.py",
+        label="Domain overview",
+        icon=":material/travel_explore:",
+        query_params={"domain": site.domain},
+    )
+    links[1].page_link(
+        "views/site-check.py",
+        label="Site check",
+        icon=":material/gpp_good:",
+        query_params={"domain": site.domain},
+    )
+
+
+def _filters(frame_link_types: list[str], frame_statuses: list[str]) -> MapFilters:
+    """The filter widgets; they only re-shape the map already loaded, never ask the API again."""
+    cols = st.columns(4)
+    link_types = cols[0].multiselect(
+        "Link type", frame_link_types, key="map_link_type", bind="query-params", placeholder="All link types"
+    )
+    statuses = cols[1].multiselect(
+        "Status", frame_statuses, key="map_status", bind="query-params", placeholder="All statuses"
+    )
+    min_dr = cols[2].slider("Minimum DR", 0, 100, 0, key="map_min_dr", bind="query-params")
+    max_spam = cols[3].slider(
+        "Maximum spam score",
+        0,
+        100,
+        100,
+        key="map_max_spam",
+        bind="query-params",
+        help=f"Spam scores run 0–100; the CLI flags {SPAM_RISK_FROM} or more as spam.",
+    )
+    return MapFilters(tuple(link_types), tuple(statuses), int(min_dr), float(max_spam))
+
+
+def _show(conn: Connection, raw: str) -> None:
+    try:
+        domain = normalise_domain(raw)
+        trust_map = data.trust_map(conn, domain)
+    except InvalidInputError as exc:
+        show_error(exc)
+        return
+    except UnavailableError as exc:
+        _cold(conn, normalise_domain(raw), exc)
+        return
+    except NotFoundError as exc:
+        show_error(exc, subject=normalise_domain(raw))
+        st.caption("Trust Maps exist only for listed sites. The Bulk DR checker rates any domain.")
+        return
+    except ApiError as exc:
+        show_error(exc, subject=raw.strip())
+        return
+
+    _header(trust_map)
+    frame = map_frame(trust_map)
+    if frame.empty:
+        st.info("The service has no referring domains cached for this site.", icon=":material/info:")
+        return
+
+    filters = _filters(choices(frame, "link_type", LINK_TYPES), choices(frame, "status", LINK_STATUSES))
+    view = filter_map(frame, filters)
+    note = sample_note(len(frame), trust_map.total_domains)
+    if filters.active:
+        note += f" Filters show {len(view)} of them."
+    st.caption(note)
+    if view.empty:
+        st.info("No referring domain in this map matches these filters.", icon=":material/filter_alt_off:")
+        return
+
+    left, right = st.columns([2, 3])
+    with left:
+        st.plotly_chart(
+            dr_band_chart(dr_band_counts(view), title="DR of the referring domains"), key="map_dr_bands"
+        )
+    with right:
+        st.plotly_chart(importance_scatter(view), key="map_scatter")
+    left, right = st.columns(2)
+    with left:
+        st.plotly_chart(
+            breakdown_chart(breakdown(view, "link_type"), title="Link types"), key="map_link_types"
+        )
+    with right:
+        st.plotly_chart(breakdown_chart(breakdown(view, "status"), title="Link status"), key="map_statuses")
+
+    table_with_export(
+        view,
+        what="trust-map",
+        subject=trust_map.site.domain,
+        key="trust_map",
+        column_config=MAP_COLUMNS,
+        column_order=TABLE_ORDER,
+    )
+
+
+conn = current_connection()
+st.title("Trust Map", anchor=False)
+st.caption(
+    "Who links to a site: up to 60 of its referring domains from the service's cache, with their "
+    "strength, link type and spam risk. Reading a Trust Map spends no quota."
+)
+domain_text = st.text_input(
+    "Domain",
+    key="domain",
+    bind="query-params",
+    placeholder="example.com",
+    help="A domain, subdomain or URL; the map is of its registrable domain.",
+)
+if domain_text and domain_text.strip():
+    _show(conn, domain_text)
+else:
+    _demo_picker(conn)
