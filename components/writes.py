@@ -5,7 +5,12 @@ a double click or a second submit of the same write while the first is running, 
 seconds after it succeeded, is answered with the first result instead of being sent again. A failed
 write is reported and never retried silently; the user may try again with a new click.
 After a successful write, the cached reads it changed are dropped, so the page shows what the
-server now holds.
+server now holds, and earlier writes to those reads are no longer "just done": adding a keyword,
+removing it and adding it again are three intents, not a double click.
+
+``request_write`` / ``run_requested_write`` split a click in two so its control can be shown
+disabled while the write runs: the callback only records the request, the page draws its controls
+disabled (``write_requested``), then sends the write once and reruns.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ from components.sidebar import RESULT_PREFIX
 DEDUP_WINDOW_S = 10.0
 _REGISTRY = RESULT_PREFIX + "writes"
 _FLASH = RESULT_PREFIX + "write_flash:"
+_REQUEST = RESULT_PREFIX + "write_request:"
+#: A request not sent within this time (the user left the page meanwhile) is dropped, never sent late.
+REQUEST_TTL_S = 30.0
 
 State = Literal["running", "done", "failed"]
 
@@ -42,6 +50,8 @@ class WriteOutcome:
     at: float = field(default_factory=time.monotonic)
     duplicate: bool = False
     message: str | None = None
+    #: The reads this write changes; a later successful write to one of them ends its dedup window.
+    reads: frozenset[tuple[Any, ...]] = field(default_factory=frozenset, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -73,7 +83,8 @@ def write_once(
         return WriteOutcome(
             operation, previous.state, previous.value, previous.error, previous.at, True, previous.message
         )
-    outcome = WriteOutcome(operation, "running", message=success)
+    reads = frozenset(tuple(read) for read in invalidates)
+    outcome = WriteOutcome(operation, "running", message=success, reads=reads)
     registry[token] = outcome
     client = data.client_for(conn)
     try:
@@ -82,19 +93,38 @@ def write_once(
         outcome.value = getattr(client, operation)(*args)
     except ApiError as err:
         outcome.state, outcome.error = "failed", err
+    except BaseException:
+        outcome.state = "failed"  # never left "running": that would refuse every later attempt
+        raise
     else:
         outcome.state = "done"
-        for read in invalidates:
+        for read in reads:
             data.forget(conn, *read)
+        _end_earlier_windows(registry, token, reads)
     finally:
         outcome.at = time.monotonic()
         data.record_quota(conn, client.last_quota)
     return outcome
 
 
+def _end_earlier_windows(
+    registry: dict[tuple[Any, ...], WriteOutcome], token: tuple[Any, ...], reads: frozenset[tuple[Any, ...]]
+) -> None:
+    """The data changed since those writes, so repeating one now is a new intent, not a double click."""
+    if not reads:
+        return
+    for other in [t for t, o in registry.items() if t != token and o.state == "done" and o.reads & reads]:
+        del registry[other]
+
+
 def flash(slot: str, outcome: WriteOutcome) -> None:
     """Keep an outcome to show on the next run (callbacks run before the page is drawn)."""
     st.session_state[_FLASH + slot] = outcome
+
+
+def peek_flash(slot: str) -> WriteOutcome | None:
+    """The outcome ``show_flash`` will show, without using it up (e.g. to empty a field first)."""
+    return st.session_state.get(_FLASH + slot)
 
 
 def show_flash(slot: str, *, subject: str = "this change") -> WriteOutcome | None:
@@ -109,3 +139,63 @@ def show_flash(slot: str, *, subject: str = "this change") -> WriteOutcome | Non
     elif outcome.ok:
         st.success(outcome.message or "Done.", icon=":material/check_circle:")
     return outcome
+
+
+# --- a click in two steps: record it in the callback, send it once its controls are drawn disabled ---
+
+
+@dataclass(frozen=True)
+class WriteRequest:
+    """A write a click asked for, waiting for the run that sends it."""
+
+    operation: str
+    args: tuple[Any, ...]
+    invalidates: tuple[tuple[Any, ...], ...]
+    success: str | None
+    at: float = field(default_factory=time.monotonic)
+
+
+def request_write(
+    slot: str,
+    operation: str,
+    *args: Any,
+    invalidates: Iterable[tuple[Any, ...]] = (),
+    success: str | None = None,
+) -> None:
+    """Widget callback: ask for a write. A second click while one is waiting in ``slot`` is ignored."""
+    st.session_state.setdefault(
+        _REQUEST + slot, WriteRequest(operation, tuple(args), tuple(tuple(r) for r in invalidates), success)
+    )
+
+
+def write_requested(slot: str) -> bool:
+    """Whether a write from ``slot`` is waiting or running: draw its buttons with ``disabled=`` this.
+
+    Disable buttons, not text fields: Streamlit drops the value a field was submitted with when it
+    is drawn disabled in that run, and typed text must survive a failed write.
+    """
+    request: WriteRequest | None = st.session_state.get(_REQUEST + slot)
+    if request is not None and time.monotonic() - request.at > REQUEST_TTL_S:
+        del st.session_state[_REQUEST + slot]
+        return False
+    return request is not None
+
+
+def run_requested_write(conn: Connection, slot: str, *, note: str = "Saving your change…") -> None:
+    """Send the write waiting in ``slot`` (once), keep its outcome for ``show_flash``, then rerun.
+
+    Call it after the slot's controls are drawn, so they show disabled while the write runs. The
+    request is taken out of the session before the write is sent: an interrupted or repeated run can
+    never send it twice.
+    """
+    if not write_requested(slot):
+        return
+    st.info(note, icon=":material/hourglass_top:")
+    request: WriteRequest | None = st.session_state.pop(_REQUEST + slot, None)
+    if request is None:
+        return
+    outcome = write_once(
+        conn, request.operation, *request.args, invalidates=request.invalidates, success=request.success
+    )
+    flash(slot, outcome)
+    st.rerun()

@@ -1,0 +1,231 @@
+"""Keyword pages' pure builders: report → frame → figure, several reports → ranking, and the wording."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import pandas as pd
+import pytest
+
+from client import errors
+from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
+from components.keyword_charts import distribution_chart, serp_chart, suggestions_chart
+from components.keyword_frames import (
+    BANDS,
+    band_of,
+    distribution_frame,
+    filter_bands,
+    known_median,
+    parse_keyword_list,
+    present_columns,
+    ranking_frame,
+    report_median,
+    report_min,
+    serp_frame,
+    sort_suggestions,
+    suggestions_frame,
+    tracked_frame,
+    usage,
+    verdict,
+)
+from sandbox.keyword_data import keyword_report, serp, suggestions
+
+
+def _report(drs: list[int | None], *, user_dr: int | None = None, **extra: object) -> KeywordReport:
+    """A report as the service sends it; median and min over the known DRs, as the contract says."""
+    known = [d for d in drs if d is not None]
+    body: dict[str, object] = {
+        "keyword": "test keyword",
+        "cached": False,
+        "results": [
+            {"position": i, "domain": f"site{i}.com", "dr": dr, "url": f"https://site{i}.com/x", "title": "T"}
+            for i, dr in enumerate(drs, start=1)
+        ],
+        "medianDr": statistics.median(known) if known else None,
+        "minDr": min(known) if known else None,
+        **extra,
+    }
+    if user_dr is not None and known:
+        gap = statistics.median(known) - user_dr
+        tier = "boost" if gap <= 0 else "advanced" if gap <= 10 else "ultra"
+        body["user"] = {"domain": "mine.com", "dr": user_dr, "gap": gap, "tier": tier}
+    return KeywordReport.model_validate(body)
+
+
+def _keyword_with_unknown_dr() -> str:
+    """A sandbox keyword whose top 10 holds a result with an unresolved DR (found, not assumed)."""
+    for i in range(200):
+        keyword = f"shaping probe {i}"
+        if any(row.dr is None for row in serp(keyword)):
+            return keyword
+    raise AssertionError("the sandbox should leave some DRs unresolved")
+
+
+# --- one report ---------------------------------------------------------------------------------
+
+
+def test_serp_frame_keeps_unknown_dr_missing_and_only_web_links() -> None:
+    report = _report([50, None, 30])
+    report.results[2].url = "javascript:alert(1)"
+    frame = serp_frame(report)
+    assert list(frame["position"]) == [1, 2, 3]
+    assert frame["dr"].isna().tolist() == [False, True, False]  # unknown, not 0
+    assert frame["url"].isna().tolist() == [False, False, True]
+
+
+def test_serp_frame_shows_extra_fields_the_service_adds() -> None:
+    body = _report([40]).model_dump(by_alias=True)
+    body["results"][0]["snippet"] = "Best guide"
+    frame = serp_frame(KeywordReport.model_validate(body))
+    assert frame.loc[0, "snippet"] == "Best guide"
+    assert "tracked_slug" not in present_columns(frame, ("tracked_slug",))  # empty optional column
+
+
+def test_median_and_min_leave_unknown_drs_out() -> None:
+    keyword = _keyword_with_unknown_dr()
+    report = keyword_report(keyword, None, cached=False)
+    known = [row.dr for row in report.results if row.dr is not None]
+    stripped = report.model_copy(update={"median_dr": None, "min_dr": None})
+    assert report_median(stripped) == statistics.median(known) == report.median_dr
+    assert report_min(stripped) == min(known) == report.min_dr
+    assert known_median([None, 10, 20, float("nan")]) == 15
+    assert known_median([None]) is None
+
+
+@pytest.mark.parametrize(
+    ("drs", "user_dr", "level", "words"),
+    [
+        ([30, 40, 50], 60, "success", "clears the median"),
+        ([30, 40, 50], 35, "info", "5 DR short"),
+        ([60, 70, 80], 20, "warning", "50 DR short"),
+    ],
+)
+def test_verdict_follows_the_gap(drs: list[int], user_dr: int, level: str, words: str) -> None:
+    reading = verdict(_report(drs, user_dr=user_dr))
+    assert reading is not None
+    assert reading.level == level
+    assert words in reading.headline + reading.detail
+
+
+def test_verdict_says_when_the_weakest_result_is_within_reach() -> None:
+    reading = verdict(_report([15, 60, 70], user_dr=40))
+    assert reading is not None and "weakest page" in reading.detail
+    assert verdict(_report([30, 40])) is None  # no domain, no verdict
+
+
+def test_serp_chart_draws_unknown_as_a_band_not_a_zero_bar() -> None:
+    report = _report([50, None, 30], user_dr=35)
+    fig = serp_chart(serp_frame(report), median_dr=40, min_dr=30, user_dr=35, user_domain="mine.com")
+    bars = [t for t in fig.data if t.type == "bar"]
+    assert list(bars[0].x) == [1, 3] and list(bars[0].y) == [50, 30]
+    assert bars[0].marker.color[0] != bars[0].marker.color[1]  # 30 ≤ your 35: drawn as beatable
+    assert any("unknown" in a.text for a in fig.layout.annotations)
+    lines = {s.name for s in fig.layout.shapes if s.type == "line"}
+    assert lines == {"Median DR 40", "Min DR 30", "mine.com DR 35"}
+
+
+def test_serp_chart_escapes_labels_from_the_service() -> None:
+    report = _report([50])
+    report.results[0].domain = "<b>evil</b>.com"
+    fig = serp_chart(serp_frame(report), median_dr=50, min_dr=50)
+    assert "<b>" not in str(fig.data[0].customdata)
+
+
+# --- several reports ----------------------------------------------------------------------------
+
+
+def test_keyword_list_is_normalised_deduplicated_and_limited() -> None:
+    parsed = parse_keyword_list("  Web  analytics\nweb analytics\n\n" + "x" * 300 + "\nseo\ncrm", limit=2)
+    assert parsed.keywords == ("Web analytics", "seo")
+    reasons = dict(parsed.rejected)
+    assert "200" in reasons["x" * 300]
+    assert "first 2" in reasons["crm"]
+
+
+def test_ranking_puts_the_most_winnable_first_and_failures_last() -> None:
+    easy, hard = _report([20, 30, 40], user_dr=35), _report([70, 80, 90], user_dr=35)
+    easy.keyword, hard.keyword = "easy", "hard"
+    failure = errors.UnavailableError("upstream down")
+    frame = ranking_frame([("hard", hard), ("broken", failure), ("easy", easy)])
+    assert list(frame["keyword"]) == ["easy", "hard", "broken"]
+    assert list(frame["gap"].iloc[:2]) == [easy.user.gap, hard.user.gap]
+    assert frame["rank"].iloc[2] is pd.NA and frame["error"].iloc[2] == "upstream down"
+    assert list(frame["source"].iloc[:2]) == ["live SERP", "live SERP"]
+
+
+def test_ranking_without_a_domain_orders_by_median_and_counts_unknowns() -> None:
+    a, b = _report([60, None, 70]), _report([10, 20, None, None])
+    a.keyword, b.keyword = "a", "b"
+    frame = ranking_frame([("a", a), ("b", b)])
+    assert list(frame["keyword"]) == ["b", "a"]
+    assert list(frame["unknown_dr"]) == [2, 1]
+    assert frame["gap"].isna().all()
+
+
+def test_distribution_chart_has_one_box_per_keyword_in_ranking_order() -> None:
+    easy, hard = _report([20, None, 40], user_dr=35), _report([70, 90], user_dr=35)
+    easy.keyword, hard.keyword = "easy", "hard"
+    ranking = ranking_frame([("hard", hard), ("easy", easy)])
+    fig = distribution_chart(distribution_frame([hard, easy]), ranking, user_dr=35, user_domain="mine.com")
+    boxes = [t for t in fig.data if t.type == "box"]
+    assert [b.name for b in boxes] == ["easy", "hard"]
+    assert math.isnan(boxes[0].y[1])  # the unknown DR is a gap in the plot, not 0
+    medians = next(t for t in fig.data if t.name == "Median DR")
+    assert list(medians.y) == [easy.median_dr, hard.median_dr]
+    assert any(s.name == "mine.com DR 35" for s in fig.layout.shapes)
+
+
+def test_distribution_chart_says_so_when_every_keyword_failed() -> None:
+    ranking = ranking_frame([("x", errors.ServerError("boom"))])
+    fig = distribution_chart(distribution_frame([]), ranking)
+    assert not fig.data and "No keyword" in fig.layout.annotations[0].text
+
+
+# --- suggestions --------------------------------------------------------------------------------
+
+
+def test_suggestions_frame_bands_filter_and_sort() -> None:
+    answer = KeywordSuggestions(domain="example.com", suggestions=suggestions("example.com"))
+    frame = suggestions_frame(answer)
+    assert list(frame["keyword"]) == [s.keyword for s in answer.suggestions]  # service order kept
+    assert all(band_of(p) == b for p, b in zip(frame["position"], frame["band"], strict=True))
+    page_one = BANDS[0][0]
+    only = filter_bands(frame, [page_one])
+    assert set(only["band"]) == {page_one}
+    assert len(only) == sum(1 for s in answer.suggestions if 4 <= s.position <= 10)
+    by_volume = sort_suggestions(frame, "Search volume")
+    assert list(by_volume["search_volume"]) == sorted(frame["search_volume"], reverse=True)
+    fig = suggestions_chart(frame)
+    assert sum(len(t.x) for t in fig.data) == len(frame)
+    assert fig.layout.yaxis.type == "log"
+
+
+def test_no_band_chosen_means_every_suggestion() -> None:
+    frame = suggestions_frame(KeywordSuggestions.model_validate({"domain": "x.com", "suggestions": []}))
+    assert frame.empty and filter_bands(frame, None).empty
+    assert "No suggestion" in suggestions_chart(frame).layout.annotations[0].text
+
+
+# --- tracked keywords ---------------------------------------------------------------------------
+
+
+def test_tracked_frame_position_change_and_missing_impressions() -> None:
+    listing = TrackedKeywords.model_validate(
+        {
+            "website": {"slug": "mine-com"},
+            "keywords": [
+                {"id": "tgt_1", "keyword": "a b", "snapshot": {"medianDr": 40, "gap": 5, "userPosition": 9,
+                                                              "prevPosition": 12}, "impressions": 300},
+                {"id": "tgt_2", "keyword": "c d", "snapshot": None},
+            ],
+            "limit": 2,
+            "quota": {"used": 3, "limit": 10},
+        }
+    )  # fmt: skip
+    frame = tracked_frame(listing)
+    assert list(frame["position_change"].astype("object").fillna("na")) == [3, "na"]  # 12 → 9 is up 3
+    assert frame["impressions"].isna().tolist() == [False, True]
+    assert frame["median_dr"].isna().tolist() == [False, True]
+    use = usage(listing)
+    assert use.at_limit and use.checks_left == 7

@@ -1,0 +1,132 @@
+"""Keyword suggestions: keywords a domain already ranks 4 to 30 for, the ones closest to paying off."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client.errors import ApiError, InvalidInputError
+from client.inputs import normalise_domain
+from components import data
+from components.connection import Connection, current_connection
+from components.errors import show_error
+from components.keyword_charts import suggestions_chart
+from components.keyword_frames import BANDS, SORTS, filter_bands, sort_suggestions, suggestions_frame
+from components.keyword_sites import site_to_track
+from components.tables import table_with_export
+from components.text import escape_md
+
+DEMO_DOMAINS = ("example.com", "northwind-coffee.com", "hubspot.com", "stripe.com")
+RESEARCH_PAGE = "views/keyword-research.py"
+TRACKED_PAGE = "views/tracked-keywords.py"
+
+COLUMNS = {
+    "keyword": st.column_config.TextColumn("Keyword"),
+    "position": st.column_config.NumberColumn("Position", format="%d", help="The domain's Google position."),
+    "band": st.column_config.TextColumn("Band"),
+    "search_volume": st.column_config.NumberColumn("Search volume", format="localized", help="Per month."),
+    "value_rank": st.column_config.NumberColumn(
+        "Value rank", format="%d", help="The service's order: estimated traffic value, best first."
+    ),
+}
+
+
+def _use_domain(domain: str) -> None:
+    st.session_state["domain"] = domain
+
+
+def _demo_picker(conn: Connection) -> None:
+    if conn.mode != "sandbox":
+        return
+    st.caption("Try a demo domain:")
+    cols = st.columns(len(DEMO_DOMAINS))
+    for col, domain in zip(cols, DEMO_DOMAINS, strict=True):
+        col.button(domain, key=f"demo_sg_{domain}", on_click=_use_domain, args=(domain,), width="stretch")
+
+
+def _act_on_one(conn: Connection, keywords: list[str], domain: str) -> None:
+    """Research a suggestion (its top 10 against this domain) or track it for one of your sites."""
+    st.markdown("**Research or track a suggestion**")
+    site = site_to_track(conn, domain) or domain
+    cols = st.columns([3, 2, 2], vertical_alignment="bottom")
+    keyword = cols[0].selectbox("Suggested keyword", keywords, key="suggestion_pick")
+    if keyword is None:
+        return
+    cols[1].page_link(
+        RESEARCH_PAGE,
+        label="Research its top 10",
+        icon=":material/query_stats:",
+        query_params={"keyword": keyword, "domain": domain},
+    )
+    cols[2].page_link(
+        TRACKED_PAGE,
+        label=f"Track it for {site}",
+        icon=":material/add_chart:",
+        query_params={"track": keyword, "domain": site},
+    )
+
+
+def _suggestions(conn: Connection, raw: str) -> None:
+    try:
+        domain = normalise_domain(raw)
+    except InvalidInputError as exc:
+        show_error(exc)
+        return
+    try:
+        answer = data.keyword_suggestions(conn, domain)
+    except ApiError as exc:
+        show_error(exc, subject=domain)
+        return
+    frame = suggestions_frame(answer)
+    if frame.empty:
+        st.info(
+            f"**{escape_md(answer.domain)} has no qualifying rankings.** The service found no non-brand "
+            "keywords it ranks at positions 4 to 30 for (one-word queries and brand searches are left "
+            "out). A newer or smaller site often has none yet: try a competitor's domain.",
+            icon=":material/search_off:",
+        )
+        return
+
+    st.subheader(f"{len(frame)} keywords {escape_md(answer.domain)} could push up", anchor=False)
+    cols = st.columns([3, 2], vertical_alignment="bottom")
+    bands = cols[0].segmented_control(
+        "Position band",
+        [label for label, _, _ in BANDS],
+        selection_mode="multi",
+        key="bands",
+        help="Page 1 rankings (4–10) are the quickest wins; none chosen shows every band.",
+    )
+    how = cols[1].selectbox("Sort by", list(SORTS), key="suggestion_sort")
+    shown = sort_suggestions(filter_bands(frame, bands), how)
+    if shown.empty:
+        st.caption("No suggestion falls in the chosen bands.")
+        return
+    st.plotly_chart(suggestions_chart(shown), key="suggestions_chart")
+    table_with_export(
+        shown,
+        what="keyword-suggestions",
+        subject=answer.domain,
+        key="suggestions",
+        column_config=COLUMNS,
+    )
+    if len(shown) < len(frame):
+        st.caption(f"Showing {len(shown)} of {len(frame)} suggestions; the CSV holds the rows shown.")
+    _act_on_one(conn, list(shown["keyword"]), answer.domain)
+
+
+conn = current_connection()
+st.title("Keyword suggestions", anchor=False)
+st.caption(
+    "Non-brand keywords a domain (yours or a competitor's) already ranks at positions 4 to 30 for, "
+    "ordered by estimated traffic value. Suggestions spend no quota units."
+)
+domain_text = st.text_input(
+    "Domain",
+    key="domain",
+    bind="query-params",
+    placeholder="example.com",
+    help="Any domain, subdomain or URL: your own site or a competitor's.",
+)
+if domain_text and domain_text.strip():
+    _suggestions(conn, domain_text)
+else:
+    _demo_picker(conn)

@@ -1,0 +1,391 @@
+"""Tracked keywords of one of your sites: stored snapshots, and add / refresh / remove, each sent once."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client.errors import (
+    ApiError,
+    BadRequestError,
+    ConflictError,
+    InvalidInputError,
+    NotFoundError,
+    PaymentRequiredError,
+    RateLimitedError,
+)
+from client.inputs import normalise_domain, normalise_keyword, slug_for
+from client.models import TrackedKeywords
+from components import data
+from components.connection import Connection, current_connection
+from components.errors import show_error
+from components.keyword_frames import TIER_LABELS, Usage, present_columns, tracked_frame, usage
+from components.keyword_sites import owned_sites, remember_site
+from components.sidebar import RESULT_PREFIX
+from components.tables import table_with_export
+from components.text import escape_md
+from components.writes import (
+    WriteOutcome,
+    flash,
+    peek_flash,
+    request_write,
+    run_requested_write,
+    show_flash,
+    write_requested,
+)
+
+#: One slot for every write on this page: while one runs, every control is disabled.
+SLOT = "tracked_keywords"
+SITE_KEY = "domain"
+ADD_KEY = "track"
+PICK_KEY = "tracked_pick"
+CONFIRM_KEY = RESULT_PREFIX + "tracked_confirm_remove"
+LIVE_SERP_NOTE = (
+    "Adding or refreshing a keyword the service has not fetched recently pays a live Google search, "
+    "which the service rate-limits more strictly than other calls."
+)
+OPTIONAL_COLUMNS = ("min_dr", "search_volume", "cpc", "prev_position", "position_change", "impressions")
+
+PROGRESS = st.column_config.ProgressColumn
+COLUMNS = {
+    "keyword": st.column_config.TextColumn("Keyword", pinned=True),
+    "median_dr": PROGRESS(
+        "Median DR", min_value=0, max_value=100, format="%.1f", help="DR needed: top-10 median"
+    ),
+    "min_dr": st.column_config.NumberColumn("Min DR", format="%.0f"),
+    "user_dr": st.column_config.NumberColumn("Your DR", format="%d"),
+    "gap": st.column_config.NumberColumn("Gap", format="%+.1f", help="Median DR − your DR; ≤ 0 clears it"),
+    "tier": st.column_config.TextColumn("Tier", help="Historical labels for the gap, not plan names"),
+    "search_volume": st.column_config.NumberColumn("Search volume", format="localized"),
+    "cpc": st.column_config.NumberColumn("CPC", format="dollar"),
+    "user_position": st.column_config.NumberColumn("Position", format="%d", help="Empty: not ranking"),
+    "prev_position": st.column_config.NumberColumn("Previous", format="%d"),
+    "position_change": st.column_config.NumberColumn("Moved", format="%+d", help="Positive: moved up"),
+    "impressions": st.column_config.NumberColumn("Impressions (28 days)", format="localized"),
+    "gsc_position": st.column_config.NumberColumn("Search Console position", format="%.1f"),
+    "last_checked_at": st.column_config.DatetimeColumn("Last checked", format="YYYY-MM-DD HH:mm"),
+    "id": st.column_config.TextColumn("Id"),
+}
+
+
+# --- picking the site -----------------------------------------------------------------------------
+
+
+def _normalised(raw: str | None) -> str | None:
+    try:
+        return normalise_domain(raw) if raw and raw.strip() else None
+    except InvalidInputError:
+        return None
+
+
+def _pick_site(conn: Connection) -> tuple[str, str] | None:
+    """(domain, slug) of the site to show: one of your sites, or a typed one when they cannot be listed."""
+    mine = owned_sites(conn)
+    requested = st.query_params.get(SITE_KEY)  # read first: the picker drops a value that is not yours
+    if mine:
+        wanted = _normalised(requested)
+        if wanted in mine and wanted != requested:
+            st.session_state[SITE_KEY] = wanted  # www.example.com/x in a link still opens example.com
+        domain = st.selectbox(
+            "Your site", list(mine), key=SITE_KEY, bind="query-params", help="The sites of your API key."
+        )
+        if requested and wanted not in mine:
+            st.info(
+                f"**{escape_md(requested.strip()[:100])} is not one of your sites**, so it has no tracked "
+                f"keywords here. Showing {escape_md(domain)}; pick another of yours above.",
+                icon=":material/lock_person:",
+            )
+        return domain, mine[domain]
+    if mine is not None:
+        st.info(
+            "This API key has no sites yet. Keywords are tracked per site: add your site first "
+            "(My sites), then come back.",
+            icon=":material/info:",
+        )
+        return None
+    text = st.text_input(
+        "Your site",
+        key=SITE_KEY,
+        bind="query-params",
+        placeholder="example.com",
+        help="Your sites could not be listed just now: type the domain of one of them.",
+    )
+    if not text or not text.strip():
+        st.caption("Enter the domain of one of your sites.")
+        return None
+    try:
+        domain = normalise_domain(text)
+        return domain, slug_for(domain)
+    except InvalidInputError as exc:
+        show_error(exc)
+        return None
+
+
+def _not_owned(domain: str, err: NotFoundError) -> None:
+    st.info(
+        f"**{escape_md(domain)} is not one of your sites.** Tracked keywords are kept only for sites "
+        "that belong to this API key, and the service answers as if any other site did not exist. "
+        "Check the spelling, or enter the domain of a site you added to VerifiedDR.",
+        icon=":material/lock_person:",
+    )
+    if err.message:
+        st.caption(f"Service said: {escape_md(err.message)}")
+
+
+# --- what the site tracks -------------------------------------------------------------------------
+
+
+def _meters(use: Usage) -> None:
+    cols = st.columns(2)
+    with cols[0]:
+        if use.limit:
+            st.progress(
+                min(1.0, use.tracked / use.limit),
+                text=f"{use.tracked} of {use.limit} tracked keywords"
+                + (" — the limit: remove one to add another" if use.at_limit else ""),
+            )
+        else:
+            st.caption(f"{use.tracked} tracked keywords; the service did not say the limit.")
+    with cols[1]:
+        if use.checks_limit:
+            used = use.checks_used or 0
+            st.progress(
+                min(1.0, used / use.checks_limit),
+                text=f"{used} of {use.checks_limit} keyword checks used this month (adds and refreshes)",
+            )
+        elif use.checks_used is not None:
+            checks = "check" if use.checks_used == 1 else "checks"
+            st.caption(f"{use.checks_used} keyword {checks} used; your plan has no monthly check allowance.")
+
+
+def _table(listing: TrackedKeywords, domain: str) -> None:
+    frame = tracked_frame(listing)
+    if frame.empty:
+        st.info(f"{escape_md(domain)} tracks no keywords yet. Add one above.", icon=":material/info:")
+        return
+    table_with_export(
+        frame,
+        what="tracked-keywords",
+        subject=domain,
+        key="tracked",
+        column_config=COLUMNS,
+        column_order=present_columns(frame, (*OPTIONAL_COLUMNS, "gsc_position")),
+    )
+    if frame["impressions"].isna().all():
+        st.caption("Search Console impressions show here when Search Console is connected for this site.")
+    tiers = ", ".join(f"{escape_md(label)}" for label in TIER_LABELS.values())
+    st.caption(f"Tiers: {tiers}. They are the service's historical labels, not plan names.")
+
+
+# --- writes ---------------------------------------------------------------------------------------
+
+
+def _request_add(slug: str, domain: str) -> None:
+    """Form submit: check the typed keyword, then ask for the add (sent once, after this callback)."""
+    raw = st.session_state.get(ADD_KEY) or ""
+    try:
+        keyword = normalise_keyword(raw)
+    except InvalidInputError as exc:
+        flash(SLOT, WriteOutcome("add_tracked_keyword", "failed", error=exc))
+        return
+    request_write(
+        SLOT,
+        "add_tracked_keyword",
+        slug,
+        keyword,
+        invalidates=[("tracked_keywords", slug)],
+        success=f"Now tracking “{escape_md(keyword)}” for {escape_md(domain)}.",
+    )
+
+
+def _request_refresh(slug: str, target_id: str, keyword: str) -> None:
+    request_write(
+        SLOT,
+        "refresh_tracked_keyword",
+        slug,
+        target_id,
+        invalidates=[("tracked_keywords", slug)],
+        success=f"Refreshed the snapshot of “{escape_md(keyword)}”.",
+    )
+
+
+def _ask_remove(slug: str, target_id: str) -> None:
+    st.session_state[CONFIRM_KEY] = (slug, target_id)
+
+
+def _cancel_remove() -> None:
+    st.session_state.pop(CONFIRM_KEY, None)
+
+
+def _confirm_remove(slug: str, target_id: str, keyword: str) -> None:
+    st.session_state.pop(CONFIRM_KEY, None)
+    request_write(
+        SLOT,
+        "remove_tracked_keyword",
+        slug,
+        target_id,
+        invalidates=[("tracked_keywords", slug)],
+        success=f"Stopped tracking “{escape_md(keyword)}”.",
+    )
+
+
+def _context(err: ApiError, limit: int | None) -> str | None:
+    """What this page knows about a refused write beyond the shared error words."""
+    if isinstance(err, ConflictError):
+        return "That keyword is already tracked for this site: nothing was added."
+    if isinstance(err, InvalidInputError):
+        return None
+    if isinstance(err, BadRequestError):
+        at = f" ({limit})" if limit else ""
+        return (
+            "The service refuses a keyword it considers invalid, and any new keyword once the site "
+            f"tracks its limit{at}: remove one to make room."
+        )
+    if isinstance(err, RateLimitedError):
+        return LIVE_SERP_NOTE
+    if isinstance(err, PaymentRequiredError):
+        return "Adds and refreshes spend your plan's monthly keyword checks; they renew next month."
+    if isinstance(err, NotFoundError):
+        return "That keyword is no longer tracked, or the site is not one of yours; the list shows what is."
+    return None
+
+
+def _show_outcome(conn: Connection, slug: str, limit: int | None) -> WriteOutcome | None:
+    """The last write's message; a refusal that means the list is stale re-reads it."""
+    outcome = show_flash(SLOT, subject="this keyword")
+    if outcome is None or outcome.error is None:
+        return outcome
+    context = _context(outcome.error, limit)
+    if context:
+        st.caption(context)
+    if isinstance(outcome.error, NotFoundError | ConflictError):
+        data.forget(conn, "tracked_keywords", slug)
+    return outcome
+
+
+def _add_form(slug: str, domain: str, use: Usage, busy: bool) -> None:
+    with st.form("track_form"):
+        # Never disabled: Streamlit drops the value a disabled field was submitted with, and the
+        # typed text must survive a failed add. The submit button is what waits.
+        st.text_input("Keyword to track", key=ADD_KEY, placeholder="e.g. privacy friendly analytics")
+        st.form_submit_button(
+            "Track keyword",
+            icon=":material/add_chart:",
+            on_click=_request_add,
+            args=(slug, domain),
+            disabled=busy or use.at_limit,
+            type="primary",
+        )
+        cost = ""
+        if use.checks_limit:
+            cost = f" Spends 1 of your monthly checks ({use.checks_left} left)."
+        st.caption(("The site is at its limit: remove a keyword first." if use.at_limit else "") + cost)
+
+
+def _manage(listing: TrackedKeywords, slug: str, use: Usage, busy: bool) -> None:
+    keywords = {k.id: k.keyword for k in listing.keywords}
+    if not keywords:
+        st.caption("Nothing to refresh or remove yet.")
+        return
+    target_id = st.selectbox(
+        "Tracked keyword", list(keywords), format_func=keywords.get, key=PICK_KEY, disabled=busy
+    )
+    if target_id is None:
+        return
+    keyword = keywords[target_id]
+    cols = st.columns(2)
+    cols[0].button(
+        "Refresh snapshot",
+        key="refresh_button",
+        icon=":material/refresh:",
+        on_click=_request_refresh,
+        args=(slug, target_id, keyword),
+        disabled=busy,
+        width="stretch",
+        help="Re-measure the top 10 now. " + LIVE_SERP_NOTE,
+    )
+    cols[1].button(
+        "Remove…",
+        key="remove_button",
+        icon=":material/delete:",
+        on_click=_ask_remove,
+        args=(slug, target_id),
+        disabled=busy,
+        width="stretch",
+    )
+    if use.checks_limit:
+        st.caption(f"A refresh spends 1 of your monthly checks ({use.checks_left} left).")
+    if st.session_state.get(CONFIRM_KEY) == (slug, target_id):
+        with st.container(border=True):
+            st.warning(
+                f"Stop tracking **“{escape_md(keyword)}”**? Its stored snapshot is deleted; adding it "
+                "again later starts a new one.",
+                icon=":material/delete_forever:",
+            )
+            yes, no = st.columns(2)
+            yes.button(
+                "Yes, remove it",
+                key="confirm_remove",
+                type="primary",
+                on_click=_confirm_remove,
+                args=(slug, target_id, keyword),
+                disabled=busy,
+                width="stretch",
+            )
+            no.button("Cancel", key="cancel_remove", on_click=_cancel_remove, disabled=busy, width="stretch")
+
+
+def _site(conn: Connection, domain: str, slug: str) -> None:
+    try:
+        listing = data.tracked_keywords(conn, slug)
+    except NotFoundError as exc:
+        _not_owned(domain, exc)
+        return
+    except ApiError as exc:
+        show_error(exc, subject=domain)
+        return
+    remember_site(domain)
+
+    outcome = _show_outcome(conn, slug, listing.limit)
+    if (
+        outcome is not None
+        and outcome.error is not None
+        and not data.is_cached(conn, "tracked_keywords", slug)
+    ):
+        try:
+            listing = data.tracked_keywords(conn, slug)  # the refusal said the list was stale
+        except ApiError as exc:
+            show_error(exc, subject=domain)
+            return
+    use = usage(listing)
+    _meters(use)
+    busy = write_requested(SLOT)
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.markdown("**Add a keyword**")
+        _add_form(slug, domain, use, busy)
+    with right:
+        st.markdown("**Refresh or remove one**")
+        _manage(listing, slug, use, busy)
+    run_requested_write(conn, SLOT, note="Sending your change to the service…")
+    _table(listing, domain)
+
+
+conn = current_connection()
+st.title("Tracked keywords", anchor=False)
+st.caption(
+    "The keywords you follow for one of your sites, each with its stored difficulty snapshot. Reading "
+    "this list never triggers a live Google search: it shows what the service stored at the last check."
+)
+# Before the field is drawn: a keyword sent here by a link ("Track it") fills it once, and a
+# successful add empties it (a failed one keeps the text). It is not bound to the URL: a link to
+# this page must never carry a half-typed action.
+if ADD_KEY in st.query_params:
+    st.session_state[ADD_KEY] = st.query_params[ADD_KEY]
+    del st.query_params[ADD_KEY]
+_last = peek_flash(SLOT)
+if _last is not None and _last.ok and not _last.duplicate and _last.operation == "add_tracked_keyword":
+    st.session_state[ADD_KEY] = ""
+
+picked = _pick_site(conn)
+if picked is not None:
+    _site(conn, *picked)
