@@ -1,0 +1,361 @@
+"""The Coach page in AppTest on sandbox domains picked (by computing) to hit each rule branch, and one
+headless-Chromium check that the Analyze view renders."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from client import ApiClient, coach
+from client.models import Lookup
+from sandbox import DEMO_KEY, SandboxServer, resources
+from sandbox import data as sandbox_data
+from tests.test_browser import ARTIFACTS, _settled, app_url, browser  # noqa: F401 (fixtures)
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGE = "views/coach.py"
+TABS = (
+    "Analyze",
+    "Diagnose",
+    "Actions",
+    "Audit backlinks",
+    "Content plan",
+    "Fix",
+    "Track",
+    "Explain",
+    "Boost",
+    "Next",
+)
+#: Where to look for sandbox sites: the famous and demo ones, then made-up names (deterministic).
+CANDIDATES = (*sandbox_data.DEMO_SITES, *sandbox_data.KNOWN_SITES, *(f"site{i}.com" for i in range(400)))
+
+
+@cache
+def _sandbox_lookup(domain: str) -> Lookup:
+    return resources.lookup(domain, "http://sandbox")
+
+
+def _listed() -> Iterator[str]:
+    return (d for d in CANDIDATES if sandbox_data.is_listed(d))
+
+
+def domain_where(test: Callable[[Lookup], bool], *, warm_map: bool = True) -> str:
+    """The first sandbox site whose lookup passes ``test`` (and whose Trust Map is warm, if asked)."""
+    for domain in _listed():
+        if (not warm_map or not sandbox_data.is_map_cold(domain)) and test(_sandbox_lookup(domain)):
+            return domain
+    raise LookupError("no sandbox site fits")
+
+
+def domain_for_issue(kind: str) -> str:
+    return domain_where(lambda lookup: coach.main_issue(lookup).kind == kind)
+
+
+@pytest.fixture
+def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxServer]:
+    """The app in Live mode against the test's own sandbox (so faults can be injected)."""
+    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
+    st.cache_data.clear()
+    yield sandbox
+    st.cache_data.clear()
+
+
+@pytest.fixture
+def client(live_env: SandboxServer) -> Iterator[ApiClient]:
+    with ApiClient(live_env.base_url, DEMO_KEY, timeout=5.0) as api:
+        yield api
+
+
+def coach_app(domain: str | None = None, tab: str | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.switch_page(PAGE)
+    if domain is not None:
+        at.query_params["domain"] = domain
+    if tab is not None:
+        at.query_params["coach"] = tab
+    at.run()
+    assert not at.exception
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    values = [m.value for m in at.metric if m.label == label]
+    assert values, f"no {label} metric on the page"
+    return values[0]
+
+
+def callouts(at: AppTest) -> str:
+    return "\n".join(str(e.value) for kind in (at.success, at.info, at.warning, at.error) for e in kind)
+
+
+def markdown(at: AppTest) -> str:
+    return "\n".join(str(e.value) for e in (*at.markdown, *at.caption))
+
+
+def unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+# --- Analyze, one sandbox site per branch of the main issue ---------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["inflated", "unbacked", "low_trust", "trailing", "aligned"])
+def test_analyze_shows_the_scores_main_issue_and_top_three(kind: str, client: ApiClient) -> None:
+    domain = domain_for_issue(kind)
+    lookup = client.lookup(domain)
+    at = coach_app(domain)
+    a = lookup.authority
+    assert metric(at, "DR") == str(a.dr) and metric(at, "TrueDR") == str(a.true_dr)
+    assert metric(at, "Gap") == f"{round(a.true_dr - a.dr):+d}"
+    shown = unescape(callouts(at))
+    assert coach.ISSUE_TEXT[kind] in shown
+    assert not any(text in shown for other, text in coach.ISSUE_TEXT.items() if other != kind)
+    titles = re.findall(r"\*\*\d\. (.+?)\*\*", unescape(markdown(at)))
+    assert titles == [action.title for action in coach.ranked_actions(lookup)[:3]]
+    assert len(at.get("plotly_chart")) == 1
+
+
+def visit_every_tab(at: AppTest) -> None:
+    """Open each tab in turn, as a user clicking through them (the tab lives in the URL)."""
+    for tab in TABS:
+        at.query_params["coach"] = tab
+        at.run()
+        assert not at.exception, tab
+        assert markdown(at) or at.code, f"{tab} is empty"
+
+
+def test_every_tab_renders_for_a_site(live_env: SandboxServer) -> None:
+    visit_every_tab(coach_app(domain_for_issue("inflated")))
+
+
+def test_only_the_open_tab_calls_the_api_and_reruns_spend_nothing(live_env: SandboxServer) -> None:
+    domain = domain_where(lambda lookup: "risky_links" in [a.key for a in coach.ranked_actions(lookup)[:3]])
+    at = coach_app(domain)
+    assert live_env.state.count("GET", f"/api/v1/map/{domain}") == 0  # the audit tab is closed
+    served = live_env.state.total_requests()
+    at.run()
+    assert live_env.state.total_requests() == served
+    at.button(key="analyze_risky_links").click().run()  # "Go to Audit backlinks" on the action
+    assert not at.exception
+    assert at.session_state["coach"] == "Audit backlinks"
+    assert live_env.state.count("GET", f"/api/v1/map/{domain}") == 1
+    assert metric(at, "Trust score")
+
+
+# --- Diagnose, Actions ---------------------------------------------------------------------------------
+
+
+def test_diagnose_shows_each_piece_of_public_evidence(client: ApiClient) -> None:
+    domain = domain_for_issue("unbacked")
+    lookup = client.lookup(domain)
+    text = unescape(markdown(coach_app(domain, "Diagnose")))
+    assert f"Trust score: {lookup.authority.trust_score}/100" in text
+    assert f"Traffic validated: {'yes' if lookup.authority.traffic_validated else 'no'}" in text
+    traffic = "unknown" if lookup.evidence.traffic is None else f"{lookup.evidence.traffic:,} visits/month"
+    assert f"Traffic: {traffic}" in text
+    assert f"Referring domains: {lookup.evidence.referring_domains:,}" in text
+
+
+def test_actions_table_ranks_every_action_with_a_chart_and_csv(client: ApiClient) -> None:
+    domain = domain_where(lambda lookup: len(coach.ranked_actions(lookup)) >= 4)
+    at = coach_app(domain, "Actions")
+    table = at.dataframe[0].value
+    assert list(table["action"]) == [a.title for a in coach.ranked_actions(client.lookup(domain))]
+    assert list(table["priority"]) == sorted(table["priority"], reverse=True)
+    assert len(at.get("plotly_chart")) == 1 and len(at.get("download_button")) == 1
+
+
+# --- Audit backlinks -------------------------------------------------------------------------------
+
+
+def test_audit_lists_the_flagged_referring_domains(client: ApiClient) -> None:
+    domain = domain_where(lambda lookup: True)
+    trust_map = client.trust_map(domain)
+    expected = {
+        d.domain
+        for d in trust_map.domains
+        if (d.spam_score is not None and d.spam_score >= 50)
+        or d.status == "lost"
+        or d.link_type == "nofollow"
+    }
+    at = coach_app(domain, "Audit backlinks")
+    flagged = [
+        f.value for f in at.dataframe if "flags" in f.value.columns and "anchor" not in f.value.columns
+    ]
+    assert flagged, "no flagged-domains table"
+    assert set(flagged[0]["domain"]) == expected
+    assert metric(at, "Lost") == str(sum(1 for d in trust_map.domains if d.status == "lost"))
+    assert any(b.label == "Download CSV" for b in at.get("download_button"))
+    assert len(at.get("plotly_chart")) == 2
+
+
+def test_a_cold_trust_map_is_being_built_and_the_audit_uses_the_lookup(client: ApiClient) -> None:
+    domain = next(d for d in _listed() if sandbox_data.is_map_cold(d))
+    lookup = client.lookup(domain)
+    at = coach_app(domain, "Audit backlinks")
+    assert "being built" in unescape(callouts(at))
+    tables = [f.value for f in at.dataframe]
+    strongest = [b.source_domain for b in lookup.evidence.top_backlinks or []][: coach.AUDIT_LINKS]
+    assert list(tables[0]["domain"]) == strongest
+
+
+# --- Fix, Track, Explain, Next -----------------------------------------------------------------------
+
+
+def test_fix_plans_toward_the_goal_the_user_sets(client: ApiClient) -> None:
+    domain = domain_where(lambda lookup: (lookup.authority.true_dr or 100) < 80)
+    true_dr = client.lookup(domain).authority.true_dr
+    at = coach_app(domain, "Fix")
+    assert metric(at, "Target TrueDR") == str(true_dr + coach.DEFAULT_GOAL)
+    at.number_input(key="goal").set_value(15).run()
+    assert not at.exception
+    assert metric(at, "Target TrueDR") == str(true_dr + 15)
+    plan = at.dataframe[0].value
+    assert list(plan["step"]) == [a.title for a in coach.ranked_actions(client.lookup(domain))[:3]]
+
+
+@pytest.mark.parametrize("rising", [True, False], ids=["truedr rose", "truedr did not rise"])
+def test_track_verdict_follows_the_weekly_truedr_change(rising: bool, client: ApiClient) -> None:
+    domain = domain_where(lambda lookup: ((lookup.changes.true_dr_weekly_change or 0) > 0) is rising)
+    at = coach_app(domain, "Track")
+    week = client.lookup(domain).changes.true_dr_weekly_change
+    verdicts = [s.value for s in at.success] if rising else [i.value for i in at.info]
+    assert any("Improving" in v for v in verdicts) is rising
+    assert any("No clear TrueDR lift" in v for v in verdicts) is not rising
+    shown = "not available" if week is None else "0" if week == 0 else f"{week:+.1f}"
+    assert metric(at, "TrueDR this week") == shown
+
+
+def test_explain_paragraph_is_in_a_copyable_box(client: ApiClient) -> None:
+    domain = domain_for_issue("trailing")
+    lookup = client.lookup(domain)
+    at = coach_app(domain, "Explain")
+    assert len(at.code) == 1
+    paragraph = at.code[0].value
+    assert paragraph.startswith(f"{domain} has a DR of {lookup.authority.dr}")
+    assert f"TrueDR is {lookup.authority.true_dr}." in paragraph
+    assert coach.ISSUE_TEXT["trailing"] in paragraph
+
+
+def test_next_suggests_the_best_partner_and_links_to_the_preview(client: ApiClient) -> None:
+    domain = next(iter(sandbox_data.DEMO_SITES))
+    found = client.exchange_candidates(
+        domain,
+        traffic_validated=True,
+        min_true_dr=coach.PARTNER_MIN_TRUE_DR,
+        limit=coach.PARTNER_CANDIDATE_LIMIT,
+    )
+    best = next(
+        c
+        for c in found.candidates
+        if c.authority.traffic_validated and (c.authority.true_dr or 0) >= coach.PARTNER_MIN_TRUE_DR
+    )
+    at = coach_app(domain, "Next")
+    assert best.domain in unescape(markdown(at))
+    links = [link.proto for link in at.get("page_link")]
+    preview = [p for p in links if p.page == "exchanges"]
+    assert preview and f"domain={domain}" in preview[0].query_string
+    assert "ex_validated=true" in preview[0].query_string
+
+
+def test_next_skips_a_partner_already_contacted_this_session(client: ApiClient) -> None:
+    domain = next(iter(sandbox_data.DEMO_SITES))
+    found = client.exchange_candidates(
+        domain,
+        traffic_validated=True,
+        min_true_dr=coach.PARTNER_MIN_TRUE_DR,
+        limit=coach.PARTNER_CANDIDATE_LIMIT,
+    )
+    first, second = (c for c in found.candidates[:2])
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.switch_page(PAGE)
+    at.query_params.update({"domain": domain, "coach": "Next"})
+    at.session_state["result:exchange_sent"] = {(domain, first.slug or first.domain)}  # the exchanges page's
+    at.run()
+    assert not at.exception
+    shown = unescape(markdown(at))
+    assert f"**{second.domain}**" in shown and f"**{first.domain}**" not in shown
+
+
+# --- inputs and errors ----------------------------------------------------------------------------
+
+
+def test_an_unlisted_domain_is_explained_with_a_way_to_its_plain_dr(live_env: SandboxServer) -> None:
+    domain = next(d for d in CANDIDATES if not sandbox_data.is_listed(d))
+    at = coach_app(domain)
+    assert "is not listed" in unescape(callouts(at))
+    # The Domain overview is the default page, so its link points at the app's root path.
+    assert [(link.proto.label, link.proto.page) for link in at.get("page_link")] == [
+        ("Check its plain DR on the Domain overview", "")
+    ]
+    assert at.text_input(key="domain").value == domain
+
+
+def test_bad_input_is_explained_and_kept(live_env: SandboxServer) -> None:
+    at = coach_app("not a domain!")
+    assert at.warning and "Check what you typed" in at.warning[0].value
+    assert at.text_input(key="domain").value == "not a domain!"
+
+
+def test_a_lookup_with_nulls_everywhere_still_gets_advice_on_every_tab(live_env: SandboxServer) -> None:
+    live_env.state.add_fault("lookup", "nulls")
+    live_env.state.add_fault("trust_map", "nulls")
+    at = coach_app(domain_for_issue("inflated"))
+    assert metric(at, "DR") == "not available" and metric(at, "Gap") == "not available"
+    assert "did not report" in unescape(markdown(at))
+    visit_every_tab(at)
+
+
+def test_503_on_the_lookup_says_the_data_is_being_refreshed(live_env: SandboxServer) -> None:
+    live_env.state.add_fault("lookup", 503)
+    at = coach_app(domain_for_issue("aligned"))
+    assert "being refreshed" in callouts(at)
+    assert not at.tabs
+
+
+# --- in a real browser ----------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+def test_analyze_renders_in_chromium(app_url: str, browser, sandbox: SandboxServer) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    domain = domain_for_issue("inflated")
+    with ApiClient(sandbox.base_url, DEMO_KEY) as api:
+        lookup = api.lookup(domain)
+    page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    try:
+        page.goto(app_url, wait_until="domcontentloaded")
+        page.get_by_text("Data source").first.wait_for(timeout=30_000)
+        _settled(page)
+        more = page.get_by_text(re.compile(r"^View \d+ more$"))
+        if more.count():
+            more.first.click()
+        page.get_by_role("link", name="Coach", exact=True).first.click()
+        field = page.get_by_label("Domain", exact=True)
+        field.wait_for(timeout=30_000)
+        field.fill(domain)
+        field.press("Enter")
+        page.get_by_role("tab", name="Analyze", exact=True).wait_for(timeout=30_000)
+        for label, value in (("DR", lookup.authority.dr), ("TrueDR", lookup.authority.true_dr)):
+            card = page.locator('[data-testid="stMetric"]').filter(
+                has=page.locator('[data-testid="stMetricLabel"]', has_text=re.compile(f"^{label}$"))
+            )
+            assert card.first.locator('[data-testid="stMetricValue"]').inner_text().strip() == str(value)
+        page.get_by_text(coach.ISSUE_TEXT["inflated"]).wait_for(timeout=30_000)
+        page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=30_000)
+        assert f"domain={domain}" in page.url
+        _settled(page)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "coach.png"), full_page=True)
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "coach-failure.png"), full_page=True)
+        raise
+    finally:
+        page.close()
