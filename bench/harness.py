@@ -55,6 +55,32 @@ class PageVisit:
 PAGE_VISITS: tuple[PageVisit, ...] = (
     PageVisit("overview", "overview", "domain=stripe.com", title="Domain overview"),
     PageVisit("overview-compare", "overview", "compare=true&domains=stripe.com%0Ahubspot.com%0Aexample.com"),
+    PageVisit("trust-map", "trust-map", "domain=stripe.com", title="Trust Map"),
+    PageVisit(
+        "site-check", "site-check", "domain=example.com", ready='[data-testid="stButton"]', title="Site check"
+    ),
+    PageVisit("bulk-dr", "bulk-dr", "", ready='[data-testid="stTextArea"]', title="Bulk DR checker"),
+    PageVisit(
+        "badges", "badges", "domain=stripe.com", ready='[data-testid="stCode"]', title="Badges & snippets"
+    ),
+    PageVisit("categories", "categories", "", ready='[data-testid="stDataFrame"]', title="Categories"),
+    PageVisit(
+        "keyword-research",
+        "keyword-research",
+        "keyword=crm+software&domain=example.com",
+        title="Keyword research",
+    ),
+    PageVisit(
+        "keyword-suggestions", "keyword-suggestions", "domain=hubspot.com", title="Keyword suggestions"
+    ),
+    PageVisit(
+        "tracked-keywords",
+        "tracked-keywords",
+        "domain=example.com",
+        ready='[data-testid="stDataFrame"]',
+        title="Tracked keywords",
+    ),
+    PageVisit("coach", "coach", "domain=example.com", title="Coach"),
 )
 
 
@@ -164,7 +190,7 @@ def app_process(
         "--browser.gatherUsageStats",
         "false",
     ]
-    args += extra or []
+    args += ["--server.fileWatcherType", "none", *(extra or [])]
     proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
