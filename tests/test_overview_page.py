@@ -148,3 +148,16 @@ def test_a_hung_service_leaves_a_message_within_the_timeout(
     assert at.error and "did not answer in time" in at.error[0].value
     assert at.text_input(key="domain").value == DEMO_SITE
     assert elapsed < 10, "a timed-out read is not retried into minutes"
+
+
+def test_a_demo_domain_is_one_click_away_on_the_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", "")
+    st.cache_data.clear()
+    at = _app()
+    demo_buttons = [b for b in at.button if b.key and b.key.startswith("demo_")]
+    assert demo_buttons, "no demo domains offered on the sandbox"
+    chosen = demo_buttons[0]
+    chosen.click().run()
+    assert not at.exception
+    assert at.text_input(key="domain").value == chosen.label
+    assert _metric(at, "DR") != "not available"

@@ -13,6 +13,7 @@ from client.inputs import normalise_domain
 from client.models import Snippets
 from components import data
 from components.connection import Connection, current_connection
+from components.demo_picker import demo_picker
 from components.errors import show_error
 from components.snippet_parts import badge_variants, og_image, snippets_frame
 from components.tables import csv_download
@@ -21,17 +22,8 @@ from components.text import escape_md, safe_http_url
 DEMO_DOMAINS = ("example.com", "stripe.com", "acme-widgets.com", "github.com")
 
 
-def _use_domain(domain: str) -> None:
-    st.session_state["domain"] = domain
-
-
 def _demo_picker(conn: Connection) -> None:
-    if conn.mode != "sandbox":
-        return
-    st.caption("Try a demo domain:")
-    cols = st.columns(len(DEMO_DOMAINS))
-    for col, domain in zip(cols, DEMO_DOMAINS, strict=True):
-        col.button(domain, key=f"badge_demo_{domain}", on_click=_use_domain, args=(domain,), width="stretch")
+    demo_picker(conn, DEMO_DOMAINS, key_prefix="badge_demo")
 
 
 def _links(snippets: Snippets) -> None:

@@ -31,6 +31,7 @@ from components.coach_frames import (
     track_frame,
 )
 from components.connection import Connection, current_connection
+from components.demo_picker import demo_picker
 from components.errors import show_error
 from components.frames import changes_frame
 from components.metrics import signed
@@ -127,10 +128,6 @@ TRACK_COLUMNS = {
 
 def _open_tab(name: str) -> None:
     st.session_state[TAB_KEY] = name
-
-
-def _use_domain(domain: str) -> None:
-    st.session_state["domain"] = domain
 
 
 def _sources(sources: Sequence[str]) -> None:
@@ -509,12 +506,7 @@ def _demo_picker(conn: Connection) -> None:
         "Type a domain to see what holds its TrueDR back and what to do next. The advice is built "
         "locally with the vdr CLI's coach rules; lookups spend no quota."
     )
-    if conn.mode != "sandbox":
-        return
-    st.caption("Try a demo domain:")
-    cols = st.columns(len(DEMO_DOMAINS))
-    for col, name in zip(cols, DEMO_DOMAINS, strict=True):
-        col.button(name, key=f"coach_demo_{name}", on_click=_use_domain, args=(name,), width="stretch")
+    demo_picker(conn, DEMO_DOMAINS, key_prefix="coach_demo")
 
 
 def _load_lookup(conn: Connection, raw: str) -> tuple[str, Lookup] | None:

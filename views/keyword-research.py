@@ -9,6 +9,7 @@ from client.inputs import normalise_domain, normalise_keyword
 from client.models import KeywordReport
 from components import data
 from components.connection import Connection, current_connection
+from components.demo_picker import demo_picker
 from components.errors import describe_error, show_error
 from components.keyword_charts import distribution_chart, serp_chart
 from components.keyword_frames import (
@@ -71,12 +72,7 @@ def _use_keyword(keyword: str) -> None:
 
 
 def _demo_picker(conn: Connection) -> None:
-    if conn.mode != "sandbox":
-        return
-    st.caption("Try a demo keyword:")
-    cols = st.columns(len(DEMO_KEYWORDS))
-    for col, keyword in zip(cols, DEMO_KEYWORDS, strict=True):
-        col.button(keyword, key=f"demo_kw_{keyword}", on_click=_use_keyword, args=(keyword,), width="stretch")
+    demo_picker(conn, DEMO_KEYWORDS, key_prefix="demo_kw", label="Try a demo keyword:", on_pick=_use_keyword)
 
 
 def _gate(err: PaymentRequiredError) -> None:

@@ -8,6 +8,7 @@ from client.errors import ApiError, InvalidInputError
 from client.inputs import normalise_domain
 from components import data
 from components.connection import Connection, current_connection
+from components.demo_picker import demo_picker
 from components.errors import show_error
 from components.keyword_charts import suggestions_chart
 from components.keyword_frames import BANDS, SORTS, filter_bands, sort_suggestions, suggestions_frame
@@ -30,17 +31,8 @@ COLUMNS = {
 }
 
 
-def _use_domain(domain: str) -> None:
-    st.session_state["domain"] = domain
-
-
 def _demo_picker(conn: Connection) -> None:
-    if conn.mode != "sandbox":
-        return
-    st.caption("Try a demo domain:")
-    cols = st.columns(len(DEMO_DOMAINS))
-    for col, domain in zip(cols, DEMO_DOMAINS, strict=True):
-        col.button(domain, key=f"demo_sg_{domain}", on_click=_use_domain, args=(domain,), width="stretch")
+    demo_picker(conn, DEMO_DOMAINS, key_prefix="demo_sg")
 
 
 def _act_on_one(conn: Connection, keywords: list[str], domain: str) -> None:

@@ -10,6 +10,7 @@ from client.models import Lookup
 from components import data
 from components.charts import changes_chart, compare_chart
 from components.connection import Connection, current_connection
+from components.demo_picker import demo_picker
 from components.errors import show_error
 from components.frames import backlinks_frame, changes_frame, compare_frame
 from components.metrics import authority_cards, evidence_cards
@@ -50,17 +51,8 @@ COMPARE_COLUMNS = {
 }
 
 
-def _use_domain(domain: str) -> None:
-    st.session_state["domain"] = domain
-
-
 def _demo_picker(conn: Connection) -> None:
-    if conn.mode != "sandbox":
-        return
-    st.caption("Try a demo domain:")
-    cols = st.columns(len(DEMO_DOMAINS))
-    for col, domain in zip(cols, DEMO_DOMAINS, strict=True):
-        col.button(domain, key=f"demo_{domain}", on_click=_use_domain, args=(domain,), width="stretch")
+    demo_picker(conn, DEMO_DOMAINS, key_prefix="demo")
 
 
 def _unlisted(conn: Connection, domain: str, err: NotFoundError) -> None:

@@ -9,6 +9,7 @@ from client.inputs import normalise_domain
 from client.models import SiteCheck
 from components import data
 from components.connection import Connection, current_connection
+from components.demo_picker import demo_picker
 from components.errors import show_error
 from components.sidebar import RESULT_PREFIX
 from components.site_check_frames import missing_signals, signals, signals_frame, verdict_style
@@ -31,17 +32,8 @@ HOW_TO_CREATE = (
 )
 
 
-def _use_domain(domain: str) -> None:
-    st.session_state["domain"] = domain
-
-
 def _demo_picker(conn: Connection) -> None:
-    if conn.mode != "sandbox":
-        return
-    st.caption("Try a demo report (one per verdict):")
-    cols = st.columns(len(DEMO_DOMAINS))
-    for col, domain in zip(cols, DEMO_DOMAINS, strict=True):
-        col.button(domain, key=f"check_demo_{domain}", on_click=_use_domain, args=(domain,), width="stretch")
+    demo_picker(conn, DEMO_DOMAINS, key_prefix="check_demo", label="Try a demo report (one per verdict):")
 
 
 def _agree(domain: str) -> None:

@@ -9,6 +9,7 @@ from client.inputs import normalise_domain
 from client.models import LINK_STATUSES, LINK_TYPES, TrustMap
 from components import data
 from components.connection import Connection, current_connection
+from components.demo_picker import demo_picker
 from components.errors import show_error
 from components.research_charts import breakdown_chart, dr_band_chart, importance_scatter
 from components.tables import table_with_export
@@ -39,17 +40,8 @@ MAP_COLUMNS = {
 TABLE_ORDER = list(MAP_COLUMNS)
 
 
-def _use_domain(domain: str) -> None:
-    st.session_state["domain"] = domain
-
-
 def _demo_picker(conn: Connection) -> None:
-    if conn.mode != "sandbox":
-        return
-    st.caption("Try a demo domain:")
-    cols = st.columns(len(DEMO_DOMAINS))
-    for col, domain in zip(cols, DEMO_DOMAINS, strict=True):
-        col.button(domain, key=f"map_demo_{domain}", on_click=_use_domain, args=(domain,), width="stretch")
+    demo_picker(conn, DEMO_DOMAINS, key_prefix="map_demo")
 
 
 def _public_page(conn: Connection, domain: str) -> str | None:
