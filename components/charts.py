@@ -15,7 +15,8 @@ DR_COLOUR = "#5b8def"
 TRUE_DR_COLOUR = "#f2a541"
 
 
-def _empty(title: str, message: str) -> go.Figure:
+def empty_figure(title: str, message: str, height: int = 260) -> go.Figure:
+    """A titled, axis-free figure that says why there is nothing to draw (instead of a blank chart)."""
     fig = go.Figure()
     fig.update_layout(
         title=title,
@@ -24,7 +25,7 @@ def _empty(title: str, message: str) -> go.Figure:
         annotations=[
             {"text": message, "showarrow": False, "x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper"}
         ],
-        height=260,
+        height=height,
     )
     return fig
 
@@ -33,7 +34,7 @@ def changes_chart(changes: pd.DataFrame) -> go.Figure:
     """Weekly and monthly DR/TrueDR changes as bars, green up and red down."""
     title = "Rating changes"
     if changes.empty:
-        return _empty(title, "The service reported no changes for this site.")
+        return empty_figure(title, "The service reported no changes for this site.")
     fig = go.Figure()
     for period in ("weekly", "monthly"):
         part = changes[changes["period"] == period]
@@ -67,7 +68,7 @@ def compare_chart(frame: pd.DataFrame) -> go.Figure:
     title = "DR and TrueDR by domain"
     rows = frame[frame["dr"].notna() | frame["true_dr"].notna()]
     if rows.empty:
-        return _empty(title, "No domain could be looked up.")
+        return empty_figure(title, "No domain could be looked up.")
     fig = go.Figure()
     for column, label, colour in (("dr", "DR", DR_COLOUR), ("true_dr", "TrueDR", TRUE_DR_COLOUR)):
         fig.add_bar(

@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from client.coach import INFLATED_GAP, SPAM_FLAG, Analysis
-from components.charts import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP
+from components.charts import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
 from components.coach_frames import GROUPS, SPAM_GROUP
 
 EFFORT_ORDER = ("low", "medium", "high")
@@ -22,27 +22,13 @@ MARKER_PER_PRIORITY = 2
 GROUP_COLOURS = {SPAM_GROUP: DOWN, "Lost": "#9a9a9a", "Nofollow": "#f2a541", "Live follow": UP}
 
 
-def _empty(title: str, message: str, height: int = 260) -> go.Figure:
-    fig = go.Figure()
-    fig.update_layout(
-        title=title,
-        xaxis={"visible": False},
-        yaxis={"visible": False},
-        annotations=[
-            {"text": message, "showarrow": False, "x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper"}
-        ],
-        height=height,
-    )
-    return fig
-
-
 def scores_chart(analysis: Analysis) -> go.Figure:
     """DR and TrueDR on the 0–100 scale, with the gap between them spelled out."""
     title = "DR and TrueDR"
     scores = (("DR", analysis.dr, DR_COLOUR), ("TrueDR", analysis.true_dr, TRUE_DR_COLOUR))
     bars = [(label, value, colour) for label, value, colour in scores if value is not None]
     if not bars:
-        return _empty(title, "The service reported neither DR nor TrueDR.", height=200)
+        return empty_figure(title, "The service reported neither DR nor TrueDR.", height=200)
     fig = go.Figure(
         go.Bar(
             x=[v for _, v, _ in bars],
@@ -84,7 +70,7 @@ def impact_effort_chart(actions: pd.DataFrame) -> go.Figure:
     """
     title = "Impact and effort of each action"
     if actions.empty:
-        return _empty(title, "No actions.")
+        return empty_figure(title, "No actions.")
     fig = go.Figure()
     for confidence, part in actions.groupby("confidence", sort=False):
         offset = CONFIDENCE_OFFSET.get(str(confidence), 0.0)
@@ -127,7 +113,7 @@ def link_mix_chart(mix: pd.DataFrame) -> go.Figure:
     """How the mapped referring domains split into live follow, nofollow, lost and spam-flagged."""
     title = "Referring domains in the Trust Map"
     if mix.empty or int(mix["domains"].fillna(0).sum()) == 0:
-        return _empty(title, "The Trust Map lists no referring domains.")
+        return empty_figure(title, "The Trust Map lists no referring domains.")
     fig = go.Figure(
         go.Bar(
             x=mix["kind"].astype(str),
@@ -149,7 +135,7 @@ def spam_chart(referring: pd.DataFrame) -> go.Figure:
     title = "Spam score against DR"
     rows = referring[referring["dr"].notna() & referring["spam_score"].notna()]
     if rows.empty:
-        return _empty(title, "No referring domain has both a DR and a spam score.")
+        return empty_figure(title, "No referring domain has both a DR and a spam score.")
     fig = go.Figure()
     for group in GROUPS:
         part = rows[rows["group"] == group]
@@ -180,7 +166,7 @@ def plan_chart(plan: pd.DataFrame) -> go.Figure:
     """The 30/60/90-day plan as a timeline, one bar per phase."""
     title = "90-day plan"
     if plan.empty:
-        return _empty(title, "No plan.")
+        return empty_figure(title, "No plan.")
     starts = plan["start_day"].astype(float) - 1
     lengths = plan["end_day"].astype(float) - starts
     fig = go.Figure(

@@ -11,25 +11,11 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from client.growth_models import TrueDrReport
-from components.charts import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP
+from components.charts import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
 
 NEUTRAL = "#8c8c8c"
 CLICKS_COLOUR = "#5b8def"
 IMPRESSIONS_COLOUR = "#a05bef"
-
-
-def _empty(title: str, message: str) -> go.Figure:
-    fig = go.Figure()
-    fig.update_layout(
-        title=title,
-        xaxis={"visible": False},
-        yaxis={"visible": False},
-        annotations=[
-            {"text": message, "showarrow": False, "x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper"}
-        ],
-        height=260,
-    )
-    return fig
 
 
 def _floats(series: pd.Series) -> list[float]:
@@ -41,7 +27,7 @@ def discovery_chart(frame: pd.DataFrame) -> go.Figure:
     title = "TrueDR against DR"
     rows = frame[frame["dr"].notna() & frame["true_dr"].notna()]
     if rows.empty:
-        return _empty(title, "No site matches these filters.")
+        return empty_figure(title, "No site matches these filters.")
     values = _floats(rows["dr"]) + _floats(rows["true_dr"])
     low, high = max(0.0, min(values) - 6), min(101.0, max(values) + 4)
     fig = go.Figure()
@@ -77,7 +63,7 @@ def ratings_bars(frame: pd.DataFrame, *, title: str, name_column: str = "domain"
     """DR next to TrueDR per site; a missing TrueDR (pending review) leaves its bar out, not at 0."""
     rows = frame[frame["dr"].notna() | frame["true_dr"].notna()]
     if rows.empty:
-        return _empty(title, "No ratings yet.")
+        return empty_figure(title, "No ratings yet.")
     fig = go.Figure()
     for column, label, colour in (("dr", "DR", DR_COLOUR), ("true_dr", "TrueDR", TRUE_DR_COLOUR)):
         fig.add_bar(
@@ -97,7 +83,7 @@ def trends_chart(frame: pd.DataFrame) -> go.Figure:
     """Weekly DR and TrueDR (left) and traffic (right) over the weeks the service reports."""
     title = "Ratings and traffic over time"
     if frame.empty:
-        return _empty(title, "The service reported no trend for this site yet.")
+        return empty_figure(title, "The service reported no trend for this site yet.")
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     for column, label, colour in (("dr", "DR", DR_COLOUR), ("true_dr", "TrueDR", TRUE_DR_COLOUR)):
         if frame[column].notna().any():
@@ -128,7 +114,7 @@ def truedr_waterfall(report: TrueDrReport) -> go.Figure:
     title = "How TrueDR is built from DR"
     steps = [s for s in report.breakdown if s.impact is not None]
     if report.dr is None or report.true_dr is None or not steps:
-        return _empty(title, "No breakdown yet: TrueDR is computed after the site is reviewed.")
+        return empty_figure(title, "No breakdown yet: TrueDR is computed after the site is reviewed.")
     labels = ["DR", *[s.label or s.signal for s in steps], "TrueDR"]
     values = [float(report.dr), *[float(s.impact or 0) for s in steps], float(report.true_dr)]
     fig = go.Figure(
@@ -163,7 +149,7 @@ def monitor_chart(frame: pd.DataFrame, *, period: str) -> go.Figure:
     """DR and TrueDR changes per site: green up, red down."""
     title = f"Rating changes ({period})"
     if frame.empty or not (frame["dr_change"].notna().any() or frame["true_dr_change"].notna().any()):
-        return _empty(title, "No changes reported.")
+        return empty_figure(title, "No changes reported.")
     fig = go.Figure()
     for column, label, pattern in (("dr_change", "DR", ""), ("true_dr_change", "TrueDR", "/")):
         values = _floats(frame[column])
@@ -184,7 +170,7 @@ def platforms_chart(frame: pd.DataFrame) -> go.Figure:
     """Share of answers that mention the site, per assistant."""
     title = "Mentioned in answers, by assistant"
     if frame.empty:
-        return _empty(title, "No run yet: start one to see how assistants answer.")
+        return empty_figure(title, "No run yet: start one to see how assistants answer.")
     fig = go.Figure(
         go.Bar(
             x=list(frame["platform"].astype(str)),
@@ -202,7 +188,7 @@ def platforms_chart(frame: pd.DataFrame) -> go.Figure:
 def history_chart(frame: pd.DataFrame) -> go.Figure:
     title = "AI-visibility score by run"
     if frame.empty:
-        return _empty(title, "No runs yet.")
+        return empty_figure(title, "No runs yet.")
     fig = go.Figure(
         go.Scatter(x=frame["at"], y=_floats(frame["score"]), mode="lines+markers", line={"color": DR_COLOUR})
     )
@@ -214,7 +200,7 @@ def brands_chart(frame: pd.DataFrame) -> go.Figure:
     """Brands the assistants name, yours highlighted."""
     title = "Brands named in the answers"
     if frame.empty:
-        return _empty(title, "No answers yet.")
+        return empty_figure(title, "No answers yet.")
     top = frame.head(10).iloc[::-1]
     colours = [TRUE_DR_COLOUR if yours else NEUTRAL for yours in top["yours"].fillna(False)]
     fig = go.Figure(
@@ -234,7 +220,7 @@ def gsc_series_chart(frame: pd.DataFrame) -> go.Figure:
     """Daily clicks (left axis) and impressions (right axis)."""
     title = "Clicks and impressions per day"
     if frame.empty:
-        return _empty(title, "No Search Console data for this range.")
+        return empty_figure(title, "No Search Console data for this range.")
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     fig.add_scatter(
         x=frame["date"],

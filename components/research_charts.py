@@ -12,7 +12,7 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
-from components.charts import DR_COLOUR
+from components.charts import DR_COLOUR, empty_figure
 from components.trust_map_frames import SPAM_RISK_FROM
 
 SPAM_COLOUR = "#d64545"
@@ -30,20 +30,6 @@ UNLISTED_COLOUR = "#8c8c8c"
 MAX_BARS = 40
 
 
-def _empty(title: str, message: str, height: int = 280) -> go.Figure:
-    fig = go.Figure()
-    fig.update_layout(
-        title=title,
-        xaxis={"visible": False},
-        yaxis={"visible": False},
-        annotations=[
-            {"text": message, "showarrow": False, "x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper"}
-        ],
-        height=height,
-    )
-    return fig
-
-
 def _floats(series: pd.Series) -> list[float]:
     return series.astype("Float64").to_numpy(dtype=float, na_value=float("nan")).tolist()
 
@@ -51,7 +37,7 @@ def _floats(series: pd.Series) -> list[float]:
 def dr_band_chart(bands: pd.DataFrame, *, title: str, unit: str = "referring domains") -> go.Figure:
     """Bars of how many domains fall in each DR band (0–9 … 90–100)."""
     if int(bands["count"].sum()) == 0:
-        return _empty(title, f"No {unit} with a known DR.")
+        return empty_figure(title, f"No {unit} with a known DR.", 280)
     fig = go.Figure(
         go.Bar(
             x=bands["band"].astype(str).tolist(),
@@ -87,7 +73,7 @@ def importance_scatter(frame: pd.DataFrame) -> go.Figure:
     title = "Importance vs DR"
     rows = frame[frame["dr"].notna() & frame["importance"].notna()]
     if rows.empty:
-        return _empty(title, "No referring domain has both a DR and an importance.", 380)
+        return empty_figure(title, "No referring domain has both a DR and an importance.", 380)
     fig = go.Figure()
     link_types = rows["link_type"].astype("string").fillna("not given")
     for value in sorted(link_types.unique(), key=lambda v: (v not in VALUE_COLOURS, v)):
@@ -147,7 +133,7 @@ def importance_scatter(frame: pd.DataFrame) -> go.Figure:
 def breakdown_chart(counts: pd.DataFrame, *, title: str) -> go.Figure:
     """Horizontal bars of how many referring domains have each value (e.g. dofollow / nofollow)."""
     if counts.empty:
-        return _empty(title, "Nothing to count.", 220)
+        return empty_figure(title, "Nothing to count.", 220)
     values = counts["value"].astype(str).tolist()
     fig = go.Figure(
         go.Bar(
@@ -175,7 +161,7 @@ def bulk_dr_chart(frame: pd.DataFrame, bands: pd.DataFrame) -> go.Figure:
     title = "DR of the checked domains"
     rows = frame[frame["dr"].notna()]
     if rows.empty:
-        return _empty(title, "No domain could be rated.")
+        return empty_figure(title, "No domain could be rated.", 280)
     if len(rows) > MAX_BARS:
         return dr_band_chart(bands, title=f"{title} ({len(rows)} rated, by DR band)", unit="domains")
     rows = rows.sort_values("dr", ascending=True, kind="stable")
