@@ -29,9 +29,9 @@ MAX_BULK_CLIENTS = 16
 
 
 @st.cache_resource(max_entries=MAX_BULK_CLIENTS, show_spinner=False)
-def _bulk_client(base_url: str, fingerprint: str, _api_key: str | None) -> ApiClient:
+def _bulk_client(base_url: str, fingerprint: str, timeout_s: float, _api_key: str | None) -> ApiClient:
     # The key is an underscore argument: not hashed into the cache key; the fingerprint is.
-    return ApiClient(base_url, _api_key, max_retries=0)
+    return ApiClient(base_url, _api_key, timeout=timeout_s, max_retries=0)
 
 
 def plan(conn: Connection, domains: Sequence[str]) -> QuotaPlan:
@@ -42,7 +42,7 @@ def plan(conn: Connection, domains: Sequence[str]) -> QuotaPlan:
 def check_domains(conn: Connection, domains: Sequence[str]) -> Iterator[ItemResult[DomainRating]]:
     """Each domain's result as it completes; close the iterator to stop the run early."""
     key = conn.api_key.get_secret_value() if conn.api_key else None
-    client = _bulk_client(conn.base_url, conn.fingerprint, key)
+    client = _bulk_client(conn.base_url, conn.fingerprint, conn.timeout_s, key)
     runner: BulkRunner[DomainRating] = BulkRunner(lambda d: data.dr_with_client(conn, d, client))
     for result in runner.run(domains):
         if result.error is not None and (result.error.transient or result.error.status is None):

@@ -15,6 +15,7 @@ import pandas as pd
 
 from client.bulk import ItemResult
 from client.models import DomainRating
+from components.errors import describe_error
 
 #: A pasted or uploaded list longer than this is refused past the limit (each domain costs a unit).
 MAX_BULK_DOMAINS = 500
@@ -99,7 +100,10 @@ def bulk_row(result: ItemResult[DomainRating]) -> dict[str, object]:
     row: dict[str, object] = dict.fromkeys(BULK_COLUMNS)
     row["domain"] = result.item
     if result.error is not None:
-        reason = result.error.message or "The service reported a problem."
+        # The app's own words for the error (as everywhere else), then what the service said.
+        view = describe_error(result.error, subject=result.item)
+        said = result.error.message
+        reason = view.title if not said or said == view.title else f"{view.title} ({said})"
         row["error"] = f"Not checked: {reason}" if result.skipped else reason
         return row
     rating = result.value

@@ -1,8 +1,9 @@
 """Fault injection: make the next N answers of an operation fail the way the real service can.
 
 Tests and benchmarks use it to see how the app copes with each error status and with answers that
-are not what the spec promises (HTML instead of JSON, wrong types, every nullable field null, or no
-answer at all). Operations are named after the client's methods so a test can say "the next
+are not what the spec promises (HTML instead of JSON, wrong types, every nullable field null, no
+answer at all, an answer that breaks off mid-body ("drop"), or the normal resource with markup and
+javascript: URLs in every string ("hostile")). Operations are named after the client's methods so a test can say "the next
 ``trust_map`` call fails" without knowing paths.
 """
 
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
 
 from sandbox.problems import ApiProblem, program_gate, quota_used_up, rate_limited
 
@@ -57,7 +60,7 @@ GROWTH_OPERATIONS: tuple[str, ...] = (
 ALL_OPERATIONS: tuple[str, ...] = (*OPERATIONS, *GROWTH_OPERATIONS)
 ANY_OPERATION = "*"
 STATUS_FAULTS: tuple[int, ...] = (400, 401, 402, 404, 409, 429, 500, 503)
-NAMED_FAULTS: tuple[str, ...] = ("402-gate", "timeout", "nonjson", "badtypes", "nulls")
+NAMED_FAULTS: tuple[str, ...] = ("402-gate", "timeout", "nonjson", "badtypes", "nulls", "drop", "hostile")
 #: How long a "timeout" fault holds the answer back: far past any sane client timeout (the CLI's is 20 s).
 TIMEOUT_FAULT_S = 60.0
 
@@ -208,3 +211,54 @@ def nullify(model: M) -> M:
     if copy.__pydantic_extra__:
         copy.__pydantic_extra__ = dict.fromkeys(copy.__pydantic_extra__)
     return copy
+
+
+#: What "drop" promises the body will hold, and the part of it that is actually sent before hanging up.
+DROP_DECLARED_BYTES = 4096
+DROP_PARTIAL_BODY = b'{"ok": true, "data": {'
+
+
+class DroppedResponse(Response):
+    """An answer that breaks off: headers promise more body than is sent, then the connection closes.
+
+    The ASGI app returns without finishing the body, so the server closes the connection mid-answer:
+    the client sees what a proxy reset or a crashed upstream looks like, not an HTTP error status.
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kept = [(k, v) for k, v in self.raw_headers if k not in (b"content-length", b"content-type")]
+        headers = [
+            *kept,
+            (b"content-type", b"application/json"),
+            (b"content-length", str(DROP_DECLARED_BYTES).encode()),
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": DROP_PARTIAL_BODY, "more_body": True})
+
+
+#: What "hostile" puts into every string of an answer: markup that must never run in a page that shows it.
+HOSTILE_SCRIPT = "<script>window.__pwned = 1</script>"
+HOSTILE_URL = "javascript:window.__pwned=2"
+HOSTILE_IMG = '<img src=x onerror="window.__pwned=3">'
+
+
+def hostile_text(value: str) -> str:
+    """``value`` with a script, an event-handler image and a javascript: URL around it."""
+    if value.startswith(("http://", "https://")):
+        return HOSTILE_URL
+    return f'{HOSTILE_SCRIPT}{value}{HOSTILE_IMG}<a href="{HOSTILE_URL}">x</a>'
+
+
+def hostile(value: Any) -> Any:
+    """A JSON body with every string made hostile (URLs become javascript: URLs); keys stay as they are.
+
+    Models what a compromised or careless upstream might relay from a site it crawled: the shape stays
+    valid, so the app renders it, and any string that reaches HTML unescaped would run.
+    """
+    if isinstance(value, dict):
+        return {k: hostile(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [hostile(v) for v in value]
+    if isinstance(value, str):
+        return hostile_text(value)
+    return value

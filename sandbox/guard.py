@@ -18,7 +18,16 @@ from client.errors import InvalidInputError
 from client.models import ApiModel
 from sandbox.accounts import ACCOUNTS, Account, bearer_token
 from sandbox.config import SandboxConfig
-from sandbox.faults import NON_JSON_BODY, TIMEOUT_FAULT_S, Fault, bad_types_body, nullify, problem_for
+from sandbox.faults import (
+    NON_JSON_BODY,
+    TIMEOUT_FAULT_S,
+    DroppedResponse,
+    Fault,
+    bad_types_body,
+    hostile,
+    nullify,
+    problem_for,
+)
 from sandbox.problems import ApiProblem, bad_request, quota_used_up, rate_limited, unauthorized
 from sandbox.state import SandboxState
 
@@ -103,6 +112,8 @@ async def _fault_answer(fault: Fault, operation: str, call: Call) -> Response | 
         return JSONResponse(bad_types_body(operation))
     if fault.fault == "timeout":
         return await _hold_back(call)
+    if fault.fault == "drop":
+        return DroppedResponse()
     return None
 
 
@@ -144,7 +155,10 @@ async def handle(
             answer = await handler(call)
             if fault is not None and fault.fault == "nulls":
                 answer = replace(answer, model=nullify(answer.model))
-            response = JSONResponse(answer.body(), status_code=answer.status)
+            body = answer.body()
+            if fault is not None and fault.fault == "hostile":
+                body = hostile(body)
+            response = JSONResponse(body, status_code=answer.status)
     except InvalidInputError as exc:
         response = error_response(bad_request(exc.message))
     except ApiProblem as problem:

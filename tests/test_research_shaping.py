@@ -22,6 +22,7 @@ from components.bulk_frames import (
     quota_plan,
 )
 from components.category_frames import categories_frame, max_per_site_text
+from components.errors import describe_error
 from components.research_charts import (
     MAX_BARS,
     breakdown_chart,
@@ -178,7 +179,8 @@ def test_bulk_frame_keeps_every_domain_with_its_error() -> None:
     frame = bulk_frame(results)
     assert list(frame["domain"]) == ["a.com", "b.com", "c.com", "d.com"]
     assert frame.loc[0, "dr"] == 40 and pd.isna(frame.loc[1, "dr"])
-    assert frame.loc[2, "error"] == "Internal server error."
+    # The app's own words for the error, then the service's message.
+    assert frame.loc[2, "error"] == f"{describe_error(results[2].error).title} (Internal server error.)"
     assert frame.loc[3, "error"].startswith("Not checked")
     assert bulk_summary(frame) == {"domains": 4, "rated": 1, "failed": 2, "listed": 1}
 

@@ -1,0 +1,71 @@
+"""API-provided HTML is shown, never run: snippets full of scripts and javascript: links, in a real browser.
+
+The sandbox's "hostile" fault answers with the normal resource but puts a ``<script>``, an ``onerror``
+image and a javascript: link into every string (URLs become javascript: URLs). Each would set
+``window.__pwned`` if the page ever let it run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from test_browser import browser, serve_app  # noqa: F401  (browser is a fixture)
+
+from sandbox import DEMO_KEY, SandboxServer
+from sandbox.accounts import ACCOUNTS
+from sandbox.faults import HOSTILE_SCRIPT
+
+pytestmark = pytest.mark.browser
+
+SITE = ACCOUNTS[DEMO_KEY].sites[0]
+#: Pages that show API text and links: the snippets, and the overview's links and evidence.
+HOSTILE_PAGES: tuple[tuple[str, str], ...] = (("badges", "snippets"), ("overview", "lookup"))
+
+
+@pytest.fixture(scope="module")
+def app_url(sandbox: SandboxServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve_app(sandbox.base_url, DEMO_KEY, tmp_path_factory.mktemp("safe_html") / "app.log") as url:
+        yield url
+
+
+def _settled(page) -> None:  # type: ignore[no-untyped-def]
+    page.wait_for_timeout(300)
+    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=30_000)
+    page.wait_for_timeout(300)
+
+
+@pytest.mark.parametrize(("path", "operation"), HOSTILE_PAGES)
+def test_hostile_markup_is_shown_not_run(
+    path: str,
+    operation: str,
+    app_url: str,
+    sandbox: SandboxServer,
+    browser,  # noqa: F811
+) -> None:
+    sandbox.state.add_fault(operation, "hostile")
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        page.goto(f"{app_url}/{path}?domain={SITE}", wait_until="domcontentloaded")
+        page.locator('[data-testid="stSidebar"]').get_by_text("Connection", exact=True).wait_for(
+            timeout=30_000
+        )
+        _settled(page)
+        shown = page.inner_text('[data-testid="stMain"]')
+        # Every frame (components, iframes) is checked, not only the top page.
+        pwned = [f.evaluate("() => window.__pwned") for f in page.frames]
+        js_links = page.locator('a[href^="javascript:" i]').count()
+        for frame in page.frames[1:]:
+            js_links += frame.locator('a[href^="javascript:" i]').count()
+    finally:
+        page.close()
+    assert sandbox.state.total_requests() > 0
+    # The hostile strings did reach the page, as text: so nothing ran because nothing was executable.
+    assert "onerror" in shown, "no API text on the page: the check below would prove nothing"
+    if operation == "snippets":
+        assert HOSTILE_SCRIPT in shown, "the snippet's HTML is shown as text"
+    assert pwned == [None] * len(pwned), "API-provided markup ran in the page"
+    assert js_links == 0, "a javascript: link is clickable"
+    assert not dialogs

@@ -1,0 +1,105 @@
+"""The API key never leaves the server: not in a websocket message, the page HTML, a URL, the log or a CSV.
+
+The app runs in Live mode with the server's key (``vdr_demo``, the key the sandbox accepts); a browser
+visits every page of the catalogue with input that makes it fetch, and everything the browser received
+is searched for the key. A second key typed into the sidebar's session field goes to the server once;
+nothing the server sends afterwards may contain it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from test_browser import browser, serve_app  # noqa: F401  (browser is a fixture)
+from test_fault_matrix import CATALOGUE
+
+from sandbox import DEMO_KEY, SandboxServer
+
+pytestmark = pytest.mark.browser
+
+SESSION_MARKER = "vdr_sessionmarker_7f3a9c"
+
+
+@pytest.fixture(scope="module")
+def served(sandbox: SandboxServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    log = tmp_path_factory.mktemp("hygiene") / "streamlit.log"
+    with serve_app(sandbox.base_url, DEMO_KEY, log) as url:
+        yield url, log
+
+
+def _settled(page) -> None:  # type: ignore[no-untyped-def]
+    page.wait_for_timeout(300)
+    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=30_000)
+    page.wait_for_timeout(200)
+
+
+def _as_bytes(payload: str | bytes) -> bytes:
+    return payload.encode() if isinstance(payload, str) else payload
+
+
+def test_the_key_never_reaches_the_browser_the_log_or_a_csv(
+    served: tuple[str, Path],
+    browser,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    url, log = served
+    received: list[bytes] = []
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda p: received.append(_as_bytes(p))))
+    visited: list[str] = []
+    html: list[str] = []
+    try:
+        for case in CATALOGUE:
+            query = urlencode({**case.params, **case.typed})
+            page.goto(f"{url}/{Path(case.file).stem}?{query}", wait_until="domcontentloaded")
+            page.locator('[data-testid="stSidebar"]').get_by_text("Connection", exact=True).wait_for(
+                timeout=30_000
+            )
+            _settled(page)
+            if case.click is not None:
+                button = page.get_by_role("button", name="spends")
+                if button.count():
+                    button.first.click()
+                    _settled(page)
+            visited.append(page.url)
+            html.append(page.content())
+
+        page.goto(f"{url}/my-sites", wait_until="domcontentloaded")
+        download_button = page.get_by_role("button", name="Download CSV").first
+        download_button.wait_for(timeout=30_000)
+        with page.expect_download(timeout=30_000) as download:
+            download_button.click()
+        csv_path = tmp_path / "export.csv"
+        download.value.save_as(csv_path)
+        csv_text = csv_path.read_text()
+
+        frames_before = len(received)
+        field = page.locator('[data-testid="stSidebar"]').get_by_label("API key for this session", exact=True)
+        field.fill(SESSION_MARKER)
+        field.press("Enter")
+        _settled(page)
+        # Another page in the same session: it is drawn again with the typed key in place.
+        page.locator('[data-testid="stSidebar"]').get_by_role("link", name="Domain overview").click()
+        _settled(page)
+        after_marker = received[frames_before:]
+        # The password field itself holds what was typed (as any password field does); what is
+        # drawn as text on the page must not.
+        text_after = page.inner_text("body")
+    finally:
+        page.close()
+
+    assert len(visited) == len(CATALOGUE) and received, "the pages were not visited"
+    assert "example.com" in csv_text, "the CSV export holds the key's sites"
+    secret = DEMO_KEY.encode()
+    assert not [f for f in received if secret in f], "a websocket message carried the server's key"
+    assert not [h for h in html if DEMO_KEY in h], "a page's HTML held the server's key"
+    assert not [u for u in visited if DEMO_KEY in u], "a URL carried the key"
+    assert DEMO_KEY not in csv_text
+    assert after_marker, "nothing was received after the session key was typed"
+    assert not [f for f in after_marker if SESSION_MARKER.encode() in f], "the session key was sent back"
+    assert SESSION_MARKER not in text_after
+    log_text = log.read_text(errors="replace")
+    assert DEMO_KEY not in log_text and SESSION_MARKER not in log_text
