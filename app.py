@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from components.shared_inputs import remember_shared_inputs, restore_shared_inputs
 from components.sidebar import render_sidebar
 
 st.set_page_config(page_title="Authority Dashboard", page_icon=":material/insights:", layout="wide")
@@ -78,4 +79,8 @@ SECTIONS = {
 
 navigation = st.navigation({name: pages for name, pages in SECTIONS.items() if pages}, expanded=True)
 render_sidebar()
-navigation.run()
+restore_shared_inputs()
+try:
+    navigation.run()
+finally:
+    remember_shared_inputs()

@@ -155,3 +155,24 @@ def test_a_deep_link_as_a_fresh_servers_first_request_runs_the_whole_app(
             assert page.get_by_text("Page not found").count() == 0
         finally:
             page.close()
+
+
+def test_the_domain_stays_when_switching_pages_in_the_sidebar(app_url: str, browser) -> None:  # type: ignore[no-untyped-def]
+    """A sidebar link carries no query string; the domain typed on one page is still there on the next."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        page.goto(f"{app_url}/?domain=stripe.com", wait_until="domcontentloaded")
+        page.locator('[data-testid="stMetric"]').first.wait_for(timeout=30_000)
+        _settled(page)
+        page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Trust Map", exact=True).click()
+        page.get_by_role("heading", name="Trust Map").first.wait_for(timeout=30_000)
+        field = page.get_by_role("textbox", name="Domain", exact=True)
+        field.wait_for(timeout=30_000)
+        try:
+            page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=30_000)
+        finally:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "sidebar-switch.png"))
+        assert field.input_value() == "stripe.com"
+    finally:
+        page.close()

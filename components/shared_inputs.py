@@ -1,0 +1,30 @@
+"""Inputs shared by every page: the domain typed on one page is still there on the next.
+
+A sidebar link opens a page without the URL's query parameters, and Streamlit forgets the state of
+a widget that was not drawn in the last run, so without this a marketer would retype the domain on
+every page. The last value is kept in the session (never in another user's) and put back into the
+page's field when the URL does not say otherwise.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+#: Widget keys that mean the same thing on every page that draws them.
+SHARED_KEYS = ("domain",)
+_MEMO = "_shared_input:"
+
+
+def restore_shared_inputs() -> None:
+    """Before the page runs: refill a shared field the page switch emptied (the URL wins)."""
+    for key in SHARED_KEYS:
+        remembered = st.session_state.get(_MEMO + key)
+        if remembered and key not in st.query_params:
+            st.session_state[key] = remembered
+
+
+def remember_shared_inputs() -> None:
+    """After the page ran: note the shared fields' current values for the next page."""
+    for key in SHARED_KEYS:
+        if key in st.session_state:
+            st.session_state[_MEMO + key] = st.session_state[key]
