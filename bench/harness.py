@@ -53,8 +53,9 @@ class PageVisit:
 
 #: Every page with the view a marketer opens first. Extend this list when a page lands.
 PAGE_VISITS: tuple[PageVisit, ...] = (
-    PageVisit("overview", "overview", "domain=stripe.com", title="Domain overview"),
-    PageVisit("overview-compare", "overview", "compare=true&domains=stripe.com%0Ahubspot.com%0Aexample.com"),
+    # The default page lives at the root: "/overview" is "Page not found" (a dialog over the main page).
+    PageVisit("overview", "", "domain=stripe.com", title="Domain overview"),
+    PageVisit("overview-compare", "", "compare=true&domains=stripe.com%0Ahubspot.com%0Aexample.com"),
     PageVisit("trust-map", "trust-map", "domain=stripe.com", title="Trust Map"),
     PageVisit(
         "site-check", "site-check", "domain=example.com", ready='[data-testid="stButton"]', title="Site check"
@@ -80,6 +81,19 @@ PAGE_VISITS: tuple[PageVisit, ...] = (
         ready='[data-testid="stDataFrame"]',
         title="Tracked keywords",
     ),
+    PageVisit("discover", "discover", "", title="Discover sites"),
+    PageVisit(
+        "exchanges",
+        "exchanges",
+        "domain=example.com",
+        ready='[data-testid="stDataFrame"]',
+        title="Link exchanges",
+    ),
+    PageVisit("my-sites", "my-sites", "", title="My sites"),
+    PageVisit("site", "site", "domain=example.com", title="Site details"),
+    PageVisit("ai-visibility", "ai-visibility", "domain=example.com", title="AI visibility"),
+    PageVisit("search-console", "search-console", "domain=example.com", title="Search Console"),
+    PageVisit("monitor", "monitor", "", title="Monitor"),
     PageVisit("coach", "coach", "domain=example.com", title="Coach"),
 )
 

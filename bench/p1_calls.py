@@ -21,7 +21,7 @@ DOMAINS = ("stripe.com", "hubspot.com", "example.com")
 
 def _browse(page: Any, base: str) -> None:
     """The scripted session: what a marketer does in a few minutes of looking around."""
-    page.goto(f"{base}/overview")
+    page.goto(f"{base}/")  # the Domain overview is the default page, served at the root
     wait_until_idle(page)
     field = page.get_by_role("textbox", name="Domain", exact=True)
     for domain in DOMAINS:
@@ -43,11 +43,39 @@ def _browse(page: Any, base: str) -> None:
     wait_until_idle(page)
     page.reload()
     wait_until_idle(page)
-    for _ in range(2):  # every page, twice: first visits, then switches back
-        for visit in PAGE_VISITS:
-            page.goto(visit.url(base))
-            page.locator(visit.ready).first.wait_for(timeout=60_000)
+    for visit in PAGE_VISITS:  # every page by its URL (a new script run per page, like a bookmark)
+        page.goto(visit.url(base))
+        page.locator(visit.ready).first.wait_for(timeout=60_000)
+        wait_until_idle(page)
+    _change_trust_map_filters(page, base)
+    nav = page.locator('[data-testid="stSidebarNav"]')
+    for _ in range(2):  # back and forth through the sidebar links: page switches in one session
+        for visit in (v for v in PAGE_VISITS if v.title):
+            nav.get_by_role("link", name=visit.title, exact=True).click()
+            page.wait_for_url(lambda url, path=visit.path: url.split("?")[0].rstrip("/").endswith(path))
             wait_until_idle(page)
+            if not page.locator(visit.ready).count():
+                # A sidebar link keeps only the query params of widgets still on screen.
+                print(f"  switched to {visit.name}: its main element is not there")
+
+
+def _change_trust_map_filters(page: Any, base: str) -> None:
+    """Filters re-shape a loaded map: moving the DR slider and picking a link type ask nothing new."""
+    page.goto(f"{base}/trust-map?domain=stripe.com")
+    page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
+    wait_until_idle(page)
+    thumb = page.locator('[data-testid="stSlider"] input[type="range"][aria-label="Minimum DR"]')
+    thumb.focus()
+    for _ in range(3):
+        page.keyboard.press("PageUp")
+        wait_until_idle(page)
+    page.get_by_role("combobox", name="Link type", exact=True).click()
+    page.get_by_role("option").first.click()
+    page.keyboard.press("Escape")
+    wait_until_idle(page)
+    page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=30_000)
+    if "map_min_dr=" not in page.url or "map_link_type=" not in page.url:  # bound to the URL when changed
+        raise RuntimeError(f"the Trust Map filters did not change: {page.url}")
 
 
 def main() -> int:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from bench.harness import PAGE_VISITS, Figures, sandbox_process
+from bench.harness import PAGE_VISITS, ROOT, Figures, sandbox_process
 from client import ApiClient
 
 
@@ -35,3 +37,15 @@ def test_every_page_visit_has_a_url_and_a_ready_selector() -> None:
     assert len(names) == len(set(names))
     for visit in PAGE_VISITS:
         assert visit.url("http://127.0.0.1:1").startswith("http://127.0.0.1:1/") and visit.ready
+
+
+def test_every_page_of_the_app_is_benchmarked() -> None:
+    """A page added to app.py without a PageVisit would silently escape P1 and P3."""
+    source = (ROOT / "app.py").read_text()
+    paths = set(re.findall(r'url_path="([^"]+)"', source))
+    # The default page is served at the root: "/overview" would be "Page not found".
+    default = re.search(r'url_path="([^"]+)",\s*default=True', source)
+    assert default is not None
+    expected = (paths - {default.group(1)}) | {""}
+    assert expected <= {v.path for v in PAGE_VISITS}
+    assert default.group(1) not in {v.path for v in PAGE_VISITS}

@@ -1,0 +1,68 @@
+"""A cached Trust Map renders from ready objects: no request, no JSON parsing, no model validation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pydantic
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from sandbox import DEMO_KEY, SandboxServer
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+DOMAIN = "stripe.com"
+
+
+@pytest.fixture
+def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxServer]:
+    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
+    st.cache_data.clear()
+    yield sandbox
+    st.cache_data.clear()
+
+
+def _count_parsing(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Count response bodies decoded and API models validated (the client's models only)."""
+    counts = {"json": 0, "validate": 0}
+    real_json = httpx.Response.json
+    real_validate = pydantic.BaseModel.model_validate.__func__  # type: ignore[attr-defined]
+
+    def json(self: httpx.Response, **kwargs: Any) -> Any:
+        counts["json"] += 1
+        return real_json(self, **kwargs)
+
+    def validate(cls: type[pydantic.BaseModel], *args: Any, **kwargs: Any) -> Any:
+        if cls.__module__.startswith("client."):
+            counts["validate"] += 1
+        return real_validate(cls, *args, **kwargs)
+
+    monkeypatch.setattr(httpx.Response, "json", json)
+    monkeypatch.setattr(pydantic.BaseModel, "model_validate", classmethod(validate))
+    return counts
+
+
+def test_a_cached_trust_map_is_not_parsed_again(
+    live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counts = _count_parsing(monkeypatch)
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.query_params["domain"] = DOMAIN
+    at.switch_page("views/trust-map.py").run()
+    assert not at.exception
+    assert len(at.get("plotly_chart")) >= 1
+    assert counts["json"] >= 1 and counts["validate"] >= 1  # the first view did parse: the probe works
+    served = live_env.state.total_requests()
+
+    counts.update(json=0, validate=0)
+    at.slider(key="map_min_dr").set_value(10).run()  # a filter change reruns the page on cached data
+    at.run()
+    assert not at.exception
+    assert len(at.get("plotly_chart")) >= 1
+    assert counts == {"json": 0, "validate": 0}
+    assert live_env.state.total_requests() == served
