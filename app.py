@@ -79,8 +79,8 @@ SECTIONS = {
 
 navigation = st.navigation({name: pages for name, pages in SECTIONS.items() if pages}, expanded=True)
 render_sidebar()
-restore_shared_inputs()
+restore_shared_inputs(navigation.url_path)
 try:
     navigation.run()
 finally:
-    remember_shared_inputs()
+    remember_shared_inputs(navigation.url_path)

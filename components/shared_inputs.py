@@ -13,18 +13,24 @@ import streamlit as st
 #: Widget keys that mean the same thing on every page that draws them.
 SHARED_KEYS = ("domain",)
 _MEMO = "_shared_input:"
+_PAGE = "_shared_input_page"
 
 
-def restore_shared_inputs() -> None:
-    """Before the page runs: refill a shared field the page switch emptied (the URL wins)."""
+def restore_shared_inputs(page: str) -> None:
+    """Before ``page`` runs: if the user just came from another page, refill the shared fields the
+    switch emptied (the URL wins). Reruns of the same page never touch them: the field holds what
+    the user just chose."""
+    if st.session_state.get(_PAGE) in (None, page):
+        return
     for key in SHARED_KEYS:
         remembered = st.session_state.get(_MEMO + key)
         if remembered and key not in st.query_params:
             st.session_state[key] = remembered
 
 
-def remember_shared_inputs() -> None:
-    """After the page ran: note the shared fields' current values for the next page."""
+def remember_shared_inputs(page: str) -> None:
+    """After ``page`` ran: note which page it was and the shared fields' values for the next one."""
+    st.session_state[_PAGE] = page
     for key in SHARED_KEYS:
         if key in st.session_state:
             st.session_state[_MEMO + key] = st.session_state[key]
