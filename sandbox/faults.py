@@ -3,8 +3,8 @@
 Tests and benchmarks use it to see how the app copes with each error status and with answers that
 are not what the spec promises (HTML instead of JSON, wrong types, every nullable field null, no
 answer at all, an answer that breaks off mid-body ("drop"), or the normal resource with markup and
-javascript: URLs in every string ("hostile")). Operations are named after the client's methods so a test can say "the next
-``trust_map`` call fails" without knowing paths.
+javascript: URLs in every string ("hostile")). Operations are named after the client's methods so a
+test can say "the next ``trust_map`` call fails" without knowing paths.
 """
 
 from __future__ import annotations
