@@ -7,14 +7,19 @@ issues add are drawn only when the page is registered, so a page never fails on 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from client.errors import ApiError
+from client.errors import ApiError, InvalidInputError, NotFoundError
+from client.inputs import normalise_domain
 from components import data
 from components.connection import Connection
+from components.errors import show_error
+
+T = TypeVar("T")
 
 DOMAIN_KEY = "domain"
 
@@ -48,6 +53,26 @@ def site_input(conn: Connection, *, help_text: str, optional: bool = False) -> s
                 st.button(domain, key=f"pick_{domain}", on_click=_use, args=(domain,), type="tertiary")
     value = (text or "").strip()
     return value or None
+
+
+def read_owned_site(
+    conn: Connection, raw: str, read: Callable[[Connection, str], T], *, not_owned: str
+) -> tuple[str, T]:
+    """Normalise one of your sites and read it; on any error say why and stop the page there.
+
+    ``not_owned`` is the page's own sentence for a 404 (the site is not one of yours).
+    """
+    try:
+        domain = normalise_domain(raw)
+        return domain, read(conn, domain)
+    except InvalidInputError as exc:
+        show_error(exc)
+    except NotFoundError as exc:
+        show_error(exc, subject=raw.strip())
+        st.caption(not_owned)
+    except ApiError as exc:
+        show_error(exc, subject=raw.strip())
+    st.stop()
 
 
 def link_if_present(

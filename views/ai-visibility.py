@@ -6,15 +6,12 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
-from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.growth_inputs import MAX_LOCATION_CHARS, PROMPT_MAX_CHARS, PROMPT_MIN_CHARS
 from client.growth_models import AiVisibility
-from client.inputs import normalise_domain
 from components import data, growth_actions
 from components.connection import Connection, current_connection
-from components.errors import show_error
 from components.growth_charts import brands_chart, history_chart, platforms_chart
-from components.site_nav import site_input
+from components.site_nav import read_owned_site, site_input
 from components.tables import table_with_export
 from components.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.visibility_frames import (
@@ -234,19 +231,12 @@ if raw is None:
     st.info("Choose one of your sites.", icon=":material/smart_toy:")
     st.stop()
 
-try:
-    domain = normalise_domain(raw)
-    view = data.ai_visibility(conn, domain)
-except InvalidInputError as exc:
-    show_error(exc)
-    st.stop()
-except NotFoundError as exc:
-    show_error(exc, subject=raw.strip())
-    st.caption("AI visibility is tracked for your own sites only; submit a site on the My sites page.")
-    st.stop()
-except ApiError as exc:
-    show_error(exc, subject=raw.strip())
-    st.stop()
+domain, view = read_owned_site(
+    conn,
+    raw,
+    data.ai_visibility,
+    not_owned="AI visibility is tracked for your own sites only; submit a site on the My sites page.",
+)
 
 show_flash(SLOT, subject="your questions")
 _summary(view)

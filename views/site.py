@@ -6,9 +6,8 @@ from datetime import UTC, date
 
 import streamlit as st
 
-from client.errors import ApiError, InvalidInputError, NotFoundError
+from client.errors import ApiError, InvalidInputError
 from client.growth_models import SiteDetail, Verification
-from client.inputs import normalise_domain
 from components import data, growth_actions
 from components.connection import Connection, current_connection
 from components.errors import show_error
@@ -16,7 +15,7 @@ from components.growth_charts import trends_chart, truedr_waterfall
 from components.growth_frames import export_frame, export_json, trends_frame, truedr_frame
 from components.metrics import signed
 from components.sidebar import RESULT_PREFIX
-from components.site_nav import site_input
+from components.site_nav import read_owned_site, site_input
 from components.tables import csv_file_name, table_with_export
 from components.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.writes import flash, show_flash
@@ -159,19 +158,12 @@ if raw is None:
     st.info("Choose one of your sites.", icon=":material/dashboard:")
     st.stop()
 
-try:
-    domain = normalise_domain(raw)
-    site = data.site(conn, domain)
-except InvalidInputError as exc:
-    show_error(exc)
-    st.stop()
-except NotFoundError as exc:
-    show_error(exc, subject=raw.strip())
-    st.caption("Details are shown for your own sites only; submit a site on the My sites page.")
-    st.stop()
-except ApiError as exc:
-    show_error(exc, subject=raw.strip())
-    st.stop()
+domain, site = read_owned_site(
+    conn,
+    raw,
+    data.site,
+    not_owned="Details are shown for your own sites only; submit a site on the My sites page.",
+)
 
 _header(site)
 trends, truedr, export, verify = st.tabs(TABS, key="site_tab", bind="query-params")
