@@ -84,18 +84,10 @@ GATE_FIELDS = {"error", "upgradeUrl", "requiredPlan", "blockedFeature"}
 # --- fixtures and helpers ---------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[SandboxServer]:
-    with SandboxServer() as running:
-        yield running
-
-
-@pytest.fixture(autouse=True)
-def _fresh_state(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Each test starts from the seed state of the shared module server."""
-    if "server" in request.fixturenames:
-        request.getfixturevalue("server").state.reset()
-    yield
+@pytest.fixture(scope="session")
+def server(sandbox: SandboxServer) -> SandboxServer:
+    """The session's sandbox (tests/conftest.py), reset to its seed state around every test."""
+    return sandbox
 
 
 @pytest.fixture(scope="module")

@@ -46,17 +46,10 @@ CAMEL = re.compile(r"^[a-z][a-zA-Z0-9]*$")
 GATE_FIELDS = {"error", "upgradeUrl", "requiredPlan", "blockedFeature"}
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[SandboxServer]:
-    with SandboxServer() as running:
-        yield running
-
-
-@pytest.fixture(autouse=True)
-def _fresh_state(request: pytest.FixtureRequest) -> Iterator[None]:
-    if "server" in request.fixturenames:
-        request.getfixturevalue("server").state.reset()
-    yield
+@pytest.fixture(scope="session")
+def server(sandbox: SandboxServer) -> SandboxServer:
+    """The session's sandbox (tests/conftest.py), reset to its seed state around every test."""
+    return sandbox
 
 
 @pytest.fixture(scope="module")
