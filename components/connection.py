@@ -62,9 +62,9 @@ def default_mode(settings: Settings) -> Mode:
     return "live" if settings.api_key is not None else "sandbox"
 
 
-def current_connection() -> Connection:
+def current_connection(settings: Settings | None = None) -> Connection:
     """The connection for this run, from settings and the sidebar's choices."""
-    settings = configured_settings()
+    settings = settings or configured_settings()
     mode: Mode = st.session_state.get(MODE_KEY) or default_mode(settings)
     if mode == "sandbox":
         demo_key = st.session_state.get(DEMO_ACCOUNT_KEY) or DEMO_KEY

@@ -72,7 +72,7 @@ def render_sidebar() -> Connection:
                 help="Used only in this browser session and never shown. Leave empty to use the "
                 "server's VERIFIEDDR_API_KEY.",
             )
-        conn = current_connection()
+        conn = current_connection(settings)
         _forget_results_of_other_connections(conn)
         if conn.mode == "sandbox":
             st.info(
