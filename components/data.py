@@ -5,6 +5,9 @@ the key (never the key), the operation and its normalised arguments. So reruns, 
 page switches spend no call, and on a shared dashboard one user's owner-scoped data is never served
 to another key. Definitive errors (404, 402, ...) are cached like results, so a rerun does not spend
 quota again to hear the same answer; transient ones (429, 503, network) are not.
+
+Built figures are cached here too (``figure``): not API data, but what the pages make of it, keyed
+by the builder and the content it was given.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ import contextlib
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -54,6 +58,10 @@ CACHE_MAX_ENTRIES = 1000
 #: Clients hold a connection pool each; a shared dashboard rarely has more keys than this at once.
 MAX_CLIENTS = 32
 MAX_QUOTA_ENTRIES = 256
+#: A built figure is a few kB of plotly objects; room for every chart of a busy shared dashboard.
+FIGURE_MAX_ENTRIES = 500
+
+F = TypeVar("F")
 
 
 @dataclass(frozen=True)
@@ -171,6 +179,28 @@ def forget(conn: Connection, operation: str, *args: Any) -> None:
     """Drop one cached answer (after a write changed it), for this key only."""
     _cached_call.clear(conn.base_url, conn.fingerprint, operation, args, None)
     _ledger().forget((conn.base_url, conn.fingerprint, operation, args))
+
+
+@st.cache_resource(ttl=CACHE_TTL_S, max_entries=FIGURE_MAX_ENTRIES, show_spinner=False)
+def _built_figure(
+    builder_name: str,
+    args: tuple[Any, ...],
+    kwargs: tuple[tuple[str, Any], ...],
+    _builder: Callable[..., Any],
+) -> Any:
+    return _builder(*args, **dict(kwargs))
+
+
+def figure(builder: Callable[..., F], *args: Any, **kwargs: Any) -> F:
+    """``builder(*args, **kwargs)``, built once per distinct input and shared by every rerun and session.
+
+    Building a plotly figure validates every property it is given (10–30 ms a chart, most of a cached
+    page's rerun). The key is the builder and the content of its input, so an entry only ever goes to
+    a session that passed that very content in: nothing crosses from one key's data to another. The
+    figure is shared, not copied: ``st.plotly_chart`` only reads it, and callers must not change it.
+    """
+    name = f"{builder.__module__}.{builder.__qualname__}"
+    return _built_figure(name, args, tuple(sorted(kwargs.items())), builder)
 
 
 def record_quota(conn: Connection, quota_info: QuotaInfo | None) -> None:

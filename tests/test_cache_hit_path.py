@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import plotly.graph_objects as go
 import pydantic
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from components import data
 from sandbox import DEMO_KEY, SandboxServer
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -23,8 +26,10 @@ def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterato
     monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
     monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
     st.cache_data.clear()
+    data._built_figure.clear()
     yield sandbox
     st.cache_data.clear()
+    data._built_figure.clear()
 
 
 def _count_parsing(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
@@ -66,3 +71,46 @@ def test_a_cached_trust_map_is_not_parsed_again(
     assert len(at.get("plotly_chart")) >= 1
     assert counts == {"json": 0, "validate": 0}
     assert live_env.state.total_requests() == served
+
+
+def _count_figures_built(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    counts = {"figures": 0}
+    real_init = go.Figure.__init__
+
+    def init(self: go.Figure, *args: Any, **kwargs: Any) -> None:
+        counts["figures"] += 1
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(go.Figure, "__init__", init)
+    return counts
+
+
+def _scatter_points(at: AppTest) -> int:
+    """How many referring domains the Trust Map's scatter chart draws, read from what is sent."""
+    figures = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    scatter = next(f for f in figures if "Importance vs DR" in json.dumps(f["layout"].get("title")))
+    return sum(len(trace.get("x") or []) for trace in scatter["data"])
+
+
+def test_a_rerun_draws_the_built_figures_and_a_filter_builds_new_ones(
+    live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counts = _count_figures_built(monkeypatch)
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.query_params["domain"] = DOMAIN
+    at.switch_page("views/trust-map.py").run()
+    assert not at.exception
+    charts = len(at.get("plotly_chart"))
+    assert charts >= 1 and counts["figures"] >= charts  # the first view built its figures
+    everything = _scatter_points(at)
+
+    counts["figures"] = 0
+    at.run()  # a rerun with nothing changed: the same charts, none built again
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == charts
+    assert counts["figures"] == 0
+
+    at.slider(key="map_min_dr").set_value(60).run()  # other content: its own figures, not the old ones
+    assert not at.exception
+    assert counts["figures"] >= 1
+    assert _scatter_points(at) < everything

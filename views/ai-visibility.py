@@ -88,9 +88,9 @@ def _summary(view: AiVisibility) -> None:
 def _overview(view: AiVisibility) -> None:
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(platforms_chart(platforms_frame(view)), key="ai_platforms")
+        st.plotly_chart(data.figure(platforms_chart, platforms_frame(view)), key="ai_platforms")
     with right:
-        st.plotly_chart(history_chart(history_frame(view)), key="ai_history")
+        st.plotly_chart(data.figure(history_chart, history_frame(view)), key="ai_history")
 
 
 def _answers(view: AiVisibility, domain: str) -> None:
@@ -130,7 +130,7 @@ def _answers(view: AiVisibility, domain: str) -> None:
 
 def _competitors(view: AiVisibility, domain: str) -> None:
     frame = brands_frame(view)
-    st.plotly_chart(brands_chart(frame), key="ai_brands")
+    st.plotly_chart(data.figure(brands_chart, frame), key="ai_brands")
     table_with_export(
         frame,
         what="ai-brands",

@@ -159,7 +159,7 @@ def _results(run: BulkRun) -> None:
         st.caption(f"{counts['failed']} domains could not be rated; the Problem column says why.")
         order.remove("error")
         order.insert(1, "error")  # failures are explained next to their domain, not off-screen
-    st.plotly_chart(bulk_dr_chart(run.frame, dr_band_counts(run.frame)), key="bulk_chart")
+    st.plotly_chart(data.figure(bulk_dr_chart, run.frame, dr_band_counts(run.frame)), key="bulk_chart")
     table_with_export(
         run.frame, what="bulk-dr", key="bulk_dr", column_config=RESULT_COLUMNS, column_order=order
     )

@@ -206,7 +206,7 @@ def _analyze(lookup: Lookup, domain: str) -> None:
         _issue(result.issue)
         _sources(result.issue.sources)
     with right:
-        st.plotly_chart(scores_chart(result), key="coach_scores_chart")
+        st.plotly_chart(data.figure(scores_chart, result), key="coach_scores_chart")
     st.markdown("#### Top actions")
     for rank, action in enumerate(result.top_actions, start=1):
         _action_card(action, rank, domain, "Analyze")
@@ -244,7 +244,7 @@ def _actions(lookup: Lookup, domain: str) -> None:
         f"Ranked by priority = impact score + effort bonus ({bonus}) + {coach.HIGH_CONFIDENCE_BONUS} for "
         "high confidence, as the vdr CLI ranks them. Impacts are heuristic estimates, not service data."
     )
-    st.plotly_chart(impact_effort_chart(frame), key="coach_actions_chart")
+    st.plotly_chart(data.figure(impact_effort_chart, frame), key="coach_actions_chart")
     table_with_export(
         frame, what="coach-actions", subject=domain, key="actions", column_config=ACTION_COLUMNS
     )
@@ -332,9 +332,9 @@ def _audit_map(audit: coach.BacklinkAudit, trust_map: TrustMap | None, domain: s
             _sources(finding.sources)
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(link_mix_chart(link_mix_frame(trust_map)), key="coach_mix_chart")
+        st.plotly_chart(data.figure(link_mix_chart, link_mix_frame(trust_map)), key="coach_mix_chart")
     with right:
-        st.plotly_chart(spam_chart(referring_frame(trust_map)), key="coach_spam_chart")
+        st.plotly_chart(data.figure(spam_chart, referring_frame(trust_map)), key="coach_spam_chart")
     st.markdown("#### Flagged referring domains")
     flagged = flagged_frame(audit)
     if flagged.empty:
@@ -385,7 +385,7 @@ def _fix(lookup: Lookup, domain: str) -> None:
     )
     _heuristic(plan.outlook)
     frame = plan_frame(plan)
-    st.plotly_chart(plan_chart(frame), key="coach_plan_chart")
+    st.plotly_chart(data.figure(plan_chart, frame), key="coach_plan_chart")
     table_with_export(
         frame.drop(columns=["start_day", "end_day"]),
         what="coach-90-day-plan",
@@ -406,7 +406,7 @@ def _track(lookup: Lookup, domain: str) -> None:
     box(f"**Verdict:** {escape_md(report.verdict)}", icon=":material/monitoring:")
     for note in report.observations:
         st.markdown(f"- {escape_md(note)}")
-    st.plotly_chart(changes_chart(changes_frame(lookup)), key="coach_track_chart")
+    st.plotly_chart(data.figure(changes_chart, changes_frame(lookup)), key="coach_track_chart")
     with st.expander("The changes as a table"):
         table_with_export(
             track_frame(report), what="coach-track", subject=domain, key="track", column_config=TRACK_COLUMNS

@@ -134,7 +134,7 @@ if frame.empty:
     st.stop()
 
 st.caption(f"{len(frame)} site{'s' if len(frame) != 1 else ''}, best first.")
-st.plotly_chart(discovery_chart(frame), key="discover_chart")
+st.plotly_chart(data.figure(discovery_chart, frame), key="discover_chart")
 table_with_export(
     frame,
     what="discover",

@@ -180,7 +180,8 @@ def _single(conn: Connection, raw_keyword: str, raw_domain: str) -> None:
     _verdict(report)
     user = report.user
     st.plotly_chart(
-        serp_chart(
+        data.figure(
+            serp_chart,
             serp_frame(report),
             median_dr=report_median(report),
             min_dr=report_min(report),
@@ -283,7 +284,8 @@ def _compare(conn: Connection, text: str, raw_domain: str) -> None:
         st.caption(f"{failed} of {len(ranking)} keywords have no result; see the Problem column.")
     user = next((r.user for r in reports if r.user is not None), None)
     st.plotly_chart(
-        distribution_chart(
+        data.figure(
+            distribution_chart,
             distribution_frame(reports),
             ranking,
             user_dr=user.dr if user else None,

@@ -92,7 +92,7 @@ def _suggestions(conn: Connection, raw: str) -> None:
     if shown.empty:
         st.caption("No suggestion falls in the chosen bands.")
         return
-    st.plotly_chart(suggestions_chart(shown), key="suggestions_chart")
+    st.plotly_chart(data.figure(suggestions_chart, shown), key="suggestions_chart")
     table_with_export(
         shown,
         what="keyword-suggestions",

@@ -82,7 +82,7 @@ for level, site, message in alerts:
     show, icon = ALERT_STYLE.get(level, ALERT_STYLE["info"])
     show(f"**{escape_md(site)}** · {escape_md(message)}", icon=icon)
 
-st.plotly_chart(monitor_chart(frame, period=period), key="monitor_chart")
+st.plotly_chart(data.figure(monitor_chart, frame, period=period), key="monitor_chart")
 table_with_export(
     frame,
     what=f"monitor-{report.cadence or 'weekly'}",

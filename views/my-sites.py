@@ -65,7 +65,9 @@ def _your_sites(conn: Connection) -> None:
     cols[0].metric("Sites", f"{len(frame)}{of}", border=True, help="How many sites your plan holds.")
     cols[1].metric("Badge verified", int(frame["verified"].fillna(False).sum()), border=True)
     cols[2].metric("Pending review", pending, border=True, help="Ratings other than DR follow the review.")
-    st.plotly_chart(ratings_bars(frame, title="DR and TrueDR of your sites"), key="my_sites_chart")
+    st.plotly_chart(
+        data.figure(ratings_bars, frame, title="DR and TrueDR of your sites"), key="my_sites_chart"
+    )
     table_with_export(frame, what="my-sites", key="my_sites", column_config=SITE_COLUMNS)
     with st.container(horizontal=True, vertical_alignment="bottom"):
         chosen = st.selectbox(

@@ -112,7 +112,7 @@ def _single(conn: Connection, raw: str) -> None:
 
     left, right = st.columns([3, 2])
     with left:
-        st.plotly_chart(changes_chart(changes_frame(lookup)), key="changes_chart")
+        st.plotly_chart(data.figure(changes_chart, changes_frame(lookup)), key="changes_chart")
     with right:
         st.markdown("**Public links**")
         _links(lookup)
@@ -161,7 +161,7 @@ def _compare(conn: Connection, text: str) -> None:
         st.caption(f"{failed} of {len(frame)} domains could not be looked up; see the Problem column.")
         order.remove("error")
         order.insert(1, "error")  # failures are explained next to their domain, not off-screen
-    st.plotly_chart(compare_chart(frame), key="compare_chart")
+    st.plotly_chart(data.figure(compare_chart, frame), key="compare_chart")
     table_with_export(
         frame,
         what="domain-comparison",

@@ -111,7 +111,7 @@ def _performance(conn: Connection, domain: str) -> None:
             f"{p.start_date.isoformat()} to {p.end_date.isoformat()}, against the same length before it."
         )
     _totals(perf)
-    st.plotly_chart(gsc_series_chart(series_frame(perf)), key="gsc_series")
+    st.plotly_chart(data.figure(gsc_series_chart, series_frame(perf)), key="gsc_series")
     snapshot = p.snapshot
     if snapshot is None:
         st.caption("The service sent no top queries, pages, countries or devices.")

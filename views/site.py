@@ -73,7 +73,7 @@ def _truedr(conn: Connection, domain: str) -> None:
         "The private per-signal breakdown, shown only to the site's owner: which evidence lifts TrueDR "
         "above DR and which holds it back."
     )
-    st.plotly_chart(truedr_waterfall(report), key="truedr_chart")
+    st.plotly_chart(data.figure(truedr_waterfall, report), key="truedr_chart")
     frame = truedr_frame(report)
     if frame.empty:
         st.info(
@@ -169,7 +169,7 @@ _header(site)
 trends, truedr, export, verify = st.tabs(TABS, key="site_tab", bind="query-params")
 if trends.open:
     with trends:
-        st.plotly_chart(trends_chart(trends_frame(site)), key="trends_chart")
+        st.plotly_chart(data.figure(trends_chart, trends_frame(site)), key="trends_chart")
         first = site.trends[0].date if site.trends else None
         st.caption(f"Weekly points since {first.isoformat() if isinstance(first, date) else NOT_AVAILABLE}.")
 if truedr.open:

@@ -154,17 +154,21 @@ def _show(conn: Connection, raw: str) -> None:
     left, right = st.columns([2, 3])
     with left:
         st.plotly_chart(
-            dr_band_chart(dr_band_counts(view), title="DR of the referring domains"), key="map_dr_bands"
+            data.figure(dr_band_chart, dr_band_counts(view), title="DR of the referring domains"),
+            key="map_dr_bands",
         )
     with right:
-        st.plotly_chart(importance_scatter(view), key="map_scatter")
+        st.plotly_chart(data.figure(importance_scatter, view), key="map_scatter")
     left, right = st.columns(2)
     with left:
         st.plotly_chart(
-            breakdown_chart(breakdown(view, "link_type"), title="Link types"), key="map_link_types"
+            data.figure(breakdown_chart, breakdown(view, "link_type"), title="Link types"),
+            key="map_link_types",
         )
     with right:
-        st.plotly_chart(breakdown_chart(breakdown(view, "status"), title="Link status"), key="map_statuses")
+        st.plotly_chart(
+            data.figure(breakdown_chart, breakdown(view, "status"), title="Link status"), key="map_statuses"
+        )
 
     table_with_export(
         view,
