@@ -8,13 +8,16 @@ server process and used with its demo key, so a newcomer sees the whole product 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import streamlit as st
 from pydantic import SecretStr
 
 from client.settings import Settings, key_fingerprint
-from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
+from sandbox import DEMO_KEY, FREE_KEY
+
+if TYPE_CHECKING:
+    from sandbox.server import SandboxServer
 
 Mode = Literal["sandbox", "live"]
 
@@ -48,7 +51,10 @@ class Connection:
 
 @st.cache_resource(show_spinner="Starting the demo API…")
 def embedded_sandbox() -> SandboxServer:
-    """One sandbox server per Streamlit process, on a free loopback port."""
+    """One sandbox server per Streamlit process, on a free loopback port (imported only when used:
+    a Live-mode server never loads the sandbox or its demo data)."""
+    from sandbox.server import SandboxServer
+
     server = SandboxServer(host="127.0.0.1", port=0)
     server.start()
     return server
