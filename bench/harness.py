@@ -46,9 +46,20 @@ class PageVisit:
     ready: str = ".js-plotly-plot .main-svg"
     #: The page's title in the sidebar navigation (for page switches); empty for a second view of a page.
     title: str = ""
+    #: The page's own heading when it differs from its sidebar title.
+    heading: str = ""
 
     def url(self, base: str) -> str:
         return f"{base}/{self.path}" + (f"?{self.query}" if self.query else "")
+
+    def fresh(self, selector: str) -> str:
+        """``selector`` in an element of the current run: Streamlit keeps the last page's elements
+        (marked stale) on screen until the new run replaces them, and they must not count."""
+        return f'[data-stale="false"] {selector}'
+
+    @property
+    def shown_heading(self) -> str:
+        return self.heading or self.title
 
 
 #: Every page with the view a marketer opens first. Extend this list when a page lands.
@@ -81,7 +92,7 @@ PAGE_VISITS: tuple[PageVisit, ...] = (
         ready='[data-testid="stDataFrame"]',
         title="Tracked keywords",
     ),
-    PageVisit("discover", "discover", "", title="Discover sites"),
+    PageVisit("discover", "discover", "", title="Discover sites", heading="Discover trusted sites"),
     PageVisit(
         "exchanges",
         "exchanges",

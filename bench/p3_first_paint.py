@@ -1,9 +1,18 @@
-"""P3: first paint. Cold time from navigation to each page's main chart, against a bare page.
+"""P3: first paint. Time from navigation to each page's main chart, against a bare page.
 
-For every page in PAGE_VISITS, a fresh browser context (no browser cache, a new Streamlit session)
-opens the page and waits for its main element; the baseline is a one-line Streamlit page served the
-same way in the same run. Target: median cold time ≤ 1.5 × the bare page's. Then, in one session,
-switching between pages whose data is cached: median ≤ 300 ms.
+Three baselines are measured in the same run: a one-line Streamlit page (the target's baseline), the
+stack's floor (one line, one small table, one small plotly chart: Streamlit's own front-end for
+tables and charts, none of the app) and, for page switches, two one-line pages in Streamlit's own
+navigation.
+
+- Cold: a fresh browser context (empty browser cache, a new Streamlit session) opens the page and
+  waits for its main element. The first of the repeats also finds the server's data cache cold.
+  Target: ≤ 1.5 × the bare page's time.
+- Returning browser: the same, in a context that has opened the page once before, so the static
+  front-end files come from the browser's cache (Streamlit serves them as immutable) — a new tab of
+  a marketer who has used the dashboard before. Reported, not a target.
+- Warm page switch: in one session, clicking between pages in the sidebar once their data is
+  cached. Target: median ≤ 300 ms.
 
     .venv/bin/python -m bench.p3_first_paint
 """
@@ -14,6 +23,8 @@ import statistics
 import sys
 import time
 from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bench.harness import (
     PAGE_VISITS,
@@ -27,18 +38,63 @@ from bench.harness import (
 )
 
 REPEATS = 5
+RETURNING_REPEATS = 3
 LATENCY_MS = 50
 COLD_TARGET = 1.5
 SWITCH_TARGET_S = 0.300
+#: The domain a marketer types once; the app keeps it across sidebar switches.
+SWITCH_DOMAIN = "example.com"
+CHART = ".js-plotly-plot .main-svg"
+VIEWPORT = {"width": 1400, "height": 1000}
 
 
 def _cold_times(browser: Any, url: str, ready: str, repeats: int = REPEATS) -> list[float]:
     times = []
     for _ in range(repeats):
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        context = browser.new_context(viewport=VIEWPORT)
         page = context.new_page()
         times.append(open_and_time(page, url, ready))
         context.close()
+    return times
+
+
+def _returning_times(browser: Any, url: str, ready: str, repeats: int = RETURNING_REPEATS) -> list[float]:
+    """New tabs (new sessions) in a browser that has loaded the page once: front-end files cached."""
+    context = browser.new_context(viewport=VIEWPORT)
+    first = context.new_page()
+    open_and_time(first, url, ready)
+    first.close()
+    times = []
+    for _ in range(repeats):
+        page = context.new_page()
+        times.append(open_and_time(page, url, ready))
+        page.close()
+    context.close()
+    return times
+
+
+def _time_switch(page: Any, link: str, heading: str, ready: str) -> float:
+    """Seconds from a sidebar click until the new page's heading and main element are on screen."""
+    nav = page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=link, exact=True)
+    started = time.perf_counter()
+    nav.click()
+    page.locator('[data-stale="false"] h1', has_text=heading).first.wait_for(state="visible", timeout=30_000)
+    page.locator(ready).first.wait_for(state="visible", timeout=30_000)
+    took = time.perf_counter() - started
+    wait_until_idle(page)
+    return took
+
+
+def _bare_switch_times(browser: Any, url: str, rounds: int = 10) -> list[float]:
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(url)
+    wait_until_idle(page)
+    times = []
+    for _ in range(rounds):
+        for title in ("Second page", "First page"):
+            times.append(_time_switch(page, title, title, '[data-stale="false"] h1'))
+    context.close()
     return times
 
 
@@ -47,32 +103,32 @@ def _switch_times(
 ) -> tuple[list[float], list[str]]:
     """Click between pages in the sidebar navigation once each page's data is cached.
 
-    A sidebar link carries no query params, and Streamlit forgets the state of widgets that left
-    the screen, so some pages come back without their view (no keyword, no domain): those are
-    named and left out of the timing instead of being timed to a chart that never comes.
+    One session, opened on the first page with a domain in its URL: sidebar links carry no query,
+    and the app keeps the domain for the next page. A page that needs more than a domain (a
+    keyword) comes back without its view: it is named and left out of the timing.
     """
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
-    for visit in visits:  # warm every page's data
-        page.goto(visit.url(base))
-        page.locator(visit.ready).first.wait_for(timeout=60_000)
-        wait_until_idle(page)
-    nav = page.locator('[data-testid="stSidebarNav"]')
+    page.goto(f"{visits[0].url(base).split('?')[0]}?domain={SWITCH_DOMAIN}")
+    # Only a finished run has noted the domain: a click before it would open the next page empty.
+    page.locator(visits[0].fresh(visits[0].ready)).first.wait_for(timeout=60_000)
+    wait_until_idle(page)
     kept, lost = [], []
-    for visit in visits:  # which views survive a sidebar switch
+    for visit in visits:  # warm every page's data, and see which views survive a sidebar switch
+        nav = page.locator('[data-testid="stSidebarNav"]')
         nav.get_by_role("link", name=visit.title, exact=True).click()
-        page.wait_for_timeout(300)
-        wait_until_idle(page)
-        (kept if page.locator(visit.ready).count() else lost).append(visit)
-    times: list[float] = []
-    for _ in range(rounds):
-        for visit in kept:
-            link = nav.get_by_role("link", name=visit.title, exact=True)
-            started = time.perf_counter()
-            link.click()
-            page.locator(visit.ready).first.wait_for(state="visible", timeout=30_000)
-            times.append(time.perf_counter() - started)
-            wait_until_idle(page)
+        page.locator('[data-stale="false"] h1', has_text=visit.shown_heading).first.wait_for(timeout=60_000)
+        wait_until_idle(page, timeout_ms=60_000)
+        try:  # the script has finished; its element may still wait for its front-end code
+            page.locator(visit.fresh(visit.ready)).first.wait_for(state="visible", timeout=15_000)
+            kept.append(visit)
+        except PlaywrightTimeout:
+            lost.append(visit)
+    times = [
+        _time_switch(page, visit.title, visit.shown_heading, visit.fresh(visit.ready))
+        for _ in range(rounds)
+        for visit in kept
+    ]
     context.close()
     return times, [v.name for v in lost]
 
@@ -81,32 +137,46 @@ def main() -> int:
     figures = Figures()
     with chromium() as browser:
         with app_process("bench/bare_app.py") as bare:
+            _cold_times(browser, bare.url, "h1", repeats=1)  # the server's own first run
             baseline = statistics.median(_cold_times(browser, bare.url, "h1"))
+            returning_baseline = statistics.median(_returning_times(browser, bare.url, "h1"))
         figures.show("p3_bare_page_cold", baseline, "s")
+        figures.show("p3_bare_page_returning", returning_baseline, "s")
+        with app_process("bench/stack_app.py") as stack:
+            _cold_times(browser, stack.url, CHART, repeats=1)
+            floor = statistics.median(_cold_times(browser, stack.url, CHART))
+        figures.show("p3_stack_floor_page_cold", floor, "s", baseline=baseline, base="bare page")
+        with app_process("bench/bare_nav_app.py") as nav:
+            bare_switch = statistics.median(_bare_switch_times(browser, nav.url))
+        figures.show("p3_bare_page_switch_median", bare_switch, "s")
+
         with sandbox_process(latency_ms=LATENCY_MS) as sandbox, app_process(api_base=sandbox.base_url) as app:
             _cold_times(browser, app.url, "h1", repeats=1)  # the server's own first run, not a page's
             for visit in PAGE_VISITS:
-                cold = statistics.median(_cold_times(browser, visit.url(app.url), visit.ready))
+                url = visit.url(app.url)
+                cold = statistics.median(_cold_times(browser, url, visit.ready))
                 figures.show(f"p3_cold_{visit.name}", cold, "s", baseline=baseline, base="bare page")
                 figures.target(
                     f"P3 cold {visit.name} ≤ {COLD_TARGET} × bare",
                     cold <= COLD_TARGET * baseline,
-                    f"{cold:.2f} s",
+                    f"{cold:.2f} s; {cold / floor:.2f} × the stack floor page",
+                )
+            for visit in PAGE_VISITS:
+                again = statistics.median(_returning_times(browser, visit.url(app.url), visit.ready))
+                figures.show(
+                    f"p3_returning_{visit.name}", again, "s", baseline=returning_baseline, base="bare page"
                 )
             distinct = tuple({v.title: v for v in PAGE_VISITS if v.title}.values())
-            if len(distinct) >= 2:
-                switches, lost = _switch_times(browser, app.url, distinct)
-                if lost:
-                    print(f"  view lost on a sidebar switch (not timed): {', '.join(lost)}")
-                median = statistics.median(switches)
-                figures.show(
-                    "p3_warm_page_switch_median", median, "s", baseline=SWITCH_TARGET_S, base="target"
-                )
-                figures.target(
-                    "P3 warm page switch ≤ 300 ms", median <= SWITCH_TARGET_S, f"{median * 1000:.0f} ms"
-                )
-            else:
-                print("p3_warm_page_switch: skipped (fewer than two pages in PAGE_VISITS)")
+            switches, lost = _switch_times(browser, app.url, distinct)
+            if lost:
+                print(f"  view lost on a sidebar switch (not timed): {', '.join(lost)}")
+            median = statistics.median(switches)
+            figures.show("p3_warm_page_switch_median", median, "s", baseline=bare_switch, base="bare switch")
+            figures.target(
+                "P3 warm page switch ≤ 300 ms",
+                median <= SWITCH_TARGET_S,
+                f"{median * 1000:.0f} ms over {len(switches)} switches",
+            )
     return figures.exit_code()
 
 
