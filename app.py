@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components.shared_inputs import remember_shared_inputs, restore_shared_inputs
-from components.sidebar import render_sidebar
+from components.core.shared_inputs import remember_shared_inputs, restore_shared_inputs
+from components.core.sidebar import render_sidebar
 
 st.set_page_config(page_title="Authority Dashboard", page_icon=":material/insights:", layout="wide")
 

@@ -1,1 +1,1 @@
-"""Reusable UI pieces and the cached data layer; pages import from here, never from httpx."""
+"""Reusable page pieces: core/ (Streamlit infrastructure), common/ (pure helpers), one package per feature."""

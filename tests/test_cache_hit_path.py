@@ -14,7 +14,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from components import data
+from components.core import data
 from sandbox import DEMO_KEY, SandboxServer
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")

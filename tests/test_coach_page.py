@@ -12,8 +12,9 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from client import ApiClient, coach
+from client import ApiClient
 from client.models import Lookup
+from components.coach import rules as coach
 from sandbox import DEMO_KEY, SandboxServer, resources
 from sandbox import data as sandbox_data
 from tests.test_browser import ARTIFACTS, _settled, app_url, browser  # noqa: F401 (fixtures)

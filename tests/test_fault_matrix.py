@@ -17,8 +17,8 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient, ApiError, TransportError
-from components import data
-from components.errors import describe_error
+from components.common.wording import describe_error
+from components.core import data
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 

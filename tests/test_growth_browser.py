@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from client import ApiClient
-from components.site_check_frames import verdict_style
+from components.research.frames.site_check import verdict_style
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.data import is_listed

@@ -20,16 +20,20 @@ from client.growth_models import (
     TrueDrReport,
     TrueDrSignal,
 )
-from components.growth_charts import discovery_chart, ratings_bars, truedr_waterfall
-from components.growth_frames import (
-    discovery_frame,
+from components.growth.charts import discovery_chart
+from components.growth.frames import discovery_frame
+from components.sites.charts import ratings_bars, truedr_waterfall
+from components.sites.frames import (
     export_frame,
     export_json,
+    inspected_frame,
     monitor_alerts,
     monitor_frame,
+    outreach_frame,
+    rows_frame,
     sites_frame,
+    totals_deltas,
 )
-from components.visibility_frames import inspected_frame, outreach_frame, rows_frame, totals_deltas
 
 
 def test_a_pending_site_keeps_its_missing_ratings_missing() -> None:

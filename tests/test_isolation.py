@@ -15,9 +15,9 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
-from components import data
-from components.connection import DEMO_ACCOUNT_KEY, SESSION_KEY_KEY
-from components.sidebar import RESULT_PREFIX
+from components.core import data
+from components.core.connection import DEMO_ACCOUNT_KEY, SESSION_KEY_KEY
+from components.core.sidebar import RESULT_PREFIX
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 

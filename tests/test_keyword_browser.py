@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from client import ApiClient
 from client.inputs import slug_for
-from components.text import fmt_number
+from components.common.text import fmt_number
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.test_browser import ARTIFACTS, app_url, browser  # noqa: F401 - fixtures

@@ -14,8 +14,8 @@ from client import ApiClient
 from client.api import MAX_RETRY_AFTER_S
 from client.errors import PaymentRequiredError
 from client.inputs import slug_for
-from components.keyword_frames import verdict
-from components.text import escape_md, fmt_number
+from components.common.text import escape_md, fmt_number
+from components.keywords.frames import verdict
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.keyword_data import serp, suggestions
@@ -278,8 +278,8 @@ def _two_clicks_before_the_first_is_sent() -> None:
     import streamlit as st
 
     from client.inputs import slug_for
-    from components.connection import current_connection
-    from components.writes import request_write, run_requested_write, show_flash
+    from components.core.connection import current_connection
+    from components.core.writes import request_write, run_requested_write, show_flash
     from sandbox import DEMO_KEY
     from sandbox.accounts import ACCOUNTS
 

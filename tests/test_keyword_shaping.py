@@ -10,8 +10,8 @@ import pytest
 
 from client import errors
 from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
-from components.keyword_charts import distribution_chart, serp_chart, suggestions_chart
-from components.keyword_frames import (
+from components.keywords.charts import distribution_chart, serp_chart, suggestions_chart
+from components.keywords.frames import (
     BANDS,
     band_of,
     distribution_frame,

@@ -10,9 +10,9 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
-from components import data
-from components.site_check_frames import missing_signals
-from components.trust_map_frames import SPAM_RISK_FROM
+from components.core import data
+from components.research.frames.site_check import missing_signals
+from components.research.frames.trust_map import SPAM_RISK_FROM
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox.data import SHELL_SITE, SUSPICIOUS_SITE, UNREACHABLE_SITE, dr_for, is_listed, is_map_cold
 from sandbox.site_checks import SEEDED_SITE_CHECKS

@@ -13,7 +13,16 @@ from hypothesis import strategies as st
 from client import errors
 from client.bulk import ItemResult
 from client.models import Categories, DomainRating, SiteCheck, Snippets, TrustMap
-from components.bulk_frames import (
+from components.common.wording import describe_error
+from components.core.tables import FORMULA_START, defuse_cell, safe_csv
+from components.research.charts import (
+    MAX_BARS,
+    breakdown_chart,
+    bulk_dr_chart,
+    dr_band_chart,
+    importance_scatter,
+)
+from components.research.frames.bulk import (
     MAX_UPLOAD_BYTES,
     UploadError,
     bulk_frame,
@@ -21,19 +30,10 @@ from components.bulk_frames import (
     domains_from_upload,
     quota_plan,
 )
-from components.category_frames import categories_frame, max_per_site_text
-from components.errors import describe_error
-from components.research_charts import (
-    MAX_BARS,
-    breakdown_chart,
-    bulk_dr_chart,
-    dr_band_chart,
-    importance_scatter,
-)
-from components.site_check_frames import missing_signals, signals_frame, verdict_style
-from components.snippet_parts import badge_variants, img_src, og_image, snippets_frame
-from components.tables import FORMULA_START, defuse_cell, safe_csv
-from components.trust_map_frames import (
+from components.research.frames.categories import categories_frame, max_per_site_text
+from components.research.frames.site_check import missing_signals, signals_frame, verdict_style
+from components.research.frames.snippets import badge_variants, img_src, og_image, snippets_frame
+from components.research.frames.trust_map import (
     DR_BANDS,
     MapFilters,
     breakdown,

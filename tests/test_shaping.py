@@ -11,11 +11,11 @@ import pytest
 
 from client import errors
 from client.models import Lookup
-from components.charts import changes_chart, compare_chart
-from components.errors import describe_error
-from components.frames import backlinks_frame, changes_frame, compare_frame, true_dr_gap
-from components.tables import csv_file_name, safe_csv
-from components.text import escape_md, fmt_int, safe_http_url
+from components.common.text import escape_md, fmt_int, safe_http_url
+from components.common.wording import describe_error
+from components.core.tables import csv_file_name, safe_csv
+from components.overview.charts import changes_chart, compare_chart
+from components.overview.frames import backlinks_frame, changes_frame, compare_frame, true_dr_gap
 
 
 def _lookup(**authority: object) -> Lookup:

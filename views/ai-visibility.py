@@ -8,13 +8,14 @@ import streamlit as st
 
 from client.growth_inputs import MAX_LOCATION_CHARS, PROMPT_MAX_CHARS, PROMPT_MIN_CHARS
 from client.growth_models import AiVisibility
-from components import data, growth_actions
-from components.connection import Connection, current_connection
-from components.growth_charts import brands_chart, history_chart, platforms_chart
-from components.site_nav import read_owned_site, site_input
-from components.tables import table_with_export
-from components.text import NOT_AVAILABLE, escape_md, fmt_int
-from components.visibility_frames import (
+from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.tables import table_with_export
+from components.core.writes import WriteOutcome, flash, show_flash
+from components.sites import widgets as site_writes
+from components.sites.charts import brands_chart, history_chart, platforms_chart
+from components.sites.frames import (
     answers_frame,
     brands_frame,
     history_frame,
@@ -23,7 +24,7 @@ from components.visibility_frames import (
     questions_frame,
     sources_frame,
 )
-from components.writes import WriteOutcome, flash, show_flash
+from components.sites.widgets import read_owned_site, site_input
 
 TABS = ("Overview", "Answers", "Competitors", "Sources", "Questions")
 SLOT = "ai_write"
@@ -34,7 +35,7 @@ def _done(outcome: WriteOutcome) -> None:
 
 
 def _add(conn: Connection, domain: str) -> None:
-    outcome = growth_actions.add_ai_prompt(
+    outcome = site_writes.add_ai_prompt(
         conn, domain, st.session_state.get("ai_prompt", ""), st.session_state.get("ai_location") or None
     )
     if outcome.ok:
@@ -43,15 +44,15 @@ def _add(conn: Connection, domain: str) -> None:
 
 
 def _remove(conn: Connection, domain: str, prompt_id: str) -> None:
-    _done(growth_actions.remove_ai_prompt(conn, domain, prompt_id))
+    _done(site_writes.remove_ai_prompt(conn, domain, prompt_id))
 
 
 def _reset(conn: Connection, domain: str) -> None:
-    _done(growth_actions.reset_ai_prompts(conn, domain))
+    _done(site_writes.reset_ai_prompts(conn, domain))
 
 
 def _run(conn: Connection, domain: str) -> None:
-    _done(growth_actions.run_ai_visibility(conn, domain))
+    _done(site_writes.run_ai_visibility(conn, domain))
 
 
 def _summary(view: AiVisibility) -> None:

@@ -11,13 +11,13 @@ import streamlit as st
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.inputs import normalise_domain
 from client.models import Snippets
-from components import data
-from components.connection import Connection, current_connection
-from components.demo_picker import demo_picker
-from components.errors import show_error
-from components.snippet_parts import badge_variants, og_image, snippets_frame
-from components.tables import csv_download
-from components.text import escape_md, safe_http_url
+from components.common.text import escape_md, safe_http_url
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.demo_picker import demo_picker
+from components.core.errors import show_error
+from components.core.tables import csv_download
+from components.research.frames.snippets import badge_variants, og_image, snippets_frame
 
 DEMO_DOMAINS = ("example.com", "stripe.com", "acme-widgets.com", "github.com")
 

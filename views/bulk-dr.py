@@ -10,8 +10,15 @@ import streamlit as st
 
 from client.errors import ApiError
 from client.inputs import DomainList, parse_domain_list
-from components import bulk_check, data
-from components.bulk_frames import (
+from components.common.text import escape_md
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.errors import show_error
+from components.core.sidebar import RESULT_PREFIX
+from components.core.tables import table_with_export
+from components.research import widgets as bulk_check
+from components.research.charts import bulk_dr_chart
+from components.research.frames.bulk import (
     MAX_BULK_DOMAINS,
     MAX_UPLOAD_BYTES,
     QuotaPlan,
@@ -20,13 +27,7 @@ from components.bulk_frames import (
     bulk_summary,
     domains_from_upload,
 )
-from components.connection import Connection, current_connection
-from components.errors import show_error
-from components.research_charts import bulk_dr_chart
-from components.sidebar import RESULT_PREFIX
-from components.tables import table_with_export
-from components.text import escape_md
-from components.trust_map_frames import dr_band_counts
+from components.research.frames.trust_map import dr_band_counts
 
 LAST_RUN = RESULT_PREFIX + "bulk_dr_last_run"
 #: Shows each path: a URL, a subdomain, a comma-separated pair, an unlisted site, a refused entry.

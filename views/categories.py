@@ -5,11 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 from client.errors import ApiError
-from components import data
-from components.category_frames import categories_frame, max_per_site_text
-from components.connection import current_connection
-from components.errors import show_error
-from components.tables import table_with_export
+from components.core import data
+from components.core.connection import current_connection
+from components.core.errors import show_error
+from components.core.tables import table_with_export
+from components.research.frames.categories import categories_frame, max_per_site_text
 
 #: Streamlit's dataframe row height; a short list is shown whole rather than in a scroll box.
 ROW_HEIGHT_PX = 35

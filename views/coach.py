@@ -1,6 +1,6 @@
 """Coach: what is wrong with a site's authority and what to do next, with the evidence behind it.
 
-The advice is built locally (``client.coach``) from the site's lookup, its Trust Map and exchange
+The advice is built locally (``components.coach.rules``) from the site's lookup, its Trust Map and exchange
 candidates, with the vdr CLI's coach rules. Only the open tab runs, so the Trust Map is read only
 when the backlink audit is opened.
 """
@@ -11,16 +11,14 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from client import coach
 from client.errors import ApiError, InvalidInputError, NotFoundError, UnavailableError
 from client.growth_inputs import DiscoveryFilters
 from client.growth_models import ExchangeCandidate
 from client.inputs import normalise_domain
 from client.models import Lookup, TrustMap
-from components import data
-from components.charts import changes_chart
-from components.coach_charts import impact_effort_chart, link_mix_chart, plan_chart, scores_chart, spam_chart
-from components.coach_frames import (
+from components.coach import rules as coach
+from components.coach.charts import impact_effort_chart, link_mix_chart, plan_chart, scores_chart, spam_chart
+from components.coach.frames import (
     actions_frame,
     flagged_frame,
     link_mix_frame,
@@ -30,15 +28,17 @@ from components.coach_frames import (
     referring_frame,
     track_frame,
 )
-from components.connection import Connection, current_connection
-from components.demo_picker import demo_picker
-from components.errors import show_error
-from components.frames import changes_frame
-from components.metrics import signed
-from components.sidebar import RESULT_PREFIX
-from components.site_nav import link_if_present
-from components.tables import table_with_export
-from components.text import NOT_AVAILABLE, escape_md, fmt_int
+from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.demo_picker import demo_picker
+from components.core.errors import show_error
+from components.core.sidebar import RESULT_PREFIX
+from components.core.tables import table_with_export
+from components.overview.charts import changes_chart
+from components.overview.frames import changes_frame
+from components.overview.widgets import signed
+from components.sites.widgets import link_if_present
 
 TABS = (
     "Analyze",

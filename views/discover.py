@@ -7,13 +7,13 @@ import streamlit as st
 from client.errors import ApiError
 from client.growth_inputs import MAX_FIND_LIMIT, DiscoveryFilters
 from client.models import Categories
-from components import data
-from components.connection import current_connection
-from components.errors import show_error
-from components.growth_charts import discovery_chart
-from components.growth_frames import discovery_frame
-from components.site_nav import link_if_present
-from components.tables import table_with_export
+from components.core import data
+from components.core.connection import current_connection
+from components.core.errors import show_error
+from components.core.tables import table_with_export
+from components.growth.charts import discovery_chart
+from components.growth.frames import discovery_frame
+from components.sites.widgets import link_if_present
 
 DEFAULT_LIMIT = 20
 COLUMNS = {

@@ -10,16 +10,17 @@ from client.growth_models import ExchangeCandidate, ExchangeContact
 from client.inputs import normalise_domain
 from client.models import Lookup
 from client.outreach import ExchangeDraft
-from components import data, growth_actions
-from components.connection import Connection, current_connection
-from components.errors import show_error
-from components.growth_frames import candidates_frame
-from components.metrics import authority_cards
-from components.sidebar import RESULT_PREFIX
-from components.site_nav import site_input
-from components.tables import table_with_export
-from components.text import escape_md, fmt_int
-from components.writes import flash, show_flash
+from components.common.text import escape_md, fmt_int
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.errors import show_error
+from components.core.sidebar import RESULT_PREFIX
+from components.core.tables import table_with_export
+from components.core.writes import flash, show_flash
+from components.growth import widgets as exchange_writes
+from components.growth.frames import candidates_frame
+from components.overview.widgets import authority_cards
+from components.sites.widgets import site_input
 
 DEFAULT_CANDIDATES = 10
 DRAFT = RESULT_PREFIX + "exchange_draft"
@@ -106,7 +107,7 @@ def _default_text(lookup: Lookup, partner: ExchangeCandidate) -> tuple[str, str]
 
 
 def _preview(conn: Connection, domain: str, target: str, subject_key: str, message_key: str) -> None:
-    outcome = growth_actions.preview_exchange(
+    outcome = exchange_writes.preview_exchange(
         conn, domain, target, st.session_state.get(subject_key, ""), st.session_state.get(message_key, "")
     )
     if outcome.ok:
@@ -116,7 +117,7 @@ def _preview(conn: Connection, domain: str, target: str, subject_key: str, messa
 
 
 def _approve(conn: Connection, draft: ExchangeDraft) -> None:
-    outcome = growth_actions.approve_exchange(conn, draft)
+    outcome = exchange_writes.approve_exchange(conn, draft)
     if outcome.ok:
         st.session_state.pop(DRAFT, None)
         st.session_state.setdefault(SENT, set()).add((draft.exchanges_for, draft.target))

@@ -7,12 +7,15 @@ import streamlit as st
 from client.errors import ApiError, InvalidInputError, PaymentRequiredError, RateLimitedError
 from client.inputs import normalise_domain, normalise_keyword
 from client.models import KeywordReport
-from components import data
-from components.connection import Connection, current_connection
-from components.demo_picker import demo_picker
-from components.errors import describe_error, show_error
-from components.keyword_charts import distribution_chart, serp_chart
-from components.keyword_frames import (
+from components.common.text import escape_md, fmt_number
+from components.common.wording import describe_error
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.demo_picker import demo_picker
+from components.core.errors import show_error
+from components.core.tables import table_with_export
+from components.keywords.charts import distribution_chart, serp_chart
+from components.keywords.frames import (
     TIER_LABELS,
     Outcome,
     distribution_frame,
@@ -24,9 +27,7 @@ from components.keyword_frames import (
     serp_frame,
     verdict,
 )
-from components.keyword_sites import site_to_track
-from components.tables import table_with_export
-from components.text import escape_md, fmt_number
+from components.keywords.widgets import site_to_track
 
 #: Each keyword is one report; more than this is a bulk job, and uncached ones meet a stricter limiter.
 MAX_KEYWORDS = 10

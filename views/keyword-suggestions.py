@@ -6,15 +6,15 @@ import streamlit as st
 
 from client.errors import ApiError, InvalidInputError
 from client.inputs import normalise_domain
-from components import data
-from components.connection import Connection, current_connection
-from components.demo_picker import demo_picker
-from components.errors import show_error
-from components.keyword_charts import suggestions_chart
-from components.keyword_frames import BANDS, SORTS, filter_bands, sort_suggestions, suggestions_frame
-from components.keyword_sites import site_to_track
-from components.tables import table_with_export
-from components.text import escape_md
+from components.common.text import escape_md
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.demo_picker import demo_picker
+from components.core.errors import show_error
+from components.core.tables import table_with_export
+from components.keywords.charts import suggestions_chart
+from components.keywords.frames import BANDS, SORTS, filter_bands, sort_suggestions, suggestions_frame
+from components.keywords.widgets import site_to_track
 
 DEMO_DOMAINS = ("example.com", "northwind-coffee.com", "hubspot.com", "stripe.com")
 RESEARCH_PAGE = "views/keyword-research.py"

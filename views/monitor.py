@@ -6,14 +6,14 @@ import streamlit as st
 
 from client.errors import ApiError, InvalidInputError
 from client.inputs import normalise_domain
-from components import data
-from components.connection import current_connection
-from components.errors import show_error
-from components.growth_charts import monitor_chart
-from components.growth_frames import monitor_alerts, monitor_frame
-from components.site_nav import site_input
-from components.tables import table_with_export
-from components.text import escape_md
+from components.common.text import escape_md
+from components.core import data
+from components.core.connection import current_connection
+from components.core.errors import show_error
+from components.core.tables import table_with_export
+from components.sites.charts import monitor_chart
+from components.sites.frames import monitor_alerts, monitor_frame
+from components.sites.widgets import site_input
 
 SCOPES = ("All my sites", "One site")
 ALERT_STYLE = {

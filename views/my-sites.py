@@ -8,16 +8,17 @@ from client.errors import ApiError, InvalidInputError
 from client.growth_inputs import MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, NewSite
 from client.growth_models import SubmittedSite
 from client.models import Categories
-from components import data, growth_actions
-from components.connection import Connection, current_connection
-from components.errors import show_error
-from components.growth_charts import ratings_bars
-from components.growth_frames import sites_frame
-from components.sidebar import RESULT_PREFIX
-from components.site_nav import link_if_present
-from components.tables import table_with_export
-from components.text import escape_md, fmt_int
-from components.writes import flash, show_flash
+from components.common.text import escape_md, fmt_int
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.errors import show_error
+from components.core.sidebar import RESULT_PREFIX
+from components.core.tables import table_with_export
+from components.core.writes import flash, refused, show_flash
+from components.sites import widgets as site_writes
+from components.sites.charts import ratings_bars
+from components.sites.frames import sites_frame
+from components.sites.widgets import link_if_present
 
 LAST_SUBMISSION = RESULT_PREFIX + "last_submission"
 TABS = ("Your sites", "Submit a site")
@@ -90,9 +91,9 @@ def _submit(conn: Connection) -> None:
             site_check=bool(state.get("submit_check")),
         )
     except InvalidInputError as exc:
-        flash("submit_site", growth_actions.refused("submit_site", exc))
+        flash("submit_site", refused("submit_site", exc))
         return
-    outcome = growth_actions.submit_site(conn, site)
+    outcome = site_writes.submit_site(conn, site)
     if outcome.ok:
         state[LAST_SUBMISSION] = outcome.value
     flash("submit_site", outcome)

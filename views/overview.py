@@ -7,16 +7,16 @@ import streamlit as st
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.inputs import normalise_domain, parse_domain_list
 from client.models import Lookup
-from components import data
-from components.charts import changes_chart, compare_chart
-from components.connection import Connection, current_connection
-from components.demo_picker import demo_picker
-from components.errors import show_error
-from components.frames import backlinks_frame, changes_frame, compare_frame
-from components.metrics import authority_cards, evidence_cards
-from components.sidebar import RESULT_PREFIX
-from components.tables import table_with_export
-from components.text import escape_md, safe_http_url
+from components.common.text import escape_md, safe_http_url
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.demo_picker import demo_picker
+from components.core.errors import show_error
+from components.core.sidebar import RESULT_PREFIX
+from components.core.tables import table_with_export
+from components.overview.charts import changes_chart, compare_chart
+from components.overview.frames import backlinks_frame, changes_frame, compare_frame
+from components.overview.widgets import authority_cards, evidence_cards
 
 #: Comparing more sites than this is a bulk job (the bulk DR checker), not a side-by-side view.
 MAX_COMPARE = 20

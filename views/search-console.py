@@ -10,14 +10,15 @@ from client.errors import ApiError, InvalidInputError
 from client.growth_inputs import DEFAULT_GSC_RANGE, GSC_RANGES
 from client.growth_models import GscAudit, GscPerformance
 from client.inputs import normalise_domain
-from components import data, growth_actions
-from components.connection import Connection, current_connection
-from components.errors import show_error
-from components.growth_charts import gsc_series_chart
-from components.site_nav import site_input
-from components.tables import table_with_export
-from components.text import NOT_AVAILABLE, escape_md, fmt_int
-from components.visibility_frames import (
+from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.errors import show_error
+from components.core.tables import table_with_export
+from components.core.writes import flash, show_flash
+from components.sites import widgets as site_writes
+from components.sites.charts import gsc_series_chart
+from components.sites.frames import (
     MetricDelta,
     inspected_frame,
     rows_frame,
@@ -25,7 +26,7 @@ from components.visibility_frames import (
     sitemaps_frame,
     totals_deltas,
 )
-from components.writes import flash, show_flash
+from components.sites.widgets import site_input
 
 TABS = ("Performance", "Index audit")
 RANGE_LABELS = {"28d": "28 days", "3m": "3 months", "6m": "6 months", "12m": "12 months", "16m": "16 months"}
@@ -142,7 +143,7 @@ def _performance(conn: Connection, domain: str) -> None:
 
 
 def _run_audit(conn: Connection, domain: str) -> None:
-    flash("gsc_audit", growth_actions.run_gsc_audit(conn, domain))
+    flash("gsc_audit", site_writes.run_gsc_audit(conn, domain))
 
 
 def _audit_body(audit: GscAudit, domain: str) -> None:

@@ -7,14 +7,14 @@ import streamlit as st
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.inputs import normalise_domain
 from client.models import SiteCheck
-from components import data
-from components.connection import Connection, current_connection
-from components.demo_picker import demo_picker
-from components.errors import show_error
-from components.sidebar import RESULT_PREFIX
-from components.site_check_frames import missing_signals, signals, signals_frame, verdict_style
-from components.tables import table_with_export
-from components.text import escape_md
+from components.common.text import escape_md
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.demo_picker import demo_picker
+from components.core.errors import show_error
+from components.core.sidebar import RESULT_PREFIX
+from components.core.tables import table_with_export
+from components.research.frames.site_check import missing_signals, signals, signals_frame, verdict_style
 
 #: One seeded report per verdict in the sandbox, so each look can be seen.
 DEMO_DOMAINS = ("example.com", "rankboost-links.net", "pixelvault-app.io", "closed-corner-shop.co.uk")

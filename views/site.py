@@ -8,17 +8,18 @@ import streamlit as st
 
 from client.errors import ApiError, InvalidInputError
 from client.growth_models import SiteDetail, Verification
-from components import data, growth_actions
-from components.connection import Connection, current_connection
-from components.errors import show_error
-from components.growth_charts import trends_chart, truedr_waterfall
-from components.growth_frames import export_frame, export_json, trends_frame, truedr_frame
-from components.metrics import signed
-from components.sidebar import RESULT_PREFIX
-from components.site_nav import read_owned_site, site_input
-from components.tables import csv_file_name, table_with_export
-from components.text import NOT_AVAILABLE, escape_md, fmt_int
-from components.writes import flash, show_flash
+from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.errors import show_error
+from components.core.sidebar import RESULT_PREFIX
+from components.core.tables import csv_file_name, table_with_export
+from components.core.writes import flash, refused, show_flash
+from components.overview.widgets import signed
+from components.sites import widgets as site_writes
+from components.sites.charts import trends_chart, truedr_waterfall
+from components.sites.frames import export_frame, export_json, trends_frame, truedr_frame
+from components.sites.widgets import read_owned_site, site_input
 
 TABS = ("Trends", "TrueDR", "Export", "Verify badge")
 LAST_VERIFICATION = RESULT_PREFIX + "last_verification"
@@ -118,9 +119,9 @@ def _export(conn: Connection, domain: str) -> None:
 def _verify(conn: Connection) -> None:
     url = st.session_state.get("verify_url", "")
     try:
-        outcome = growth_actions.verify(conn, url)
+        outcome = site_writes.verify(conn, url)
     except InvalidInputError as exc:
-        flash("verify", growth_actions.refused("verify", exc))
+        flash("verify", refused("verify", exc))
         return
     if outcome.ok:
         st.session_state[LAST_VERIFICATION] = outcome.value  # the result below says what was found

@@ -15,15 +15,13 @@ from client.errors import (
 )
 from client.inputs import normalise_domain, normalise_keyword, slug_for
 from client.models import TrackedKeywords
-from components import data
-from components.connection import Connection, current_connection
-from components.errors import show_error
-from components.keyword_frames import TIER_LABELS, Usage, present_columns, tracked_frame, usage
-from components.keyword_sites import owned_sites, remember_site
-from components.sidebar import RESULT_PREFIX
-from components.tables import table_with_export
-from components.text import escape_md
-from components.writes import (
+from components.common.text import escape_md
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.errors import show_error
+from components.core.sidebar import RESULT_PREFIX
+from components.core.tables import table_with_export
+from components.core.writes import (
     WriteOutcome,
     flash,
     peek_flash,
@@ -32,6 +30,8 @@ from components.writes import (
     show_flash,
     write_requested,
 )
+from components.keywords.frames import TIER_LABELS, Usage, present_columns, tracked_frame, usage
+from components.keywords.widgets import owned_sites, remember_site
 
 #: One slot for every write on this page: while one runs, every control is disabled.
 SLOT = "tracked_keywords"

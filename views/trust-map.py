@@ -7,14 +7,14 @@ import streamlit as st
 from client.errors import ApiError, InvalidInputError, NotFoundError, UnavailableError
 from client.inputs import normalise_domain
 from client.models import LINK_STATUSES, LINK_TYPES, TrustMap
-from components import data
-from components.connection import Connection, current_connection
-from components.demo_picker import demo_picker
-from components.errors import show_error
-from components.research_charts import breakdown_chart, dr_band_chart, importance_scatter
-from components.tables import table_with_export
-from components.text import escape_md, fmt_bool, fmt_int, safe_http_url
-from components.trust_map_frames import (
+from components.common.text import escape_md, fmt_bool, fmt_int, safe_http_url
+from components.core import data
+from components.core.connection import Connection, current_connection
+from components.core.demo_picker import demo_picker
+from components.core.errors import show_error
+from components.core.tables import table_with_export
+from components.research.charts import breakdown_chart, dr_band_chart, importance_scatter
+from components.research.frames.trust_map import (
     SPAM_RISK_FROM,
     MapFilters,
     breakdown,

@@ -1,4 +1,4 @@
-"""Figures for discovery, exchanges, my sites, AI visibility and Search Console. Pure: no Streamlit.
+"""Figures of my sites, site details, monitor, AI visibility and Search Console. Pure: no Streamlit.
 
 Colours carry meaning only (DR/TrueDR, up/down, yours/theirs); ``st.plotly_chart`` with the
 Streamlit theme supplies the rest, so the charts follow the app's light or dark mode.
@@ -11,52 +11,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from client.growth_models import TrueDrReport
-from components.charts import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
+from components.common.figures import DOWN, DR_COLOUR, NEUTRAL, TRUE_DR_COLOUR, UP, empty_figure, floats
 
-NEUTRAL = "#8c8c8c"
 CLICKS_COLOUR = "#5b8def"
 IMPRESSIONS_COLOUR = "#a05bef"
-
-
-def _floats(series: pd.Series) -> list[float]:
-    return list(series.astype("Float64").to_numpy(dtype=float, na_value=float("nan")))
-
-
-def discovery_chart(frame: pd.DataFrame) -> go.Figure:
-    """TrueDR against DR: sites above the diagonal are worth more than their DR says."""
-    title = "TrueDR against DR"
-    rows = frame[frame["dr"].notna() & frame["true_dr"].notna()]
-    if rows.empty:
-        return empty_figure(title, "No site matches these filters.")
-    values = _floats(rows["dr"]) + _floats(rows["true_dr"])
-    low, high = max(0.0, min(values) - 6), min(101.0, max(values) + 4)
-    fig = go.Figure()
-    fig.add_scatter(
-        x=[low, high], y=[low, high], mode="lines", name="TrueDR = DR", line={"dash": "dot", "color": NEUTRAL}
-    )
-    for validated, name, colour in ((True, "Traffic validated", UP), (False, "Not validated", DR_COLOUR)):
-        part = rows[rows["traffic_validated"].fillna(False) == validated]
-        if part.empty:
-            continue
-        trust = part["trust_score"].astype("Float64").fillna(50)
-        fig.add_scatter(
-            x=_floats(part["dr"]),
-            y=_floats(part["true_dr"]),
-            mode="markers",
-            name=name,
-            marker={"color": colour, "size": [6 + t / 8 for t in _floats(trust)], "opacity": 0.8},
-            text=list(part["domain"].astype(str)),
-            customdata=_floats(trust),
-            hovertemplate="%{text}<br>DR %{x} · TrueDR %{y} · trust %{customdata:.0f}<extra></extra>",
-        )
-    fig.update_layout(
-        title=title,
-        xaxis={"title": "DR", "range": [low, high]},
-        yaxis={"title": "TrueDR", "range": [low, high]},
-        height=380,
-        margin={"t": 50, "b": 30},
-    )
-    return fig
 
 
 def ratings_bars(frame: pd.DataFrame, *, title: str, name_column: str = "domain") -> go.Figure:
@@ -69,7 +27,7 @@ def ratings_bars(frame: pd.DataFrame, *, title: str, name_column: str = "domain"
         fig.add_bar(
             name=label,
             x=list(rows[name_column].astype(str)),
-            y=_floats(rows[column]),
+            y=floats(rows[column]),
             marker_color=colour,
             hovertemplate=f"%{{x}} {label}: %{{y}}<extra></extra>",
         )
@@ -89,7 +47,7 @@ def trends_chart(frame: pd.DataFrame) -> go.Figure:
         if frame[column].notna().any():
             fig.add_scatter(
                 x=frame["date"],
-                y=_floats(frame[column]),
+                y=floats(frame[column]),
                 name=label,
                 mode="lines+markers",
                 line={"color": colour},
@@ -97,7 +55,7 @@ def trends_chart(frame: pd.DataFrame) -> go.Figure:
     if frame["traffic"].notna().any():
         fig.add_scatter(
             x=frame["date"],
-            y=_floats(frame["traffic"]),
+            y=floats(frame["traffic"]),
             name="Traffic",
             mode="lines",
             line={"color": NEUTRAL, "dash": "dash"},
@@ -152,7 +110,7 @@ def monitor_chart(frame: pd.DataFrame, *, period: str) -> go.Figure:
         return empty_figure(title, "No changes reported.")
     fig = go.Figure()
     for column, label, pattern in (("dr_change", "DR", ""), ("true_dr_change", "TrueDR", "/")):
-        values = _floats(frame[column])
+        values = floats(frame[column])
         fig.add_bar(
             name=label,
             x=list(frame["domain"].astype(str)),
@@ -174,7 +132,7 @@ def platforms_chart(frame: pd.DataFrame) -> go.Figure:
     fig = go.Figure(
         go.Bar(
             x=list(frame["platform"].astype(str)),
-            y=_floats(frame["score"]),
+            y=floats(frame["score"]),
             marker_color=TRUE_DR_COLOUR,
             text=[f"{m}/{a}" for m, a in zip(frame["mentioned"], frame["answers"], strict=True)],
             textposition="outside",
@@ -190,7 +148,7 @@ def history_chart(frame: pd.DataFrame) -> go.Figure:
     if frame.empty:
         return empty_figure(title, "No runs yet.")
     fig = go.Figure(
-        go.Scatter(x=frame["at"], y=_floats(frame["score"]), mode="lines+markers", line={"color": DR_COLOUR})
+        go.Scatter(x=frame["at"], y=floats(frame["score"]), mode="lines+markers", line={"color": DR_COLOUR})
     )
     fig.update_layout(title=title, yaxis={"title": "Score (0–100)", "range": [0, 100]}, height=320)
     return fig
@@ -205,7 +163,7 @@ def brands_chart(frame: pd.DataFrame) -> go.Figure:
     colours = [TRUE_DR_COLOUR if yours else NEUTRAL for yours in top["yours"].fillna(False)]
     fig = go.Figure(
         go.Bar(
-            x=_floats(top["mentions"]),
+            x=floats(top["mentions"]),
             y=list(top["brand"].astype(str)),
             orientation="h",
             marker_color=colours,
@@ -224,14 +182,14 @@ def gsc_series_chart(frame: pd.DataFrame) -> go.Figure:
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     fig.add_scatter(
         x=frame["date"],
-        y=_floats(frame["clicks"]),
+        y=floats(frame["clicks"]),
         name="Clicks",
         mode="lines",
         line={"color": CLICKS_COLOUR},
     )
     fig.add_scatter(
         x=frame["date"],
-        y=_floats(frame["impressions"]),
+        y=floats(frame["impressions"]),
         name="Impressions",
         mode="lines",
         line={"color": IMPRESSIONS_COLOUR},

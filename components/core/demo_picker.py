@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from components.connection import Connection
+from components.core.connection import Connection
 
 
 def _fill(key: str, value: str) -> None:

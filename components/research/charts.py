@@ -12,8 +12,8 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
-from components.charts import DR_COLOUR, empty_figure
-from components.trust_map_frames import SPAM_RISK_FROM
+from components.common.figures import DR_COLOUR, empty_figure, floats
+from components.research.frames.trust_map import SPAM_RISK_FROM
 
 SPAM_COLOUR = "#d64545"
 #: Known enum values get fixed colours so a chart means the same on every site; others get grey.
@@ -28,10 +28,6 @@ LISTED_COLOUR = "#2e9e5b"
 UNLISTED_COLOUR = "#8c8c8c"
 #: Above this many domains a bar per domain is unreadable; the bulk chart shows DR bands instead.
 MAX_BARS = 40
-
-
-def _floats(series: pd.Series) -> list[float]:
-    return series.astype("Float64").to_numpy(dtype=float, na_value=float("nan")).tolist()
 
 
 def dr_band_chart(bands: pd.DataFrame, *, title: str, unit: str = "referring domains") -> go.Figure:
@@ -81,8 +77,8 @@ def importance_scatter(frame: pd.DataFrame) -> go.Figure:
         risky = part["spam_risk"].fillna(False).astype(bool).tolist()
         fig.add_scatter(
             name=str(value),
-            x=_floats(part["dr"]),
-            y=_floats(part["importance"]),
+            x=floats(part["dr"]),
+            y=floats(part["importance"]),
             mode="markers",
             marker={
                 "size": _marker_sizes(part["backlinks"]),
@@ -168,11 +164,11 @@ def bulk_dr_chart(frame: pd.DataFrame, bands: pd.DataFrame) -> go.Figure:
     listed = rows["listed"].fillna(False).astype(bool).tolist()
     fig = go.Figure(
         go.Bar(
-            x=_floats(rows["dr"]),
+            x=floats(rows["dr"]),
             y=rows["domain"].astype(str).tolist(),
             orientation="h",
             marker_color=[LISTED_COLOUR if is_listed else UNLISTED_COLOUR for is_listed in listed],
-            text=[str(int(v)) for v in _floats(rows["dr"])],
+            text=[str(int(v)) for v in floats(rows["dr"])],
             textposition="auto",
             customdata=["listed" if is_listed else "not listed" for is_listed in listed],
             hovertemplate="%{y}: DR %{x} (%{customdata})<extra></extra>",

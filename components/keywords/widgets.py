@@ -15,9 +15,9 @@ import streamlit as st
 
 from client.errors import ApiError, InvalidInputError
 from client.inputs import normalise_domain
-from components import data
-from components.connection import Connection
-from components.sidebar import RESULT_PREFIX
+from components.core import data
+from components.core.connection import Connection
+from components.core.sidebar import RESULT_PREFIX
 
 _LAST_SITE = RESULT_PREFIX + "keyword_site"
 

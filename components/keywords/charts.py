@@ -9,8 +9,8 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from components.charts import DR_COLOUR, UP
-from components.keyword_frames import BANDS, known_median
+from components.common.figures import DR_COLOUR, UP, empty_figure, floats
+from components.keywords.frames import BANDS, known_median
 
 MEDIAN_COLOUR = "#7a5cc2"
 MIN_COLOUR = "#2a9d8f"
@@ -19,28 +19,9 @@ UNKNOWN_COLOUR = "#9aa0a6"
 BAND_COLOURS = ("#2e9e5b", "#5b8def", "#9aa0a6")
 
 
-def _empty(title: str, message: str) -> go.Figure:
-    fig = go.Figure()
-    fig.update_layout(
-        title=title,
-        xaxis={"visible": False},
-        yaxis={"visible": False},
-        annotations=[
-            {"text": message, "showarrow": False, "x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper"}
-        ],
-        height=260,
-    )
-    return fig
-
-
 def plain(text: object) -> str:
     """Text for a chart label: plotly renders a subset of HTML in labels, so no tag can get through."""
     return str(text).replace("<", "‹").replace(">", "›")
-
-
-def _floats(series: pd.Series) -> list[float]:
-    """Nullable numbers as floats for plotly, unknowns as NaN (a gap in the plot, never 0)."""
-    return list(series.astype("Float64").to_numpy(dtype=float, na_value=float("nan")))
 
 
 def _level(fig: go.Figure, y: float, label: str, colour: str, dash: str) -> None:
@@ -67,9 +48,9 @@ def serp_chart(
     """
     title = "DR of the top 10 by position"
     if serp.empty:
-        return _empty(title, "The service returned no results for this keyword.")
+        return empty_figure(title, "The service returned no results for this keyword.")
     positions = [int(p) for p in serp["position"]]
-    drs = _floats(serp["dr"])
+    drs = floats(serp["dr"])
     known = [(p, d, dom) for p, d, dom in zip(positions, drs, serp["domain"], strict=True) if d == d]
     fig = go.Figure()
     if known:
@@ -138,13 +119,13 @@ def distribution_chart(
     title = "DR of the top 10 per keyword"
     keywords = [k for k in summary["keyword"] if (distribution["keyword"] == k).any()]
     if not keywords:
-        return _empty(title, "No keyword could be researched.")
+        return empty_figure(title, "No keyword could be researched.")
     fig = go.Figure()
     for keyword in keywords:
         rows = distribution[distribution["keyword"] == keyword]
         fig.add_box(
             x=[plain(keyword)] * len(rows),
-            y=_floats(rows["dr"]),
+            y=floats(rows["dr"]),
             customdata=[plain(d) for d in rows["domain"]],
             name=plain(keyword),
             boxpoints="all",
@@ -204,15 +185,15 @@ def suggestions_chart(frame: pd.DataFrame) -> go.Figure:
     title = "Search volume vs position"
     rows = frame[frame["position"].notna() & frame["search_volume"].notna()]
     if rows.empty:
-        return _empty(title, "No suggestion has both a position and a search volume.")
+        return empty_figure(title, "No suggestion has both a position and a search volume.")
     fig = go.Figure()
     for (label, _, _), colour in zip(BANDS, BAND_COLOURS, strict=True):
         part = rows[rows["band"] == label]
         if part.empty:
             continue
         fig.add_scatter(
-            x=_floats(part["position"]),
-            y=_floats(part["search_volume"]),
+            x=floats(part["position"]),
+            y=floats(part["search_volume"]),
             customdata=[plain(k) for k in part["keyword"]],
             mode="markers",
             name=label,

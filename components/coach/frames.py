@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from client.coach import (
+from client.models import ReferringDomain, TrustMap
+from components.coach.rules import (
     SPAM_FLAG,
     Action,
     BacklinkAudit,
@@ -24,7 +25,6 @@ from client.coach import (
     is_nofollow,
     is_spam,
 )
-from client.models import ReferringDomain, TrustMap
 
 ACTION_COLUMNS: dict[str, str] = {
     "rank": "Int64",

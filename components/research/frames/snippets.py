@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 import pandas as pd
 
 from client.models import Snippets
-from components.text import safe_http_url
+from components.common.text import safe_http_url
 
 
 class _FirstImage(HTMLParser):

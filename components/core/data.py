@@ -51,7 +51,7 @@ from client.models import (
     TrackedKeywords,
     TrustMap,
 )
-from components.connection import Connection
+from components.core.connection import Connection
 
 #: Authority data changes weekly; 15 minutes keeps a session snappy without going stale.
 CACHE_TTL_S = 15 * 60

@@ -5,8 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from client.models import QuotaInfo
-from components import data
-from components.connection import (
+from components.common.text import escape_md, fmt_int
+from components.core import data
+from components.core.connection import (
     DEMO_ACCOUNT_KEY,
     DEMO_ACCOUNTS,
     MODE_KEY,
@@ -16,7 +17,6 @@ from components.connection import (
     current_connection,
     default_mode,
 )
-from components.text import escape_md, fmt_int
 
 MODE_LABELS = {"sandbox": "Sandbox demo data", "live": "Live API"}
 #: Session-state keys starting with this hold results fetched with one key; dropped on a key change.

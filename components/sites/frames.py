@@ -1,4 +1,4 @@
-"""AI-visibility and Search Console answers → pandas DataFrames and metric deltas. Pure functions.
+"""My sites, site details, monitor, AI-visibility and Search Console answers → DataFrames. Pure functions.
 
 CTR is kept as a fraction (0.034) and shown as a percentage by the page's column format; positions
 are averages where lower is better, which the deltas say explicitly.
@@ -6,13 +6,29 @@ are averages where lower is better, which the deltas say explicitly.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
-from client.growth_models import AiVisibility, GscAudit, GscMetrics, GscPerformance, GscRow, InspectedPage
-from components.text import safe_http_url
+from client.growth_models import (
+    AiVisibility,
+    GscAudit,
+    GscMetrics,
+    GscPerformance,
+    GscRow,
+    InspectedPage,
+    Monitor,
+    MonitorAlert,
+    SiteDetail,
+    SiteExport,
+    SiteList,
+    TrueDrReport,
+)
+from components.common.shaping import typed_frame
+from components.common.text import safe_http_url
 
 ANSWER_COLUMNS: dict[str, str] = {
     "question": "string",
@@ -29,10 +45,164 @@ GSC_ROW_COLUMNS: dict[str, str] = {
     "ctr": "Float64",
     "position": "Float64",
 }
+SITE_COLUMNS: dict[str, str] = {
+    "domain": "string",
+    "status": "string",
+    "dr": "Int64",
+    "true_dr": "Int64",
+    "trust_score": "Int64",
+    "traffic": "Int64",
+    "traffic_validated": "boolean",
+    "referring_domains": "Int64",
+    "verified": "boolean",
+    "gsc_connected": "boolean",
+    "site_check_verdict": "string",
+    "categories": "string",
+    "created": "string",
+    "slug": "string",
+}
+TREND_COLUMNS: dict[str, str] = {
+    "date": "datetime64[ns]",
+    "dr": "Int64",
+    "true_dr": "Int64",
+    "traffic": "Int64",
+}
+TRUEDR_COLUMNS: dict[str, str] = {
+    "signal": "string",
+    "impact": "Float64",
+    "score": "Float64",
+    "weight": "Float64",
+    "note": "string",
+}
+MONITOR_COLUMNS: dict[str, str] = {
+    "domain": "string",
+    "dr": "Int64",
+    "true_dr": "Int64",
+    "dr_change": "Float64",
+    "true_dr_change": "Float64",
+    "traffic_change": "Float64",
+    "new_referring_domains": "Int64",
+    "lost_referring_domains": "Int64",
+    "traffic_validated": "boolean",
+    "alerts": "Int64",
+    "worst_alert": "string",
+    "summary": "string",
+}
+#: Alert levels, most urgent first.
+ALERT_ORDER = ("critical", "warning", "info")
 
 
-def _frame(rows: list[dict[str, object]], columns: dict[str, str]) -> pd.DataFrame:
-    return pd.DataFrame(rows, columns=list(columns)).astype(columns)
+# --- My sites, site details, monitor --------------------------------------------------------
+
+
+def sites_frame(listing: SiteList) -> pd.DataFrame:
+    rows = [
+        {
+            "domain": s.domain or s.slug,
+            "status": s.status,
+            "dr": s.dr,
+            "true_dr": s.true_dr,
+            "trust_score": s.trust_score,
+            "traffic": s.traffic,
+            "traffic_validated": s.traffic_validated,
+            "referring_domains": s.referring_domains,
+            "verified": s.verified,
+            "gsc_connected": s.gsc_connected,
+            "site_check_verdict": s.site_check_verdict,
+            "categories": ", ".join(s.categories) if s.categories else None,
+            "created": s.created_at.date().isoformat() if s.created_at else None,
+            "slug": s.slug,
+        }
+        for s in listing.sites
+    ]
+    return typed_frame(rows, SITE_COLUMNS)
+
+
+def trends_frame(detail: SiteDetail) -> pd.DataFrame:
+    rows = [{"date": p.date, "dr": p.dr, "true_dr": p.true_dr, "traffic": p.traffic} for p in detail.trends]
+    frame = pd.DataFrame(rows, columns=list(TREND_COLUMNS))
+    frame["date"] = pd.to_datetime(frame["date"])
+    return frame.astype(TREND_COLUMNS).sort_values("date", ignore_index=True)
+
+
+def truedr_frame(report: TrueDrReport) -> pd.DataFrame:
+    """The per-signal breakdown; ``impact`` is in rating points (positive lifts TrueDR above DR)."""
+    rows = [
+        {
+            "signal": s.label or s.signal,
+            "impact": s.impact,
+            "score": s.score,
+            "weight": s.weight,
+            "note": s.note,
+        }
+        for s in report.breakdown
+    ]
+    return typed_frame(rows, TRUEDR_COLUMNS)
+
+
+def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(f"{prefix}.{key}" if prefix else str(key), item, out)
+    elif isinstance(value, list):
+        out[prefix] = (
+            ", ".join(str(v) for v in value)
+            if all(not isinstance(v, dict | list) for v in value)
+            else (json.dumps(value, ensure_ascii=False))
+        )
+    else:
+        out[prefix] = value
+
+
+def export_frame(exported: SiteExport) -> pd.DataFrame:
+    """The export as field/value rows (``site.dr``, ``snippets.badge`` …), for a CSV and a table."""
+    flat: dict[str, Any] = {}
+    _flatten("", exported.to_json_dict(), flat)
+    rows = [{"field": k, "value": None if v is None else str(v)} for k, v in flat.items()]
+    return typed_frame(rows, {"field": "string", "value": "string"})
+
+
+def export_json(exported: SiteExport) -> bytes:
+    """The export exactly as the service sent it (camelCase, extra fields kept), pretty-printed."""
+    return json.dumps({"export": exported.to_json_dict()}, indent=2, ensure_ascii=False).encode("utf-8")
+
+
+def _worst(alerts: Sequence[MonitorAlert]) -> str | None:
+    levels = [a.level for a in alerts if a.level]
+    for level in ALERT_ORDER:
+        if level in levels:
+            return level
+    return levels[0] if levels else ("info" if alerts else None)
+
+
+def monitor_frame(report: Monitor) -> pd.DataFrame:
+    rows = []
+    for s in report.sites:
+        a, c, b, t = s.authority, s.changes, s.backlinks, s.traffic_validation
+        rows.append(
+            {
+                "domain": s.domain,
+                "dr": a.dr if a else None,
+                "true_dr": a.true_dr if a else None,
+                "dr_change": c.dr_weekly_change if c else None,
+                "true_dr_change": c.true_dr_weekly_change if c else None,
+                "traffic_change": c.traffic_change if c else None,
+                "new_referring_domains": b.new_referring_domains if b else None,
+                "lost_referring_domains": b.lost_referring_domains if b else None,
+                "traffic_validated": t.validated if t else None,
+                "alerts": len(s.alerts),
+                "worst_alert": _worst(s.alerts),
+                "summary": s.summary,
+            }
+        )
+    return typed_frame(rows, MONITOR_COLUMNS)
+
+
+def monitor_alerts(report: Monitor) -> list[tuple[str, str, str]]:
+    """(level, domain, message) for every alert, most urgent first, so a page can highlight them."""
+    found = [(a.level or "info", s.domain, a.message) for s in report.sites for a in s.alerts]
+    rank = {level: i for i, level in enumerate(ALERT_ORDER)}
+    return sorted(found, key=lambda item: rank.get(item[0], len(ALERT_ORDER)))
 
 
 # --- AI visibility --------------------------------------------------------------------------
@@ -52,7 +222,7 @@ def answers_frame(view: AiVisibility) -> pd.DataFrame:
         }
         for a in answers
     ]
-    return _frame(rows, ANSWER_COLUMNS)
+    return typed_frame(rows, ANSWER_COLUMNS)
 
 
 def questions_frame(view: AiVisibility) -> pd.DataFrame:
@@ -79,7 +249,7 @@ def questions_frame(view: AiVisibility) -> pd.DataFrame:
         "location": "string",
         "id": "string",
     }
-    return _frame(rows, columns)
+    return typed_frame(rows, columns)
 
 
 def platforms_frame(view: AiVisibility) -> pd.DataFrame:
@@ -89,7 +259,7 @@ def platforms_frame(view: AiVisibility) -> pd.DataFrame:
         for p in platforms
     ]
     columns = {"platform": "string", "score": "Float64", "mentioned": "Int64", "answers": "Int64"}
-    return _frame(rows, columns)
+    return typed_frame(rows, columns)
 
 
 def brands_frame(view: AiVisibility) -> pd.DataFrame:
@@ -106,13 +276,13 @@ def brands_frame(view: AiVisibility) -> pd.DataFrame:
         "share": "Float64",
         "yours": "boolean",
     }
-    return _frame(rows, columns)
+    return typed_frame(rows, columns)
 
 
 def sources_frame(view: AiVisibility) -> pd.DataFrame:
     sources = view.snapshot.sources if view.snapshot else []
     rows = [{"domain": s.domain, "citations": s.citations} for s in sources]
-    return _frame(rows, {"domain": "string", "citations": "Int64"})
+    return typed_frame(rows, {"domain": "string", "citations": "Int64"})
 
 
 def outreach_frame(view: AiVisibility) -> pd.DataFrame:
@@ -128,7 +298,7 @@ def outreach_frame(view: AiVisibility) -> pd.DataFrame:
         for p in view.page_outreach
     ]
     columns = {"url": "string", "domain": "string", "citations": "Int64", "dr": "Int64", "true_dr": "Int64"}
-    return _frame(rows, columns)
+    return typed_frame(rows, columns)
 
 
 def history_frame(view: AiVisibility) -> pd.DataFrame:
@@ -206,7 +376,7 @@ def rows_frame(rows: Sequence[GscRow], *, links: bool = False) -> pd.DataFrame:
         }
         for r in rows
     ]
-    return _frame(data, GSC_ROW_COLUMNS)
+    return typed_frame(data, GSC_ROW_COLUMNS)
 
 
 def sitemaps_frame(audit: GscAudit) -> pd.DataFrame:
@@ -231,7 +401,7 @@ def sitemaps_frame(audit: GscAudit) -> pd.DataFrame:
         "warnings": "Int64",
         "last_read": "string",
     }
-    return _frame(rows, columns)
+    return typed_frame(rows, columns)
 
 
 def inspected_frame(pages: Sequence[InspectedPage]) -> pd.DataFrame:
@@ -245,4 +415,4 @@ def inspected_frame(pages: Sequence[InspectedPage]) -> pd.DataFrame:
         for p in pages
     ]
     columns = {"url": "string", "coverage": "string", "last_crawl": "string", "impressions": "Int64"}
-    return _frame(rows, columns)
+    return typed_frame(rows, columns)

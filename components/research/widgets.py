@@ -20,9 +20,9 @@ import streamlit as st
 from client import ApiClient
 from client.bulk import BulkRunner, ItemResult
 from client.models import DomainRating
-from components import data
-from components.bulk_frames import QuotaPlan, quota_plan
-from components.connection import Connection
+from components.core import data
+from components.core.connection import Connection
+from components.research.frames.bulk import QuotaPlan, quota_plan
 
 #: Clients kept for bulk runs; a shared dashboard rarely has more keys running bulk checks at once.
 MAX_BULK_CLIENTS = 16

@@ -23,10 +23,10 @@ from typing import Any, Literal
 import streamlit as st
 
 from client.errors import ApiError, AuthError
-from components import data
-from components.connection import Connection
-from components.errors import show_error
-from components.sidebar import RESULT_PREFIX
+from components.core import data
+from components.core.connection import Connection
+from components.core.errors import show_error
+from components.core.sidebar import RESULT_PREFIX
 
 #: A repeat of the same write this soon after it succeeded is a double click, not a new intent.
 DEDUP_WINDOW_S = 10.0
@@ -199,3 +199,8 @@ def run_requested_write(conn: Connection, slot: str, *, note: str = "Saving your
     )
     flash(slot, outcome)
     st.rerun()
+
+
+def refused(operation: str, err: ApiError) -> WriteOutcome:
+    """An outcome for input refused before the write was even built (shown like any failed write)."""
+    return WriteOutcome(operation, "failed", error=err)

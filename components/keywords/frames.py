@@ -17,7 +17,7 @@ import pandas as pd
 from client.errors import ApiError, InvalidInputError
 from client.inputs import normalise_keyword
 from client.models import KeywordReport, KeywordSuggestions, SerpResult, TrackedKeywords
-from components.text import fmt_number, safe_http_url
+from components.common.text import fmt_number, safe_http_url
 
 #: The service's tier rule (contract notes): boost when the gap is ≤ 0, advanced up to 10, else ultra.
 ADVANCED_MAX_GAP = 10

@@ -15,7 +15,7 @@ import pandas as pd
 
 from client.bulk import ItemResult
 from client.models import DomainRating
-from components.errors import describe_error
+from components.common.wording import describe_error
 
 #: A pasted or uploaded list longer than this is refused past the limit (each domain costs a unit).
 MAX_BULK_DOMAINS = 500

@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from client.models import Lookup
-from components.frames import true_dr_gap
-from components.text import NOT_AVAILABLE, fmt_int, is_missing
+from components.common.text import NOT_AVAILABLE, fmt_int, is_missing
+from components.overview.frames import true_dr_gap
 
 
 def _value(value: float | None) -> str | float:

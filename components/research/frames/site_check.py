@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from client.models import SiteCheck
-from components.text import NOT_AVAILABLE, fmt_bool, fmt_int, fmt_number
+from components.common.text import NOT_AVAILABLE, fmt_bool, fmt_int, fmt_number
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""DataFrame → plotly figure builders. Pure functions: no Streamlit, no network.
+"""Domain overview figures: a lookup's changes and the compare chart. Pure: no Streamlit, no network.
 
 Figures carry no colours of their own beyond meaning (up/down, DR/TrueDR): ``st.plotly_chart`` with
 the Streamlit theme applies the app's light or dark palette.
@@ -9,25 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-UP = "#2e9e5b"
-DOWN = "#d64545"
-DR_COLOUR = "#5b8def"
-TRUE_DR_COLOUR = "#f2a541"
-
-
-def empty_figure(title: str, message: str, height: int = 260) -> go.Figure:
-    """A titled, axis-free figure that says why there is nothing to draw (instead of a blank chart)."""
-    fig = go.Figure()
-    fig.update_layout(
-        title=title,
-        xaxis={"visible": False},
-        yaxis={"visible": False},
-        annotations=[
-            {"text": message, "showarrow": False, "x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper"}
-        ],
-        height=height,
-    )
-    return fig
+from components.common.figures import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
 
 
 def changes_chart(changes: pd.DataFrame) -> go.Figure:

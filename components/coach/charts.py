@@ -8,9 +8,9 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from client.coach import INFLATED_GAP, SPAM_FLAG, Analysis
-from components.charts import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
-from components.coach_frames import GROUPS, SPAM_GROUP
+from components.coach.frames import GROUPS, SPAM_GROUP
+from components.coach.rules import INFLATED_GAP, SPAM_FLAG, Analysis
+from components.common.figures import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
 
 EFFORT_ORDER = ("low", "medium", "high")
 CONFIDENCE_COLOURS = {"high": "#2e9e5b", "medium": "#f2a541"}

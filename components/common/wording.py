@@ -1,7 +1,6 @@
-"""One place that turns every client error into words a marketer understands.
+"""Every client error in words a marketer understands. Pure (tested without Streamlit).
 
-``describe_error`` is pure (tested without Streamlit); ``show_error`` lays it out. Server messages
-are shown escaped and secondary, never as the whole explanation.
+Server messages are kept as a secondary detail, never as the whole explanation.
 """
 
 from __future__ import annotations
@@ -10,10 +9,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-import streamlit as st
-
 from client import errors
-from components.text import escape_md, safe_http_url
+from components.common.text import safe_http_url
 
 Level = Literal["info", "warning", "error"]
 
@@ -114,15 +111,3 @@ def describe_error(err: errors.ApiError, *, subject: str = "this request") -> Er
             detail,
         )
     return ErrorView("error", "The service reported a problem", "Try again later.", detail)
-
-
-def show_error(err: errors.ApiError, *, subject: str = "this request") -> None:
-    """Render ``err`` as one callout (plus an upgrade link for a 402)."""
-    view = describe_error(err, subject=subject)
-    body = f"**{escape_md(view.title)}**  \n{escape_md(view.advice)}"
-    if view.detail and view.detail != view.advice:
-        body += f"  \n*Service said:* {escape_md(view.detail)}"
-    icon = {"info": ":material/info:", "warning": ":material/warning:", "error": ":material/error:"}
-    getattr(st, view.level)(body, icon=icon[view.level])
-    if view.link_url and view.link_label:
-        st.link_button(view.link_label, view.link_url, icon=":material/open_in_new:")

@@ -1,0 +1,1 @@
+"""Coach: the advice rules and their frames and charts (pure), the ten tabs (Streamlit)."""

@@ -1,0 +1,1 @@
+"""Shared Streamlit infrastructure: data layer, connection, sidebar, pages, tables, writes, error panel."""

@@ -1,0 +1,24 @@
+"""The error panel: one callout per client error, worded by ``components.common.wording``.
+
+Server messages are shown escaped and secondary, never as the whole explanation.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client import errors
+from components.common.text import escape_md
+from components.common.wording import describe_error
+
+
+def show_error(err: errors.ApiError, *, subject: str = "this request") -> None:
+    """Render ``err`` as one callout (plus an upgrade link for a 402)."""
+    view = describe_error(err, subject=subject)
+    body = f"**{escape_md(view.title)}**  \n{escape_md(view.advice)}"
+    if view.detail and view.detail != view.advice:
+        body += f"  \n*Service said:* {escape_md(view.detail)}"
+    icon = {"info": ":material/info:", "warning": ":material/warning:", "error": ":material/error:"}
+    getattr(st, view.level)(body, icon=icon[view.level])
+    if view.link_url and view.link_label:
+        st.link_button(view.link_label, view.link_url, icon=":material/open_in_new:")

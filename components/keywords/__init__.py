@@ -1,0 +1,1 @@
+"""Keyword research, suggestions and tracked keywords: frames and charts (pure), the own-site picker."""

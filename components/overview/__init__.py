@@ -1,0 +1,1 @@
+"""Domain overview: lookup frames and charts (pure), metric cards (Streamlit)."""

@@ -1,0 +1,1 @@
+"""Research shaping, one pure module per page: Trust Map, site check, bulk DR, snippets, categories."""

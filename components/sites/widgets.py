@@ -1,0 +1,179 @@
+"""Your sites: choosing one, linking to pages that may be absent, and the site-management writes.
+
+Owner pages share the app's one domain input (``key="domain"``, kept in the URL) so a site chosen on
+one page stays chosen on the next; your own sites are one click away under it. Links to pages other
+issues add are drawn only when the page is registered, so a page never fails on a missing neighbour.
+
+Each write is sent once per user action (``components.core.writes``) and names the cached reads it
+changes, so the page shows what the service now holds right after a success. Call the writes from
+widget callbacks or form submits only, never in the page body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from client.errors import ApiError, InvalidInputError, NotFoundError
+from client.growth_inputs import NewSite, normalise_slug
+from client.inputs import normalise_domain
+from components.core import data
+from components.core.connection import Connection
+from components.core.errors import show_error
+from components.core.writes import WriteOutcome, write_once
+
+T = TypeVar("T")
+
+DOMAIN_KEY = "domain"
+
+
+def owned_domains(conn: Connection) -> list[str]:
+    """Your sites' domains, or none when the list cannot be read (the page's own call says why)."""
+    try:
+        return [s.domain or s.slug for s in data.sites(conn).sites]
+    except ApiError:
+        return []
+
+
+def _use(domain: str) -> None:
+    st.session_state[DOMAIN_KEY] = domain
+
+
+def site_input(conn: Connection, *, help_text: str, optional: bool = False) -> str | None:
+    """The shared Domain input with your sites as one-click choices; returns what was typed, stripped."""
+    mine = owned_domains(conn)
+    text = st.text_input(
+        "Domain",
+        key=DOMAIN_KEY,
+        bind="query-params",
+        placeholder=(mine[0] if mine else "example.com") + (" (or leave empty for all)" if optional else ""),
+        help=help_text,
+    )
+    if mine:
+        with st.container(horizontal=True, vertical_alignment="center"):
+            st.caption("Your sites:", width="content")
+            for domain in mine:
+                st.button(domain, key=f"pick_{domain}", on_click=_use, args=(domain,), type="tertiary")
+    value = (text or "").strip()
+    return value or None
+
+
+def read_owned_site(
+    conn: Connection, raw: str, read: Callable[[Connection, str], T], *, not_owned: str
+) -> tuple[str, T]:
+    """Normalise one of your sites and read it; on any error say why and stop the page there.
+
+    ``not_owned`` is the page's own sentence for a 404 (the site is not one of yours).
+    """
+    try:
+        domain = normalise_domain(raw)
+        return domain, read(conn, domain)
+    except InvalidInputError as exc:
+        show_error(exc)
+    except NotFoundError as exc:
+        show_error(exc, subject=raw.strip())
+        st.caption(not_owned)
+    except ApiError as exc:
+        show_error(exc, subject=raw.strip())
+    st.stop()
+
+
+def link_if_present(
+    page: str,
+    *,
+    label: str,
+    icon: str,
+    query_params: Mapping[str, str] | None = None,
+    help: str | None = None,
+) -> bool:
+    """``st.page_link`` when ``page`` is part of the app's navigation; False (nothing drawn) otherwise."""
+    try:
+        st.page_link(page, label=label, icon=icon, query_params=dict(query_params or {}), help=help)
+    except StreamlitAPIException:
+        return False
+    return True
+
+
+# --- Site-management writes ---------------------------------------------------------------
+
+
+def submit_site(conn: Connection, site: NewSite) -> WriteOutcome:
+    domain = site.domain
+    slug = normalise_slug(domain)
+    reads = [
+        ("sites",),
+        ("site_check", domain),
+        ("site", slug),
+        ("monitor", None, False),
+        ("monitor", None, True),
+    ]
+    check = " with a site check" if site.site_check else ""
+    return write_once(conn, "submit_site", site, invalidates=reads, success=f"Submitted {domain}{check}.")
+
+
+def verify(conn: Connection, url: str) -> WriteOutcome:
+    slug = normalise_slug(normalise_domain(url))
+    return write_once(
+        conn, "verify", url, invalidates=[("sites",), ("site", slug)], success="The badge embed was checked."
+    )
+
+
+def _visibility(site: str) -> list[tuple[str, str]]:
+    return [("ai_visibility", normalise_slug(site))]
+
+
+def add_ai_prompt(conn: Connection, site: str, prompt: str, location: str | None = None) -> WriteOutcome:
+    return write_once(
+        conn,
+        "add_ai_prompt",
+        normalise_slug(site),
+        prompt,
+        location,
+        invalidates=_visibility(site),
+        success="Question added. It is asked at the next run.",
+    )
+
+
+def remove_ai_prompt(conn: Connection, site: str, prompt_id: str) -> WriteOutcome:
+    return write_once(
+        conn,
+        "remove_ai_prompt",
+        normalise_slug(site),
+        prompt_id,
+        invalidates=_visibility(site),
+        success="Question removed.",
+    )
+
+
+def reset_ai_prompts(conn: Connection, site: str) -> WriteOutcome:
+    return write_once(
+        conn,
+        "reset_ai_prompts",
+        normalise_slug(site),
+        invalidates=_visibility(site),
+        success="Questions reseeded from the site's keywords.",
+    )
+
+
+def run_ai_visibility(conn: Connection, site: str) -> WriteOutcome:
+    return write_once(
+        conn,
+        "run_ai_visibility",
+        normalise_slug(site),
+        invalidates=_visibility(site),
+        success="The questions were asked; the snapshot below is the new run.",
+    )
+
+
+def run_gsc_audit(conn: Connection, site: str) -> WriteOutcome:
+    slug = normalise_slug(site)
+    return write_once(
+        conn,
+        "run_gsc_audit",
+        slug,
+        invalidates=[("gsc_audit", slug)],
+        success="A fresh index audit is ready.",
+    )
