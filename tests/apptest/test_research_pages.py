@@ -17,7 +17,7 @@ from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox.data import SHELL_SITE, SUSPICIOUS_SITE, UNREACHABLE_SITE, dr_for, is_listed, is_map_cold
 from sandbox.site_checks import SEEDED_SITE_CHECKS
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 QUOTA = 1000
 #: Deterministic sandbox domains for each situation, found through the sandbox's own rules.
 CANDIDATES = [f"research{i}.com" for i in range(400)]

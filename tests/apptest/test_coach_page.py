@@ -17,9 +17,9 @@ from client.models import Lookup
 from components.coach import rules as coach
 from sandbox import DEMO_KEY, SandboxServer, resources
 from sandbox import data as sandbox_data
-from tests.test_browser import ARTIFACTS, _settled, app_url, browser  # noqa: F401 (fixtures)
+from tests.browser.test_browser import ARTIFACTS, _settled, app_url, browser  # noqa: F401 (fixtures)
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/coach.py"
 TABS = (
     "Analyze",

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from test_browser import browser, serve_app  # noqa: F401  (browser is a fixture)
 
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.faults import HOSTILE_SCRIPT
+from tests.browser.test_browser import browser, serve_app  # noqa: F401  (browser is a fixture)
 
 pytestmark = pytest.mark.browser
 

@@ -22,7 +22,7 @@ from components.core import data
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
 KEYWORD = "best running shoes"

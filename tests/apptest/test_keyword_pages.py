@@ -20,7 +20,7 @@ from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.keyword_data import serp, suggestions
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 RESEARCH = "views/keyword-research.py"
 SUGGESTIONS = "views/keyword-suggestions.py"
 TRACKED = "views/tracked-keywords.py"

@@ -13,10 +13,10 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from test_browser import browser, serve_app  # noqa: F401  (browser is a fixture)
-from test_fault_matrix import CATALOGUE
 
 from sandbox import DEMO_KEY, SandboxServer
+from tests.apptest.test_fault_matrix import CATALOGUE
+from tests.browser.test_browser import browser, serve_app  # noqa: F401  (browser is a fixture)
 
 pytestmark = pytest.mark.browser
 

@@ -21,7 +21,7 @@ from components.core.sidebar import RESULT_PREFIX
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 DEMO_SITES = set(ACCOUNTS[DEMO_KEY].sites)
 FREE_SITES = set(ACCOUNTS[FREE_KEY].sites)
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]

@@ -44,7 +44,7 @@ from sandbox.keyword_data import ctr, difficulty, suggestions
 from sandbox.site_checks import SEEDED_SITE_CHECKS
 
 API = "/api/v1"
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
 FREE_SITE = ACCOUNTS[FREE_KEY].sites[0]
 CAMEL = re.compile(r"^[a-z][a-zA-Z0-9]*$")

@@ -14,7 +14,7 @@ from client.inputs import slug_for
 from components.common.text import fmt_number
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from tests.test_browser import ARTIFACTS, app_url, browser  # noqa: F401 - fixtures
+from tests.browser.test_browser import ARTIFACTS, app_url, browser  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ from client import ApiClient
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
 
 

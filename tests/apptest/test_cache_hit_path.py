@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from components.core import data
 from sandbox import DEMO_KEY, SandboxServer
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 DOMAIN = "stripe.com"
 
 

@@ -13,7 +13,7 @@ from components.research.frames.site_check import verdict_style
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.data import is_listed
-from tests.test_browser import ARTIFACTS, _settled, app_url, browser  # noqa: F401 - fixtures
+from tests.browser.test_browser import ARTIFACTS, _settled, app_url, browser  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from test_browser import ARTIFACTS, _settled, app_url, browser  # noqa: F401 - fixtures used by name
 
 from client import ApiClient
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.data import SUSPICIOUS_SITE
+from tests.browser.test_browser import ARTIFACTS, _settled, app_url, browser  # noqa: F401 - fixtures used by name
 
 pytestmark = pytest.mark.browser
 
