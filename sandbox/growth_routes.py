@@ -118,7 +118,7 @@ async def _site(call: Call) -> Answer:
 async def _truedr(call: Call) -> Answer:
     site = _slug_site(call)
     with call.state.growth() as growth:
-        return Answer(sites.true_dr_report(site, growth.sites, now()))
+        return Answer(sites.true_dr_report(site, growth.sites))
 
 
 async def _export(call: Call) -> Answer:
@@ -208,7 +208,7 @@ def _gsc_site(call: Call, feature: str) -> str:
 async def _gsc_performance(call: Call) -> Answer:
     site = _gsc_site(call, "search_console_performance")
     range_ = gsc.check_range(call.request.query_params.get("range"))
-    return Answer(gsc.performance(site, range_, now()))
+    return Answer(gsc.performance(site, range_))
 
 
 async def _gsc_audit(call: Call) -> Answer:

@@ -130,7 +130,9 @@ def _shares(names: list[str], site: str, dimension: str, cover: float) -> list[t
     return [(n, cover * w / total * r.uniform(0.9, 1.1)) for n, w in zip(names, weights, strict=True)]
 
 
-def performance(site: str, range_: str, now: datetime) -> GscPerformance:
+def performance(site: str, range_: str) -> GscPerformance:
+    """A connected site's report over ``range_``: it ends at the sandbox epoch less the data lag,
+    not at the wall clock, so the same request always answers the same."""
     days = RANGE_DAYS[range_]
     end = _end()
     current = [_day(site, end - timedelta(days=i)) for i in reversed(range(days))]

@@ -280,7 +280,7 @@ def detail(domain: str, store: SiteStore) -> SiteDetail:
     return SiteDetail(**record(domain, store).model_dump(), trends=trends(domain, store))
 
 
-def true_dr_report(domain: str, store: SiteStore, now: datetime) -> TrueDrReport:
+def true_dr_report(domain: str, store: SiteStore) -> TrueDrReport:
     """TrueDR with per-signal impacts that add up exactly to TrueDR − DR (none while pending)."""
     rec = record(domain, store)
     if rec.true_dr is None:
