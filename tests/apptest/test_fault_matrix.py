@@ -1,13 +1,13 @@
 """Every page × every way the service can fail: no traceback, a plain-language message, typed input kept,
 and the page recovers on the next good answer.
 
-The catalogue below lists each page of app.py with what makes it fetch; a new page must be added to it
-(``test_catalogue_covers_every_page`` fails until it is), so later pages pass the same matrix.
+The catalogue below lists each page of the registry (``components.core.pages``) with what makes it fetch;
+a new page must be added to it (``test_catalogue_covers_every_page`` fails until it is), so later pages
+pass the same matrix.
 """
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from client import ApiClient, ApiError, TransportError
 from components.common.wording import describe_error
-from components.core import data
+from components.core import data, pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 
@@ -174,16 +174,7 @@ def _app(case: PageCase) -> AppTest:
 
 
 def test_catalogue_covers_every_page() -> None:
-    tree = ast.parse((ROOT / "app.py").read_text())
-    pages = {
-        node.args[0].value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        and getattr(node.func, "attr", None) == "Page"
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-    }
-    assert pages == {case.file for case in CATALOGUE}
+    assert {page.file for page in pages.ALL} == {case.file for case in CATALOGUE}
 
 
 def test_a_dropped_connection_is_a_transport_error(sandbox: SandboxServer) -> None:
