@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from bench.harness import PAGE_VISITS, ROOT, Figures, sandbox_process
 from client import ApiClient
+from components.core import pages
 
 
 def test_sandbox_process_counts_what_it_served() -> None:
@@ -44,15 +45,12 @@ def test_every_page_visit_has_a_url_and_a_ready_selector() -> None:
 
 
 def test_every_page_of_the_app_is_benchmarked() -> None:
-    """A page added to app.py without a PageVisit would silently escape P1 and P3."""
-    source = (ROOT / "app.py").read_text()
-    paths = set(re.findall(r'url_path="([^"]+)"', source))
+    """A page added to the registry without a PageVisit would silently escape P1 and P3."""
     # The default page is served at the root: "/overview" would be "Page not found".
-    default = re.search(r'url_path="([^"]+)",\s*default=True', source)
-    assert default is not None
-    expected = (paths - {default.group(1)}) | {""}
+    (default,) = [page.url_path for page in pages.ALL if page.default]
+    expected = {page.url_path for page in pages.ALL} - {default} | {""}
     assert expected <= {v.path for v in PAGE_VISITS}
-    assert default.group(1) not in {v.path for v in PAGE_VISITS}
+    assert default not in {v.path for v in PAGE_VISITS}
 
 
 def test_the_baseline_pages_draw_what_they_stand_for() -> None:
