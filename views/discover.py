@@ -10,10 +10,10 @@ from client.models import Categories
 from components.core import data
 from components.core.connection import current_connection
 from components.core.errors import show_error
+from components.core.pages import OVERVIEW, TRUST_MAP, link_to
 from components.core.tables import table_with_export
 from components.growth.charts import discovery_chart
 from components.growth.frames import discovery_frame
-from components.sites.widgets import link_if_present
 
 DEFAULT_LIMIT = 20
 COLUMNS = {
@@ -91,16 +91,8 @@ def _open_result(domains: list[str]) -> None:
     with st.container(horizontal=True, vertical_alignment="bottom"):
         chosen = st.selectbox("Open a result", domains, key="discover_open", width=320)
         if chosen:
-            params = {"domain": chosen}
-            st.page_link(
-                "views/overview.py",
-                label="Domain overview",
-                icon=":material/travel_explore:",
-                query_params=params,
-            )
-            link_if_present(
-                "views/trust-map.py", label="Trust Map", icon=":material/hub:", query_params=params
-            )
+            link_to(OVERVIEW, query_params={"domain": chosen})
+            link_to(TRUST_MAP, query_params={"domain": chosen})
 
 
 conn = current_connection()

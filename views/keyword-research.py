@@ -13,6 +13,7 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
+from components.core.pages import KEYWORD_SUGGESTIONS, TRACKED_KEYWORDS, link_to
 from components.core.tables import table_with_export
 from components.keywords.charts import distribution_chart, serp_chart
 from components.keywords.frames import (
@@ -32,8 +33,6 @@ from components.keywords.widgets import site_to_track
 #: Each keyword is one report; more than this is a bulk job, and uncached ones meet a stricter limiter.
 MAX_KEYWORDS = 10
 DEMO_KEYWORDS = ("web analytics", "coffee beans", "espresso machine", "best crm software")
-TRACKED_PAGE = "views/tracked-keywords.py"
-SUGGESTIONS_PAGE = "views/keyword-suggestions.py"
 TIER_NOTE = (
     "Tiers (boost, advanced, ultra) are the service's historical labels for the size of the gap, "
     "not names of plans you can buy."
@@ -85,8 +84,10 @@ def _gate(err: PaymentRequiredError) -> None:
             "a running growth program. Your key itself works; other pages are not affected by this gate."
         )
         cols = st.columns(2)
-        cols[0].page_link(SUGGESTIONS_PAGE, label="Keyword suggestions", icon=":material/lightbulb:")
-        cols[1].page_link(TRACKED_PAGE, label="Tracked keywords", icon=":material/track_changes:")
+        with cols[0]:
+            link_to(KEYWORD_SUGGESTIONS)
+        with cols[1]:
+            link_to(TRACKED_KEYWORDS)
 
 
 def _problem(err: ApiError, keyword: str) -> None:
@@ -149,16 +150,13 @@ def _next_steps(conn: Connection, keyword: str, domain: str | None) -> None:
     cols = st.columns(2)
     site = site_to_track(conn, domain)
     track = {"track": keyword, **({"domain": site} if site else {})}
-    cols[0].page_link(
-        TRACKED_PAGE, label="Track this keyword", icon=":material/add_chart:", query_params=track
-    )
+    with cols[0]:
+        link_to(TRACKED_KEYWORDS, label="Track this keyword", icon=":material/add_chart:", query_params=track)
     if domain:
-        cols[1].page_link(
-            SUGGESTIONS_PAGE,
-            label=f"Keywords {domain} could win",
-            icon=":material/lightbulb:",
-            query_params={"domain": domain},
-        )
+        with cols[1]:
+            link_to(
+                KEYWORD_SUGGESTIONS, label=f"Keywords {domain} could win", query_params={"domain": domain}
+            )
 
 
 def _single(conn: Connection, raw_keyword: str, raw_domain: str) -> None:

@@ -11,14 +11,13 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
+from components.core.pages import KEYWORD_RESEARCH, TRACKED_KEYWORDS, link_to
 from components.core.tables import table_with_export
 from components.keywords.charts import suggestions_chart
 from components.keywords.frames import BANDS, SORTS, filter_bands, sort_suggestions, suggestions_frame
 from components.keywords.widgets import site_to_track
 
 DEMO_DOMAINS = ("example.com", "northwind-coffee.com", "hubspot.com", "stripe.com")
-RESEARCH_PAGE = "views/keyword-research.py"
-TRACKED_PAGE = "views/tracked-keywords.py"
 
 COLUMNS = {
     "keyword": st.column_config.TextColumn("Keyword"),
@@ -43,18 +42,17 @@ def _act_on_one(conn: Connection, keywords: list[str], domain: str) -> None:
     keyword = cols[0].selectbox("Suggested keyword", keywords, key="suggestion_pick")
     if keyword is None:
         return
-    cols[1].page_link(
-        RESEARCH_PAGE,
-        label="Research its top 10",
-        icon=":material/query_stats:",
-        query_params={"keyword": keyword, "domain": domain},
-    )
-    cols[2].page_link(
-        TRACKED_PAGE,
-        label=f"Track it for {site}",
-        icon=":material/add_chart:",
-        query_params={"track": keyword, "domain": site},
-    )
+    with cols[1]:
+        link_to(
+            KEYWORD_RESEARCH, label="Research its top 10", query_params={"keyword": keyword, "domain": domain}
+        )
+    with cols[2]:
+        link_to(
+            TRACKED_KEYWORDS,
+            label=f"Track it for {site}",
+            icon=":material/add_chart:",
+            query_params={"track": keyword, "domain": site},
+        )
 
 
 def _suggestions(conn: Connection, raw: str) -> None:

@@ -9,7 +9,7 @@ from client.growth_inputs import MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, NewSite
 from client.growth_models import SubmittedSite
 from client.models import Categories
 from components.common.text import escape_md, fmt_int
-from components.core import data
+from components.core import data, pages
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.sidebar import RESULT_PREFIX
@@ -18,7 +18,6 @@ from components.core.writes import flash, refused, show_flash
 from components.sites import widgets as site_writes
 from components.sites.charts import ratings_bars
 from components.sites.frames import sites_frame
-from components.sites.widgets import link_if_present
 
 LAST_SUBMISSION = RESULT_PREFIX + "last_submission"
 TABS = ("Your sites", "Submit a site")
@@ -39,14 +38,14 @@ SITE_COLUMNS = {
     "slug": None,
 }
 VERDICT_COLOURS = {"real": "green", "suspicious": "orange", "shell": "red", "unreachable": "gray"}
-#: The pages a site opens on; pages other issues add are linked only when they exist.
-SITE_PAGES = (
-    ("views/site.py", "Details, TrueDR, export, verify", ":material/dashboard:"),
-    ("views/ai-visibility.py", "AI visibility", ":material/smart_toy:"),
-    ("views/search-console.py", "Search Console", ":material/query_stats:"),
-    ("views/monitor.py", "Monitor", ":material/monitor_heart:"),
-    ("views/exchanges.py", "Link exchanges", ":material/handshake:"),
-    ("views/site-check.py", "Site check", ":material/fact_check:"),
+#: The pages a site opens on, with the link's own label or icon where it is not the page's.
+SITE_PAGES: tuple[tuple[pages.AppPage, str | None, str | None], ...] = (
+    (pages.SITE, "Details, TrueDR, export, verify", None),
+    (pages.AI_VISIBILITY, None, None),
+    (pages.SEARCH_CONSOLE, None, None),
+    (pages.MONITOR, None, None),
+    (pages.EXCHANGES, None, None),
+    (pages.SITE_CHECK, None, ":material/fact_check:"),
 )
 
 
@@ -76,7 +75,7 @@ def _your_sites(conn: Connection) -> None:
         )
         if chosen:
             for page, label, icon in SITE_PAGES:
-                link_if_present(page, label=label, icon=icon, query_params={"domain": chosen})
+                pages.link_to(page, label=label, icon=icon, query_params={"domain": chosen})
 
 
 def _submit(conn: Connection) -> None:
@@ -124,15 +123,14 @@ def _submission_result(submitted: SubmittedSite) -> None:
             f"Referring domains {fmt_int(check.referring_domains)} · ranked keywords "
             f"{fmt_int(check.ranked_keywords)} · spam score {fmt_int(check.spam_score)}"
         )
-        opened = link_if_present(
-            "views/site-check.py",
+        pages.link_to(
+            pages.SITE_CHECK,
             label="Open the full site-check report",
             icon=":material/fact_check:",
             query_params={"domain": domain},
             help="Reading a saved report spends one quota unit.",
         )
-        if opened:
-            st.caption("Opening the full report spends one quota unit.")
+        st.caption("Opening the full report spends one quota unit.")
 
 
 def _submit_form(conn: Connection) -> None:

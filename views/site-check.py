@@ -12,6 +12,7 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
+from components.core.pages import MY_SITES, OVERVIEW, TRUST_MAP, link_to
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
 from components.research.frames.site_check import missing_signals, signals, signals_frame, verdict_style
@@ -68,8 +69,8 @@ def _no_report(domain: str, err: NotFoundError) -> None:
     )
     if err.message:
         st.caption(f"Service said: {escape_md(err.message)}")
-    st.page_link(
-        "views/my-sites.py",
+    link_to(
+        MY_SITES,
         label="Submit a site with a site check",
         icon=":material/add_circle:",
         query_params={"sites_tab": "Submit a site"},
@@ -134,15 +135,10 @@ def _report(check: SiteCheck) -> None:
             column_config=SIGNAL_COLUMNS,
         )
     cols = st.columns([1, 1, 3])
-    cols[0].page_link(
-        "views/trust-map.py", label="Trust Map", icon=":material/hub:", query_params={"domain": check.domain}
-    )
-    cols[1].page_link(
-        "views/overview.py",
-        label="Domain overview",
-        icon=":material/travel_explore:",
-        query_params={"domain": check.domain},
-    )
+    with cols[0]:
+        link_to(TRUST_MAP, query_params={"domain": check.domain})
+    with cols[1]:
+        link_to(OVERVIEW, query_params={"domain": check.domain})
 
 
 def _show(conn: Connection, raw: str) -> None:

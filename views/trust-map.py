@@ -12,6 +12,7 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
+from components.core.pages import OVERVIEW, SITE_CHECK, link_to
 from components.core.tables import table_with_export
 from components.research.charts import breakdown_chart, dr_band_chart, importance_scatter
 from components.research.frames.trust_map import (
@@ -81,18 +82,10 @@ def _header(trust_map: TrustMap) -> None:
     cols[2].metric("Referring domains", fmt_int(trust_map.total_domains), border=True)
     cols[3].metric("In this map", fmt_int(len(trust_map.domains)), border=True)
     links = st.columns([1, 1, 3])
-    links[0].page_link(
-        "views/overview.py",
-        label="Domain overview",
-        icon=":material/travel_explore:",
-        query_params={"domain": site.domain},
-    )
-    links[1].page_link(
-        "views/site-check.py",
-        label="Site check",
-        icon=":material/gpp_good:",
-        query_params={"domain": site.domain},
-    )
+    with links[0]:
+        link_to(OVERVIEW, query_params={"domain": site.domain})
+    with links[1]:
+        link_to(SITE_CHECK, query_params={"domain": site.domain})
 
 
 def _filters(frame_link_types: list[str], frame_statuses: list[str]) -> MapFilters:
