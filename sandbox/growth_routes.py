@@ -9,10 +9,6 @@ already done or cooling down, 503 unavailable).
 
 from __future__ import annotations
 
-import json
-from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
-from functools import partial
 from typing import Any
 
 from starlette.requests import Request
@@ -24,27 +20,10 @@ from client.growth_models import Monitor, SiteList, SubmittedSite
 from client.inputs import normalise_domain
 from sandbox import discovery, gsc, sites
 from sandbox.accounts import OWNED_SITES
-from sandbox.data import is_listed
-from sandbox.guard import Answer, Call, Handler, handle
-from sandbox.owners import feature_gate, owned_domains, owned_site
+from sandbox.endpoints import body_endpoint, endpoint, listed, now, with_body
+from sandbox.guard import Answer, Call, handle
+from sandbox.owners import feature_gate, owned_domains, owned_path_site, owned_site
 from sandbox.problems import bad_request, not_found
-
-_NOT_JSON = object()
-
-
-def now() -> datetime:
-    return datetime.now(UTC).replace(microsecond=0)
-
-
-def _listed(domain: str) -> str:
-    if not is_listed(domain):
-        raise not_found(f"{domain} is not a listed site on VerifiedDR. Submit it first.")
-    return domain
-
-
-def _slug_site(call: Call) -> str:
-    return owned_site(call, call.request.path_params["slug"])
-
 
 # --- discovery and exchanges ------------------------------------------------------------------
 
@@ -63,7 +42,7 @@ async def _find(call: Call) -> Answer:
 async def _exchange_candidates(call: Call) -> Answer:
     raw = _exchanges_for(call)
     assert raw is not None
-    domain = _listed(normalise_domain(raw))
+    domain = listed(normalise_domain(raw))
     filters = discovery.filters_from_query(call.request.query_params, discovery.DEFAULT_CANDIDATE_LIMIT)
     found = discovery.exchange_candidates(domain, filters, owned_domains(call), call.base_url)
     return Answer(found, "opportunities")
@@ -110,19 +89,19 @@ async def _submit(call: Call, body: Any) -> Answer:
 
 
 async def _site(call: Call) -> Answer:
-    site = _slug_site(call)
+    site = owned_path_site(call)
     with call.state.growth() as growth:
         return Answer(sites.detail(site, growth.sites), "site")
 
 
 async def _truedr(call: Call) -> Answer:
-    site = _slug_site(call)
+    site = owned_path_site(call)
     with call.state.growth() as growth:
         return Answer(sites.true_dr_report(site, growth.sites))
 
 
 async def _export(call: Call) -> Answer:
-    site = owned_site(call, call.request.path_params["domain"])
+    site = owned_path_site(call, "domain")
     with call.state.growth() as growth:
         return Answer(sites.export(site, growth.sites, call.base_url), "export")
 
@@ -158,13 +137,13 @@ def _visibility_gate(call: Call) -> None:
 
 
 async def _ai_visibility(call: Call) -> Answer:
-    site = _slug_site(call)
+    site = owned_path_site(call)
     with call.state.growth() as growth:
         return Answer(growth.visibility.view(site))
 
 
 async def _visibility_write(call: Call, body: Any) -> Answer:
-    site = _slug_site(call)
+    site = owned_path_site(call)
     _visibility_gate(call)
     if not isinstance(body, dict):
         raise bad_request(_VISIBILITY_HELP)
@@ -186,7 +165,7 @@ async def _visibility_write(call: Call, body: Any) -> Answer:
 
 
 async def _remove_prompt(call: Call) -> Answer:
-    site = _slug_site(call)
+    site = owned_path_site(call)
     _visibility_gate(call)
     prompt_id = (call.request.query_params.get("promptId") or "").strip()
     if not prompt_id:
@@ -199,7 +178,7 @@ async def _remove_prompt(call: Call) -> Answer:
 
 
 def _gsc_site(call: Call, feature: str) -> str:
-    site = _slug_site(call)
+    site = owned_path_site(call)
     feature_gate(call, feature, "Search Console reports need a running growth program.")
     gsc.require_connected(site)
     return site
@@ -226,14 +205,6 @@ async def _run_gsc_audit(call: Call) -> Answer:
 # --- routing ------------------------------------------------------------------------------------
 
 
-async def _json_body(request: Request) -> Any:
-    raw = await request.body()
-    try:
-        return json.loads(raw) if raw else None
-    except (ValueError, UnicodeDecodeError):
-        return _NOT_JSON
-
-
 async def _find_get(request: Request) -> Response:
     """GET /find is two operations: discovery, or exchange candidates when exchangesFor is given."""
     params = request.query_params
@@ -243,36 +214,20 @@ async def _find_get(request: Request) -> Response:
     return await handle(request, "find", _find)
 
 
-async def _find_post(request: Request) -> Response:
+def _find_operation(body: Any) -> str:
     """POST /find previews a proposal (dryRun: true) or sends it; faults can target each one."""
-    body = await _json_body(request)
     dry_run = isinstance(body, dict) and body.get("dryRun") is True
-    operation = "preview_exchange" if dry_run else "approve_exchange"
-    return await handle(request, operation, partial(_contact, body=body))
+    return "preview_exchange" if dry_run else "approve_exchange"
 
 
-async def _visibility_post(request: Request) -> Response:
-    body = await _json_body(request)
+def _visibility_operation(body: Any) -> str:
+    """POST /ai-visibility resets, runs or adds a question, as its body's action says."""
     action = body.get("action") if isinstance(body, dict) else None
-    operation = {"reset": "reset_ai_prompts", "run": "run_ai_visibility"}.get(str(action), "add_ai_prompt")
-    return await handle(request, operation, partial(_visibility_write, body=body))
+    return {"reset": "reset_ai_prompts", "run": "run_ai_visibility"}.get(str(action), "add_ai_prompt")
 
 
-def _with_body(operation: str, handler: Callable[[Call, Any], Awaitable[Answer]]) -> Callable[..., Any]:
-    async def endpoint(request: Request) -> Response:
-        body = await _json_body(request)
-        return await handle(request, operation, partial(handler, body=body))
-
-    endpoint.__name__ = operation
-    return endpoint
-
-
-def _endpoint(operation: str, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
-    async def endpoint(request: Request) -> Response:
-        return await handle(request, operation, handler)
-
-    endpoint.__name__ = operation
-    return endpoint
+_find_post = body_endpoint(_find_operation, _contact)
+_visibility_post = body_endpoint(_visibility_operation, _visibility_write)
 
 
 def growth_routes(prefix: str) -> list[Route]:
@@ -281,27 +236,27 @@ def growth_routes(prefix: str) -> list[Route]:
     return [
         Route(f"{p}/find", _find_get, methods=["GET"]),
         Route(f"{p}/find", _find_post, methods=["POST"]),
-        Route(f"{p}/sites", _endpoint("sites", _sites), methods=["GET"]),
-        Route(f"{p}/sites", _with_body("submit_site", _submit), methods=["POST"]),
-        Route(f"{p}/sites/{{slug}}", _endpoint("site", _site), methods=["GET"]),
-        Route(f"{p}/sites/{{slug}}/truedr", _endpoint("site_truedr", _truedr), methods=["GET"]),
+        Route(f"{p}/sites", endpoint("sites", _sites), methods=["GET"]),
+        Route(f"{p}/sites", with_body("submit_site", _submit), methods=["POST"]),
+        Route(f"{p}/sites/{{slug}}", endpoint("site", _site), methods=["GET"]),
+        Route(f"{p}/sites/{{slug}}/truedr", endpoint("site_truedr", _truedr), methods=["GET"]),
         Route(
-            f"{p}/sites/{{slug}}/ai-visibility", _endpoint("ai_visibility", _ai_visibility), methods=["GET"]
+            f"{p}/sites/{{slug}}/ai-visibility", endpoint("ai_visibility", _ai_visibility), methods=["GET"]
         ),
         Route(f"{p}/sites/{{slug}}/ai-visibility", _visibility_post, methods=["POST"]),
         Route(
             f"{p}/sites/{{slug}}/ai-visibility",
-            _endpoint("remove_ai_prompt", _remove_prompt),
+            endpoint("remove_ai_prompt", _remove_prompt),
             methods=["DELETE"],
         ),
         Route(
             f"{p}/sites/{{slug}}/gsc-performance",
-            _endpoint("gsc_performance", _gsc_performance),
+            endpoint("gsc_performance", _gsc_performance),
             methods=["GET"],
         ),
-        Route(f"{p}/sites/{{slug}}/gsc-audit", _endpoint("gsc_audit", _gsc_audit), methods=["GET"]),
-        Route(f"{p}/sites/{{slug}}/gsc-audit", _endpoint("run_gsc_audit", _run_gsc_audit), methods=["POST"]),
-        Route(f"{p}/export/{{domain:path}}", _endpoint("export", _export), methods=["GET"]),
-        Route(f"{p}/monitor", _endpoint("monitor", _monitor), methods=["GET"]),
-        Route(f"{p}/verify", _with_body("verify", _verify), methods=["POST"]),
+        Route(f"{p}/sites/{{slug}}/gsc-audit", endpoint("gsc_audit", _gsc_audit), methods=["GET"]),
+        Route(f"{p}/sites/{{slug}}/gsc-audit", endpoint("run_gsc_audit", _run_gsc_audit), methods=["POST"]),
+        Route(f"{p}/export/{{domain:path}}", endpoint("export", _export), methods=["GET"]),
+        Route(f"{p}/monitor", endpoint("monitor", _monitor), methods=["GET"]),
+        Route(f"{p}/verify", with_body("verify", _verify), methods=["POST"]),
     ]

@@ -37,6 +37,11 @@ def owned_site(call: Call, raw: str) -> str:
     return site
 
 
+def owned_path_site(call: Call, param: str = "slug") -> str:
+    """The owned site a path parameter names (``:slug`` unless told otherwise), else 404."""
+    return owned_site(call, call.request.path_params[param])
+
+
 def feature_gate(call: Call, feature: str, message: str) -> None:
     """402 with the gate body when the key's plan has no growth program."""
     if not call.account.growth_program:

@@ -7,14 +7,8 @@ sandbox refuses exactly what the client would refuse before sending.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
-from functools import partial
 from typing import Any
 
-from starlette.requests import Request
-from starlette.responses import Response
 from starlette.routing import Route
 
 from client.inputs import normalise_domain, normalise_keyword
@@ -28,11 +22,12 @@ from client.models import (
     TrackedWebsite,
 )
 from sandbox import resources
-from sandbox.data import is_listed, is_map_cold, slug_of
+from sandbox.data import is_map_cold, slug_of
+from sandbox.endpoints import body_endpoint, endpoint, listed, now
 from sandbox.growth_routes import growth_routes
-from sandbox.guard import Answer, Call, Handler, handle
+from sandbox.guard import Answer, Call
 from sandbox.keyword_data import keyword_report, suggestions
-from sandbox.owners import owned_site
+from sandbox.owners import owned_path_site
 from sandbox.problems import bad_request, not_found, program_gate, unavailable
 from sandbox.site_checks import saved_report
 from sandbox.tracked import TRACKED_LIMIT
@@ -52,22 +47,7 @@ def _domain(call: Call) -> str:
 
 
 def _listed_domain(call: Call) -> str:
-    domain = _domain(call)
-    if not is_listed(domain):
-        raise not_found(f"{domain} is not a listed site on VerifiedDR. Submit it first.")
-    return domain
-
-
-def _owned_site(call: Call) -> str:
-    """The owned site named by :slug, given as a slug (example-com) or a domain (example.com).
-
-    Sites the key submitted while the sandbox runs are owned too (``sandbox.owners``).
-    """
-    return owned_site(call, call.request.path_params["slug"])
-
-
-def _now() -> datetime:
-    return datetime.now(UTC).replace(microsecond=0)
+    return listed(_domain(call))
 
 
 # --- score data -----------------------------------------------------------------------------
@@ -134,7 +114,7 @@ async def _keyword_suggestions(call: Call) -> Answer:
 
 
 async def _tracked_keywords(call: Call) -> Answer:
-    site = _owned_site(call)
+    site = owned_path_site(call)
     listing = TrackedKeywords(
         website=TrackedWebsite(slug=slug_of(site), url=f"https://{site}"),
         keywords=call.state.tracked(site),
@@ -145,24 +125,24 @@ async def _tracked_keywords(call: Call) -> Answer:
 
 
 async def _tracked_write(call: Call, body: Any) -> Answer:
-    site = _owned_site(call)
+    site = owned_path_site(call)
     if not isinstance(body, dict):
         raise bad_request(_WRITE_BODY_HELP)
     if "action" in body:
         target_id = body.get("id")
         if body["action"] != "refresh" or set(body) != {"action", "id"} or not isinstance(target_id, str):
             raise bad_request(_WRITE_BODY_HELP)
-        target = call.state.refresh_tracked(call.account, site, target_id.strip(), _now())
+        target = call.state.refresh_tracked(call.account, site, target_id.strip(), now())
         return Answer(TargetWrite(target=TargetRef(id=target.id, keyword=target.keyword)))
     if set(body) != {"keyword"} or not isinstance(body["keyword"], str):
         raise bad_request(_WRITE_BODY_HELP)
     keyword = normalise_keyword(body["keyword"])
-    target = call.state.add_tracked(call.account, site, keyword, _now())
+    target = call.state.add_tracked(call.account, site, keyword, now())
     return Answer(TargetWrite(target=TargetRef(id=target.id, keyword=target.keyword)), status=201)
 
 
 async def _remove_tracked(call: Call) -> Answer:
-    site = _owned_site(call)
+    site = owned_path_site(call)
     target_id = (call.request.query_params.get("id") or "").strip()
     if not target_id:
         raise bad_request("The id query parameter is required (the id returned by the list).")
@@ -172,56 +152,36 @@ async def _remove_tracked(call: Call) -> Answer:
 # --- routing --------------------------------------------------------------------------------
 
 
-_NOT_JSON = object()
-
-
-async def _json_body(request: Request) -> Any:
-    raw = await request.body()
-    try:
-        return json.loads(raw) if raw else None
-    except (ValueError, UnicodeDecodeError):
-        return _NOT_JSON
-
-
-async def _tracked_post(request: Request) -> Response:
+def _tracked_operation(body: Any) -> str:
     """POST carries two operations; the body says which, so faults can target each one."""
-    body = await _json_body(request)
     refresh = isinstance(body, dict) and body.get("action") == "refresh"
-    operation = "refresh_tracked_keyword" if refresh else "add_tracked_keyword"
-    return await handle(request, operation, partial(_tracked_write, body=body))
+    return "refresh_tracked_keyword" if refresh else "add_tracked_keyword"
 
 
-def _endpoint(
-    operation: str, handler: Handler, *, spends_quota: bool = False
-) -> Callable[[Request], Awaitable[Response]]:
-    async def endpoint(request: Request) -> Response:
-        return await handle(request, operation, handler, spends_quota=spends_quota)
-
-    endpoint.__name__ = operation
-    return endpoint
+_tracked_post = body_endpoint(_tracked_operation, _tracked_write)
 
 
 def api_routes() -> list[Route]:
     """The v1 routes. ``:domain`` uses the path converter, so an encoded URL (with /) still arrives."""
     p = API_PREFIX
     return [
-        Route(f"{p}/dr/{{domain:path}}", _endpoint("dr", _dr, spends_quota=True)),
-        Route(f"{p}/site-check/{{domain:path}}", _endpoint("site_check", _site_check, spends_quota=True)),
-        Route(f"{p}/lookup/{{domain:path}}", _endpoint("lookup", _lookup)),
-        Route(f"{p}/map/{{domain:path}}", _endpoint("trust_map", _trust_map)),
-        Route(f"{p}/snippets/{{domain:path}}", _endpoint("snippets", _snippets)),
-        Route(f"{p}/categories", _endpoint("categories", _categories)),
-        Route(f"{p}/keywords", _endpoint("keyword_report", _keyword_report)),
+        Route(f"{p}/dr/{{domain:path}}", endpoint("dr", _dr, spends_quota=True)),
+        Route(f"{p}/site-check/{{domain:path}}", endpoint("site_check", _site_check, spends_quota=True)),
+        Route(f"{p}/lookup/{{domain:path}}", endpoint("lookup", _lookup)),
+        Route(f"{p}/map/{{domain:path}}", endpoint("trust_map", _trust_map)),
+        Route(f"{p}/snippets/{{domain:path}}", endpoint("snippets", _snippets)),
+        Route(f"{p}/categories", endpoint("categories", _categories)),
+        Route(f"{p}/keywords", endpoint("keyword_report", _keyword_report)),
         Route(
             f"{p}/keywords/suggestions/{{domain:path}}",
-            _endpoint("keyword_suggestions", _keyword_suggestions),
+            endpoint("keyword_suggestions", _keyword_suggestions),
         ),
         *growth_routes(p),
-        Route(f"{p}/sites/{{slug}}/keywords", _endpoint("tracked_keywords", _tracked_keywords)),
+        Route(f"{p}/sites/{{slug}}/keywords", endpoint("tracked_keywords", _tracked_keywords)),
         Route(f"{p}/sites/{{slug}}/keywords", _tracked_post, methods=["POST"]),
         Route(
             f"{p}/sites/{{slug}}/keywords",
-            _endpoint("remove_tracked_keyword", _remove_tracked),
+            endpoint("remove_tracked_keyword", _remove_tracked),
             methods=["DELETE"],
         ),
     ]

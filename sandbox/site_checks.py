@@ -150,10 +150,16 @@ SEEDED_SITE_CHECKS: tuple[str, ...] = tuple(_SIGNALS)
 def saved_report(domain: str) -> SiteCheck | None:
     """The saved report of a domain, or None when the site was never submitted with a site check."""
     signals = _SIGNALS.get(domain)
-    if signals is None:
-        return None
+    return None if signals is None else report_of(domain, signals)
+
+
+def report_of(domain: str, signals: Signals) -> SiteCheck:
+    """The report a site check writes from its signals: the rules' verdict and the site's links.
+
+    Saved reports and the ones a submission writes both come from here, so they cannot differ in
+    shape. Link counts come from the same profile as /lookup, so the two screens agree.
+    """
     p = site_profile(domain)
-    # Link counts come from the same profile as /lookup, so the two screens agree.
     verdict, reasons = judge(signals, p.referring_domains)
     return SiteCheck(
         domain=domain,
@@ -162,6 +168,7 @@ def saved_report(domain: str) -> SiteCheck | None:
         reachable=signals.reachable,
         https=signals.https,
         title=signals.title,
+        # A copy: saved signals are module data that a report must not share.
         shell=signals.shell.model_copy() if signals.shell else None,
         domain_age_years=signals.domain_age_years,
         ranked_keywords=signals.ranked_keywords,

@@ -45,7 +45,7 @@ from sandbox.data import (
 )
 from sandbox.hashing import rng_for, unit
 from sandbox.problems import ApiProblem, bad_request, conflict
-from sandbox.site_checks import Signals, judge, saved_report
+from sandbox.site_checks import Signals, report_of, saved_report
 
 #: Sites each plan may hold; the free plan's one site is already taken by the seed.
 SITE_LIMITS: Mapping[str, int] = {"free": 1, "pro": 10, "agency": 50}
@@ -170,22 +170,7 @@ def new_site_check(domain: str) -> SiteCheck:
         ranked_keywords=r.randint(0, 5) if risky else r.randint(15, 4000),
         spam_score=r.randint(55, 85) if risky else r.randint(0, 30),
     )
-    p = site_profile(domain)
-    verdict, reasons = judge(signals, p.referring_domains)
-    return SiteCheck(
-        domain=domain,
-        verdict=verdict,
-        reasons=reasons,
-        reachable=signals.reachable,
-        https=signals.https,
-        title=signals.title,
-        shell=signals.shell,
-        domain_age_years=signals.domain_age_years,
-        ranked_keywords=signals.ranked_keywords,
-        referring_domains=p.referring_domains,
-        backlinks=p.backlinks,
-        spam_score=signals.spam_score,
-    )
+    return report_of(domain, signals)
 
 
 # --- records ------------------------------------------------------------------------------------
@@ -320,15 +305,20 @@ def true_dr_report(domain: str, store: SiteStore) -> TrueDrReport:
     )
 
 
-def export(domain: str, store: SiteStore, base_url: str) -> SiteExport:
-    rec = record(domain, store)
-    authority = Authority(
+def _authority(rec: SiteRecord) -> Authority:
+    """The authority block of export and monitor: the record's own ratings (null while pending)."""
+    return Authority(
         dr=rec.dr,
         true_dr=rec.true_dr,
         trust_score=rec.trust_score,
         confidence=rec.confidence,
         traffic_validated=rec.traffic_validated,
     )
+
+
+def export(domain: str, store: SiteStore, base_url: str) -> SiteExport:
+    rec = record(domain, store)
+    authority = _authority(rec)
     snippets = resources.snippets(domain, base_url) if is_listed(domain) else None
     return SiteExport(site=rec, authority=authority, snippets=snippets)
 
@@ -431,13 +421,7 @@ def monitored(domain: str, store: SiteStore, daily: bool) -> MonitoredSite:
     return MonitoredSite(
         domain=domain,
         slug=rec.slug,
-        authority=Authority(
-            dr=rec.dr,
-            true_dr=rec.true_dr,
-            trust_score=rec.trust_score,
-            confidence=rec.confidence,
-            traffic_validated=rec.traffic_validated,
-        ),
+        authority=_authority(rec),
         changes=changes,
         backlinks=links,
         traffic_validation=validation,
