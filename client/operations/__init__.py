@@ -1,0 +1,1 @@
+"""The v1 operations by area, one module each; ``client.api.ApiClient`` combines them over the transport."""
