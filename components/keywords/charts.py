@@ -145,22 +145,18 @@ def distribution_chart(
         medians.append(float("nan") if median is None or pd.isna(median) else float(median))
         minimums.append(float("nan") if pd.isna(row["min_dr"]) else float(row["min_dr"]))
     labels = [plain(k) for k in keywords]
-    fig.add_scatter(
-        x=labels,
-        y=medians,
-        mode="markers",
-        name="Median DR",
-        marker={"symbol": "diamond", "size": 13, "color": MEDIAN_COLOUR, "line": {"width": 1}},
-        hovertemplate="%{x}: median DR %{y}<extra></extra>",
-    )
-    fig.add_scatter(
-        x=labels,
-        y=minimums,
-        mode="markers",
-        name="Min DR (entry point)",
-        marker={"symbol": "triangle-up", "size": 12, "color": MIN_COLOUR, "line": {"width": 1}},
-        hovertemplate="%{x}: min DR %{y}<extra></extra>",
-    )
+    for values, name, word, symbol, size, colour in (
+        (medians, "Median DR", "median", "diamond", 13, MEDIAN_COLOUR),
+        (minimums, "Min DR (entry point)", "min", "triangle-up", 12, MIN_COLOUR),
+    ):
+        fig.add_scatter(
+            x=labels,
+            y=values,
+            mode="markers",
+            name=name,
+            marker={"symbol": symbol, "size": size, "color": colour, "line": {"width": 1}},
+            hovertemplate=f"%{{x}}: {word} DR %{{y}}<extra></extra>",
+        )
     if user_dr is not None:
         _level(
             fig,

@@ -17,6 +17,7 @@ import pandas as pd
 from client.errors import ApiError, InvalidInputError
 from client.inputs import normalise_keyword
 from client.models import KeywordReport, KeywordSuggestions, SerpResult, TrackedKeywords
+from components.common.shaping import typed_frame
 from components.common.text import fmt_number, safe_http_url
 
 #: The service's tier rule (contract notes): boost when the gap is ≤ 0, advanced up to 10, else ultra.
@@ -300,7 +301,7 @@ def distribution_frame(reports: Sequence[KeywordReport]) -> pd.DataFrame:
         for report in reports
         for r in sorted(report.results, key=lambda r: r.position)
     ]
-    return pd.DataFrame(rows, columns=list(DISTRIBUTION_COLUMNS)).astype(DISTRIBUTION_COLUMNS)
+    return typed_frame(rows, DISTRIBUTION_COLUMNS)
 
 
 # --- suggestions --------------------------------------------------------------------------------
@@ -327,7 +328,7 @@ def suggestions_frame(answer: KeywordSuggestions) -> pd.DataFrame:
         }
         for i, s in enumerate(answer.suggestions, start=1)
     ]
-    return pd.DataFrame(rows, columns=list(SUGGESTION_COLUMNS)).astype(SUGGESTION_COLUMNS)
+    return typed_frame(rows, SUGGESTION_COLUMNS)
 
 
 def filter_bands(frame: pd.DataFrame, bands: Iterable[str] | None) -> pd.DataFrame:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from components.common.figures import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
+from components.common.figures import DOWN, UP, dr_true_dr_bars, empty_figure
 
 
 def changes_chart(changes: pd.DataFrame) -> go.Figure:
@@ -47,24 +47,10 @@ def changes_chart(changes: pd.DataFrame) -> go.Figure:
 
 def compare_chart(frame: pd.DataFrame) -> go.Figure:
     """DR next to TrueDR for each compared domain (failed lookups are left out)."""
-    title = "DR and TrueDR by domain"
-    rows = frame[frame["dr"].notna() | frame["true_dr"].notna()]
-    if rows.empty:
-        return empty_figure(title, "No domain could be looked up.")
-    fig = go.Figure()
-    for column, label, colour in (("dr", "DR", DR_COLOUR), ("true_dr", "TrueDR", TRUE_DR_COLOUR)):
-        fig.add_bar(
-            name=label,
-            x=rows["domain"].astype(str),
-            y=rows[column].astype("Float64").to_numpy(dtype=float, na_value=float("nan")),
-            marker_color=colour,
-            hovertemplate=f"%{{x}} {label}: %{{y}}<extra></extra>",
-        )
-    fig.update_layout(
-        title=title,
-        barmode="group",
-        yaxis={"title": "Rating (0–100)", "range": [0, 100]},
+    return dr_true_dr_bars(
+        frame,
+        title="DR and TrueDR by domain",
+        empty_message="No domain could be looked up.",
         height=360,
         margin={"t": 50, "b": 30},
     )
-    return fig

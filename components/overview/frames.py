@@ -12,6 +12,7 @@ import pandas as pd
 
 from client.errors import ApiError
 from client.models import Backlink, Lookup
+from components.common.shaping import typed_frame
 
 CHANGE_LABELS: tuple[tuple[str, str, str], ...] = (
     ("dr_weekly_change", "DR", "weekly"),
@@ -19,6 +20,14 @@ CHANGE_LABELS: tuple[tuple[str, str, str], ...] = (
     ("dr_monthly_change", "DR", "monthly"),
     ("true_dr_monthly_change", "TrueDR", "monthly"),
 )
+
+BACKLINK_COLUMNS: dict[str, str] = {
+    "source_domain": "string",
+    "dr": "Int64",
+    "follow": "boolean",
+    "anchor": "string",
+    "url": "string",
+}
 
 COMPARE_COLUMNS: dict[str, str] = {
     "domain": "string",
@@ -55,9 +64,7 @@ def changes_frame(lookup: Lookup) -> pd.DataFrame:
         for attr, metric, period in CHANGE_LABELS
         if (value := getattr(lookup.changes, attr)) is not None
     ]
-    return pd.DataFrame(rows, columns=["metric", "period", "change"]).astype(
-        {"metric": "string", "period": "string", "change": "Float64"}
-    )
+    return typed_frame(rows, {"metric": "string", "period": "string", "change": "Float64"})
 
 
 def backlinks_frame(backlinks: Sequence[Backlink] | None) -> pd.DataFrame:
@@ -71,9 +78,7 @@ def backlinks_frame(backlinks: Sequence[Backlink] | None) -> pd.DataFrame:
         }
         for b in backlinks or ()
     ]
-    return pd.DataFrame(rows, columns=["source_domain", "dr", "follow", "anchor", "url"]).astype(
-        {"source_domain": "string", "dr": "Int64", "follow": "boolean", "anchor": "string", "url": "string"}
-    )
+    return typed_frame(rows, BACKLINK_COLUMNS)
 
 
 def compare_row(domain: str, result: Lookup | ApiError) -> dict[str, object]:

@@ -11,7 +11,16 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from client.growth_models import TrueDrReport
-from components.common.figures import DOWN, DR_COLOUR, NEUTRAL, TRUE_DR_COLOUR, UP, empty_figure, floats
+from components.common.figures import (
+    DOWN,
+    DR_COLOUR,
+    NEUTRAL,
+    TRUE_DR_COLOUR,
+    UP,
+    dr_true_dr_bars,
+    empty_figure,
+    floats,
+)
 
 CLICKS_COLOUR = "#5b8def"
 IMPRESSIONS_COLOUR = "#a05bef"
@@ -19,22 +28,9 @@ IMPRESSIONS_COLOUR = "#a05bef"
 
 def ratings_bars(frame: pd.DataFrame, *, title: str, name_column: str = "domain") -> go.Figure:
     """DR next to TrueDR per site; a missing TrueDR (pending review) leaves its bar out, not at 0."""
-    rows = frame[frame["dr"].notna() | frame["true_dr"].notna()]
-    if rows.empty:
-        return empty_figure(title, "No ratings yet.")
-    fig = go.Figure()
-    for column, label, colour in (("dr", "DR", DR_COLOUR), ("true_dr", "TrueDR", TRUE_DR_COLOUR)):
-        fig.add_bar(
-            name=label,
-            x=list(rows[name_column].astype(str)),
-            y=floats(rows[column]),
-            marker_color=colour,
-            hovertemplate=f"%{{x}} {label}: %{{y}}<extra></extra>",
-        )
-    fig.update_layout(
-        title=title, barmode="group", yaxis={"title": "Rating (0–100)", "range": [0, 100]}, height=340
+    return dr_true_dr_bars(
+        frame, title=title, empty_message="No ratings yet.", name_column=name_column, height=340
     )
-    return fig
 
 
 def trends_chart(frame: pd.DataFrame) -> go.Figure:

@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from client.growth_models import (
+    AiSnapshot,
     AiVisibility,
     GscAudit,
     GscMetrics,
@@ -90,6 +91,8 @@ MONITOR_COLUMNS: dict[str, str] = {
 }
 #: Alert levels, most urgent first.
 ALERT_ORDER = ("critical", "warning", "info")
+#: What the AI-visibility frames read before a site's first run: no answers, brands or sources.
+_NO_RUN = AiSnapshot()
 
 
 # --- My sites, site details, monitor --------------------------------------------------------
@@ -210,7 +213,6 @@ def monitor_alerts(report: Monitor) -> list[tuple[str, str, str]]:
 
 def answers_frame(view: AiVisibility) -> pd.DataFrame:
     """One row per question and assistant in the latest run."""
-    answers = view.snapshot.answers if view.snapshot else []
     rows = [
         {
             "question": a.prompt,
@@ -220,14 +222,14 @@ def answers_frame(view: AiVisibility) -> pd.DataFrame:
             "brands": ", ".join(a.brands),
             "cited_domains": ", ".join(a.cited_domains),
         }
-        for a in answers
+        for a in (view.snapshot or _NO_RUN).answers
     ]
     return typed_frame(rows, ANSWER_COLUMNS)
 
 
 def questions_frame(view: AiVisibility) -> pd.DataFrame:
     """Per tracked question: in how many assistants' answers the site was mentioned (NA before a run)."""
-    answers = view.snapshot.answers if view.snapshot else []
+    answers = (view.snapshot or _NO_RUN).answers
     rows = []
     for p in view.prompts:
         mine = [a for a in answers if a.prompt_id == p.id or (a.prompt_id is None and a.prompt == p.prompt)]
@@ -253,10 +255,9 @@ def questions_frame(view: AiVisibility) -> pd.DataFrame:
 
 
 def platforms_frame(view: AiVisibility) -> pd.DataFrame:
-    platforms = view.snapshot.by_platform if view.snapshot else []
     rows = [
         {"platform": p.platform, "score": p.score, "mentioned": p.mentioned, "answers": p.answers}
-        for p in platforms
+        for p in (view.snapshot or _NO_RUN).by_platform
     ]
     columns = {"platform": "string", "score": "Float64", "mentioned": "Int64", "answers": "Int64"}
     return typed_frame(rows, columns)
@@ -264,10 +265,9 @@ def platforms_frame(view: AiVisibility) -> pd.DataFrame:
 
 def brands_frame(view: AiVisibility) -> pd.DataFrame:
     """Brands named in the answers, the site's own marked, most mentioned first."""
-    brands = view.snapshot.brands if view.snapshot else []
     rows = [
         {"brand": b.name, "domain": b.domain, "mentions": b.mentions, "share": b.share, "yours": b.own}
-        for b in brands
+        for b in (view.snapshot or _NO_RUN).brands
     ]
     columns = {
         "brand": "string",
@@ -280,8 +280,7 @@ def brands_frame(view: AiVisibility) -> pd.DataFrame:
 
 
 def sources_frame(view: AiVisibility) -> pd.DataFrame:
-    sources = view.snapshot.sources if view.snapshot else []
-    rows = [{"domain": s.domain, "citations": s.citations} for s in sources]
+    rows = [{"domain": s.domain, "citations": s.citations} for s in (view.snapshot or _NO_RUN).sources]
     return typed_frame(rows, {"domain": "string", "citations": "Int64"})
 
 

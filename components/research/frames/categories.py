@@ -5,12 +5,13 @@ from __future__ import annotations
 import pandas as pd
 
 from client.models import Categories
+from components.common.shaping import typed_frame
 
 
 def categories_frame(categories: Categories) -> pd.DataFrame:
     """One row per category in the service's order; a missing label stays missing."""
     rows = [{"value": c.value, "label": c.label} for c in categories.categories]
-    return pd.DataFrame(rows, columns=["value", "label"]).astype({"value": "string", "label": "string"})
+    return typed_frame(rows, {"value": "string", "label": "string"})
 
 
 def max_per_site_text(categories: Categories) -> str:

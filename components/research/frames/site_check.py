@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from client.models import SiteCheck
+from components.common.shaping import typed_frame
 from components.common.text import NOT_AVAILABLE, fmt_bool, fmt_int, fmt_number
 
 
@@ -110,6 +111,6 @@ def signals_frame(check: SiteCheck) -> pd.DataFrame:
         {"group": s.group, "signal": s.name, "value": s.shown, "available": s.value is not None}
         for s in signals(check)
     ]
-    return pd.DataFrame(rows, columns=["group", "signal", "value", "available"]).astype(
-        {"group": "string", "signal": "string", "value": "string", "available": "boolean"}
+    return typed_frame(
+        rows, {"group": "string", "signal": "string", "value": "string", "available": "boolean"}
     )

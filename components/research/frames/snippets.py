@@ -14,6 +14,7 @@ from html.parser import HTMLParser
 import pandas as pd
 
 from client.models import Snippets
+from components.common.shaping import typed_frame
 from components.common.text import safe_http_url
 
 
@@ -79,6 +80,4 @@ def snippets_frame(snippets: Snippets) -> pd.DataFrame:
         ("Open Graph image", og_image(snippets)),
     ]
     present = [{"snippet": name, "value": value} for name, value in rows if value]
-    return pd.DataFrame(present, columns=["snippet", "value"]).astype(
-        {"snippet": "string", "value": "string"}
-    )
+    return typed_frame(present, {"snippet": "string", "value": "string"})
