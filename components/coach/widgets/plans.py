@@ -1,0 +1,91 @@
+"""The Coach tabs that plan the weeks ahead: Content plan, Fix (a 90-day plan toward a goal) and Boost.
+
+They mirror ``rules.plans``; every lift or outlook they show is a heuristic and is marked so.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client.models import Lookup
+from components.coach import rules as coach
+from components.coach.charts import plan_chart
+from components.coach.frames import plan_frame
+from components.coach.widgets.pieces import heuristic_note, score_text, show_sources
+from components.common.text import escape_md
+from components.core import data
+from components.core.tables import table_with_export
+
+#: The goal input's bounds: TrueDR is 0–100, and a 90-day plan past +50 is not a plan.
+MAX_GOAL = 50
+
+PLAN_COLUMNS = {
+    "days": st.column_config.TextColumn("When", pinned=True),
+    "step": st.column_config.TextColumn("Step"),
+    "detail": st.column_config.TextColumn("How"),
+    "lift_low": st.column_config.NumberColumn("TrueDR lift from", format="+%d"),
+    "lift_high": st.column_config.NumberColumn("to", format="+%d"),
+    "heuristic": st.column_config.CheckboxColumn("Heuristic"),
+}
+
+
+def content_plan_tab(lookup: Lookup) -> None:
+    """The pages to write, the one answering the weakest signal marked as the place to start."""
+    plan = coach.content_plan(lookup)
+    st.write(plan.lead)
+    for item in plan.items:
+        with st.container(border=True):
+            pages = "one page" if item.count == 1 else f"{item.count} pages"
+            start = " :green-badge[Start here]" if item.start_here else ""
+            st.markdown(f"**{escape_md(item.title)}** ({pages}){start}")
+            heuristic_note(item.impact)
+            st.write(item.why)
+            show_sources(item.sources)
+    st.caption("Track the effect in the Track tab: TrueDR and traffic changes show whether the pages work.")
+
+
+def fix_tab(lookup: Lookup, domain: str) -> None:
+    """A goal input (kept in the URL) and the 30/60/90-day plan toward it, as a timeline and a table."""
+    goal = st.number_input(
+        "TrueDR goal (points to gain in 90 days)",
+        min_value=1,
+        max_value=MAX_GOAL,
+        value=coach.DEFAULT_GOAL,
+        step=1,
+        key="goal",
+        bind="query-params",
+    )
+    plan = coach.fix_plan(lookup, int(goal or coach.DEFAULT_GOAL))
+    cols = st.columns(3)
+    cols[0].metric("TrueDR now", score_text(plan.true_dr), border=True)
+    cols[1].metric("Target TrueDR", score_text(plan.target), f"+{plan.goal}", border=True)
+    cols[2].metric(
+        "Estimated lift of the plan",
+        f"+{plan.lift[0]} to +{plan.lift[1]}",
+        border=True,
+        help="Heuristic: the sum of the three steps' estimated TrueDR lifts, if each lands.",
+    )
+    heuristic_note(plan.outlook)
+    frame = plan_frame(plan)
+    st.plotly_chart(data.figure(plan_chart, frame), key="coach_plan_chart")
+    table_with_export(
+        frame.drop(columns=["start_day", "end_day"]),
+        what="coach-90-day-plan",
+        subject=domain,
+        key="plan",
+        column_config=PLAN_COLUMNS,
+    )
+    show_sources(plan.sources)
+
+
+def boost_tab(lookup: Lookup, domain: str) -> None:
+    """The top actions as one campaign, padded with a partner-links idea when fewer than four apply."""
+    campaign = coach.boost(lookup)
+    st.markdown("#### Recommended campaign")
+    st.markdown("\n".join(f"{i}. {escape_md(step)}" for i, step in enumerate(campaign.steps, start=1)))
+    if campaign.padded:
+        st.caption("Fewer than four actions apply to this site, so the campaign adds a partner-links idea.")
+    heuristic_note(campaign.result)
+    st.markdown(f"**Start with:** {escape_md(campaign.start_with.title)}")
+    st.caption(f"In the vdr CLI: `{campaign.start_with.cli_for(domain)}`")
+    show_sources(campaign.sources)

@@ -1,0 +1,151 @@
+"""The Coach tabs that read one lookup: Analyze, Diagnose, Actions, Track and Explain.
+
+They mirror ``rules.diagnosis`` and ``rules.actions``: what is wrong, why, what to do in which
+order, and whether the weekly changes show it working. None of them calls the API beyond the lookup.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from client.models import Lookup
+from components.coach import rules as coach
+from components.coach.charts import impact_effort_chart, scores_chart
+from components.coach.frames import actions_frame, reasons_frame, track_frame
+from components.coach.widgets.pieces import (
+    STATUS_BADGE,
+    action_card,
+    change_text,
+    issue_callout,
+    score_text,
+    show_sources,
+)
+from components.common.text import NOT_AVAILABLE, escape_md
+from components.core import data
+from components.core.tables import table_with_export
+from components.overview.charts import changes_chart
+from components.overview.frames import changes_frame
+
+ACTION_COLUMNS = {
+    "rank": st.column_config.NumberColumn("#", format="%d"),
+    "action": st.column_config.TextColumn("Action"),
+    "priority": st.column_config.NumberColumn("Priority", help="Impact + effort bonus + confidence bonus"),
+    "impact_score": st.column_config.ProgressColumn("Impact", min_value=0, max_value=10, format="%d"),
+    "effort": st.column_config.TextColumn("Effort"),
+    "confidence": st.column_config.TextColumn("Confidence"),
+    "lift_low": st.column_config.NumberColumn("TrueDR lift from", format="+%d"),
+    "lift_high": st.column_config.NumberColumn("to", format="+%d"),
+    "impact": st.column_config.TextColumn("Heuristic impact"),
+    "heuristic": st.column_config.CheckboxColumn("Heuristic"),
+    "why": st.column_config.TextColumn("Why"),
+    "data": st.column_config.TextColumn("From data"),
+    "cli": st.column_config.TextColumn("Same step in the vdr CLI"),
+}
+REASON_COLUMNS = {
+    "signal": st.column_config.TextColumn("Signal", pinned=True),
+    "status": st.column_config.TextColumn("Verdict"),
+    "value": st.column_config.TextColumn("Evidence"),
+    "threshold": st.column_config.TextColumn("Rule"),
+    "finding": st.column_config.TextColumn("What it means"),
+    "data": st.column_config.TextColumn("From data"),
+}
+TRACK_COLUMNS = {
+    "metric": st.column_config.TextColumn("Metric"),
+    "weekly": st.column_config.NumberColumn("Weekly change", format="%+.1f"),
+    "monthly": st.column_config.NumberColumn("Monthly change", format="%+.1f"),
+}
+
+
+def analyze_tab(lookup: Lookup, domain: str) -> None:
+    """DR, TrueDR and the gap, the main issue, the scores chart and the top three actions."""
+    result = coach.analyze(lookup)
+    left, right = st.columns([2, 3])
+    with left:
+        cols = st.columns(3)
+        cols[0].metric("DR", score_text(result.dr), border=True)
+        cols[1].metric("TrueDR", score_text(result.true_dr), border=True)
+        cols[2].metric(
+            "Gap",
+            NOT_AVAILABLE if result.gap is None else f"{result.gap:+d}",
+            help=f"TrueDR − DR, rounded. {coach.INFLATED_GAP} or lower means DR outruns its evidence.",
+            border=True,
+        )
+        issue_callout(result.issue)
+        show_sources(result.issue.sources)
+    with right:
+        st.plotly_chart(data.figure(scores_chart, result), key="coach_scores_chart")
+    st.markdown("#### Top actions")
+    for rank, action in enumerate(result.top_actions, start=1):
+        action_card(action, rank, domain, "Analyze")
+
+
+def diagnose_tab(lookup: Lookup, domain: str) -> None:
+    """The main issue and one card per signal, each judged against its rule, then the same as a table."""
+    result = coach.diagnose(lookup)
+    issue_callout(result.issue)
+    st.markdown("#### Why, with the public evidence")
+    cols = st.columns(2)
+    for i, reason in enumerate(result.reasons):
+        label, colour, icon = STATUS_BADGE[reason.status]
+        with cols[i % 2].container(border=True):
+            st.markdown(f"**{escape_md(reason.signal)}: {escape_md(reason.value)}**")
+            st.badge(label, color=colour, icon=icon)  # type: ignore[arg-type]
+            st.write(reason.finding)
+            st.caption(f"Rule: {escape_md(reason.threshold)}")
+            show_sources(reason.sources)
+    with st.expander("The evidence as a table"):
+        table_with_export(
+            reasons_frame(result),
+            what="coach-diagnosis",
+            subject=domain,
+            key="diagnosis",
+            column_config=REASON_COLUMNS,
+        )
+    st.markdown(f"**Next:** {escape_md(result.first_action.title)}")
+
+
+def actions_tab(lookup: Lookup, domain: str) -> None:
+    """Every applicable action, ranked as the CLI ranks them, as a chart and a table."""
+    actions = coach.ranked_actions(lookup)
+    frame = actions_frame(actions, domain)
+    bonus = ", ".join(f"{effort} {points}" for effort, points in coach.EFFORT_BONUS.items())
+    st.caption(
+        f"Ranked by priority = impact score + effort bonus ({bonus}) + {coach.HIGH_CONFIDENCE_BONUS} for "
+        "high confidence, as the vdr CLI ranks them. Impacts are heuristic estimates, not service data."
+    )
+    st.plotly_chart(data.figure(impact_effort_chart, frame), key="coach_actions_chart")
+    table_with_export(
+        frame, what="coach-actions", subject=domain, key="actions", column_config=ACTION_COLUMNS
+    )
+
+
+def track_tab(lookup: Lookup, domain: str) -> None:
+    """This week's changes, the CLI's verdict, what the monthly changes add, and the next action."""
+    report = coach.track(lookup)
+    cols = st.columns(3)
+    cols[0].metric("TrueDR this week", change_text(report.true_dr_weekly, 1), border=True)
+    cols[1].metric("DR this week", change_text(report.dr_weekly, 1), border=True)
+    cols[2].metric(
+        "Traffic this week", change_text(report.traffic_change), help="Change in visits.", border=True
+    )
+    box = st.success if report.improving else st.info
+    box(f"**Verdict:** {escape_md(report.verdict)}", icon=":material/monitoring:")
+    for note in report.observations:
+        st.markdown(f"- {escape_md(note)}")
+    st.plotly_chart(data.figure(changes_chart, changes_frame(lookup)), key="coach_track_chart")
+    with st.expander("The changes as a table"):
+        table_with_export(
+            track_frame(report), what="coach-track", subject=domain, key="track", column_config=TRACK_COLUMNS
+        )
+    st.caption(
+        "These are the service's own weekly and monthly changes; the app keeps no history of its own yet. "
+        f"Next: {escape_md(report.next_action.title)}."
+    )
+    show_sources(report.sources)
+
+
+def explain_tab(lookup: Lookup) -> None:
+    """The plain paragraph for a client or founder, in a box with a copy button."""
+    st.write("A paragraph for a client or founder. Copy it with the button at the top right of the box.")
+    st.code(coach.explain(lookup), language=None, wrap_lines=True)
+    show_sources((*coach.GAP_SOURCES, coach.SRC_RULES))
