@@ -14,9 +14,9 @@ from client.growth_inputs import (
     normalise_location,
     normalise_prompt,
 )
-from client.growth_models import AiPrompts, AiVisibility, GscAuditResult, GscPerformance
 from client.operations.paths import site_path
 from client.transport import SLOW_TIMEOUT_S, BaseClient
+from client.visibility_models import AiPrompts, AiVisibility, GscAuditResult, GscPerformance
 
 
 class VisibilityOperations(BaseClient):
