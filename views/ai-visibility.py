@@ -24,7 +24,7 @@ from components.sites.frames import (
     questions_frame,
     sources_frame,
 )
-from components.sites.widgets import read_owned_site, site_input
+from components.sites.widgets import read_chosen_site
 
 TABS = ("Overview", "Answers", "Competitors", "Sources", "Questions")
 SLOT = "ai_write"
@@ -227,16 +227,12 @@ st.caption(
     "Whether ChatGPT, Perplexity and Google AI Mode mention your site when asked the questions you track, "
     "and which brands and pages they cite instead."
 )
-raw = site_input(conn, help_text="One of your sites; shared with the other pages.")
-if raw is None:
-    st.info("Choose one of your sites.", icon=":material/smart_toy:")
-    st.stop()
-
-domain, view = read_owned_site(
+domain, view = read_chosen_site(
     conn,
-    raw,
     data.ai_visibility,
-    not_owned="AI visibility is tracked for your own sites only; submit a site on the My sites page.",
+    none_chosen="Choose one of your sites.",
+    icon=":material/smart_toy:",
+    not_found="AI visibility is tracked for your own sites only; submit a site on the My sites page.",
 )
 
 show_flash(SLOT, subject="your questions")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
-from client.inputs import normalise_domain
 from client.models import Snippets
 from components.common.text import escape_md, safe_http_url
 from components.core import data
@@ -73,13 +72,13 @@ def _snippets(domain: str, snippets: Snippets) -> None:
 
 def _show(conn: Connection, raw: str) -> None:
     try:
-        domain = normalise_domain(raw)
+        domain = data.domain(raw)
         snippets = data.snippets(conn, domain)
     except InvalidInputError as exc:
         show_error(exc)
         return
     except NotFoundError as exc:
-        show_error(exc, subject=normalise_domain(raw))
+        show_error(exc, subject=domain)
         st.caption("Badges and snippets exist only for listed sites.")
         return
     except ApiError as exc:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from client.errors import ApiError, InvalidInputError, NotFoundError
+from client.errors import ApiError
 from client.growth_inputs import MAX_FIND_LIMIT, MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS, DiscoveryFilters
 from client.growth_models import ExchangeCandidate, ExchangeContact
-from client.inputs import normalise_domain
 from client.models import Lookup
 from client.outreach import ExchangeDraft
 from components.common.text import escape_md, fmt_int
@@ -20,9 +19,12 @@ from components.core.writes import flash, show_flash
 from components.growth import widgets as exchange_writes
 from components.growth.frames import candidates_frame
 from components.overview.widgets import authority_cards
-from components.sites.widgets import site_input
+from components.sites.widgets import read_chosen_site
 
 DEFAULT_CANDIDATES = 10
+NOT_LISTED = (
+    "Exchanges need a listed site. Submit yours on the My sites page and come back once it is listed."
+)
 DRAFT = RESULT_PREFIX + "exchange_draft"
 SENT = RESULT_PREFIX + "exchange_sent"
 LAST_CONTACT = RESULT_PREFIX + "exchange_last_contact"
@@ -206,28 +208,14 @@ st.caption(
     "For one of your sites: partners that fit and why, a proposal you can edit, a preview (a dry run that "
     "sends nothing), then one approval that sends it once. Reading candidates spends no quota."
 )
-raw = site_input(
-    conn, help_text="One of your sites; a domain, subdomain or URL. Shared with the other pages."
+domain, lookup = read_chosen_site(
+    conn,
+    data.lookup,
+    none_chosen="Choose one of your sites to find exchange partners for it.",
+    icon=":material/handshake:",
+    not_found=NOT_LISTED,
+    help_text="One of your sites; a domain, subdomain or URL. Shared with the other pages.",
 )
-if raw is None:
-    st.info("Choose one of your sites to find exchange partners for it.", icon=":material/handshake:")
-    st.stop()
-
-try:
-    domain = normalise_domain(raw)
-    lookup = data.lookup(conn, domain)
-except InvalidInputError as exc:
-    show_error(exc)
-    st.stop()
-except NotFoundError as exc:
-    show_error(exc, subject=raw.strip())
-    st.caption(
-        "Exchanges need a listed site. Submit yours on the My sites page and come back once it is listed."
-    )
-    st.stop()
-except ApiError as exc:
-    show_error(exc, subject=raw.strip())
-    st.stop()
 
 title = f" — {escape_md(lookup.title)}" if lookup.title else ""
 st.subheader(f"{escape_md(lookup.domain)}{title}", anchor=False)

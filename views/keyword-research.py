@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, PaymentRequiredError, RateLimitedError
-from client.inputs import normalise_domain, normalise_keyword
 from client.models import KeywordReport
 from components.common.text import escape_md, fmt_number
 from components.common.wording import describe_error
@@ -99,10 +98,6 @@ def _problem(err: ApiError, keyword: str) -> None:
         st.caption(LIVE_SERP_NOTE)
 
 
-def _domain_or_none(raw: str) -> str | None:
-    return normalise_domain(raw) if raw and raw.strip() else None
-
-
 def _source_badge(report: KeywordReport) -> None:
     when = f" · fetched {report.fetched_at:%Y-%m-%d %H:%M} UTC" if report.fetched_at else ""
     if report.cached is None:
@@ -161,8 +156,8 @@ def _next_steps(conn: Connection, keyword: str, domain: str | None) -> None:
 
 def _single(conn: Connection, raw_keyword: str, raw_domain: str) -> None:
     try:
-        keyword = normalise_keyword(raw_keyword)
-        domain = _domain_or_none(raw_domain)
+        keyword = data.keyword(raw_keyword)
+        domain = data.domain_or_none(raw_domain)
     except InvalidInputError as exc:
         show_error(exc)
         return
@@ -248,7 +243,7 @@ def _words(err: ApiError) -> str:
 
 def _compare(conn: Connection, text: str, raw_domain: str) -> None:
     try:
-        domain = _domain_or_none(raw_domain)
+        domain = data.domain_or_none(raw_domain)
     except InvalidInputError as exc:
         show_error(exc)
         return

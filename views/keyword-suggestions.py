@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError
-from client.inputs import normalise_domain
 from components.common.text import escape_md
 from components.core import data
 from components.core.connection import Connection, current_connection
@@ -57,14 +56,12 @@ def _act_on_one(conn: Connection, keywords: list[str], domain: str) -> None:
 
 def _suggestions(conn: Connection, raw: str) -> None:
     try:
-        domain = normalise_domain(raw)
+        answer = data.keyword_suggestions(conn, raw)
     except InvalidInputError as exc:
         show_error(exc)
         return
-    try:
-        answer = data.keyword_suggestions(conn, domain)
     except ApiError as exc:
-        show_error(exc, subject=domain)
+        show_error(exc, subject=data.domain(raw))
         return
     frame = suggestions_frame(answer)
     if frame.empty:

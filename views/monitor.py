@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from client.errors import ApiError, InvalidInputError
-from client.inputs import normalise_domain
+from client.errors import ApiError
 from components.common.text import escape_md
 from components.core import data
 from components.core.connection import current_connection
@@ -13,7 +12,7 @@ from components.core.errors import show_error
 from components.core.tables import table_with_export
 from components.sites.charts import monitor_chart
 from components.sites.frames import monitor_alerts, monitor_frame
-from components.sites.widgets import site_input
+from components.sites.widgets import chosen_site
 
 SCOPES = ("All my sites", "One site")
 ALERT_STYLE = {
@@ -52,15 +51,9 @@ with st.container(horizontal=True, vertical_alignment="bottom"):
 
 domain: str | None = None
 if scope == SCOPES[1]:
-    raw = site_input(conn, help_text="One of your sites; shared with the other pages.")
-    if raw is None:
-        st.info("Choose one of your sites, or monitor all of them.", icon=":material/monitor_heart:")
-        st.stop()
-    try:
-        domain = normalise_domain(raw)
-    except InvalidInputError as exc:
-        show_error(exc)
-        st.stop()
+    domain = chosen_site(
+        conn, none_chosen="Choose one of your sites, or monitor all of them.", icon=":material/monitor_heart:"
+    )
 
 try:
     report = data.monitor(conn, domain, daily)

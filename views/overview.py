@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
-from client.inputs import normalise_domain, parse_domain_list
+from client.inputs import parse_domain_list
 from client.models import Lookup
 from components.common.text import escape_md, safe_http_url
 from components.core import data
@@ -93,13 +93,12 @@ def _links(lookup: Lookup) -> None:
 
 def _single(conn: Connection, raw: str) -> None:
     try:
-        domain = normalise_domain(raw)
-        lookup = data.lookup(conn, domain)
+        lookup = data.lookup(conn, raw)
     except InvalidInputError as exc:
         show_error(exc)
         return
     except NotFoundError as exc:
-        _unlisted(conn, normalise_domain(raw), exc)
+        _unlisted(conn, data.domain(raw), exc)
         return
     except ApiError as exc:
         show_error(exc, subject=raw.strip())

@@ -6,10 +6,9 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
-from client.errors import ApiError, InvalidInputError
+from client.errors import ApiError
 from client.growth_inputs import DEFAULT_GSC_RANGE, GSC_RANGES
 from client.growth_models import GscAudit, GscPerformance
-from client.inputs import normalise_domain
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection
@@ -26,7 +25,7 @@ from components.sites.frames import (
     sitemaps_frame,
     totals_deltas,
 )
-from components.sites.widgets import site_input
+from components.sites.widgets import chosen_site
 
 TABS = ("Performance", "Index audit")
 RANGE_LABELS = {"28d": "28 days", "3m": "3 months", "6m": "6 months", "12m": "12 months", "16m": "16 months"}
@@ -216,15 +215,12 @@ st.title("Search Console", anchor=False)
 st.caption(
     "Clicks, impressions, CTR and position from Google Search Console, and the index audit of your site."
 )
-raw = site_input(conn, help_text="One of your sites with a connected Search Console property.")
-if raw is None:
-    st.info("Choose one of your sites.", icon=":material/query_stats:")
-    st.stop()
-try:
-    domain = normalise_domain(raw)
-except InvalidInputError as exc:
-    show_error(exc)
-    st.stop()
+domain = chosen_site(
+    conn,
+    none_chosen="Choose one of your sites.",
+    icon=":material/query_stats:",
+    help_text="One of your sites with a connected Search Console property.",
+)
 
 try:
     record = next((s for s in data.sites(conn).sites if s.domain == domain), None)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
-from client.inputs import normalise_domain
 from client.models import SiteCheck
 from components.common.text import escape_md
 from components.core import data
@@ -143,7 +142,7 @@ def _report(check: SiteCheck) -> None:
 
 def _show(conn: Connection, raw: str) -> None:
     try:
-        domain = normalise_domain(raw)
+        domain = data.domain(raw)
     except InvalidInputError as exc:
         show_error(exc)
         return

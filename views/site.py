@@ -19,7 +19,7 @@ from components.overview.widgets import signed
 from components.sites import widgets as site_writes
 from components.sites.charts import trends_chart, truedr_waterfall
 from components.sites.frames import export_frame, export_json, trends_frame, truedr_frame
-from components.sites.widgets import read_owned_site, site_input
+from components.sites.widgets import read_chosen_site
 
 TABS = ("Trends", "TrueDR", "Export", "Verify badge")
 LAST_VERIFICATION = RESULT_PREFIX + "last_verification"
@@ -154,16 +154,12 @@ st.title("Site details", anchor=False)
 st.caption(
     "One of your sites: DR, TrueDR and traffic trends, the TrueDR breakdown, export and badge verification."
 )
-raw = site_input(conn, help_text="One of your sites; shared with the other pages.")
-if raw is None:
-    st.info("Choose one of your sites.", icon=":material/dashboard:")
-    st.stop()
-
-domain, site = read_owned_site(
+domain, site = read_chosen_site(
     conn,
-    raw,
     data.site,
-    not_owned="Details are shown for your own sites only; submit a site on the My sites page.",
+    none_chosen="Choose one of your sites.",
+    icon=":material/dashboard:",
+    not_found="Details are shown for your own sites only; submit a site on the My sites page.",
 )
 
 _header(site)

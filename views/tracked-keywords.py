@@ -13,7 +13,6 @@ from client.errors import (
     PaymentRequiredError,
     RateLimitedError,
 )
-from client.inputs import normalise_domain, normalise_keyword, slug_for
 from client.models import TrackedKeywords
 from components.common.text import escape_md
 from components.core import data
@@ -72,7 +71,7 @@ COLUMNS = {
 
 def _normalised(raw: str | None) -> str | None:
     try:
-        return normalise_domain(raw) if raw and raw.strip() else None
+        return data.domain_or_none(raw)
     except InvalidInputError:
         return None
 
@@ -113,8 +112,8 @@ def _pick_site(conn: Connection) -> tuple[str, str] | None:
         st.caption("Enter the domain of one of your sites.")
         return None
     try:
-        domain = normalise_domain(text)
-        return domain, slug_for(domain)
+        domain = data.domain(text)
+        return domain, data.slug(domain)
     except InvalidInputError as exc:
         show_error(exc)
         return None
@@ -183,7 +182,7 @@ def _request_add(slug: str, domain: str) -> None:
     """Form submit: check the typed keyword, then ask for the add (sent once, after this callback)."""
     raw = st.session_state.get(ADD_KEY) or ""
     try:
-        keyword = normalise_keyword(raw)
+        keyword = data.keyword(raw)
     except InvalidInputError as exc:
         flash(SLOT, WriteOutcome("add_tracked_keyword", "failed", error=exc))
         return

@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError, UnavailableError
-from client.inputs import normalise_domain
 from client.models import LINK_STATUSES, LINK_TYPES, TrustMap
 from components.common.text import escape_md, fmt_bool, fmt_int, safe_http_url
 from components.core import data
@@ -112,16 +111,15 @@ def _filters(frame_link_types: list[str], frame_statuses: list[str]) -> MapFilte
 
 def _show(conn: Connection, raw: str) -> None:
     try:
-        domain = normalise_domain(raw)
-        trust_map = data.trust_map(conn, domain)
+        trust_map = data.trust_map(conn, raw)
     except InvalidInputError as exc:
         show_error(exc)
         return
     except UnavailableError as exc:
-        _cold(conn, normalise_domain(raw), exc)
+        _cold(conn, data.domain(raw), exc)
         return
     except NotFoundError as exc:
-        show_error(exc, subject=normalise_domain(raw))
+        show_error(exc, subject=data.domain(raw))
         st.caption("Trust Maps exist only for listed sites. The Bulk DR checker rates any domain.")
         return
     except ApiError as exc:

@@ -237,7 +237,33 @@ def quota(conn: Connection) -> QuotaInfo | None:
     return seen
 
 
-# --- typed reads: normalise first, so two spellings of one site share one entry and one unit ------
+# --- the one door for what users type ------------------------------------------------------------
+# Views pass what was typed to the reads below, which normalise it here, once, so two spellings of
+# one site share one cache entry and one quota unit; refused input raises InvalidInputError. A view
+# that needs the normalised value itself (to show it, to check the cache, for a write) asks these.
+
+
+def domain(text: str) -> str:
+    """The registrable domain for a typed domain, subdomain or URL."""
+    return normalise_domain(text)
+
+
+def domain_or_none(text: str | None) -> str | None:
+    """``domain(text)`` for an optional field: None when nothing was typed."""
+    return normalise_domain(text) if text and text.strip() else None
+
+
+def keyword(text: str) -> str:
+    """A typed search keyword with its whitespace folded."""
+    return normalise_keyword(text)
+
+
+def slug(text: str) -> str:
+    """The service's identifier of a site (``example-com``) from its slug or domain."""
+    return normalise_slug(text)
+
+
+# --- typed reads ----------------------------------------------------------------------------------
 
 
 def dr(conn: Connection, domain: str) -> DomainRating:

@@ -14,7 +14,6 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError
-from client.inputs import normalise_domain
 from components.core import data
 from components.core.connection import Connection
 from components.core.sidebar import RESULT_PREFIX
@@ -36,7 +35,7 @@ def _label(domain: str | None, url: str | None, slug: str) -> str:
     for candidate in (domain, urlsplit(url).hostname if url else None):
         if candidate:
             try:
-                return normalise_domain(candidate)
+                return data.domain(candidate)
             except InvalidInputError:
                 continue
     return slug

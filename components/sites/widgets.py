@@ -18,8 +18,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
-from client.growth_inputs import NewSite, normalise_slug
-from client.inputs import normalise_domain
+from client.growth_inputs import NewSite
 from components.core import data
 from components.core.connection import Connection
 from components.core.errors import show_error
@@ -28,6 +27,8 @@ from components.core.writes import WriteOutcome, write_once
 T = TypeVar("T")
 
 DOMAIN_KEY = "domain"
+#: The shared Domain input's help on the pages that show one of your sites.
+OWN_SITE_HELP = "One of your sites; shared with the other pages."
 
 
 def owned_domains(conn: Connection) -> list[str]:
@@ -42,14 +43,14 @@ def _use(domain: str) -> None:
     st.session_state[DOMAIN_KEY] = domain
 
 
-def site_input(conn: Connection, *, help_text: str, optional: bool = False) -> str | None:
+def site_input(conn: Connection, *, help_text: str) -> str | None:
     """The shared Domain input with your sites as one-click choices; returns what was typed, stripped."""
     mine = owned_domains(conn)
     text = st.text_input(
         "Domain",
         key=DOMAIN_KEY,
         bind="query-params",
-        placeholder=(mine[0] if mine else "example.com") + (" (or leave empty for all)" if optional else ""),
+        placeholder=mine[0] if mine else "example.com",
         help=help_text,
     )
     if mine:
@@ -61,23 +62,50 @@ def site_input(conn: Connection, *, help_text: str, optional: bool = False) -> s
     return value or None
 
 
-def read_owned_site(
-    conn: Connection, raw: str, read: Callable[[Connection, str], T], *, not_owned: str
-) -> tuple[str, T]:
-    """Normalise one of your sites and read it; on any error say why and stop the page there.
+def typed_site(conn: Connection, *, none_chosen: str, icon: str, help_text: str = OWN_SITE_HELP) -> str:
+    """What was typed or picked in the shared Domain input; with nothing there the page says
+    ``none_chosen`` and stops."""
+    raw = site_input(conn, help_text=help_text)
+    if raw is None:
+        st.info(none_chosen, icon=icon)
+        st.stop()
+    return raw
 
-    ``not_owned`` is the page's own sentence for a 404 (the site is not one of yours).
-    """
+
+def chosen_site(conn: Connection, *, none_chosen: str, icon: str, help_text: str = OWN_SITE_HELP) -> str:
+    """``typed_site`` normalised by the data layer; refused input is explained and the page stops."""
+    raw = typed_site(conn, none_chosen=none_chosen, icon=icon, help_text=help_text)
     try:
-        domain = normalise_domain(raw)
+        return data.domain(raw)
+    except InvalidInputError as exc:
+        show_error(exc)
+        st.stop()
+
+
+def read_chosen_site(
+    conn: Connection,
+    read: Callable[[Connection, str], T],
+    *,
+    none_chosen: str,
+    icon: str,
+    not_found: str,
+    help_text: str = OWN_SITE_HELP,
+) -> tuple[str, T]:
+    """The chosen site (``typed_site``) normalised and read; on any error say why and stop the page.
+
+    ``not_found`` is the page's own sentence for a 404 (e.g. the site is not one of yours).
+    """
+    raw = typed_site(conn, none_chosen=none_chosen, icon=icon, help_text=help_text)
+    try:
+        domain = data.domain(raw)
         return domain, read(conn, domain)
     except InvalidInputError as exc:
         show_error(exc)
     except NotFoundError as exc:
-        show_error(exc, subject=raw.strip())
-        st.caption(not_owned)
+        show_error(exc, subject=raw)
+        st.caption(not_found)
     except ApiError as exc:
-        show_error(exc, subject=raw.strip())
+        show_error(exc, subject=raw)
     st.stop()
 
 
@@ -102,7 +130,7 @@ def link_if_present(
 
 def submit_site(conn: Connection, site: NewSite) -> WriteOutcome:
     domain = site.domain
-    slug = normalise_slug(domain)
+    slug = data.slug(domain)
     reads = [
         ("sites",),
         ("site_check", domain),
@@ -115,21 +143,21 @@ def submit_site(conn: Connection, site: NewSite) -> WriteOutcome:
 
 
 def verify(conn: Connection, url: str) -> WriteOutcome:
-    slug = normalise_slug(normalise_domain(url))
+    slug = data.slug(data.domain(url))
     return write_once(
         conn, "verify", url, invalidates=[("sites",), ("site", slug)], success="The badge embed was checked."
     )
 
 
 def _visibility(site: str) -> list[tuple[str, str]]:
-    return [("ai_visibility", normalise_slug(site))]
+    return [("ai_visibility", data.slug(site))]
 
 
 def add_ai_prompt(conn: Connection, site: str, prompt: str, location: str | None = None) -> WriteOutcome:
     return write_once(
         conn,
         "add_ai_prompt",
-        normalise_slug(site),
+        data.slug(site),
         prompt,
         location,
         invalidates=_visibility(site),
@@ -141,7 +169,7 @@ def remove_ai_prompt(conn: Connection, site: str, prompt_id: str) -> WriteOutcom
     return write_once(
         conn,
         "remove_ai_prompt",
-        normalise_slug(site),
+        data.slug(site),
         prompt_id,
         invalidates=_visibility(site),
         success="Question removed.",
@@ -152,7 +180,7 @@ def reset_ai_prompts(conn: Connection, site: str) -> WriteOutcome:
     return write_once(
         conn,
         "reset_ai_prompts",
-        normalise_slug(site),
+        data.slug(site),
         invalidates=_visibility(site),
         success="Questions reseeded from the site's keywords.",
     )
@@ -162,14 +190,14 @@ def run_ai_visibility(conn: Connection, site: str) -> WriteOutcome:
     return write_once(
         conn,
         "run_ai_visibility",
-        normalise_slug(site),
+        data.slug(site),
         invalidates=_visibility(site),
         success="The questions were asked; the snapshot below is the new run.",
     )
 
 
 def run_gsc_audit(conn: Connection, site: str) -> WriteOutcome:
-    slug = normalise_slug(site)
+    slug = data.slug(site)
     return write_once(
         conn,
         "run_gsc_audit",
