@@ -20,6 +20,7 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
+from components.core.pages import OVERVIEW, link_to
 
 DEMO_DOMAINS = ("example.com", "acme-widgets.com", "tinyblog.net", "stripe.com")
 
@@ -38,12 +39,7 @@ def _load_lookup(conn: Connection, raw: str) -> tuple[str, Lookup] | None:
             f"**{escape_md(name)} is not listed**, so there is no TrueDR, trust or evidence to coach from.",
             icon=":material/info:",
         )
-        st.page_link(
-            "views/overview.py",
-            label="Check its plain DR on the Domain overview",
-            query_params={"domain": name},
-            icon=":material/travel_explore:",
-        )
+        link_to(OVERVIEW, label="Check its plain DR on the Domain overview", query_params={"domain": name})
     except ApiError as exc:
         show_error(exc, subject=raw.strip())
     return None

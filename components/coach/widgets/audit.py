@@ -19,8 +19,8 @@ from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection
 from components.core.errors import show_error
+from components.core.pages import TRUST_MAP, link_to
 from components.core.tables import table_with_export
-from components.sites.widgets import link_if_present
 
 LINK_COLUMNS = {
     "domain": st.column_config.TextColumn("Domain", pinned=True),
@@ -76,12 +76,7 @@ def audit_tab(conn: Connection, lookup: Lookup, domain: str) -> None:
 
     _strongest_and_weakest(audit, domain)
     st.markdown(f"**Next:** {escape_md(audit.next_step)}")
-    link_if_present(
-        "views/trust-map.py",
-        label="Open the full Trust Map",
-        icon=":material/hub:",
-        query_params={"domain": domain},
-    )
+    link_to(TRUST_MAP, label="Open the full Trust Map", query_params={"domain": domain})
     show_sources(audit.sources)
 
 

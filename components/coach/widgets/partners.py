@@ -19,8 +19,8 @@ from components.common.text import escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection
 from components.core.errors import show_error
+from components.core.pages import EXCHANGES, link_to
 from components.core.sidebar import RESULT_PREFIX
-from components.sites.widgets import link_if_present
 
 #: Exchange candidates as the vdr CLI's "next" asks for them: traffic-validated, TrueDR 20+, a few.
 PARTNER_FILTERS = DiscoveryFilters(
@@ -59,16 +59,14 @@ def partner_card(pick: coach.PartnerPick, domain: str) -> None:
         if pick.reason:
             angle = escape_md((pick.angle or "partnership").replace("_", " "))
             st.markdown(f"**Why it fits** ({angle}): {escape_md(pick.reason)}")
-        shown = link_if_present(
-            "views/exchanges.py",
+        link_to(
+            EXCHANGES,
             label=f"Preview a proposal to {pick.domain}",
             icon=":material/visibility:",
             query_params=EXCHANGES_QUERY | {"domain": domain},
             help="Opens Link exchanges with this site chosen. Pick the partner there; a preview (a dry run) "
             "comes first and nothing is sent until you approve the previewed text.",
         )
-        if not shown:
-            st.caption(f"In the vdr CLI: `vdr opportunities {domain} --contact {pick.target} --dry-run`")
     st.caption(
         "Proposals are sent from one of your own sites, always previewed first. "
         f"From: `{coach.SRC_CANDIDATES}` (traffic-validated, TrueDR {coach.PARTNER_MIN_TRUE_DR}+)."
@@ -88,9 +86,4 @@ def next_tab(conn: Connection, lookup: Lookup, domain: str) -> None:
         partner_card(step.partner, domain)
     elif candidates is not None:
         st.info(escape_md(step.partner_note or ""), icon=":material/person_search:")
-        link_if_present(
-            "views/exchanges.py",
-            label="See all exchange candidates",
-            icon=":material/handshake:",
-            query_params={"domain": domain},
-        )
+        link_to(EXCHANGES, label="See all exchange candidates", query_params={"domain": domain})
