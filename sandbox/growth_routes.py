@@ -18,7 +18,7 @@ from starlette.routing import Route
 from client.growth_inputs import normalise_location, normalise_prompt
 from client.growth_models import Monitor, SiteList, SubmittedSite
 from client.inputs import normalise_domain
-from sandbox import discovery, gsc, sites
+from sandbox import discovery, gsc, monitor, sites
 from sandbox.accounts import OWNED_SITES
 from sandbox.endpoints import body_endpoint, endpoint, listed, now, with_body
 from sandbox.guard import Answer, Call, handle
@@ -112,7 +112,7 @@ async def _monitor(call: Call) -> Answer:
     raw = params.get("domain")
     chosen = (owned_site(call, normalise_domain(raw)),) if raw else owned_domains(call)
     with call.state.growth() as growth:
-        watched = [sites.monitored(d, growth.sites, daily) for d in chosen]
+        watched = [monitor.monitored(d, growth.sites, daily) for d in chosen]
     cadence = "daily" if daily else "weekly"
     return Answer(Monitor(cadence=cadence, generated_at=now(), sites=watched), "monitor")
 

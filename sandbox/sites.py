@@ -1,5 +1,5 @@
-"""The caller's sites: records with metrics, submissions, trends, the TrueDR breakdown, export,
-monitor and badge verification.
+"""The caller's sites: records with metrics, submissions, trends, the TrueDR breakdown, export and
+badge verification (``sandbox.monitor`` watches them).
 
 Seeded sites (``sandbox.accounts``) are approved and carry the same numbers /lookup gives. A
 submitted site is approved at once when the domain is already listed, otherwise it is pending review:
@@ -16,20 +16,16 @@ from datetime import date, datetime, timedelta
 
 from client.growth_inputs import NewSite, normalise_url
 from client.growth_models import (
-    MonitorAlert,
-    MonitorBacklinks,
-    MonitoredSite,
     SiteDetail,
     SiteExport,
     SiteRecord,
-    TrafficValidation,
     TrendPoint,
     TrueDrReport,
     TrueDrSignal,
     Verification,
 )
 from client.inputs import normalise_domain
-from client.models import Authority, Changes, ShellSignals, SiteCheck
+from client.models import Authority, ShellSignals, SiteCheck
 from sandbox import resources
 from sandbox.accounts import Account
 from sandbox.data import (
@@ -59,12 +55,6 @@ TRUE_DR_SIGNALS: tuple[tuple[str, str, float], ...] = (
     ("anchorDiversity", "Anchor diversity", 0.10),
     ("topicalRelevance", "Topical relevance", 0.10),
 )
-#: Monitor alerts: a weekly TrueDR fall of this many points is critical.
-TRUE_DR_DROP_CRITICAL = 2
-#: TrueDR this far below DR means the DR is not backed by evidence (the coach's threshold too).
-BIG_GAP = 10
-#: Trust under this is weak (the coach's threshold too).
-WEAK_TRUST = 60
 _CATEGORY_VALUES = {value for value, _ in CATEGORIES}
 
 
@@ -305,8 +295,8 @@ def true_dr_report(domain: str, store: SiteStore) -> TrueDrReport:
     )
 
 
-def _authority(rec: SiteRecord) -> Authority:
-    """The authority block of export and monitor: the record's own ratings (null while pending)."""
+def authority_of(rec: SiteRecord) -> Authority:
+    """The authority block of export and the monitor: the record's own ratings (null while pending)."""
     return Authority(
         dr=rec.dr,
         true_dr=rec.true_dr,
@@ -318,116 +308,9 @@ def _authority(rec: SiteRecord) -> Authority:
 
 def export(domain: str, store: SiteStore, base_url: str) -> SiteExport:
     rec = record(domain, store)
-    authority = _authority(rec)
+    authority = authority_of(rec)
     snippets = resources.snippets(domain, base_url) if is_listed(domain) else None
     return SiteExport(site=rec, authority=authority, snippets=snippets)
-
-
-# --- monitor --------------------------------------------------------------------------------
-
-
-def _alerts(rec: SiteRecord, changes: Changes, links: MonitorBacklinks, daily: bool) -> list[MonitorAlert]:
-    period = "today" if daily else "this week"
-    alerts: list[MonitorAlert] = []
-    if rec.status == "pending":
-        alerts.append(
-            MonitorAlert(level="info", type="pending", message="Waiting for review: ratings follow.")
-        )
-        return alerts
-    drop = changes.true_dr_weekly_change
-    if drop is not None and drop <= -TRUE_DR_DROP_CRITICAL:
-        alerts.append(
-            MonitorAlert(level="critical", type="truedr_drop", message=f"TrueDR fell {-drop:g} {period}.")
-        )
-    if changes.dr_weekly_change is not None and changes.dr_weekly_change < 0:
-        alerts.append(
-            MonitorAlert(
-                level="warning", type="dr_drop", message=f"DR fell {-changes.dr_weekly_change:g} {period}."
-            )
-        )
-    gained, lost = links.new_referring_domains or 0, links.lost_referring_domains or 0
-    if lost > gained:
-        alerts.append(
-            MonitorAlert(
-                level="warning",
-                type="lost_domains",
-                message=f"Lost {lost} referring domains and gained {gained} {period}.",
-            )
-        )
-    if rec.dr is not None and rec.true_dr is not None and rec.true_dr - rec.dr <= -BIG_GAP:
-        alerts.append(
-            MonitorAlert(
-                level="warning",
-                type="truedr_gap",
-                message=f"TrueDR is {rec.dr - rec.true_dr} points below DR: evidence does not back it.",
-            )
-        )
-    if rec.trust_score is not None and rec.trust_score < WEAK_TRUST:
-        alerts.append(
-            MonitorAlert(
-                level="warning",
-                type="weak_trust",
-                message=f"Trust score {rec.trust_score} is under {WEAK_TRUST}: risky links hold TrueDR down.",
-            )
-        )
-    if rec.traffic_validated is False:
-        alerts.append(
-            MonitorAlert(
-                level="info", type="traffic", message="Traffic is not validated, which holds TrueDR back."
-            )
-        )
-    return alerts
-
-
-def monitored(domain: str, store: SiteStore, daily: bool) -> MonitoredSite:
-    rec = record(domain, store)
-    r = rng_for("monitor", domain, "daily" if daily else "weekly")
-    if rec.status == "pending":
-        changes = Changes()
-        links = MonitorBacklinks()
-        validation = TrafficValidation()
-    else:
-        p = site_profile(domain)
-        if daily:
-            changes = Changes(
-                dr_weekly_change=r.choice((0, 0, 0, 0, 1, -1)),
-                true_dr_weekly_change=r.choice((0, 0, 0, 1, -1)),
-                traffic_change=None if p.traffic is None else int(p.traffic * r.uniform(-0.03, 0.04)),
-            )
-            links = MonitorBacklinks(
-                new_referring_domains=r.randint(0, 2),
-                lost_referring_domains=r.randint(0, 1),
-                new_backlinks=r.randint(0, 12),
-                lost_backlinks=r.randint(0, 6),
-            )
-        else:
-            changes = Changes(
-                dr_weekly_change=p.dr_weekly_change,
-                true_dr_weekly_change=p.true_dr_weekly_change,
-                traffic_change=p.traffic_change,
-            )
-            links = MonitorBacklinks(
-                new_referring_domains=p.gained_domains,
-                lost_referring_domains=p.lost_domains,
-                new_backlinks=p.gained_domains * r.randint(1, 6),
-                lost_backlinks=p.lost_domains * r.randint(1, 4),
-            )
-        validation = TrafficValidation(
-            validated=p.traffic_validated, traffic=p.traffic, traffic_change=changes.traffic_change
-        )
-    alerts = _alerts(rec, changes, links, daily)
-    worst = next((a.message for a in alerts if a.level == "critical"), None)
-    summary = worst or (f"{len(alerts)} thing(s) to look at." if alerts else "Nothing needs attention.")
-    return MonitoredSite(
-        domain=domain,
-        slug=rec.slug,
-        authority=_authority(rec),
-        changes=changes,
-        backlinks=links,
-        traffic_validation=validation,
-        alerts=alerts,
-        summary=f"{domain}: {summary}",
-    )
 
 
 # --- verify ---------------------------------------------------------------------------------
