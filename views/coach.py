@@ -12,7 +12,6 @@ from collections.abc import Callable
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
-from client.inputs import normalise_domain
 from client.models import Lookup
 from components.coach import widgets
 from components.common.text import escape_md
@@ -29,12 +28,12 @@ def _load_lookup(conn: Connection, raw: str) -> tuple[str, Lookup] | None:
     """The normalised domain and its lookup, or None with the reason shown (an unlisted site gets a
     way to its plain DR instead of an error)."""
     try:
-        domain = normalise_domain(raw)
+        domain = data.domain(raw)
         return domain, data.lookup(conn, domain)
     except InvalidInputError as exc:
         show_error(exc)
     except NotFoundError:
-        name = normalise_domain(raw)
+        name = data.domain(raw)
         st.info(
             f"**{escape_md(name)} is not listed**, so there is no TrueDR, trust or evidence to coach from.",
             icon=":material/info:",
