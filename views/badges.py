@@ -21,10 +21,6 @@ from components.research.frames.snippets import badge_variants, og_image, snippe
 DEMO_DOMAINS = ("example.com", "stripe.com", "acme-widgets.com", "github.com")
 
 
-def _demo_picker(conn: Connection) -> None:
-    demo_picker(conn, DEMO_DOMAINS, key_prefix="badge_demo")
-
-
 def _links(snippets: Snippets) -> None:
     page = safe_http_url(snippets.page)
     og = og_image(snippets)
@@ -103,4 +99,4 @@ domain_text = st.text_input(
 if domain_text and domain_text.strip():
     _show(conn, domain_text)
 else:
-    _demo_picker(conn)
+    demo_picker(conn, DEMO_DOMAINS, key_prefix="badge_demo")

@@ -70,10 +70,6 @@ def _use_keyword(keyword: str) -> None:
     st.session_state["kw_compare"] = False
 
 
-def _demo_picker(conn: Connection) -> None:
-    demo_picker(conn, DEMO_KEYWORDS, key_prefix="demo_kw", label="Try a demo keyword:", on_pick=_use_keyword)
-
-
 def _gate(err: PaymentRequiredError) -> None:
     """The 402 gate as a panel: what is blocked, the plan that opens it, and the upgrade link."""
     with st.container(border=True):
@@ -352,4 +348,4 @@ if compare_mode:
 elif keyword_text and keyword_text.strip():
     _single(conn, keyword_text, domain_text or "")
 else:
-    _demo_picker(conn)
+    demo_picker(conn, DEMO_KEYWORDS, key_prefix="demo_kw", label="Try a demo keyword:", on_pick=_use_keyword)

@@ -29,10 +29,6 @@ COLUMNS = {
 }
 
 
-def _demo_picker(conn: Connection) -> None:
-    demo_picker(conn, DEMO_DOMAINS, key_prefix="demo_sg")
-
-
 def _act_on_one(conn: Connection, keywords: list[str], domain: str) -> None:
     """Research a suggestion (its top 10 against this domain) or track it for one of your sites."""
     st.markdown("**Research or track a suggestion**")
@@ -116,4 +112,4 @@ domain_text = st.text_input(
 if domain_text and domain_text.strip():
     _suggestions(conn, domain_text)
 else:
-    _demo_picker(conn)
+    demo_picker(conn, DEMO_DOMAINS, key_prefix="demo_sg")

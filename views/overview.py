@@ -51,11 +51,7 @@ COMPARE_COLUMNS = {
 }
 
 
-def _demo_picker(conn: Connection) -> None:
-    demo_picker(conn, DEMO_DOMAINS, key_prefix="demo")
-
-
-def _unlisted(conn: Connection, domain: str, err: NotFoundError) -> None:
+def _unlisted(conn: Connection, domain: str) -> None:
     """No lookup for unlisted sites; offer the DR, which any domain has, but which spends quota."""
     st.info(
         f"**{escape_md(domain)} is not listed**, so there is no TrueDR, trust or evidence for it. "
@@ -97,8 +93,8 @@ def _single(conn: Connection, raw: str) -> None:
     except InvalidInputError as exc:
         show_error(exc)
         return
-    except NotFoundError as exc:
-        _unlisted(conn, data.domain(raw), exc)
+    except NotFoundError:
+        _unlisted(conn, data.domain(raw))
         return
     except ApiError as exc:
         show_error(exc, subject=raw.strip())
@@ -195,4 +191,4 @@ else:
     if domain_text and domain_text.strip():
         _single(conn, domain_text)
     else:
-        _demo_picker(conn)
+        demo_picker(conn, DEMO_DOMAINS, key_prefix="demo")

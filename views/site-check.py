@@ -32,10 +32,6 @@ HOW_TO_CREATE = (
 )
 
 
-def _demo_picker(conn: Connection) -> None:
-    demo_picker(conn, DEMO_DOMAINS, key_prefix="check_demo", label="Try a demo report (one per verdict):")
-
-
 def _agree(domain: str) -> None:
     st.session_state.setdefault(AGREED, set()).add(domain)
 
@@ -175,4 +171,4 @@ domain_text = st.text_input(
 if domain_text and domain_text.strip():
     _show(conn, domain_text)
 else:
-    _demo_picker(conn)
+    demo_picker(conn, DEMO_DOMAINS, key_prefix="check_demo", label="Try a demo report (one per verdict):")

@@ -40,10 +40,6 @@ MAP_COLUMNS = {
 TABLE_ORDER = list(MAP_COLUMNS)
 
 
-def _demo_picker(conn: Connection) -> None:
-    demo_picker(conn, DEMO_DOMAINS, key_prefix="map_demo")
-
-
 def _public_page(conn: Connection, domain: str) -> str | None:
     """The site's public VerifiedDR page (from its lookup, which spends nothing), if known."""
     try:
@@ -187,4 +183,4 @@ domain_text = st.text_input(
 if domain_text and domain_text.strip():
     _show(conn, domain_text)
 else:
-    _demo_picker(conn)
+    demo_picker(conn, DEMO_DOMAINS, key_prefix="map_demo")
