@@ -101,7 +101,11 @@ def normalise_url(raw: str, *, field: str = "url") -> str:
 
 
 def normalise_slug(value: str) -> str:
-    """A site identifier (``example-com``) from a slug or a domain (the spec shows :slug as a domain)."""
+    """A site identifier (``example-com``) from a slug or a domain (the spec shows :slug as a domain).
+
+    A slug is its own normal form, so one pattern match checks it; a domain goes through
+    ``normalise_domain``, which recognises one normalised already instead of parsing it again.
+    """
     text = (value or "").strip().lower() if isinstance(value, str) else ""
     if text and "." not in text and "/" not in text:
         if _SLUG.match(text):

@@ -3,11 +3,18 @@
 Domains become the registrable domain (the service rates ``example.co.uk``, not
 ``https://Blog.Example.co.uk:443/x``), so that two spellings of one site share one cache entry and
 one quota unit, and input that can never be valid is refused here, where it costs nothing.
+
+One door: a value is normalised once on its way to a request. The app's data layer normalises what a
+person typed; the client's methods normalise again so a script passing raw text is just as safe, and
+that second call recognises a value this module produced (a set lookup) instead of parsing it again.
+Normalised values stay plain ``str``: a marker subclass would be keyed apart from the same text by
+Streamlit's cache hashing (it hashes the type's name too), splitting and orphaning cache entries.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +36,39 @@ MAX_KEYWORD_LENGTH = 200
 _LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
+#: Normalised values remembered per normaliser; one forgotten is only parsed again, never refused.
+RECOGNISED_MAX_ENTRIES = 4096
+
+
+class _Recognised:
+    """The values one normaliser produced lately, so handing one back costs a lookup, not a parse.
+
+    Normalising is idempotent (a normalised value normalises to itself), so returning a recognised
+    value unchanged is exactly what parsing it again would give. Each normaliser has its own: a
+    recognised keyword must never pass as a domain. Shared by every session, so bounded (oldest out
+    first) and locked for writes.
+    """
+
+    def __init__(self, max_entries: int = RECOGNISED_MAX_ENTRIES) -> None:
+        self._max_entries = max_entries
+        self._values: dict[str, None] = {}
+        self._lock = threading.Lock()
+
+    def __contains__(self, value: object) -> bool:
+        # Only a plain str: a subclass could compare equal without being the text it claims.
+        return type(value) is str and value in self._values
+
+    def add(self, value: str) -> str:
+        """Remember ``value`` as normalised and return it."""
+        with self._lock:
+            self._values[value] = None
+            while len(self._values) > self._max_entries:
+                del self._values[next(iter(self._values))]
+        return value
+
+
+_DOMAINS = _Recognised()
+_KEYWORDS = _Recognised()
 
 
 @lru_cache(maxsize=1)
@@ -81,7 +121,16 @@ def _to_ascii(host: str) -> str:
 
 
 def normalise_domain(raw: str) -> str:
-    """The registrable domain for a domain, subdomain or URL; raises InvalidInputError otherwise."""
+    """The registrable domain for a domain, subdomain or URL; raises InvalidInputError otherwise.
+
+    A value this function returned before is returned as it is, without parsing it again.
+    """
+    if raw in _DOMAINS:
+        return raw
+    return _DOMAINS.add(_parse_domain(raw))
+
+
+def _parse_domain(raw: str) -> str:
     if not isinstance(raw, str):
         raise InvalidInputError("Enter a domain like example.com.")
     if len(raw) > MAX_RAW_INPUT_LENGTH:
@@ -115,7 +164,16 @@ def slug_for(domain: str) -> str:
 
 
 def normalise_keyword(raw: str) -> str:
-    """A search keyword with whitespace folded; refuses empty, control characters or overlong."""
+    """A search keyword with whitespace folded; refuses empty, control characters or overlong.
+
+    A value this function returned before is returned as it is, without checking it again.
+    """
+    if raw in _KEYWORDS:
+        return raw
+    return _KEYWORDS.add(_parse_keyword(raw))
+
+
+def _parse_keyword(raw: str) -> str:
     if not isinstance(raw, str):
         raise InvalidInputError("Enter a keyword.", field="keyword")
     if _has_control_chars(raw.replace("\t", " ").replace("\n", " ").replace("\r", " ")):
