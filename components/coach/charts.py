@@ -5,6 +5,8 @@ Colours carry meaning only (DR/TrueDR, risk groups, confidence); the Streamlit t
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -93,20 +95,14 @@ def impact_effort_chart(actions: pd.DataFrame) -> go.Figure:
                 "<extra></extra>"
             ),
         )
-    fig.update_layout(
-        title=title,
-        xaxis={
-            "title": "Effort",
-            "tickvals": list(range(len(EFFORT_ORDER))),
-            "ticktext": list(EFFORT_ORDER),
-            "range": [-0.5, len(EFFORT_ORDER) - 0.5],
-        },
-        yaxis={"title": "Impact score (heuristic)", "range": [0, 11]},
-        height=360,
-        legend_title_text="Confidence",
-        margin={"t": 50, "b": 40},
-    )
-    return fig
+    effort_axis = {
+        "title": "Effort",
+        "tickvals": list(range(len(EFFORT_ORDER))),
+        "ticktext": list(EFFORT_ORDER),
+        "range": [-0.5, len(EFFORT_ORDER) - 0.5],
+    }
+    impact_axis = {"title": "Impact score (heuristic)", "range": [0, 11]}
+    return _scatter_layout(fig, title, effort_axis, impact_axis, legend="Confidence")
 
 
 def link_mix_chart(mix: pd.DataFrame) -> go.Figure:
@@ -151,15 +147,9 @@ def spam_chart(referring: pd.DataFrame) -> go.Figure:
             hovertemplate="%{text}<br>DR %{x}, spam score %{y}<extra></extra>",
         )
     fig.add_hline(y=SPAM_FLAG, line_dash="dot", line_color=DOWN)
-    fig.update_layout(
-        title=title,
-        xaxis={"title": "DR of the referring domain", "range": [-2, 102]},
-        yaxis={"title": "Spam score", "range": [-2, 102]},
-        height=360,
-        legend_title_text="Group",
-        margin={"t": 50, "b": 40},
-    )
-    return fig
+    dr_axis = {"title": "DR of the referring domain", "range": [-2, 102]}
+    spam_axis = {"title": "Spam score", "range": [-2, 102]}
+    return _scatter_layout(fig, title, dr_axis, spam_axis, legend="Group")
 
 
 def plan_chart(plan: pd.DataFrame) -> go.Figure:
@@ -189,5 +179,21 @@ def plan_chart(plan: pd.DataFrame) -> go.Figure:
         height=240,
         showlegend=False,
         margin={"t": 50, "b": 40, "l": 90},
+    )
+    return fig
+
+
+def _scatter_layout(
+    fig: go.Figure, title: str, xaxis: dict[str, Any], yaxis: dict[str, Any], *, legend: str
+) -> go.Figure:
+    """The frame both Coach scatters share (actions by effort, domains by spam): the same height and
+    margins, and a titled legend, since their colours carry meaning (confidence, risk group)."""
+    fig.update_layout(
+        title=title,
+        xaxis=xaxis,
+        yaxis=yaxis,
+        height=360,
+        legend_title_text=legend,
+        margin={"t": 50, "b": 40},
     )
     return fig

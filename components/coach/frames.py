@@ -25,6 +25,7 @@ from components.coach.rules import (
     is_nofollow,
     is_spam,
 )
+from components.common.shaping import typed_frame
 
 ACTION_COLUMNS: dict[str, str] = {
     "rank": "Int64",
@@ -87,6 +88,8 @@ PLAN_COLUMNS: dict[str, str] = {
 
 TRACK_COLUMNS: dict[str, str] = {"metric": "string", "weekly": "Float64", "monthly": "Float64"}
 
+MIX_COLUMNS: dict[str, str] = {"kind": "string", "domains": "Int64"}
+
 #: How a referring domain is grouped in the audit chart; the first that applies wins (worst first).
 SPAM_GROUP = f"Spam score ≥ {SPAM_FLAG}"
 GROUPS: tuple[str, ...] = (SPAM_GROUP, "Lost", "Nofollow", "Live follow")
@@ -112,7 +115,7 @@ def actions_frame(actions: Sequence[Action], domain: str) -> pd.DataFrame:
         }
         for rank, a in enumerate(actions, start=1)
     ]
-    return pd.DataFrame(rows, columns=list(ACTION_COLUMNS)).astype(ACTION_COLUMNS)
+    return typed_frame(rows, ACTION_COLUMNS)
 
 
 def reasons_frame(diagnosis: Diagnosis) -> pd.DataFrame:
@@ -128,7 +131,7 @@ def reasons_frame(diagnosis: Diagnosis) -> pd.DataFrame:
         }
         for r in diagnosis.reasons
     ]
-    return pd.DataFrame(rows, columns=list(REASON_COLUMNS)).astype(REASON_COLUMNS)
+    return typed_frame(rows, REASON_COLUMNS)
 
 
 def links_frame(rows: Sequence[LinkRow]) -> pd.DataFrame:
@@ -148,7 +151,7 @@ def links_frame(rows: Sequence[LinkRow]) -> pd.DataFrame:
         }
         for r in rows
     ]
-    return pd.DataFrame(data, columns=list(LINK_COLUMNS)).astype(LINK_COLUMNS)
+    return typed_frame(data, LINK_COLUMNS)
 
 
 def flagged_frame(audit: BacklinkAudit) -> pd.DataFrame:
@@ -184,7 +187,7 @@ def referring_frame(trust_map: TrustMap | None) -> pd.DataFrame:
         }
         for d in (trust_map.domains if trust_map is not None else [])
     ]
-    return pd.DataFrame(rows, columns=list(REFERRING_COLUMNS)).astype(REFERRING_COLUMNS)
+    return typed_frame(rows, REFERRING_COLUMNS)
 
 
 def link_mix_frame(trust_map: TrustMap | None) -> pd.DataFrame:
@@ -197,12 +200,12 @@ def link_mix_frame(trust_map: TrustMap | None) -> pd.DataFrame:
         "Lost": sum(1 for d in domains if is_lost(d)),
         SPAM_GROUP: sum(1 for d in domains if is_spam(d)),
     }
-    return pd.DataFrame({"kind": list(counts), "domains": list(counts.values())}).astype(
-        {"kind": "string", "domains": "Int64"}
-    )
+    rows = [{"kind": kind, "domains": domains} for kind, domains in counts.items()]
+    return typed_frame(rows, MIX_COLUMNS)
 
 
 def plan_frame(plan: GrowthPlan) -> pd.DataFrame:
+    """The 90-day plan, one row per phase; a generic fallback phase claims no lift (NA, not 0)."""
     rows = [
         {
             "days": p.label,
@@ -216,7 +219,7 @@ def plan_frame(plan: GrowthPlan) -> pd.DataFrame:
         }
         for p in plan.phases
     ]
-    return pd.DataFrame(rows, columns=list(PLAN_COLUMNS)).astype(PLAN_COLUMNS)
+    return typed_frame(rows, PLAN_COLUMNS)
 
 
 def track_frame(report: TrackReport) -> pd.DataFrame:
@@ -226,4 +229,4 @@ def track_frame(report: TrackReport) -> pd.DataFrame:
         {"metric": "TrueDR", "weekly": report.true_dr_weekly, "monthly": report.true_dr_monthly},
         {"metric": "Traffic (visits)", "weekly": report.traffic_change, "monthly": None},
     ]
-    return pd.DataFrame(rows, columns=list(TRACK_COLUMNS)).astype(TRACK_COLUMNS)
+    return typed_frame(rows, TRACK_COLUMNS)

@@ -40,6 +40,12 @@ STATUS_BADGE = {
     "unknown": ("Unknown", "gray", ":material/help:"),
 }
 
+#: A heuristic TrueDR lift range as two table columns, read the same way in every table that has one.
+LIFT_COLUMNS = {
+    "lift_low": st.column_config.NumberColumn("TrueDR lift from", format="+%d"),
+    "lift_high": st.column_config.NumberColumn("to", format="+%d"),
+}
+
 
 def open_tab(name: str) -> None:
     """Button callback: switch the Coach to tab ``name`` on the next run."""

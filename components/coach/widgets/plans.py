@@ -11,7 +11,7 @@ from client.models import Lookup
 from components.coach import rules as coach
 from components.coach.charts import plan_chart
 from components.coach.frames import plan_frame
-from components.coach.widgets.pieces import heuristic_note, score_text, show_sources
+from components.coach.widgets.pieces import LIFT_COLUMNS, heuristic_note, score_text, show_sources
 from components.common.text import escape_md
 from components.core import data
 from components.core.tables import table_with_export
@@ -23,8 +23,7 @@ PLAN_COLUMNS = {
     "days": st.column_config.TextColumn("When", pinned=True),
     "step": st.column_config.TextColumn("Step"),
     "detail": st.column_config.TextColumn("How"),
-    "lift_low": st.column_config.NumberColumn("TrueDR lift from", format="+%d"),
-    "lift_high": st.column_config.NumberColumn("to", format="+%d"),
+    **LIFT_COLUMNS,
     "heuristic": st.column_config.CheckboxColumn("Heuristic"),
 }
 

@@ -13,6 +13,7 @@ from components.coach import rules as coach
 from components.coach.charts import impact_effort_chart, scores_chart
 from components.coach.frames import actions_frame, reasons_frame, track_frame
 from components.coach.widgets.pieces import (
+    LIFT_COLUMNS,
     STATUS_BADGE,
     action_card,
     change_text,
@@ -33,8 +34,7 @@ ACTION_COLUMNS = {
     "impact_score": st.column_config.ProgressColumn("Impact", min_value=0, max_value=10, format="%d"),
     "effort": st.column_config.TextColumn("Effort"),
     "confidence": st.column_config.TextColumn("Confidence"),
-    "lift_low": st.column_config.NumberColumn("TrueDR lift from", format="+%d"),
-    "lift_high": st.column_config.NumberColumn("to", format="+%d"),
+    **LIFT_COLUMNS,
     "impact": st.column_config.TextColumn("Heuristic impact"),
     "heuristic": st.column_config.CheckboxColumn("Heuristic"),
     "why": st.column_config.TextColumn("Why"),
