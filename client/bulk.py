@@ -16,7 +16,6 @@ No Streamlit here: the app, scripts and benchmarks use it alike.
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -33,6 +32,7 @@ from client.errors import (
     TransportError,
     UnavailableError,
 )
+from client.transport import DEFAULT_RETRY_AFTER_S, MAX_RETRY_AFTER_S, backoff_s
 
 T = TypeVar("T")
 
@@ -46,19 +46,15 @@ PROBE_GROWTH = 1.4
 #: After a 429 the rate is cut to this share, then climbs by CLIMB_PER_S requests/s per second.
 CUT_FACTOR = 0.75
 CLIMB_PER_S = 0.5
-#: A 429 without Retry-After waits this long.
-DEFAULT_RETRY_AFTER_S = 1.0
 #: A Retry-After longer than this is not waited for: the run stops and says when to come back
 #: (the same bound as the client's own retries).
-MAX_PAUSE_S = 30.0
+MAX_PAUSE_S = MAX_RETRY_AFTER_S
 #: Parallel requests; enough to reach ~20 requests/s at 300 ms per answer.
 DEFAULT_WORKERS = 8
 #: Attempts per item: 429s are retried up to this many times in all, 503s and dropped
 #: connections up to TRANSIENT_ATTEMPTS.
 DEFAULT_MAX_ATTEMPTS = 6
 TRANSIENT_ATTEMPTS = 3
-BACKOFF_BASE_S = 0.25
-BACKOFF_CAP_S = 4.0
 
 
 class Pacer:
@@ -228,7 +224,7 @@ class BulkRunner(Generic[T]):
             return None  # a timeout already waited the whole timeout
         if isinstance(err, UnavailableError) and err.retry_after is not None:
             return err.retry_after if err.retry_after <= self.max_pause else None
-        return random.uniform(0, min(BACKOFF_CAP_S, BACKOFF_BASE_S * 2**attempt))
+        return backoff_s(attempt)
 
     def _one(self, item: str) -> ItemResult[T]:
         attempts = transient = 0

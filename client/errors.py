@@ -7,7 +7,7 @@ server's own ``error`` message when there was one, and never the API key.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 
 class ApiError(Exception):
@@ -89,38 +89,37 @@ class ConflictError(ApiError):
     """409: the write conflicts with stored state (for example a keyword that is already tracked)."""
 
 
-class RateLimitedError(ApiError):
+class RetryLaterError(ApiError):
+    """A transient refusal that may say when to ask again: ``retry_after`` in seconds, None if unsaid."""
+
+    transient = True
+    #: The status a subclass answers with when none is given.
+    default_status: ClassVar[int | None] = None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        operation: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(
+            message, status=self.default_status if status is None else status, operation=operation
+        )
+        self.retry_after = retry_after
+
+
+class RateLimitedError(RetryLaterError):
     """429: the per-key rate limit was hit; ``retry_after`` says when to ask again (seconds)."""
 
-    transient = True
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int | None = 429,
-        operation: str | None = None,
-        retry_after: float | None = None,
-    ) -> None:
-        super().__init__(message, status=status, operation=operation)
-        self.retry_after = retry_after
+    default_status = 429
 
 
-class UnavailableError(ApiError):
+class UnavailableError(RetryLaterError):
     """503: cached evidence or an upstream source is temporarily unavailable."""
 
-    transient = True
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int | None = 503,
-        operation: str | None = None,
-        retry_after: float | None = None,
-    ) -> None:
-        super().__init__(message, status=status, operation=operation)
-        self.retry_after = retry_after
+    default_status = 503
 
 
 class ServerError(ApiError):

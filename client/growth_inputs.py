@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 import idna
 
 from client.errors import InvalidInputError
-from client.inputs import MAX_RAW_INPUT_LENGTH, normalise_domain, slug_for
+from client.inputs import MAX_RAW_INPUT_LENGTH, URL_SCHEME, has_control_chars, normalise_domain, slug_for
 
 #: GET /find answers at most this many sites (contract notes: "limit (max 50)").
 MAX_FIND_LIMIT = 50
@@ -41,11 +41,6 @@ _SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,251}[a-z0-9])?$")
 _CATEGORY = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 _X_HANDLE = re.compile(r"^[A-Za-z0-9_]{1,15}$")
 _PROMPT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
-
-
-def _has_control_chars(text: str) -> bool:
-    return any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text)
 
 
 def _one_line(raw: object, *, field: str, what: str, max_chars: int, required: bool) -> str | None:
@@ -54,7 +49,7 @@ def _one_line(raw: object, *, field: str, what: str, max_chars: int, required: b
         raw = ""
     if not isinstance(raw, str):
         raise InvalidInputError(f"Enter {what} as text.", field=field)
-    if _has_control_chars(raw.replace("\t", " ")):
+    if has_control_chars(raw.replace("\t", " ")):
         raise InvalidInputError(f"{what.capitalize()} cannot contain control characters.", field=field)
     text = " ".join(unicodedata.normalize("NFC", raw).split())
     if not text:
@@ -77,9 +72,9 @@ def normalise_url(raw: str, *, field: str = "url") -> str:
     if len(raw) > MAX_RAW_INPUT_LENGTH:
         raise InvalidInputError("That address is far too long.", field=field)
     text = raw.strip()
-    if _has_control_chars(text) or any(ch.isspace() for ch in text):
+    if has_control_chars(text) or any(ch.isspace() for ch in text):
         raise InvalidInputError("An address cannot contain spaces or control characters.", field=field)
-    if not _SCHEME.match(text):
+    if not URL_SCHEME.match(text):
         text = "https://" + text
     try:
         parts = urlsplit(text)
@@ -156,7 +151,7 @@ def check_message(raw: str) -> str:
     if not isinstance(raw, str) or not raw.strip():
         raise InvalidInputError("Write a message: a proposal needs one.", field="message")
     text = unicodedata.normalize("NFC", raw).replace("\r\n", "\n").strip()
-    if _has_control_chars(text.replace("\n", " ").replace("\t", " ")):
+    if has_control_chars(text.replace("\n", " ").replace("\t", " ")):
         raise InvalidInputError("The message cannot contain control characters.", field="message")
     if len(text) > MAX_MESSAGE_CHARS:
         raise InvalidInputError(f"The message is at most {MAX_MESSAGE_CHARS} characters.", field="message")

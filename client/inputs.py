@@ -16,8 +16,10 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urlsplit
 
 import idna
@@ -34,7 +36,7 @@ MAX_RAW_INPUT_LENGTH = 2048
 MAX_KEYWORD_LENGTH = 200
 
 _LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
-_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
+URL_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
 #: Normalised values remembered per normaliser; one forgotten is only parsed again, never refused.
 RECOGNISED_MAX_ENTRIES = 4096
@@ -66,6 +68,12 @@ class _Recognised:
                 del self._values[next(iter(self._values))]
         return value
 
+    def normalised(self, raw: object, parse: Callable[[Any], str]) -> str:
+        """``raw`` itself when it is a value produced before, otherwise ``parse(raw)``, remembered."""
+        if isinstance(raw, str) and raw in self:
+            return raw
+        return self.add(parse(raw))
+
 
 _DOMAINS = _Recognised()
 _KEYWORDS = _Recognised()
@@ -78,13 +86,14 @@ def _extractor() -> tldextract.TLDExtract:
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
-def _has_control_chars(text: str) -> bool:
+def has_control_chars(text: str) -> bool:
+    """Whether ``text`` holds control, format or line/paragraph separator characters."""
     return any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text)
 
 
 def _host_of(text: str) -> str:
     """The host part of a domain, URL or ``host:port/path`` string, refusing what is not one."""
-    has_scheme = bool(_SCHEME.match(text))
+    has_scheme = bool(URL_SCHEME.match(text))
     if not has_scheme and ("?" in text or "#" in text):
         raise InvalidInputError("Enter a domain like example.com: '?' and '#' belong only in full URLs.")
     if "\\" in text:
@@ -125,9 +134,7 @@ def normalise_domain(raw: str) -> str:
 
     A value this function returned before is returned as it is, without parsing it again.
     """
-    if raw in _DOMAINS:
-        return raw
-    return _DOMAINS.add(_parse_domain(raw))
+    return _DOMAINS.normalised(raw, _parse_domain)
 
 
 def _parse_domain(raw: str) -> str:
@@ -138,7 +145,7 @@ def _parse_domain(raw: str) -> str:
     text = raw.strip()
     if not text:
         raise InvalidInputError("Enter a domain like example.com.")
-    if _has_control_chars(text):
+    if has_control_chars(text):
         raise InvalidInputError("Enter a domain like example.com: it contains control characters.")
     if any(ch.isspace() for ch in text):
         raise InvalidInputError("Enter one domain like example.com: it contains spaces.")
@@ -168,15 +175,13 @@ def normalise_keyword(raw: str) -> str:
 
     A value this function returned before is returned as it is, without checking it again.
     """
-    if raw in _KEYWORDS:
-        return raw
-    return _KEYWORDS.add(_parse_keyword(raw))
+    return _KEYWORDS.normalised(raw, _parse_keyword)
 
 
 def _parse_keyword(raw: str) -> str:
     if not isinstance(raw, str):
         raise InvalidInputError("Enter a keyword.", field="keyword")
-    if _has_control_chars(raw.replace("\t", " ").replace("\n", " ").replace("\r", " ")):
+    if has_control_chars(raw.replace("\t", " ").replace("\n", " ").replace("\r", " ")):
         raise InvalidInputError("Keywords cannot contain control characters.", field="keyword")
     text = " ".join(unicodedata.normalize("NFC", raw).split())
     if not text:

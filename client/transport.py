@@ -129,19 +129,20 @@ def _error_for(response: httpx.Response, operation: str) -> errors.ApiError:
             required_plan=body.required_plan if body else None,
             blocked_feature=body.blocked_feature if body else None,
         )
-    if cls in (errors.RateLimitedError, errors.UnavailableError):
+    if issubclass(cls, errors.RetryLaterError):
         retry_after = _parse_retry_after(response.headers.get("retry-after"))
         return cls(message, operation=operation, retry_after=retry_after)
     return cls(message, status=status, operation=operation)
 
 
-def _backoff(attempt: int) -> float:
+def backoff_s(attempt: int) -> float:
+    """Seconds before attempt ``attempt + 1`` after a 503 or a dropped connection (full jitter)."""
     return random.uniform(0, min(BACKOFF_CAP_S, BACKOFF_BASE_S * 2**attempt))
 
 
 def _retry_wait(error: errors.ApiError, attempt: int) -> float | None:
     """Seconds to wait before asking again, or None when this error is not worth a retry."""
-    if isinstance(error, errors.RateLimitedError | errors.UnavailableError) and error.retry_after is not None:
+    if isinstance(error, errors.RetryLaterError) and error.retry_after is not None:
         return error.retry_after if error.retry_after <= MAX_RETRY_AFTER_S else None
     if isinstance(error, errors.RateLimitedError):
         return DEFAULT_RETRY_AFTER_S
@@ -149,7 +150,7 @@ def _retry_wait(error: errors.ApiError, attempt: int) -> float | None:
         # Already waited the whole timeout: asking again would keep a page waiting minutes.
         return None
     if isinstance(error, errors.UnavailableError | errors.TransportError):
-        return _backoff(attempt)
+        return backoff_s(attempt)
     return None
 
 
