@@ -15,6 +15,7 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
+from components.core.shared_inputs import domain_input
 from components.core.tables import csv_download
 from components.research.frames.snippets import badge_variants, og_image, snippets_frame
 
@@ -89,14 +90,8 @@ st.caption(
     "Show a listed site's rating on its own pages: the public page, badge images and ready-to-paste "
     "HTML and Markdown. Reading snippets spends no quota."
 )
-domain_text = st.text_input(
-    "Domain",
-    key="domain",
-    bind="query-params",
-    placeholder="example.com",
-    help="A listed site's domain, subdomain or URL.",
-)
-if domain_text and domain_text.strip():
+domain_text = domain_input(help_text="A listed site's domain, subdomain or URL.")
+if domain_text:
     _show(conn, domain_text)
 else:
     demo_picker(conn, DEMO_DOMAINS, key_prefix="badge_demo")

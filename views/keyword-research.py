@@ -13,6 +13,7 @@ from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
 from components.core.pages import KEYWORD_SUGGESTIONS, TRACKED_KEYWORDS, link_to
+from components.core.shared_inputs import domain_input
 from components.core.tables import table_with_export
 from components.keywords.charts import distribution_chart, serp_chart
 from components.keywords.frames import (
@@ -150,7 +151,7 @@ def _next_steps(conn: Connection, keyword: str, domain: str | None) -> None:
             )
 
 
-def _single(conn: Connection, raw_keyword: str, raw_domain: str) -> None:
+def _single(conn: Connection, raw_keyword: str, raw_domain: str | None) -> None:
     try:
         keyword = data.keyword(raw_keyword)
         domain = data.domain_or_none(raw_domain)
@@ -237,7 +238,7 @@ def _words(err: ApiError) -> str:
     return f"{view.title}: {view.advice}"
 
 
-def _compare(conn: Connection, text: str, raw_domain: str) -> None:
+def _compare(conn: Connection, text: str, raw_domain: str | None) -> None:
     try:
         domain = data.domain_or_none(raw_domain)
     except InvalidInputError as exc:
@@ -318,12 +319,9 @@ st.caption(
 compare_mode = st.toggle("Compare several keywords", key="kw_compare", bind="query-params")
 left, right = st.columns([3, 2])
 with right:
-    domain_text = st.text_input(
-        "Your domain (optional)",
-        key="domain",
-        bind="query-params",
-        placeholder="example.com",
-        help="With a domain you also get its DR, the gap to the top 10, the tier and a verdict.",
+    domain_text = domain_input(
+        label="Your domain (optional)",
+        help_text="With a domain you also get its DR, the gap to the top 10, the tier and a verdict.",
     )
 with left:
     if compare_mode:
@@ -344,8 +342,8 @@ with left:
         )
 
 if compare_mode:
-    _compare(conn, keywords_text or "", domain_text or "")
+    _compare(conn, keywords_text or "", domain_text)
 elif keyword_text and keyword_text.strip():
-    _single(conn, keyword_text, domain_text or "")
+    _single(conn, keyword_text, domain_text)
 else:
     demo_picker(conn, DEMO_KEYWORDS, key_prefix="demo_kw", label="Try a demo keyword:", on_pick=_use_keyword)

@@ -11,6 +11,7 @@ from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
 from components.core.pages import KEYWORD_RESEARCH, TRACKED_KEYWORDS, link_to
+from components.core.shared_inputs import domain_input
 from components.core.tables import table_with_export
 from components.keywords.charts import suggestions_chart
 from components.keywords.frames import BANDS, SORTS, filter_bands, sort_suggestions, suggestions_frame
@@ -102,14 +103,8 @@ st.caption(
     "Non-brand keywords a domain (yours or a competitor's) already ranks at positions 4 to 30 for, "
     "ordered by estimated traffic value. Suggestions spend no quota units."
 )
-domain_text = st.text_input(
-    "Domain",
-    key="domain",
-    bind="query-params",
-    placeholder="example.com",
-    help="Any domain, subdomain or URL: your own site or a competitor's.",
-)
-if domain_text and domain_text.strip():
+domain_text = domain_input(help_text="Any domain, subdomain or URL: your own site or a competitor's.")
+if domain_text:
     _suggestions(conn, domain_text)
 else:
     demo_picker(conn, DEMO_DOMAINS, key_prefix="demo_sg")

@@ -12,6 +12,7 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
+from components.core.shared_inputs import domain_input
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
 from components.overview.charts import changes_chart, compare_chart
@@ -181,14 +182,8 @@ if compare_mode:
     )
     _compare(conn, compare_text or "")
 else:
-    domain_text = st.text_input(
-        "Domain",
-        key="domain",
-        bind="query-params",
-        placeholder="example.com",
-        help="A domain, subdomain or URL; it is rated as its registrable domain.",
-    )
-    if domain_text and domain_text.strip():
+    domain_text = domain_input(help_text="A domain, subdomain or URL; it is rated as its registrable domain.")
+    if domain_text:
         _single(conn, domain_text)
     else:
         demo_picker(conn, DEMO_DOMAINS, key_prefix="demo")

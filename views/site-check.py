@@ -12,6 +12,7 @@ from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
 from components.core.pages import MY_SITES, OVERVIEW, TRUST_MAP, link_to
+from components.core.shared_inputs import domain_input
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
 from components.research.frames.site_check import missing_signals, signals, signals_frame, verdict_style
@@ -161,14 +162,8 @@ st.caption(
     "The stored fraud verdict of a listed site (real, suspicious, shell or unreachable), the reasons "
     "behind it and the signals it rests on. Each read spends one quota unit; the page asks first."
 )
-domain_text = st.text_input(
-    "Domain",
-    key="domain",
-    bind="query-params",
-    placeholder="example.com",
-    help="A domain, subdomain or URL; the report is of its registrable domain.",
-)
-if domain_text and domain_text.strip():
+domain_text = domain_input(help_text="A domain, subdomain or URL; the report is of its registrable domain.")
+if domain_text:
     _show(conn, domain_text)
 else:
     demo_picker(conn, DEMO_DOMAINS, key_prefix="check_demo", label="Try a demo report (one per verdict):")

@@ -12,6 +12,7 @@ from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
 from components.core.pages import OVERVIEW, SITE_CHECK, link_to
+from components.core.shared_inputs import domain_input
 from components.core.tables import table_with_export
 from components.research.charts import breakdown_chart, dr_band_chart, importance_scatter
 from components.research.frames.trust_map import (
@@ -173,14 +174,8 @@ st.caption(
     "Who links to a site: up to 60 of its referring domains from the service's cache, with their "
     "strength, link type and spam risk. Reading a Trust Map spends no quota."
 )
-domain_text = st.text_input(
-    "Domain",
-    key="domain",
-    bind="query-params",
-    placeholder="example.com",
-    help="A domain, subdomain or URL; the map is of its registrable domain.",
-)
-if domain_text and domain_text.strip():
+domain_text = domain_input(help_text="A domain, subdomain or URL; the map is of its registrable domain.")
+if domain_text:
     _show(conn, domain_text)
 else:
     demo_picker(conn, DEMO_DOMAINS, key_prefix="map_demo")

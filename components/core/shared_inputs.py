@@ -1,4 +1,5 @@
-"""Inputs shared by every page: the domain typed on one page is still there on the next.
+"""Inputs shared by every page: the Domain field, and the domain typed on one page is still there on
+the next.
 
 A sidebar link opens a page without the URL's query parameters, and Streamlit forgets the state of
 a widget that was not drawn in the last run, so without this a marketer would retype the domain on
@@ -10,8 +11,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+DOMAIN_KEY = "domain"
 #: Widget keys that mean the same thing on every page that draws them.
-SHARED_KEYS = ("domain",)
+SHARED_KEYS = (DOMAIN_KEY,)
 _MEMO = "_shared_input:"
 _PAGE = "_shared_input_page"
 
@@ -34,3 +36,9 @@ def remember_shared_inputs(page: str) -> None:
     for key in SHARED_KEYS:
         if key in st.session_state:
             st.session_state[_MEMO + key] = st.session_state[key]
+
+
+def domain_input(*, help_text: str, label: str = "Domain", placeholder: str = "example.com") -> str | None:
+    """The shared Domain field (kept in the URL): what was typed, as typed, or None when it is empty."""
+    text = st.text_input(label, key=DOMAIN_KEY, bind="query-params", placeholder=placeholder, help=help_text)
+    return text if text and text.strip() else None

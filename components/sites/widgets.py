@@ -1,8 +1,7 @@
-"""Your sites: choosing one, linking to pages that may be absent, and the site-management writes.
+"""Your sites: choosing and reading one, and the site-management writes.
 
 Owner pages share the app's one domain input (``key="domain"``, kept in the URL) so a site chosen on
-one page stays chosen on the next; your own sites are one click away under it. Links to pages other
-issues add are drawn only when the page is registered, so a page never fails on a missing neighbour.
+one page stays chosen on the next; your own sites are one click away under it.
 
 Each write is sent once per user action (``components.core.writes``) and names the cached reads it
 changes, so the page shows what the service now holds right after a success. Call the writes from
@@ -11,22 +10,21 @@ widget callbacks or form submits only, never in the page body.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TypeVar
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.growth_inputs import NewSite
 from components.core import data
 from components.core.connection import Connection
 from components.core.errors import show_error
+from components.core.shared_inputs import DOMAIN_KEY, domain_input
 from components.core.writes import WriteOutcome, write_once
 
 T = TypeVar("T")
 
-DOMAIN_KEY = "domain"
 #: The shared Domain input's help on the pages that show one of your sites.
 OWN_SITE_HELP = "One of your sites; shared with the other pages."
 
@@ -46,13 +44,7 @@ def _use(domain: str) -> None:
 def site_input(conn: Connection, *, help_text: str) -> str | None:
     """The shared Domain input with your sites as one-click choices; returns what was typed, stripped."""
     mine = owned_domains(conn)
-    text = st.text_input(
-        "Domain",
-        key=DOMAIN_KEY,
-        bind="query-params",
-        placeholder=mine[0] if mine else "example.com",
-        help=help_text,
-    )
+    text = domain_input(help_text=help_text, placeholder=mine[0] if mine else "example.com")
     if mine:
         with st.container(horizontal=True, vertical_alignment="center"):
             st.caption("Your sites:", width="content")
@@ -107,22 +99,6 @@ def read_chosen_site(
     except ApiError as exc:
         show_error(exc, subject=raw)
     st.stop()
-
-
-def link_if_present(
-    page: str,
-    *,
-    label: str,
-    icon: str,
-    query_params: Mapping[str, str] | None = None,
-    help: str | None = None,
-) -> bool:
-    """``st.page_link`` when ``page`` is part of the app's navigation; False (nothing drawn) otherwise."""
-    try:
-        st.page_link(page, label=label, icon=icon, query_params=dict(query_params or {}), help=help)
-    except StreamlitAPIException:
-        return False
-    return True
 
 
 # --- Site-management writes ---------------------------------------------------------------
