@@ -14,6 +14,7 @@ from components.core.pages import OVERVIEW, TRUST_MAP, link_to
 from components.core.tables import table_with_export
 from components.growth.charts import discovery_chart
 from components.growth.frames import discovery_frame
+from components.growth.widgets import rating_floor
 
 DEFAULT_LIMIT = 20
 COLUMNS = {
@@ -46,18 +47,10 @@ def _filters(categories: Categories | None) -> DiscoveryFilters:
     cols = st.columns([2, 1, 1, 1])
     with cols[0]:
         category = _category_filter(categories)
-    min_true_dr = cols[1].number_input(
-        "Minimum TrueDR",
-        min_value=0,
-        max_value=100,
-        value=None,
-        step=5,
-        key="min_true_dr",
-        bind="query-params",
-    )
-    min_dr = cols[2].number_input(
-        "Minimum DR", min_value=0, max_value=100, value=None, step=5, key="min_dr", bind="query-params"
-    )
+    with cols[1]:
+        min_true_dr = rating_floor("Minimum TrueDR", key="min_true_dr")
+    with cols[2]:
+        min_dr = rating_floor("Minimum DR", key="min_dr")
     limit = cols[3].number_input(
         "Results",
         min_value=1,
@@ -78,8 +71,8 @@ def _filters(categories: Categories | None) -> DiscoveryFilters:
         )
     return DiscoveryFilters(
         category=category,
-        min_true_dr=None if min_true_dr is None else int(min_true_dr),
-        min_dr=None if min_dr is None else int(min_dr),
+        min_true_dr=min_true_dr,
+        min_dr=min_dr,
         traffic_validated=validated,
         include_unverified=unverified,
         limit=int(limit or DEFAULT_LIMIT),

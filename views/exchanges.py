@@ -16,8 +16,8 @@ from components.core.errors import show_error
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
 from components.core.writes import flash, show_flash
-from components.growth import widgets as exchange_writes
 from components.growth.frames import candidates_frame
+from components.growth.widgets import approve_exchange, preview_exchange, rating_floor
 from components.overview.widgets import authority_cards
 from components.sites.widgets import read_chosen_site
 
@@ -59,15 +59,8 @@ def _filters() -> DiscoveryFilters:
     with st.expander("Candidate filters", icon=":material/tune:"):
         cols = st.columns(3)
         validated = cols[0].toggle("Traffic validated only", key="ex_validated", bind="query-params")
-        min_true_dr = cols[1].number_input(
-            "Minimum TrueDR",
-            min_value=0,
-            max_value=100,
-            value=None,
-            step=5,
-            key="ex_min_true_dr",
-            bind="query-params",
-        )
+        with cols[1]:
+            min_true_dr = rating_floor("Minimum TrueDR", key="ex_min_true_dr")
         limit = cols[2].number_input(
             "Candidates",
             min_value=1,
@@ -78,7 +71,7 @@ def _filters() -> DiscoveryFilters:
         )
     return DiscoveryFilters(
         traffic_validated=validated,
-        min_true_dr=None if min_true_dr is None else int(min_true_dr),
+        min_true_dr=min_true_dr,
         limit=int(limit or DEFAULT_CANDIDATES),
     )
 
@@ -109,7 +102,7 @@ def _default_text(lookup: Lookup, partner: ExchangeCandidate) -> tuple[str, str]
 
 
 def _preview(conn: Connection, domain: str, target: str, subject_key: str, message_key: str) -> None:
-    outcome = exchange_writes.preview_exchange(
+    outcome = preview_exchange(
         conn, domain, target, st.session_state.get(subject_key, ""), st.session_state.get(message_key, "")
     )
     if outcome.ok:
@@ -119,7 +112,7 @@ def _preview(conn: Connection, domain: str, target: str, subject_key: str, messa
 
 
 def _approve(conn: Connection, draft: ExchangeDraft) -> None:
-    outcome = exchange_writes.approve_exchange(conn, draft)
+    outcome = approve_exchange(conn, draft)
     if outcome.ok:
         st.session_state.pop(DRAFT, None)
         st.session_state.setdefault(SENT, set()).add((draft.exchanges_for, draft.target))

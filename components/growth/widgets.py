@@ -1,14 +1,25 @@
-"""Link-exchange writes, each sent once per user action (``components.core.writes``).
+"""Streamlit pieces of the growth pages: a discovery filter input, and the link-exchange writes.
 
-A preview is a dry run (nothing is sent, so no cached read changes); approving sends exactly the
-previewed draft. Call them from widget callbacks or form submits only, never in the page body.
+Each write is sent once per user action (``components.core.writes``). A preview is a dry run
+(nothing is sent, so no cached read changes); approving sends exactly the previewed draft. Call
+them from widget callbacks or form submits only, never in the page body.
 """
 
 from __future__ import annotations
 
+import streamlit as st
+
 from client.outreach import ExchangeDraft
 from components.core.connection import Connection
 from components.core.writes import WriteOutcome, write_once
+
+
+def rating_floor(label: str, *, key: str) -> int | None:
+    """A minimum rating (0–100) for the discovery filters, kept in the URL; None when left empty."""
+    value = st.number_input(
+        label, min_value=0, max_value=100, value=None, step=5, key=key, bind="query-params"
+    )
+    return None if value is None else int(value)
 
 
 def preview_exchange(conn: Connection, domain: str, target: str, subject: str, message: str) -> WriteOutcome:
