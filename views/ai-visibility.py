@@ -12,6 +12,7 @@ from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.tables import table_with_export
+from components.core.tabs import lazy_tabs
 from components.core.writes import WriteOutcome, flash, show_flash
 from components.sites import widgets as site_writes
 from components.sites.charts import brands_chart, history_chart, platforms_chart
@@ -26,7 +27,6 @@ from components.sites.frames import (
 )
 from components.sites.widgets import read_chosen_site
 
-TABS = ("Overview", "Answers", "Competitors", "Sources", "Questions")
 SLOT = "ai_write"
 
 
@@ -237,19 +237,13 @@ domain, view = read_chosen_site(
 
 show_flash(SLOT, subject="your questions")
 _summary(view)
-overview, answers, competitors, sources, questions = st.tabs(TABS, key="ai_tab", bind="query-params")
-if overview.open:
-    with overview:
-        _overview(view)
-if answers.open:
-    with answers:
-        _answers(view, domain)
-if competitors.open:
-    with competitors:
-        _competitors(view, domain)
-if sources.open:
-    with sources:
-        _sources(view, domain)
-if questions.open:
-    with questions:
-        _questions(conn, view, domain)
+lazy_tabs(
+    {
+        "Overview": lambda: _overview(view),
+        "Answers": lambda: _answers(view, domain),
+        "Competitors": lambda: _competitors(view, domain),
+        "Sources": lambda: _sources(view, domain),
+        "Questions": lambda: _questions(conn, view, domain),
+    },
+    key="ai_tab",
+)

@@ -14,13 +14,13 @@ from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
+from components.core.tabs import lazy_tabs
 from components.core.writes import flash, refused, show_flash
 from components.sites import widgets as site_writes
 from components.sites.charts import ratings_bars
 from components.sites.frames import sites_frame
 
 LAST_SUBMISSION = RESULT_PREFIX + "last_submission"
-TABS = ("Your sites", "Submit a site")
 SITE_COLUMNS = {
     "domain": st.column_config.TextColumn("Site", pinned=True),
     "status": st.column_config.TextColumn("Status"),
@@ -176,10 +176,6 @@ def _submit_form(conn: Connection) -> None:
 conn = current_connection()
 st.title("My sites", anchor=False)
 st.caption("The sites of this API key with the metrics the service keeps, and submitting a new one.")
-sites_tab, submit_tab = st.tabs(TABS, key="sites_tab", bind="query-params")
-if sites_tab.open:
-    with sites_tab:
-        _your_sites(conn)
-if submit_tab.open:
-    with submit_tab:
-        _submit_form(conn)
+lazy_tabs(
+    {"Your sites": lambda: _your_sites(conn), "Submit a site": lambda: _submit_form(conn)}, key="sites_tab"
+)

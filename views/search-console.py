@@ -14,6 +14,7 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.tables import table_with_export
+from components.core.tabs import lazy_tabs
 from components.core.writes import flash, show_flash
 from components.sites import widgets as site_writes
 from components.sites.charts import gsc_series_chart
@@ -27,7 +28,6 @@ from components.sites.frames import (
 )
 from components.sites.widgets import chosen_site
 
-TABS = ("Performance", "Index audit")
 RANGE_LABELS = {"28d": "28 days", "3m": "3 months", "6m": "6 months", "12m": "12 months", "16m": "16 months"}
 ROW_COLUMNS = {
     "name": st.column_config.TextColumn("Name", width="large"),
@@ -234,10 +234,7 @@ if record is not None and record.gsc_connected is False:
     )
     st.stop()
 
-performance, audit = st.tabs(TABS, key="gsc_tab", bind="query-params")
-if performance.open:
-    with performance:
-        _performance(conn, domain)
-if audit.open:
-    with audit:
-        _audit(conn, domain)
+lazy_tabs(
+    {"Performance": lambda: _performance(conn, domain), "Index audit": lambda: _audit(conn, domain)},
+    key="gsc_tab",
+)

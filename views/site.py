@@ -14,6 +14,7 @@ from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import csv_file_name, table_with_export
+from components.core.tabs import lazy_tabs
 from components.core.writes import flash, refused, show_flash
 from components.overview.widgets import signed
 from components.sites import widgets as site_writes
@@ -21,7 +22,6 @@ from components.sites.charts import trends_chart, truedr_waterfall
 from components.sites.frames import export_frame, export_json, trends_frame, truedr_frame
 from components.sites.widgets import read_chosen_site
 
-TABS = ("Trends", "TrueDR", "Export", "Verify badge")
 LAST_VERIFICATION = RESULT_PREFIX + "last_verification"
 TRUEDR_COLUMNS = {
     "signal": st.column_config.TextColumn("Signal"),
@@ -62,6 +62,12 @@ def _header(site: SiteDetail) -> None:
         "Trust score", NOT_AVAILABLE if site.trust_score is None else f"{site.trust_score}/100", border=True
     )
     cols[3].metric("Traffic", fmt_int(site.traffic), border=True, help="Estimated monthly visits.")
+
+
+def _trends(site: SiteDetail) -> None:
+    st.plotly_chart(data.figure(trends_chart, trends_frame(site)), key="trends_chart")
+    first = site.trends[0].date if site.trends else None
+    st.caption(f"Weekly points since {first.isoformat() if isinstance(first, date) else NOT_AVAILABLE}.")
 
 
 def _truedr(conn: Connection, domain: str) -> None:
@@ -163,18 +169,12 @@ domain, site = read_chosen_site(
 )
 
 _header(site)
-trends, truedr, export, verify = st.tabs(TABS, key="site_tab", bind="query-params")
-if trends.open:
-    with trends:
-        st.plotly_chart(data.figure(trends_chart, trends_frame(site)), key="trends_chart")
-        first = site.trends[0].date if site.trends else None
-        st.caption(f"Weekly points since {first.isoformat() if isinstance(first, date) else NOT_AVAILABLE}.")
-if truedr.open:
-    with truedr:
-        _truedr(conn, domain)
-if export.open:
-    with export:
-        _export(conn, domain)
-if verify.open:
-    with verify:
-        _verify_tab(conn, domain, site)
+lazy_tabs(
+    {
+        "Trends": lambda: _trends(site),
+        "TrueDR": lambda: _truedr(conn, domain),
+        "Export": lambda: _export(conn, domain),
+        "Verify badge": lambda: _verify_tab(conn, domain, site),
+    },
+    key="site_tab",
+)
