@@ -11,7 +11,7 @@ widget callbacks or form submits only, never in the page body.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -125,49 +125,31 @@ def verify(conn: Connection, url: str) -> WriteOutcome:
     )
 
 
-def _visibility(site: str) -> list[tuple[str, str]]:
-    return [("ai_visibility", data.slug(site))]
+def _ai_write(conn: Connection, operation: str, site: str, *args: Any, success: str) -> WriteOutcome:
+    """A write to the site's AI visibility; it changes the site's cached AI-visibility read."""
+    slug = data.slug(site)
+    return write_once(conn, operation, slug, *args, invalidates=[("ai_visibility", slug)], success=success)
 
 
 def add_ai_prompt(conn: Connection, site: str, prompt: str, location: str | None = None) -> WriteOutcome:
-    return write_once(
-        conn,
-        "add_ai_prompt",
-        data.slug(site),
-        prompt,
-        location,
-        invalidates=_visibility(site),
-        success="Question added. It is asked at the next run.",
+    return _ai_write(
+        conn, "add_ai_prompt", site, prompt, location, success="Question added. It is asked at the next run."
     )
 
 
 def remove_ai_prompt(conn: Connection, site: str, prompt_id: str) -> WriteOutcome:
-    return write_once(
-        conn,
-        "remove_ai_prompt",
-        data.slug(site),
-        prompt_id,
-        invalidates=_visibility(site),
-        success="Question removed.",
-    )
+    return _ai_write(conn, "remove_ai_prompt", site, prompt_id, success="Question removed.")
 
 
 def reset_ai_prompts(conn: Connection, site: str) -> WriteOutcome:
-    return write_once(
-        conn,
-        "reset_ai_prompts",
-        data.slug(site),
-        invalidates=_visibility(site),
-        success="Questions reseeded from the site's keywords.",
-    )
+    return _ai_write(conn, "reset_ai_prompts", site, success="Questions reseeded from the site's keywords.")
 
 
 def run_ai_visibility(conn: Connection, site: str) -> WriteOutcome:
-    return write_once(
+    return _ai_write(
         conn,
         "run_ai_visibility",
-        data.slug(site),
-        invalidates=_visibility(site),
+        site,
         success="The questions were asked; the snapshot below is the new run.",
     )
 
