@@ -21,18 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.chromium import launch as launch_chromium
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DEMO_KEY = "vdr_demo"
 
 
@@ -200,8 +191,12 @@ def app_process(
     api_base: str | None = None,
     api_key: str | None = DEMO_KEY,
     extra: list[str] | None = None,
+    log_path: Path | None = None,
 ) -> Iterator[AppProcess]:
-    """``streamlit run`` on a free loopback port; ``api_base`` set → Live mode against that sandbox."""
+    """``streamlit run`` on a free loopback port; ``api_base`` set → Live mode against that sandbox.
+
+    Its output goes to ``log_path`` when given (a test reads it), else nowhere.
+    """
     port = free_port()
     env = {**os.environ, "VERIFIEDDR_API_KEY": api_key or ""}
     if api_base:
@@ -216,7 +211,9 @@ def app_process(
         "false",
     ]
     args += ["--server.fileWatcherType", "none", *(extra or [])]
-    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with contextlib.ExitStack() as stack:
+        log = stack.enter_context(log_path.open("wb")) if log_path else subprocess.DEVNULL
+        proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -236,17 +233,9 @@ def app_process(
         _stop(proc)
 
 
-@contextlib.contextmanager
-def chromium() -> Iterator[Any]:
-    """Debian's headless Chromium through Playwright (never a downloaded browser)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+def chromium() -> contextlib.AbstractContextManager[Any]:
+    """Debian's headless Chromium through Playwright, launched as the browser tests launch it."""
+    return launch_chromium()
 
 
 def wait_until_idle(page: Any, timeout_ms: int = 30_000) -> None:

@@ -1,11 +1,11 @@
-"""The Coach page in AppTest on sandbox domains picked (by computing) to hit each rule branch, and one
-headless-Chromium check that the Analyze view renders."""
+"""The Coach page in AppTest on sandbox domains picked (by computing) to hit each rule branch.
+
+Its check in a real browser is tests/browser/test_coach_browser.py."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from functools import cache
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,11 +13,10 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
-from client.models import Lookup
 from components.coach import rules as coach
-from sandbox import DEMO_KEY, SandboxServer, resources
+from sandbox import DEMO_KEY, SandboxServer
 from sandbox import data as sandbox_data
-from tests.browser.test_browser import ARTIFACTS, _settled, app_url, browser  # noqa: F401 (fixtures)
+from tests.sandbox_picks import CANDIDATES, domain_for_issue, domain_where, listed_domains
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/coach.py"
@@ -33,29 +32,6 @@ TABS = (
     "Boost",
     "Next",
 )
-#: Where to look for sandbox sites: the famous and demo ones, then made-up names (deterministic).
-CANDIDATES = (*sandbox_data.DEMO_SITES, *sandbox_data.KNOWN_SITES, *(f"site{i}.com" for i in range(400)))
-
-
-@cache
-def _sandbox_lookup(domain: str) -> Lookup:
-    return resources.lookup(domain, "http://sandbox")
-
-
-def _listed() -> Iterator[str]:
-    return (d for d in CANDIDATES if sandbox_data.is_listed(d))
-
-
-def domain_where(test: Callable[[Lookup], bool], *, warm_map: bool = True) -> str:
-    """The first sandbox site whose lookup passes ``test`` (and whose Trust Map is warm, if asked)."""
-    for domain in _listed():
-        if (not warm_map or not sandbox_data.is_map_cold(domain)) and test(_sandbox_lookup(domain)):
-            return domain
-    raise LookupError("no sandbox site fits")
-
-
-def domain_for_issue(kind: str) -> str:
-    return domain_where(lambda lookup: coach.main_issue(lookup).kind == kind)
 
 
 @pytest.fixture
@@ -198,7 +174,7 @@ def test_audit_lists_the_flagged_referring_domains(client: ApiClient) -> None:
 
 
 def test_a_cold_trust_map_is_being_built_and_the_audit_uses_the_lookup(client: ApiClient) -> None:
-    domain = next(d for d in _listed() if sandbox_data.is_map_cold(d))
+    domain = next(d for d in listed_domains() if sandbox_data.is_map_cold(d))
     lookup = client.lookup(domain)
     at = coach_app(domain, "Audit backlinks")
     assert "being built" in unescape(callouts(at))
@@ -319,44 +295,3 @@ def test_503_on_the_lookup_says_the_data_is_being_refreshed(live_env: SandboxSer
     at = coach_app(domain_for_issue("aligned"))
     assert "being refreshed" in callouts(at)
     assert not at.tabs
-
-
-# --- in a real browser ----------------------------------------------------------------------------
-
-
-@pytest.mark.browser
-def test_analyze_renders_in_chromium(app_url: str, browser, sandbox: SandboxServer) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
-    domain = domain_for_issue("inflated")
-    with ApiClient(sandbox.base_url, DEMO_KEY) as api:
-        lookup = api.lookup(domain)
-    page = browser.new_page(viewport={"width": 1400, "height": 1100})
-    try:
-        page.goto(app_url, wait_until="domcontentloaded")
-        page.get_by_text("Data source").first.wait_for(timeout=30_000)
-        _settled(page)
-        more = page.get_by_text(re.compile(r"^View \d+ more$"))
-        if more.count():
-            more.first.click()
-        page.get_by_role("link", name="Coach", exact=True).first.click()
-        field = page.get_by_label("Domain", exact=True)
-        field.wait_for(timeout=30_000)
-        field.fill(domain)
-        field.press("Enter")
-        page.get_by_role("tab", name="Analyze", exact=True).wait_for(timeout=30_000)
-        for label, value in (("DR", lookup.authority.dr), ("TrueDR", lookup.authority.true_dr)):
-            card = page.locator('[data-testid="stMetric"]').filter(
-                has=page.locator('[data-testid="stMetricLabel"]', has_text=re.compile(f"^{label}$"))
-            )
-            assert card.first.locator('[data-testid="stMetricValue"]').inner_text().strip() == str(value)
-        page.get_by_text(coach.ISSUE_TEXT["inflated"]).wait_for(timeout=30_000)
-        page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=30_000)
-        assert f"domain={domain}" in page.url
-        _settled(page)
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "coach.png"), full_page=True)
-    except Exception:
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "coach-failure.png"), full_page=True)
-        raise
-    finally:
-        page.close()

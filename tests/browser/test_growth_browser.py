@@ -4,42 +4,20 @@ report on the Site check page; preview an exchange proposal, then approve it and
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
+from playwright.sync_api import Browser
 
 from client import ApiClient
 from components.research.frames.site_check import verdict_style
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.data import is_listed
-from tests.browser.test_browser import ARTIFACTS, _settled, app_url, browser  # noqa: F401 - fixtures
+from tests.browser.tabs import TIMEOUT_MS, open_app_page, screenshot, settled
 
 pytestmark = pytest.mark.browser
 
 SITE = ACCOUNTS[DEMO_KEY].sites[0]
-TIMEOUT_MS = 30_000
-
-
-@pytest.fixture(scope="module")
-def warm_url(app_url: str, browser: Any) -> str:  # noqa: F811
-    """The app after one visit to its start page, so it has declared its pages before any deep link
-    (a fresh server otherwise runs the very first deep link as a bare file of ``pages/``)."""
-    page = browser.new_page()
-    try:
-        page.goto(app_url, wait_until="domcontentloaded")
-        page.locator("h1").first.wait_for(timeout=TIMEOUT_MS)
-    finally:
-        page.close()
-    return app_url
-
-
-def _open(browser: Any, url: str) -> Any:  # noqa: F811
-    page = browser.new_page(viewport={"width": 1400, "height": 1300})
-    page.goto(url, wait_until="domcontentloaded")
-    page.locator("h1").first.wait_for(timeout=TIMEOUT_MS)
-    _settled(page)
-    return page
 
 
 def _new_domain(sandbox: SandboxServer) -> str:
@@ -51,19 +29,17 @@ def _new_domain(sandbox: SandboxServer) -> str:
     )
 
 
-def test_submit_with_a_site_check_then_read_the_report(  # type: ignore[no-untyped-def]
-    warm_url: str,
-    browser,  # noqa: F811
-    sandbox: SandboxServer,
+def test_submit_with_a_site_check_then_read_the_report(
+    app_url: str, browser: Browser, sandbox: SandboxServer
 ) -> None:
     domain = _new_domain(sandbox)
-    page = _open(browser, f"{warm_url}/my-sites?sites_tab=Submit+a+site")
+    page = open_app_page(browser, f"{app_url}/my-sites?sites_tab=Submit+a+site", height=1300)
     try:
         page.get_by_label("Site URL").fill(f"https://{domain}/")
         page.get_by_label("Title (optional)").fill("Browser probe")
         page.get_by_role("button", name="Submit site").click()
         page.get_by_text(f"Submitted {domain} with a site check.").wait_for(timeout=TIMEOUT_MS)
-        _settled(page)
+        settled(page)
         with ApiClient(sandbox.base_url, DEMO_KEY) as client:
             assert domain in [s.domain for s in client.sites().sites]
         assert sandbox.state.count("POST", "/api/v1/sites") == 1
@@ -73,15 +49,14 @@ def test_submit_with_a_site_check_then_read_the_report(  # type: ignore[no-untyp
             verdict = client.site_check(domain).verdict
         page.get_by_text(verdict_style(verdict).label, exact=False).first.wait_for(timeout=TIMEOUT_MS)
         assert f"domain={domain}" in page.url
-        _settled(page)
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "site-check-after-submit.png"), full_page=True)
+        settled(page)
+        screenshot(page, "site-check-after-submit")
     finally:
         page.close()
 
 
-def test_preview_then_approve_an_exchange(warm_url: str, browser, sandbox: SandboxServer) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
-    page = _open(browser, f"{warm_url}/exchanges?domain={SITE}")
+def test_preview_then_approve_an_exchange(app_url: str, browser: Browser, sandbox: SandboxServer) -> None:
+    page = open_app_page(browser, f"{app_url}/exchanges?domain={SITE}", height=1300)
     try:
         page.get_by_role("button", name=re.compile(r"^Preview")).click()
         page.get_by_text("nothing has been sent").wait_for(timeout=TIMEOUT_MS)
@@ -90,12 +65,11 @@ def test_preview_then_approve_an_exchange(warm_url: str, browser, sandbox: Sandb
         approve = page.get_by_role("button", name="Approve and send")
         approve.click()
         page.get_by_text(re.compile(r"Proposal sent to ")).wait_for(timeout=TIMEOUT_MS)
-        _settled(page)
+        settled(page)
         assert page.get_by_role("button", name="Approve and send").count() == 0
         with sandbox.state.growth() as growth:
             sent = list(growth.outreach.sent)
         assert len(sent) == 1 and sent[0].exchanges_for == SITE
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "exchange-sent.png"), full_page=True)
+        screenshot(page, "exchange-sent")
     finally:
         page.close()

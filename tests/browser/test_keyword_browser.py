@@ -6,22 +6,21 @@ import contextlib
 import re
 
 import pytest
+from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from playwright.sync_api import expect
 
 from client import ApiClient
 from client.inputs import slug_for
 from components.common.text import fmt_number
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from tests.browser.test_browser import ARTIFACTS, app_url, browser  # noqa: F401 - fixtures
+from tests.browser.tabs import TIMEOUT_MS, open_app_page, screenshot, settled
 
 pytestmark = pytest.mark.browser
 
 SITE = ACCOUNTS[DEMO_KEY].sites[0]
 SLUG = slug_for(SITE)
 KEYWORDS_PATH = f"/api/v1/sites/{SLUG}/keywords"
-TIMEOUT_MS = 30_000
 #: True while a script run is going: the status widget then offers to stop it.
 RUNNING = (
     "[...document.querySelectorAll('[data-testid=\"stStatusWidget\"]')]"
@@ -29,36 +28,14 @@ RUNNING = (
 )
 
 
-def _open(browser, url: str):  # type: ignore[no-untyped-def]  # noqa: F811
-    page = browser.new_page(viewport={"width": 1400, "height": 1300})
-    page.goto(url, wait_until="domcontentloaded")
-    page.locator("h1").first.wait_for(timeout=TIMEOUT_MS)
-    # A fresh Streamlit server resolves the very first deep link before app.py has declared its
-    # pages, and says "Page not found" over the right page; close that notice if it is there.
-    notice = page.get_by_role("dialog").filter(has_text="Page not found")
-    if notice.count():
-        page.keyboard.press("Escape")
-    return page
-
-
-def _settled(page) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the script run ends (its "Stop" button goes), and its stale elements with it.
-
-    Unlike waiting for the whole status widget to go, this holds when the widget stays to say a
-    source file changed.
-    """
-    page.wait_for_timeout(300)
-    page.wait_for_function(f"() => !{RUNNING}", timeout=TIMEOUT_MS)
-
-
-def _after_rerun(page) -> None:  # type: ignore[no-untyped-def]
+def _after_rerun(page: Page) -> None:
     """After an interaction: wait for the run it starts (if it shows at all), then for its end."""
     with contextlib.suppress(PlaywrightTimeoutError):  # a quick run may come and go between polls
         page.wait_for_function(f"() => {RUNNING}", timeout=2_000)
-    _settled(page)
+    settled(page)
 
 
-def _click(page, name: str) -> None:  # type: ignore[no-untyped-def]
+def _click(page: Page, name: str) -> None:
     """Click the one current button of that name (a finished run leaves no stale copy behind)."""
     button = page.get_by_role("button", name=name)
     expect(button).to_have_count(1, timeout=TIMEOUT_MS)
@@ -66,7 +43,7 @@ def _click(page, name: str) -> None:  # type: ignore[no-untyped-def]
     _after_rerun(page)
 
 
-def _metric_value(page, label: str) -> str:  # type: ignore[no-untyped-def]
+def _metric_value(page: Page, label: str) -> str:
     metric = page.locator('[data-testid="stMetric"]').filter(
         has=page.locator('[data-testid="stMetricLabel"]', has_text=re.compile(f"^{re.escape(label)}$"))
     )
@@ -78,9 +55,11 @@ def _requests(server: SandboxServer, method: str, path: str) -> int:
     return sum(1 for m, p, _, _ in server.state.request_log if m == method and p == path)
 
 
-def test_research_a_keyword_and_see_its_chart(app_url: str, browser, sandbox: SandboxServer) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_research_a_keyword_and_see_its_chart(app_url: str, browser: Browser, sandbox: SandboxServer) -> None:
     keyword = "coffee beans"
-    page = _open(browser, f"{app_url}/keyword-research?keyword=coffee+beans&domain={SITE}")
+    page = open_app_page(
+        browser, f"{app_url}/keyword-research?keyword=coffee+beans&domain={SITE}", height=1300
+    )
     try:
         page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=TIMEOUT_MS)
         median = _metric_value(page, "Median DR")
@@ -90,23 +69,22 @@ def test_research_a_keyword_and_see_its_chart(app_url: str, browser, sandbox: Sa
         assert median == fmt_number(expected.median_dr)
         assert expected.user is not None and gap == f"{expected.user.gap:+g}"
         assert page.get_by_text("DR of the top 10 by position").count() >= 1
-        _settled(page)
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "keyword_research.png"), full_page=True)
+        settled(page)
+        screenshot(page, "keyword_research")
     finally:
         page.close()
 
 
-def test_add_then_remove_a_tracked_keyword(app_url: str, browser, sandbox: SandboxServer) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_add_then_remove_a_tracked_keyword(app_url: str, browser: Browser, sandbox: SandboxServer) -> None:
     keyword = "server side tracking"
     with ApiClient(sandbox.base_url, DEMO_KEY) as client:
         start = client.tracked_keywords(SLUG)
     count = len(start.keywords)
-    page = _open(browser, f"{app_url}/tracked-keywords?domain={SITE}")
+    page = open_app_page(browser, f"{app_url}/tracked-keywords?domain={SITE}", height=1300)
     try:
         page.get_by_text(f"{count} of {start.limit} tracked keywords").wait_for(timeout=TIMEOUT_MS)
 
-        _settled(page)
+        settled(page)
         field = page.get_by_label("Keyword to track")
         field.fill(keyword)
         _click(page, "Track keyword")
@@ -116,9 +94,8 @@ def test_add_then_remove_a_tracked_keyword(app_url: str, browser, sandbox: Sandb
         with ApiClient(sandbox.base_url, DEMO_KEY) as client:
             added = [k for k in client.tracked_keywords(SLUG).keywords if k.keyword == keyword]
         assert len(added) == 1
-        _settled(page)
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "tracked_keywords_added.png"), full_page=True)
+        settled(page)
+        screenshot(page, "tracked_keywords_added")
 
         page.get_by_label("Tracked keyword").click()
         page.get_by_role("option", name=keyword).click()

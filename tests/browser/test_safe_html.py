@@ -7,14 +7,13 @@ image and a javascript: link into every string (URLs become javascript: URLs). E
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
+from playwright.sync_api import Browser
 
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.faults import HOSTILE_SCRIPT
-from tests.browser.test_browser import browser, serve_app  # noqa: F401  (browser is a fixture)
+from tests.browser.tabs import new_tab, settled
 
 pytestmark = pytest.mark.browser
 
@@ -23,28 +22,16 @@ SITE = ACCOUNTS[DEMO_KEY].sites[0]
 HOSTILE_PAGES: tuple[tuple[str, str], ...] = (("badges", "snippets"), ("overview", "lookup"))
 
 
-@pytest.fixture(scope="module")
-def app_url(sandbox: SandboxServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve_app(sandbox.base_url, DEMO_KEY, tmp_path_factory.mktemp("safe_html") / "app.log") as url:
-        yield url
-
-
-def _settled(page) -> None:  # type: ignore[no-untyped-def]
-    page.wait_for_timeout(300)
-    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=30_000)
-    page.wait_for_timeout(300)
-
-
 @pytest.mark.parametrize(("path", "operation"), HOSTILE_PAGES)
 def test_hostile_markup_is_shown_not_run(
     path: str,
     operation: str,
     app_url: str,
     sandbox: SandboxServer,
-    browser,  # noqa: F811
+    browser: Browser,
 ) -> None:
     sandbox.state.add_fault(operation, "hostile")
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = new_tab(browser)
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:
@@ -52,7 +39,7 @@ def test_hostile_markup_is_shown_not_run(
         page.locator('[data-testid="stSidebar"]').get_by_text("Connection", exact=True).wait_for(
             timeout=30_000
         )
-        _settled(page)
+        settled(page, linger_ms=300)
         shown = page.inner_text('[data-testid="stMain"]')
         # Every frame (components, iframes) is checked, not only the top page.
         pwned = [f.evaluate("() => window.__pwned") for f in page.frames]

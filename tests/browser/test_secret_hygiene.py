@@ -8,32 +8,19 @@ nothing the server sends afterwards may contain it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from playwright.sync_api import Browser
 
-from sandbox import DEMO_KEY, SandboxServer
+from sandbox import DEMO_KEY
 from tests.apptest.test_fault_matrix import CATALOGUE
-from tests.browser.test_browser import browser, serve_app  # noqa: F401  (browser is a fixture)
+from tests.browser.tabs import ServedApp, new_tab, settled
 
 pytestmark = pytest.mark.browser
 
 SESSION_MARKER = "vdr_sessionmarker_7f3a9c"
-
-
-@pytest.fixture(scope="module")
-def served(sandbox: SandboxServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    log = tmp_path_factory.mktemp("hygiene") / "streamlit.log"
-    with serve_app(sandbox.base_url, DEMO_KEY, log) as url:
-        yield url, log
-
-
-def _settled(page) -> None:  # type: ignore[no-untyped-def]
-    page.wait_for_timeout(300)
-    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=30_000)
-    page.wait_for_timeout(200)
 
 
 def _as_bytes(payload: str | bytes) -> bytes:
@@ -41,13 +28,13 @@ def _as_bytes(payload: str | bytes) -> bytes:
 
 
 def test_the_key_never_reaches_the_browser_the_log_or_a_csv(
-    served: tuple[str, Path],
-    browser,  # noqa: F811
+    served_app: ServedApp,
+    browser: Browser,
     tmp_path: Path,
 ) -> None:
-    url, log = served
+    url, log = served_app.url, served_app.log
     received: list[bytes] = []
-    page = browser.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    page = new_tab(browser, accept_downloads=True)
     page.on("websocket", lambda ws: ws.on("framereceived", lambda p: received.append(_as_bytes(p))))
     visited: list[str] = []
     html: list[str] = []
@@ -58,12 +45,12 @@ def test_the_key_never_reaches_the_browser_the_log_or_a_csv(
             page.locator('[data-testid="stSidebar"]').get_by_text("Connection", exact=True).wait_for(
                 timeout=30_000
             )
-            _settled(page)
+            settled(page, linger_ms=300)
             if case.click is not None:
                 button = page.get_by_role("button", name="spends")
                 if button.count():
                     button.first.click()
-                    _settled(page)
+                    settled(page, linger_ms=300)
             visited.append(page.url)
             html.append(page.content())
 
@@ -80,10 +67,10 @@ def test_the_key_never_reaches_the_browser_the_log_or_a_csv(
         field = page.locator('[data-testid="stSidebar"]').get_by_label("API key for this session", exact=True)
         field.fill(SESSION_MARKER)
         field.press("Enter")
-        _settled(page)
+        settled(page, linger_ms=300)
         # Another page in the same session: it is drawn again with the typed key in place.
         page.locator('[data-testid="stSidebar"]').get_by_role("link", name="Domain overview").click()
-        _settled(page)
+        settled(page, linger_ms=300)
         after_marker = received[frames_before:]
         # The password field itself holds what was typed (as any password field does); what is
         # drawn as text on the page must not.

@@ -1,0 +1,39 @@
+"""Sandbox inputs picked by computing with the sandbox's own rules, never assumed by name: sites that
+reach each branch of the coach's rules. Shared by the test kinds that need the same kind of input (the
+Coach page in AppTest and in the browser)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import cache
+
+from client.models import Lookup
+from components.coach import rules as coach
+from sandbox import data as sandbox_data
+from sandbox import resources
+
+#: Where to look for sandbox sites: the famous and demo ones, then made-up names (deterministic).
+CANDIDATES = (*sandbox_data.DEMO_SITES, *sandbox_data.KNOWN_SITES, *(f"site{i}.com" for i in range(400)))
+
+
+@cache
+def _sandbox_lookup(domain: str) -> Lookup:
+    return resources.lookup(domain, "http://sandbox")
+
+
+def listed_domains() -> Iterator[str]:
+    """The candidates the sandbox lists, in order."""
+    return (d for d in CANDIDATES if sandbox_data.is_listed(d))
+
+
+def domain_where(test: Callable[[Lookup], bool], *, warm_map: bool = True) -> str:
+    """The first sandbox site whose lookup passes ``test`` (and whose Trust Map is warm, if asked)."""
+    for domain in listed_domains():
+        if (not warm_map or not sandbox_data.is_map_cold(domain)) and test(_sandbox_lookup(domain)):
+            return domain
+    raise LookupError("no sandbox site fits")
+
+
+def domain_for_issue(kind: str) -> str:
+    """The first sandbox site whose main issue is ``kind`` (e.g. "inflated")."""
+    return domain_where(lambda lookup: coach.main_issue(lookup).kind == kind)
