@@ -1,6 +1,6 @@
 """Sandbox inputs picked by computing with the sandbox's own rules, never assumed by name: sites that
-reach each branch of the coach's rules. Shared by the test kinds that need the same kind of input (the
-Coach page in AppTest and in the browser)."""
+reach each branch of the coach's rules, a keyword with an unresolved DR. Shared by the test kinds that
+need the same kind of input (the Coach page in AppTest and in the browser, keyword shaping and pages)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from client.models import Lookup
 from components.coach import rules as coach
 from sandbox import data as sandbox_data
 from sandbox import resources
+from sandbox.keyword_data import serp
 
 #: Where to look for sandbox sites: the famous and demo ones, then made-up names (deterministic).
 CANDIDATES = (*sandbox_data.DEMO_SITES, *sandbox_data.KNOWN_SITES, *(f"site{i}.com" for i in range(400)))
@@ -37,3 +38,12 @@ def domain_where(test: Callable[[Lookup], bool], *, warm_map: bool = True) -> st
 def domain_for_issue(kind: str) -> str:
     """The first sandbox site whose main issue is ``kind`` (e.g. "inflated")."""
     return domain_where(lambda lookup: coach.main_issue(lookup).kind == kind)
+
+
+def keyword_with_unknown_dr(prefix: str) -> str:
+    """The first ``<prefix> <n>`` keyword whose sandbox top 10 holds a result with an unresolved DR."""
+    for i in range(200):
+        keyword = f"{prefix} {i}"
+        if any(row.dr is None for row in serp(keyword)):
+            return keyword
+    raise AssertionError("the sandbox should leave some DRs unresolved")

@@ -3,33 +3,19 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import plotly.graph_objects as go
 import pydantic
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from components.core import data
-from sandbox import DEMO_KEY, SandboxServer
+from sandbox import SandboxServer
+from tests.apptest.app_pages import open_page
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 DOMAIN = "stripe.com"
-
-
-@pytest.fixture
-def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxServer]:
-    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
-    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    st.cache_data.clear()
-    data._built_figure.clear()
-    yield sandbox
-    st.cache_data.clear()
-    data._built_figure.clear()
+TRUST_MAP = "views/trust-map.py"
 
 
 def _count_parsing(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
@@ -56,9 +42,7 @@ def test_a_cached_trust_map_is_not_parsed_again(
     live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     counts = _count_parsing(monkeypatch)
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.query_params["domain"] = DOMAIN
-    at.switch_page("views/trust-map.py").run()
+    at = open_page(TRUST_MAP, domain=DOMAIN)
     assert not at.exception
     assert len(at.get("plotly_chart")) >= 1
     assert counts["json"] >= 1 and counts["validate"] >= 1  # the first view did parse: the probe works
@@ -96,9 +80,7 @@ def test_a_rerun_draws_the_built_figures_and_a_filter_builds_new_ones(
     live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     counts = _count_figures_built(monkeypatch)
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.query_params["domain"] = DOMAIN
-    at.switch_page("views/trust-map.py").run()
+    at = open_page(TRUST_MAP, domain=DOMAIN)
     assert not at.exception
     charts = len(at.get("plotly_chart"))
     assert charts >= 1 and counts["figures"] >= charts  # the first view built its figures

@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
+from client.growth_models import ExchangeCandidates
 from components.coach import rules as coach
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox import data as sandbox_data
+from tests.apptest.app_pages import APP, metric, open_page
 from tests.sandbox_picks import CANDIDATES, domain_for_issue, domain_where, listed_domains
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/coach.py"
 TABS = (
     "Analyze",
@@ -35,37 +34,28 @@ TABS = (
 
 
 @pytest.fixture
-def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxServer]:
-    """The app in Live mode against the test's own sandbox (so faults can be injected)."""
-    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
-    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    st.cache_data.clear()
-    yield sandbox
-    st.cache_data.clear()
-
-
-@pytest.fixture
 def client(live_env: SandboxServer) -> Iterator[ApiClient]:
+    """The demo key's client, the app in Live mode against the same sandbox."""
     with ApiClient(live_env.base_url, DEMO_KEY, timeout=5.0) as api:
         yield api
 
 
 def coach_app(domain: str | None = None, tab: str | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.switch_page(PAGE)
-    if domain is not None:
-        at.query_params["domain"] = domain
-    if tab is not None:
-        at.query_params["coach"] = tab
-    at.run()
+    """The Coach page for ``domain`` on ``tab`` (the page's own choice where None), after its first run."""
+    query = {"domain": domain, "coach": tab}
+    at = open_page(PAGE, **{name: value for name, value in query.items() if value is not None})
     assert not at.exception
     return at
 
 
-def metric(at: AppTest, label: str) -> str:
-    values = [m.value for m in at.metric if m.label == label]
-    assert values, f"no {label} metric on the page"
-    return values[0]
+def partner_candidates(client: ApiClient, domain: str) -> ExchangeCandidates:
+    """What the Next tab asks for: traffic-validated partners from the coach's TrueDR floor up."""
+    return client.exchange_candidates(
+        domain,
+        traffic_validated=True,
+        min_true_dr=coach.PARTNER_MIN_TRUE_DR,
+        limit=coach.PARTNER_CANDIDATE_LIMIT,
+    )
 
 
 def callouts(at: AppTest) -> str:
@@ -223,12 +213,7 @@ def test_explain_paragraph_is_in_a_copyable_box(client: ApiClient) -> None:
 
 def test_next_suggests_the_best_partner_and_links_to_the_preview(client: ApiClient) -> None:
     domain = next(iter(sandbox_data.DEMO_SITES))
-    found = client.exchange_candidates(
-        domain,
-        traffic_validated=True,
-        min_true_dr=coach.PARTNER_MIN_TRUE_DR,
-        limit=coach.PARTNER_CANDIDATE_LIMIT,
-    )
+    found = partner_candidates(client, domain)
     best = next(
         c
         for c in found.candidates
@@ -244,12 +229,7 @@ def test_next_suggests_the_best_partner_and_links_to_the_preview(client: ApiClie
 
 def test_next_skips_a_partner_already_contacted_this_session(client: ApiClient) -> None:
     domain = next(iter(sandbox_data.DEMO_SITES))
-    found = client.exchange_candidates(
-        domain,
-        traffic_validated=True,
-        min_true_dr=coach.PARTNER_MIN_TRUE_DR,
-        limit=coach.PARTNER_CANDIDATE_LIMIT,
-    )
+    found = partner_candidates(client, domain)
     first, second = (c for c in found.candidates[:2])
     at = AppTest.from_file(APP, default_timeout=30)
     at.switch_page(PAGE)

@@ -8,22 +8,19 @@ pass the same matrix.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient, ApiError, TransportError
 from components.common.wording import describe_error
-from components.core import data, pages
+from components.core import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
+from tests.apptest.app_pages import APP, empty_caches
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
 KEYWORD = "best running shoes"
 
@@ -95,20 +92,6 @@ LONG_RETRY_AFTER = 60.0
 
 def _retry_after(fault: int | str) -> float | None:
     return LONG_RETRY_AFTER if fault in (429, 503) else None
-
-
-@pytest.fixture
-def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxServer]:
-    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
-    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    _forget_everything()
-    yield sandbox
-    _forget_everything()
-
-
-def _forget_everything() -> None:
-    st.cache_data.clear()
-    data._ledger.clear()
 
 
 _WORDS: dict[int | str, tuple[str, str]] = {}
@@ -215,7 +198,7 @@ def test_fault_matrix(
         assert widget.value == value
 
     sandbox.state.clear_faults()
-    _forget_everything()
+    empty_caches()
     monkeypatch.delenv("VERIFIEDDR_TIMEOUT", raising=False)
     at = _drive(at, case, type_inputs=False)
 

@@ -1,6 +1,6 @@
 """Discover, Link exchanges, My sites, Site details, AI visibility, Search Console and Monitor in AppTest.
 
-Each page against the test's own sandbox (Live mode, as in test_overview_page.py): its happy path with
+Each page against the session sandbox (Live mode, ``live_env`` in conftest.py): its happy path with
 numbers derived from the client, the owner scope (404), a validation error (400), the plan gate (402)
 and a temporary outage (503); and, for every write, that one click sends exactly one request however
 often the page reruns afterwards.
@@ -8,12 +8,9 @@ often the page reruns afterwards.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
@@ -21,8 +18,8 @@ from client.growth_inputs import DiscoveryFilters
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.data import DEMO_SITES, is_listed
+from tests.apptest.app_pages import button, empty_caches, metric, open_page
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 API = "/api/v1"
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
 FREE_SITE = ACCOUNTS[FREE_KEY].sites[0]
@@ -33,16 +30,6 @@ UNLISTED = next(f"unlisted-probe-{i}.com" for i in range(1000) if not is_listed(
 
 
 @pytest.fixture
-def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxServer]:
-    """The app in Live mode against the test's sandbox, with an empty cache."""
-    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
-    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    st.cache_data.clear()
-    yield sandbox
-    st.cache_data.clear()
-
-
-@pytest.fixture
 def free_env(live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> SandboxServer:
     monkeypatch.setenv("VERIFIEDDR_API_KEY", FREE_KEY)
     return live_env
@@ -50,31 +37,6 @@ def free_env(live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Sandbo
 
 def _client(server: SandboxServer, key: str = DEMO_KEY) -> ApiClient:
     return ApiClient(server.base_url, key)
-
-
-def _page(page: str, **query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    for name, value in query.items():
-        at.query_params[name] = value
-    at.switch_page(page)
-    return at.run()
-
-
-def _texts(at: AppTest) -> str:
-    kinds = (at.error, at.warning, at.info, at.success, at.caption, at.markdown, at.subheader)
-    return "\n".join(str(e.value) for kind in kinds for e in kind)
-
-
-def _metric(at: AppTest, label: str) -> str:
-    values = [m.value for m in at.metric if m.label == label]
-    assert values, f"no {label} metric on the page"
-    return values[0]
-
-
-def _button(at: AppTest, label: str) -> Any:
-    found = [b for b in at.button if b.label == label]
-    assert found, f"no {label!r} button; have {[b.label for b in at.button]}"
-    return found[0]
 
 
 def _submit(at: AppTest, label: str) -> Any:
@@ -120,9 +82,9 @@ def test_every_page_explains_400_402_and_503(
     ]
     for fault, kind, words in expectations:
         live_env.state.clear_faults()
-        st.cache_data.clear()
+        empty_caches()
         live_env.state.add_fault(operation, fault)
-        at = _clean(_page(page, **query))
+        at = _clean(open_page(page, **query))
         shown = [e.value for e in getattr(at, kind)]
         assert any(words in text for text in shown), (fault, shown)
         if fault == "402-gate":
@@ -145,7 +107,7 @@ def test_every_page_explains_400_402_and_503(
 def test_a_site_that_is_not_yours_is_explained(
     live_env: SandboxServer, page: str, query: dict[str, str]
 ) -> None:
-    at = _clean(_page(page, **query))
+    at = _clean(open_page(page, **query))
     assert any("Not found" in i.value for i in at.info), [i.value for i in at.info]
     assert at.text_input(key="domain").value == query["domain"]  # what was typed stays
 
@@ -154,7 +116,7 @@ def test_a_site_that_is_not_yours_is_explained(
 
 
 def test_discover_lists_what_the_service_ranks(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/discover.py"))
+    at = _clean(open_page("views/discover.py"))
     with _client(live_env) as client:
         expected = client.find(limit=20)
     assert list(_table(at)["domain"]) == [s.domain for s in expected.sites]
@@ -167,7 +129,7 @@ def test_discover_filters_come_from_the_url(live_env: SandboxServer) -> None:
         category = client.categories().categories[1]
         expected = client.find(DiscoveryFilters(category=category.value, min_true_dr=30, limit=20))
     # A bound selectbox keeps the label it shows in the URL.
-    at = _clean(_page("views/discover.py", category=category.label or category.value, min_true_dr="30"))
+    at = _clean(open_page("views/discover.py", category=category.label or category.value, min_true_dr="30"))
     table = _table(at)
     assert list(table["domain"]) == [s.domain for s in expected.sites]
     assert set(table["category"]) <= {category.label}
@@ -175,7 +137,7 @@ def test_discover_filters_come_from_the_url(live_env: SandboxServer) -> None:
 
 
 def test_discover_reruns_spend_no_call(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/discover.py"))
+    at = _clean(open_page("views/discover.py"))
     served = live_env.state.total_requests()
     _clean(at.run())
     assert live_env.state.total_requests() == served
@@ -190,23 +152,23 @@ def _sent(server: SandboxServer) -> list[Any]:
 
 
 def test_exchanges_show_the_lookup_and_candidates(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/exchanges.py", domain=DEMO_SITE))
+    at = _clean(open_page("views/exchanges.py", domain=DEMO_SITE))
     with _client(live_env) as client:
         lookup = client.lookup(DEMO_SITE)
         expected = client.exchange_candidates(DEMO_SITE, limit=10)
-    assert _metric(at, "TrueDR") == str(lookup.authority.true_dr)
+    assert metric(at, "TrueDR") == str(lookup.authority.true_dr)
     assert list(_table(at)["domain"]) == [c.domain for c in expected.candidates]
     assert not [b for b in at.button if b.label == "Approve and send"], "no approval before a preview"
 
 
 def test_preview_then_approve_sends_exactly_once(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/exchanges.py", domain=DEMO_SITE))
+    at = _clean(open_page("views/exchanges.py", domain=DEMO_SITE))
     _submit(at, "Preview (dry run: nothing is sent)").click()
     at = _clean(at.run())
     assert _sent(live_env) == [], "a preview sends nothing"
     assert any("nothing has been sent" in m.value for m in at.markdown)
     subject = at.text_input(key=next(k for k in _keys(at) if k.startswith("ex_subject:"))).value
-    _button(at, "Approve and send").click()
+    button(at, "Approve and send").click()
     at = _clean(at.run())
     assert any("Proposal sent" in s.value for s in at.success)
     for _ in range(2):
@@ -223,7 +185,7 @@ def _keys(at: AppTest) -> list[str]:
 
 
 def test_a_failed_preview_keeps_the_text(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/exchanges.py", domain=DEMO_SITE))
+    at = _clean(open_page("views/exchanges.py", domain=DEMO_SITE))
     key = next(k for k in _keys(at) if k.startswith("ex_subject:"))
     at.text_input(key=key).input("My own subject")
     live_env.state.add_fault("preview_exchange", 400, times=1)
@@ -235,7 +197,7 @@ def test_a_failed_preview_keeps_the_text(live_env: SandboxServer) -> None:
 
 def test_proposals_from_a_site_you_do_not_own_are_refused(live_env: SandboxServer) -> None:
     stranger = next(d for d in ("stripe.com", "hubspot.com") if is_listed(d))
-    at = _clean(_page("views/exchanges.py", domain=stranger))
+    at = _clean(open_page("views/exchanges.py", domain=stranger))
     _submit(at, "Preview (dry run: nothing is sent)").click()
     at = _clean(at.run())
     assert any("Not found" in i.value for i in at.info)
@@ -243,7 +205,7 @@ def test_proposals_from_a_site_you_do_not_own_are_refused(live_env: SandboxServe
 
 
 def test_the_free_plan_meets_the_outreach_gate(free_env: SandboxServer) -> None:
-    at = _clean(_page("views/exchanges.py", domain=FREE_SITE))
+    at = _clean(open_page("views/exchanges.py", domain=FREE_SITE))
     _submit(at, "Preview (dry run: nothing is sent)").click()
     at = _clean(at.run())
     assert any("needs" in w.value for w in at.warning)
@@ -254,11 +216,11 @@ def test_the_free_plan_meets_the_outreach_gate(free_env: SandboxServer) -> None:
 
 
 def test_my_sites_lists_the_keys_sites(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/my-sites.py"))
+    at = _clean(open_page("views/my-sites.py"))
     with _client(live_env) as client:
         expected = client.sites()
     assert list(_table(at)["domain"]) == [s.domain for s in expected.sites]
-    assert _metric(at, "Sites").startswith(str(len(expected.sites)))
+    assert metric(at, "Sites").startswith(str(len(expected.sites)))
     assert at.get("plotly_chart")
 
 
@@ -275,7 +237,7 @@ def _fresh_domain(prefix: str) -> str:
 
 def test_submit_with_a_site_check_once_and_show_the_verdict(live_env: SandboxServer) -> None:
     domain = _fresh_domain("page-submit-")
-    at = _clean(_page("views/my-sites.py", sites_tab="Submit a site"))
+    at = _clean(open_page("views/my-sites.py", sites_tab="Submit a site"))
     _fill_submission(at, f"https://{domain}/")
     _submit(at, "Submit site").click()
     at = _clean(at.run())
@@ -291,7 +253,7 @@ def test_submit_with_a_site_check_once_and_show_the_verdict(live_env: SandboxSer
 
 
 def test_a_refused_submission_keeps_the_form(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/my-sites.py", sites_tab="Submit a site"))
+    at = _clean(open_page("views/my-sites.py", sites_tab="Submit a site"))
     _fill_submission(at, "https://refused-probe.com/")
     live_env.state.add_fault("submit_site", 400, times=1)
     _submit(at, "Submit site").click()
@@ -303,7 +265,7 @@ def test_a_refused_submission_keeps_the_form(live_env: SandboxServer) -> None:
 
 
 def test_a_bad_url_is_explained_before_any_request(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/my-sites.py", sites_tab="Submit a site"))
+    at = _clean(open_page("views/my-sites.py", sites_tab="Submit a site"))
     _fill_submission(at, "not a url")
     served = live_env.state.count("POST", f"{API}/sites")
     _submit(at, "Submit site").click()
@@ -313,14 +275,14 @@ def test_a_bad_url_is_explained_before_any_request(live_env: SandboxServer) -> N
 
 
 def test_the_category_limit_is_enforced_in_the_form(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/my-sites.py", sites_tab="Submit a site"))
+    at = _clean(open_page("views/my-sites.py", sites_tab="Submit a site"))
     with _client(live_env) as client:
         most = client.categories().max_per_site
     assert at.multiselect(key="submit_categories").proto.max_selections == most
 
 
 def test_the_free_plan_meets_the_site_gate(free_env: SandboxServer) -> None:
-    at = _clean(_page("views/my-sites.py", sites_tab="Submit a site"))
+    at = _clean(open_page("views/my-sites.py", sites_tab="Submit a site"))
     _fill_submission(at, "https://free-probe.com/")
     _submit(at, "Submit site").click()
     at = _clean(at.run())
@@ -331,15 +293,15 @@ def test_the_free_plan_meets_the_site_gate(free_env: SandboxServer) -> None:
 
 
 def test_site_details_show_the_record_and_trends(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/site.py", domain=DEMO_SITE))
+    at = _clean(open_page("views/site.py", domain=DEMO_SITE))
     with _client(live_env) as client:
         site = client.site(DEMO_SITE)
-    assert _metric(at, "DR") == str(site.dr) and _metric(at, "TrueDR") == str(site.true_dr)
+    assert metric(at, "DR") == str(site.dr) and metric(at, "TrueDR") == str(site.true_dr)
     assert at.get("plotly_chart")
 
 
 def test_truedr_breakdown_tab(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/site.py", domain=DEMO_SITE, site_tab="TrueDR"))
+    at = _clean(open_page("views/site.py", domain=DEMO_SITE, site_tab="TrueDR"))
     with _client(live_env) as client:
         report = client.site_truedr(DEMO_SITE)
     assert len(_table(at)) == len(report.breakdown)
@@ -347,14 +309,14 @@ def test_truedr_breakdown_tab(live_env: SandboxServer) -> None:
 
 
 def test_export_tab_offers_json_and_csv(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/site.py", domain=DEMO_SITE, site_tab="Export"))
+    at = _clean(open_page("views/site.py", domain=DEMO_SITE, site_tab="Export"))
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Download JSON" in labels and "Download CSV" in labels
     assert "site.domain" in list(_table(at)["field"])
 
 
 def test_verify_is_sent_once(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/site.py", domain=DEMO_SITE, site_tab="Verify badge"))
+    at = _clean(open_page("views/site.py", domain=DEMO_SITE, site_tab="Verify badge"))
     _submit(at, "Verify badge").click()
     at = _clean(at.run())
     for _ in range(2):
@@ -376,16 +338,16 @@ def _visibility(server: SandboxServer) -> Any:
 
 def test_ai_visibility_shows_the_snapshot(live_env: SandboxServer) -> None:
     view = _visibility(live_env)
-    at = _clean(_page("views/ai-visibility.py", domain=DEMO_SITE))
+    at = _clean(open_page("views/ai-visibility.py", domain=DEMO_SITE))
     assert view.snapshot is not None
-    assert _metric(at, "AI-visibility score") == f"{view.snapshot.score:.1f}"
-    assert _metric(at, "Questions tracked") == str(len(view.prompts))
+    assert metric(at, "AI-visibility score") == f"{view.snapshot.score:.1f}"
+    assert metric(at, "Questions tracked") == str(len(view.prompts))
     assert len(at.get("plotly_chart")) == 2
 
 
 def test_adding_a_question_is_sent_once(live_env: SandboxServer) -> None:
     before = len(_visibility(live_env).prompts)
-    at = _clean(_page("views/ai-visibility.py", domain=DEMO_SITE, ai_tab="Questions"))
+    at = _clean(open_page("views/ai-visibility.py", domain=DEMO_SITE, ai_tab="Questions"))
     at.text_input(key="ai_prompt").input("Which analytics tool is privacy friendly?")
     _submit(at, "Add question").click()
     at = _clean(at.run())
@@ -393,12 +355,12 @@ def test_adding_a_question_is_sent_once(live_env: SandboxServer) -> None:
         at = _clean(at.run())
     assert live_env.state.count("POST", f"{API}/sites/{DEMO_SITE.replace('.', '-')}/ai-visibility") == 1
     assert len(_visibility(live_env).prompts) == before + 1
-    assert _metric(at, "Questions tracked") == str(before + 1)
+    assert metric(at, "Questions tracked") == str(before + 1)
 
 
 def test_removing_a_question_is_sent_once(live_env: SandboxServer) -> None:
     first = _visibility(live_env).prompts[0]
-    at = _clean(_page("views/ai-visibility.py", domain=DEMO_SITE, ai_tab="Questions"))
+    at = _clean(open_page("views/ai-visibility.py", domain=DEMO_SITE, ai_tab="Questions"))
     at.button(key=f"ai_remove_{first.id}").click()
     at = _clean(at.run())
     for _ in range(2):
@@ -410,7 +372,7 @@ def test_removing_a_question_is_sent_once(live_env: SandboxServer) -> None:
 
 def test_a_run_is_sent_once_and_the_next_is_refused(live_env: SandboxServer) -> None:
     runs = len(_visibility(live_env).history)
-    at = _clean(_page("views/ai-visibility.py", domain=DEMO_SITE, ai_tab="Questions"))
+    at = _clean(open_page("views/ai-visibility.py", domain=DEMO_SITE, ai_tab="Questions"))
     at.button(key="ai_run").click()
     at = _clean(at.run())
     for _ in range(2):
@@ -421,7 +383,7 @@ def test_a_run_is_sent_once_and_the_next_is_refused(live_env: SandboxServer) -> 
     at = _clean(at.run())
     assert any("not sent again" in i.value for i in at.info)
     assert live_env.state.count("POST", path) == 1
-    other = _clean(_page("views/ai-visibility.py", domain=DEMO_SITE, ai_tab="Questions"))
+    other = _clean(open_page("views/ai-visibility.py", domain=DEMO_SITE, ai_tab="Questions"))
     other.button(key="ai_run").click()  # another session, a week too soon: the service says no
     other = _clean(other.run())
     assert any("Already done" in w.value for w in other.warning)
@@ -429,7 +391,7 @@ def test_a_run_is_sent_once_and_the_next_is_refused(live_env: SandboxServer) -> 
 
 
 def test_a_short_question_is_explained_before_any_request(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/ai-visibility.py", domain=DEMO_SITE, ai_tab="Questions"))
+    at = _clean(open_page("views/ai-visibility.py", domain=DEMO_SITE, ai_tab="Questions"))
     at.text_input(key="ai_prompt").input("seo?")
     _submit(at, "Add question").click()
     at = _clean(at.run())
@@ -438,7 +400,7 @@ def test_a_short_question_is_explained_before_any_request(live_env: SandboxServe
 
 
 def test_the_free_plan_reads_but_cannot_add(free_env: SandboxServer) -> None:
-    at = _clean(_page("views/ai-visibility.py", domain=FREE_SITE, ai_tab="Questions"))
+    at = _clean(open_page("views/ai-visibility.py", domain=FREE_SITE, ai_tab="Questions"))
     at.text_input(key="ai_prompt").input("How big is a tiny house?")
     _submit(at, "Add question").click()
     at = _clean(at.run())
@@ -451,14 +413,14 @@ def test_the_free_plan_reads_but_cannot_add(free_env: SandboxServer) -> None:
 def test_search_console_totals_against_the_previous_period(live_env: SandboxServer) -> None:
     with _client(live_env) as client:
         perf = client.gsc_performance(CONNECTED, "3m").performance
-    at = _clean(_page("views/search-console.py", domain=CONNECTED, range="3 months"))
+    at = _clean(open_page("views/search-console.py", domain=CONNECTED, range="3 months"))
     assert perf.totals is not None and perf.previous_totals is not None
-    assert _metric(at, "Clicks") == f"{perf.totals.clicks:,}"
+    assert metric(at, "Clicks") == f"{perf.totals.clicks:,}"
     assert len(at.dataframe) == 4 and at.get("plotly_chart")
 
 
 def test_search_console_not_connected_asks_nothing(live_env: SandboxServer) -> None:
-    at = _page("views/search-console.py", domain=NOT_CONNECTED)
+    at = open_page("views/search-console.py", domain=NOT_CONNECTED)
     _clean(at)
     assert any("not connected" in i.value for i in at.info)
     slug = NOT_CONNECTED.replace(".", "-")
@@ -466,7 +428,7 @@ def test_search_console_not_connected_asks_nothing(live_env: SandboxServer) -> N
 
 
 def test_an_audit_run_is_sent_once(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/search-console.py", domain=CONNECTED, gsc_tab="Index audit"))
+    at = _clean(open_page("views/search-console.py", domain=CONNECTED, gsc_tab="Index audit"))
     assert any("cooldown" in c.value for c in at.caption)
     at.button(key="gsc_run").click()
     at = _clean(at.run())
@@ -482,7 +444,7 @@ def test_an_audit_run_is_sent_once(live_env: SandboxServer) -> None:
 
 
 def test_the_free_plan_meets_the_search_console_gate(free_env: SandboxServer) -> None:
-    at = _clean(_page("views/search-console.py", domain=FREE_SITE))
+    at = _clean(open_page("views/search-console.py", domain=FREE_SITE))
     assert any("needs" in w.value for w in at.warning) and at.get("link_button")
 
 
@@ -492,7 +454,7 @@ def test_the_free_plan_meets_the_search_console_gate(free_env: SandboxServer) ->
 def test_monitor_lists_every_site_with_its_alerts(live_env: SandboxServer) -> None:
     with _client(live_env) as client:
         report = client.monitor()
-    at = _clean(_page("views/monitor.py"))
+    at = _clean(open_page("views/monitor.py"))
     assert list(_table(at)["domain"]) == [s.domain for s in report.sites]
     alerts = [a for s in report.sites for a in s.alerts]
     shown = [e for kind in (at.error, at.warning, at.info) for e in kind if "·" in e.value]
@@ -502,6 +464,6 @@ def test_monitor_lists_every_site_with_its_alerts(live_env: SandboxServer) -> No
 
 
 def test_monitor_one_site_daily(live_env: SandboxServer) -> None:
-    at = _clean(_page("views/monitor.py", monitor_scope="One site", domain=DEMO_SITE, daily="true"))
+    at = _clean(open_page("views/monitor.py", monitor_scope="One site", domain=DEMO_SITE, daily="true"))
     assert list(_table(at)["domain"]) == [DEMO_SITE]
     assert live_env.state.count("GET", f"{API}/monitor", f"daily=true&domain={DEMO_SITE}") == 1

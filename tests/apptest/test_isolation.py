@@ -6,22 +6,17 @@ Both AppTest sessions run in this process, so they share one cache, as two brows
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pandas as pd
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
-from components.core import data
 from components.core.connection import DEMO_ACCOUNT_KEY, SESSION_KEY_KEY
 from components.core.sidebar import RESULT_PREFIX
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
+from tests.apptest.app_pages import empty_caches, open_page
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 DEMO_SITES = set(ACCOUNTS[DEMO_KEY].sites)
 FREE_SITES = set(ACCOUNTS[FREE_KEY].sites)
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -30,28 +25,9 @@ BULK_RUN = RESULT_PREFIX + "bulk_dr_last_run"
 FREE_SITE = ACCOUNTS[FREE_KEY].sites[0]
 
 
-@pytest.fixture
-def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxServer]:
-    """Live mode against the test sandbox; the server's key is the demo key, as in a shared deployment."""
-    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
-    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    _forget()
-    yield sandbox
-    _forget()
-
-
-def _forget() -> None:
-    st.cache_data.clear()
-    data._ledger.clear()
-
-
 def _session(page: str, *, key: str | None = None, **query: str) -> AppTest:
     """A browser session on ``page``; ``key`` typed into the sidebar's session-key field."""
-    at = AppTest.from_file(APP, default_timeout=30)
-    for name, value in query.items():
-        at.query_params[name] = value
-    at.switch_page(page)
-    at.run()
+    at = open_page(page, **query)
     if key is not None:
         at.sidebar.text_input(key=SESSION_KEY_KEY).input(key).run()
     assert not at.exception, [e.value for e in at.exception]
@@ -136,9 +112,8 @@ def test_changing_the_session_key_drops_the_old_keys_results(live_env: SandboxSe
 def test_changing_the_demo_account_shows_the_new_accounts_data(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("VERIFIEDDR_API_KEY", raising=False)
     monkeypatch.delenv("VERIFIEDDR_API_BASE", raising=False)
-    _forget()
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.switch_page("views/my-sites.py").run()
+    empty_caches()
+    at = open_page("views/my-sites.py")
     assert _frame_column(at, "domain") == DEMO_SITES
     at.session_state[RESULT_PREFIX + "isolation_probe"] = "fetched with the demo account"
     at.sidebar.selectbox(key=DEMO_ACCOUNT_KEY).select(FREE_KEY).run()

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
@@ -19,8 +16,9 @@ from components.keywords.frames import verdict
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.keyword_data import serp, suggestions
+from tests.apptest.app_pages import button, metric, open_page, shown_text
+from tests.sandbox_picks import keyword_with_unknown_dr
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 RESEARCH = "views/keyword-research.py"
 SUGGESTIONS = "views/keyword-suggestions.py"
 TRACKED = "views/tracked-keywords.py"
@@ -31,77 +29,34 @@ KEYWORDS_PATH = f"/api/v1/sites/{SLUG}/keywords"
 NEW_KEYWORD = "server side tracking"
 
 
-@pytest.fixture
-def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxServer]:
-    """The app in Live mode, pointed at the test's own sandbox (so faults can be injected)."""
-    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
-    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    st.cache_data.clear()
-    yield sandbox
-    st.cache_data.clear()
-
-
-def _page(page: str, **query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.switch_page(page)
-    for name, value in query.items():
-        at.query_params[name] = value
-    return at.run()
-
-
-def _metric(at: AppTest, label: str) -> str:
-    values = [m.value for m in at.metric if m.label == label]
-    assert values, f"no {label} metric on the page"
-    return values[0]
-
-
-def _texts(at: AppTest) -> str:
-    kinds = (at.error, at.warning, at.info, at.success, at.caption, at.markdown)
-    return "\n".join(str(e.value) for kind in kinds for e in kind)
-
-
 def _click(at: AppTest, label: str) -> AppTest:
-    buttons = [b for b in at.button if b.label == label]
-    assert buttons, f"no {label} button on the page"
-    return buttons[0].click().run()
-
-
-def _button(at: AppTest, label: str):  # type: ignore[no-untyped-def]
-    return next(b for b in at.button if b.label == label)
+    return button(at, label).click().run()
 
 
 def _requests(server: SandboxServer, method: str, path: str) -> int:
     return sum(1 for m, p, _, _ in server.state.request_log if m == method and p == path)
 
 
-def _keyword_with_unknown_dr() -> str:
-    for i in range(200):
-        keyword = f"unknown dr probe {i}"
-        if any(row.dr is None for row in serp(keyword)):
-            return keyword
-    raise AssertionError("the sandbox should leave some DRs unresolved")
-
-
 # --- keyword research ---------------------------------------------------------------------------
 
 
 def test_research_one_keyword_shows_the_top_10_chart_and_table(live_env: SandboxServer) -> None:
-    at = _page(RESEARCH, keyword="  Coffee   beans ")
+    at = open_page(RESEARCH, keyword="  Coffee   beans ")
     assert not at.exception
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
         expected = client.keyword_report("coffee beans")
-    assert _metric(at, "Median DR") == fmt_number(expected.median_dr)
-    assert _metric(at, "Min DR") == fmt_number(expected.min_dr)
+    assert metric(at, "Median DR") == fmt_number(expected.median_dr)
+    assert metric(at, "Min DR") == fmt_number(expected.min_dr)
     table = at.dataframe[0].value
     assert list(table["domain"]) == [r.domain for r in expected.results]
     assert len(at.get("plotly_chart")) == 1
-    assert "Live SERP" in _texts(at)  # the first ask of this keyword paid a live fetch
+    assert "Live SERP" in shown_text(at)  # the first ask of this keyword paid a live fetch
     assert not [m for m in at.metric if m.label == "Gap"]
-    assert "Add your domain" in _texts(at)
+    assert "Add your domain" in shown_text(at)
 
 
 def test_reruns_and_page_switches_spend_no_research_call(live_env: SandboxServer) -> None:
-    at = _page(RESEARCH, keyword="coffee beans", domain=SITE)
+    at = open_page(RESEARCH, keyword="coffee beans", domain=SITE)
     served = live_env.state.total_requests()
     at.run()
     at.switch_page(SUGGESTIONS).run()
@@ -113,49 +68,49 @@ def test_reruns_and_page_switches_spend_no_research_call(live_env: SandboxServer
 
 def test_research_with_a_domain_shows_gap_tier_and_verdict(live_env: SandboxServer) -> None:
     keyword = "espresso machine"
-    at = _page(RESEARCH, keyword=keyword, domain=f"https://www.{SITE}/blog")
+    at = open_page(RESEARCH, keyword=keyword, domain=f"https://www.{SITE}/blog")
     assert not at.exception
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
         expected = client.keyword_report(keyword, SITE)
     user = expected.user
     assert user is not None and user.gap is not None
-    assert _metric(at, f"DR of {escape_md(SITE)}") == str(user.dr)
-    assert _metric(at, "Gap") == f"{user.gap:+g}"
-    assert _metric(at, "Tier") == user.tier
+    assert metric(at, f"DR of {escape_md(SITE)}") == str(user.dr)
+    assert metric(at, "Gap") == f"{user.gap:+g}"
+    assert metric(at, "Tier") == user.tier
     reading = verdict(expected)
     assert reading is not None
     callouts = {"success": at.success, "info": at.info, "warning": at.warning}[reading.level]
     assert any(escape_md(reading.headline) in c.value for c in callouts)
-    assert "historical labels" in _texts(at)
+    assert "historical labels" in shown_text(at)
     links = {link.proto.label: link.proto.query_string for link in at.get("page_link")}
     assert links["Track this keyword"] == f"track=espresso+machine&domain={SITE}"  # your site, prefilled
 
 
 def test_unknown_drs_are_shown_as_unknown_and_left_out_of_the_median(live_env: SandboxServer) -> None:
-    keyword = _keyword_with_unknown_dr()
-    at = _page(RESEARCH, keyword=keyword)
+    keyword = keyword_with_unknown_dr("unknown dr probe")
+    at = open_page(RESEARCH, keyword=keyword)
     assert not at.exception
     rows = serp(keyword)
     known = [r.dr for r in rows if r.dr is not None]
     table = at.dataframe[0].value
     assert table["dr"].isna().tolist() == [r.dr is None for r in rows]  # missing, never 0
-    assert _metric(at, "Median DR") == fmt_number(statistics.median(known))
-    assert _metric(at, "Results with unknown DR") == str(len(rows) - len(known))
-    assert "unknown DR" in _texts(at)
+    assert metric(at, "Median DR") == fmt_number(statistics.median(known))
+    assert metric(at, "Results with unknown DR") == str(len(rows) - len(known))
+    assert "unknown DR" in shown_text(at)
 
 
 def test_every_value_missing_still_renders(live_env: SandboxServer) -> None:
     live_env.state.add_fault("keyword_report", "nulls")
-    at = _page(RESEARCH, keyword="coffee beans", domain=SITE)
+    at = open_page(RESEARCH, keyword="coffee beans", domain=SITE)
     assert not at.exception
-    assert _metric(at, "Median DR") == "not available"
+    assert metric(at, "Median DR") == "not available"
     assert at.dataframe[0].value["dr"].isna().all()
 
 
 def test_several_keywords_are_ranked_by_gap_and_one_failure_keeps_its_row(live_env: SandboxServer) -> None:
     keywords = ["web analytics", "espresso machine", "coffee beans", "seo tools"]
     live_env.state.add_fault("keyword_report", 500, times=1)  # the first keyword asked fails
-    at = _page(RESEARCH, kw_compare="true", keywords="\n".join(keywords), domain=SITE)
+    at = open_page(RESEARCH, kw_compare="true", keywords="\n".join(keywords), domain=SITE)
     assert not at.exception
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
         gaps = {k: client.keyword_report(k, SITE).user.gap for k in keywords[1:]}
@@ -168,31 +123,31 @@ def test_several_keywords_are_ranked_by_gap_and_one_failure_keeps_its_row(live_e
 
 def test_402_gate_is_a_panel_with_the_upgrade_link(live_env: SandboxServer, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("VERIFIEDDR_API_KEY", FREE_KEY)
-    at = _page(RESEARCH, keyword="crm software")
+    at = open_page(RESEARCH, keyword="crm software")
     assert not at.exception
     with ApiClient(live_env.base_url, FREE_KEY) as client, pytest.raises(PaymentRequiredError) as gate:
         client.keyword_report("crm software")
     feature = gate.value.blocked_feature.replace("_", " ")
     assert any(feature in w.value.lower() and gate.value.required_plan in w.value for w in at.warning)
     assert [b.proto.url for b in at.get("link_button")] == [gate.value.upgrade_url]
-    assert "growth program" in _texts(at)
+    assert "growth program" in shown_text(at)
 
 
 def test_429_says_when_to_try_again(live_env: SandboxServer) -> None:
     wait = MAX_RETRY_AFTER_S + 15  # longer than the client sleeps through: the page says when
     live_env.state.add_fault("keyword_report", 429, retry_after=wait)
-    at = _page(RESEARCH, keyword="coffee beans")
+    at = open_page(RESEARCH, keyword="coffee beans")
     assert not at.exception
     assert any("Too many requests" in w.value and f"{wait:g} seconds" in w.value for w in at.warning)
-    assert "rate-limits more strictly" in _texts(at)
+    assert "rate-limits more strictly" in shown_text(at)
     assert at.text_input(key="keyword").value == "coffee beans"  # the input is kept
 
 
 def test_after_a_429_the_other_uncached_keywords_are_not_asked(live_env: SandboxServer) -> None:
     live_env.state.add_fault("keyword_report", 429, retry_after=MAX_RETRY_AFTER_S + 15)
-    # Keywords no other test asks: the app's cache ledger outlives st.cache_data.clear().
+    # Keywords no other test asks, so no answer cached earlier can stand in for a request.
     keywords = ["limiter probe one", "limiter probe two", "limiter probe three"]
-    at = _page(RESEARCH, kw_compare="true", keywords="\n".join(keywords))
+    at = open_page(RESEARCH, kw_compare="true", keywords="\n".join(keywords))
     assert not at.exception
     assert _requests(live_env, "GET", "/api/v1/keywords") == 1  # only the first keyword was asked
     table = at.dataframe[0].value
@@ -203,7 +158,7 @@ def test_after_a_429_the_other_uncached_keywords_are_not_asked(live_env: Sandbox
 
 
 def test_suggestions_table_chart_band_filter_and_one_click_links(live_env: SandboxServer) -> None:
-    at = _page(SUGGESTIONS, domain=SITE)
+    at = open_page(SUGGESTIONS, domain=SITE)
     assert not at.exception
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
         expected = client.keyword_suggestions(SITE).suggestions
@@ -223,7 +178,7 @@ def test_suggestions_table_chart_band_filter_and_one_click_links(live_env: Sandb
 
 def test_a_domain_without_qualifying_rankings_says_so(live_env: SandboxServer) -> None:
     empty = next(d for d in (f"quiet-site-{i}.com" for i in range(300)) if not suggestions(d))
-    at = _page(SUGGESTIONS, domain=empty)
+    at = open_page(SUGGESTIONS, domain=empty)
     assert not at.exception
     assert any("no qualifying rankings" in i.value for i in at.info)
     assert not at.dataframe
@@ -233,7 +188,7 @@ def test_a_domain_without_qualifying_rankings_says_so(live_env: SandboxServer) -
 
 
 def test_a_track_link_fills_the_add_field_once(live_env: SandboxServer) -> None:
-    at = _page(TRACKED, domain=SITE, track=NEW_KEYWORD)
+    at = open_page(TRACKED, domain=SITE, track=NEW_KEYWORD)
     assert not at.exception
     assert at.text_input(key="track").value == NEW_KEYWORD
     assert "track" not in at.query_params  # nothing half-done stays in a link to share
@@ -241,7 +196,7 @@ def test_a_track_link_fills_the_add_field_once(live_env: SandboxServer) -> None:
 
 
 def test_tracked_list_shows_snapshots_limit_and_csv(live_env: SandboxServer, demo: ApiClient) -> None:
-    at = _page(TRACKED, domain=SITE)
+    at = open_page(TRACKED, domain=SITE)
     assert not at.exception
     expected = demo.tracked_keywords(SLUG)
     table = at.dataframe[0].value
@@ -250,12 +205,12 @@ def test_tracked_list_shows_snapshots_limit_and_csv(live_env: SandboxServer, dem
     texts = [p.proto.text for p in at.get("progress")]
     assert any(f"{len(expected.keywords)} of {expected.limit} tracked" in t for t in texts)
     assert len(at.get("download_button")) == 1
-    assert "never triggers a live Google search" in _texts(at)
+    assert "never triggers a live Google search" in shown_text(at)
     assert _requests(live_env, "POST", KEYWORDS_PATH) == 0  # reading never writes
 
 
 def test_add_is_sent_once_and_reruns_do_not_repeat_it(live_env: SandboxServer, demo: ApiClient) -> None:
-    at = _page(TRACKED, domain=SITE)
+    at = open_page(TRACKED, domain=SITE)
     at.text_input(key="track").input(NEW_KEYWORD)
     _click(at, "Track keyword")
     assert not at.exception
@@ -268,7 +223,7 @@ def test_add_is_sent_once_and_reruns_do_not_repeat_it(live_env: SandboxServer, d
     assert NEW_KEYWORD in list(at.dataframe[0].value["keyword"])  # the list was re-read
     assert at.text_input(key="track").value == ""  # done: the field is ready for the next one
 
-    reloaded = _page(TRACKED, domain=SITE)  # a page refresh is a new session: nothing is resent
+    reloaded = open_page(TRACKED, domain=SITE)  # a page refresh is a new session: nothing is resent
     assert not reloaded.exception
     assert _requests(live_env, "POST", KEYWORDS_PATH) == 1
 
@@ -302,7 +257,7 @@ def test_two_quick_clicks_send_one_write(live_env: SandboxServer) -> None:
 
 
 def test_a_second_submit_right_after_is_not_sent_again(live_env: SandboxServer) -> None:
-    at = _page(TRACKED, domain=SITE)
+    at = open_page(TRACKED, domain=SITE)
     at.text_input(key="track").input(NEW_KEYWORD)
     _click(at, "Track keyword")
     at.text_input(key="track").input(NEW_KEYWORD)
@@ -315,12 +270,12 @@ def test_a_second_submit_right_after_is_not_sent_again(live_env: SandboxServer) 
 def test_a_failed_add_keeps_the_typed_text(live_env: SandboxServer, demo: ApiClient) -> None:
     before = demo.tracked_keywords(SLUG).keywords
     live_env.state.add_fault("add_tracked_keyword", 429, retry_after=7)
-    at = _page(TRACKED, domain=SITE)
+    at = open_page(TRACKED, domain=SITE)
     at.text_input(key="track").input(NEW_KEYWORD)
     _click(at, "Track keyword")
     assert not at.exception
     assert any("Too many requests" in w.value and "7 seconds" in w.value for w in at.warning)
-    assert "rate-limits more strictly" in _texts(at)
+    assert "rate-limits more strictly" in shown_text(at)
     assert at.text_input(key="track").value == NEW_KEYWORD
     assert _requests(live_env, "POST", KEYWORDS_PATH) == 1  # a write is never retried by itself
     assert demo.tracked_keywords(SLUG).keywords == before
@@ -328,17 +283,17 @@ def test_a_failed_add_keeps_the_typed_text(live_env: SandboxServer, demo: ApiCli
 
 def test_adding_a_tracked_keyword_again_is_explained(live_env: SandboxServer, demo: ApiClient) -> None:
     existing = demo.tracked_keywords(SLUG).keywords[0].keyword
-    at = _page(TRACKED, domain=SITE)
+    at = open_page(TRACKED, domain=SITE)
     at.text_input(key="track").input(existing.upper())
     _click(at, "Track keyword")
     assert not at.exception
-    assert "already tracked" in _texts(at)
+    assert "already tracked" in shown_text(at)
     assert at.text_input(key="track").value == existing.upper()
 
 
 def test_refresh_resnapshots_one_keyword_once(live_env: SandboxServer, demo: ApiClient) -> None:
     target = demo.tracked_keywords(SLUG).keywords[1]
-    at = _page(TRACKED, domain=SITE)
+    at = open_page(TRACKED, domain=SITE)
     at.selectbox(key="tracked_pick").set_value(target.id).run()
     _click(at, "Refresh snapshot")
     assert not at.exception
@@ -354,7 +309,7 @@ def test_refresh_resnapshots_one_keyword_once(live_env: SandboxServer, demo: Api
 
 def test_remove_asks_first_then_removes_once(live_env: SandboxServer, demo: ApiClient) -> None:
     target = demo.tracked_keywords(SLUG).keywords[1]
-    at = _page(TRACKED, domain=SITE)
+    at = open_page(TRACKED, domain=SITE)
     at.selectbox(key="tracked_pick").set_value(target.id).run()
     _click(at, "Remove…")
     assert any("Stop tracking" in w.value for w in at.warning)
@@ -371,7 +326,7 @@ def test_remove_asks_first_then_removes_once(live_env: SandboxServer, demo: ApiC
 
 
 def test_add_remove_add_again_sends_each_write(live_env: SandboxServer, demo: ApiClient) -> None:
-    at = _page(TRACKED, domain=SITE)
+    at = open_page(TRACKED, domain=SITE)
     at.text_input(key="track").input(NEW_KEYWORD)
     _click(at, "Track keyword")
     added = next(k for k in demo.tracked_keywords(SLUG).keywords if k.keyword == NEW_KEYWORD)
@@ -389,26 +344,26 @@ def test_at_the_limit_adding_is_disabled(live_env: SandboxServer, demo: ApiClien
     listing = demo.tracked_keywords(SLUG)
     for i in range(listing.limit - len(listing.keywords)):
         demo.add_tracked_keyword(SLUG, f"limit filler keyword {i}")
-    at = _page(TRACKED, domain=SITE)
+    at = open_page(TRACKED, domain=SITE)
     assert not at.exception
-    assert _button(at, "Track keyword").disabled
+    assert button(at, "Track keyword").disabled
     assert any("the limit" in p.proto.text for p in at.get("progress"))
 
 
 def test_a_400_on_add_is_explained_and_keeps_the_text(live_env: SandboxServer) -> None:
     live_env.state.add_fault("add_tracked_keyword", 400)
-    at = _page(TRACKED, domain=SITE)
+    at = open_page(TRACKED, domain=SITE)
     at.text_input(key="track").input(NEW_KEYWORD)
     _click(at, "Track keyword")
     assert not at.exception
     assert any("refused" in w.value for w in at.warning)
-    assert "limit" in _texts(at)
+    assert "limit" in shown_text(at)
     assert at.text_input(key="track").value == NEW_KEYWORD
 
 
 def test_the_site_picker_lists_your_sites_and_refuses_others(live_env: SandboxServer) -> None:
     stranger = "stripe.com"
-    at = _page(TRACKED, domain=stranger)
+    at = open_page(TRACKED, domain=stranger)
     assert not at.exception
     picker = at.selectbox(key="domain")
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
@@ -427,7 +382,7 @@ def test_the_site_picker_lists_your_sites_and_refuses_others(live_env: SandboxSe
 
 
 def test_a_link_with_any_spelling_of_your_site_opens_it(live_env: SandboxServer) -> None:
-    at = _page(TRACKED, domain=f"https://www.{SITE}/pricing")
+    at = open_page(TRACKED, domain=f"https://www.{SITE}/pricing")
     assert not at.exception
     assert at.selectbox(key="domain").value == SITE
     assert not any("not one of your sites" in i.value for i in at.info)
@@ -436,7 +391,7 @@ def test_a_link_with_any_spelling_of_your_site_opens_it(live_env: SandboxServer)
 def test_a_typed_site_that_is_not_yours_gets_a_clear_404(live_env: SandboxServer) -> None:
     live_env.state.add_fault("sites", 503)  # your sites cannot be listed: the page asks you to type one
     stranger = "stripe.com"
-    at = _page(TRACKED, domain=stranger)
+    at = open_page(TRACKED, domain=stranger)
     assert not at.exception
     assert at.text_input(key="domain").value == stranger
     assert any(f"{escape_md(stranger)} is not one of your sites" in i.value for i in at.info)
@@ -448,7 +403,7 @@ def test_free_plan_shows_its_monthly_check_allowance(live_env: SandboxServer, mo
     monkeypatch.setenv("VERIFIEDDR_API_KEY", FREE_KEY)
     with ApiClient(live_env.base_url, FREE_KEY) as client:
         quota = client.tracked_keywords(slug_for(FREE_SITE)).quota
-    at = _page(TRACKED, domain=FREE_SITE)
+    at = open_page(TRACKED, domain=FREE_SITE)
     assert not at.exception
     assert quota is not None and quota.limit is not None
     texts = [p.proto.text for p in at.get("progress")]

@@ -3,70 +3,38 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import streamlit as st
-from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
+from tests.apptest.app_pages import empty_caches, metric, open_page, shown_text
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
 
 
-@pytest.fixture
-def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxServer]:
-    """The app in Live mode, pointed at the test's own sandbox (so faults can be injected)."""
-    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
-    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    st.cache_data.clear()
-    yield sandbox
-    st.cache_data.clear()
-
-
-def _app(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    for name, value in query.items():
-        at.query_params[name] = value
-    return at.run()
-
-
-def _metric(at: AppTest, label: str) -> str:
-    values = [m.value for m in at.metric if m.label == label]
-    assert values, f"no {label} metric on the page"
-    return values[0]
-
-
-def _texts(at: AppTest) -> str:
-    parts = [e.value for kind in (at.error, at.warning, at.info, at.caption, at.markdown) for e in kind]
-    return "\n".join(str(p) for p in parts)
-
-
 def test_happy_path_shows_the_lookup(live_env: SandboxServer) -> None:
-    at = _app()
+    at = open_page()
     assert not at.exception
     at.text_input(key="domain").input(f"https://www.{DEMO_SITE}/about").run()
     assert not at.exception
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
         expected = client.lookup(DEMO_SITE)
-    assert _metric(at, "DR") == str(expected.authority.dr)
-    assert _metric(at, "TrueDR") == str(expected.authority.true_dr)
+    assert metric(at, "DR") == str(expected.authority.dr)
+    assert metric(at, "TrueDR") == str(expected.authority.true_dr)
     assert len(at.get("plotly_chart")) >= 1
 
 
 def test_domain_is_read_from_the_url(live_env: SandboxServer) -> None:
-    at = _app(domain=DEMO_SITE)
+    at = open_page(domain=DEMO_SITE)
     assert not at.exception
     assert at.text_input(key="domain").value == DEMO_SITE
-    assert _metric(at, "DR") != "not available"
+    assert metric(at, "DR") != "not available"
 
 
 def test_reruns_spend_no_api_call(live_env: SandboxServer) -> None:
-    at = _app(domain=DEMO_SITE)
+    at = open_page(domain=DEMO_SITE)
     served = live_env.state.total_requests()
     at.run()
     at.toggle(key="compare").set_value(True).run()
@@ -76,7 +44,7 @@ def test_reruns_spend_no_api_call(live_env: SandboxServer) -> None:
 
 
 def test_bad_input_is_explained_and_kept(live_env: SandboxServer) -> None:
-    at = _app()
+    at = open_page()
     served = live_env.state.total_requests()
     at.text_input(key="domain").input("not a domain!").run()
     assert not at.exception
@@ -88,15 +56,15 @@ def test_bad_input_is_explained_and_kept(live_env: SandboxServer) -> None:
 def test_401_says_the_key_was_not_accepted(live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> None:
     marker = "vdr_wrong_key_marker"
     monkeypatch.setenv("VERIFIEDDR_API_KEY", marker)
-    at = _app(domain=DEMO_SITE)
+    at = open_page(domain=DEMO_SITE)
     assert not at.exception
     assert at.error and "key was not accepted" in at.error[0].value
-    assert marker not in _texts(at)
+    assert marker not in shown_text(at)
 
 
 def test_402_gate_shows_its_upgrade_link(live_env: SandboxServer) -> None:
     live_env.state.add_fault("lookup", "402-gate")
-    at = _app(domain=DEMO_SITE)
+    at = open_page(domain=DEMO_SITE)
     assert not at.exception
     assert at.warning and "needs" in at.warning[0].value
     assert len(at.get("link_button")) >= 1
@@ -104,17 +72,17 @@ def test_402_gate_shows_its_upgrade_link(live_env: SandboxServer) -> None:
 
 def test_503_says_the_data_is_being_refreshed_and_recovers(live_env: SandboxServer) -> None:
     live_env.state.add_fault("lookup", 503)
-    at = _app(domain=DEMO_SITE)
+    at = open_page(domain=DEMO_SITE)
     assert not at.exception
     assert at.info and "being refreshed" in at.info[0].value
     live_env.state.clear_faults()
     at.run()  # a transient error is not cached: the next run asks again and recovers
     assert not at.exception
-    assert _metric(at, "DR") != "not available"
+    assert metric(at, "DR") != "not available"
 
 
 def test_compare_mode_lists_each_domain_and_its_problem(live_env: SandboxServer) -> None:
-    at = _app(compare="true")
+    at = open_page(compare="true")
     assert not at.exception
     at.text_area(key="domains").input(f"{DEMO_SITE}, stripe.com\nnot-a-domain\nstripe.com").run()
     assert not at.exception
@@ -129,11 +97,11 @@ def test_compare_mode_lists_each_domain_and_its_problem(live_env: SandboxServer)
 
 def test_without_a_key_the_embedded_sandbox_serves_demo_data(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VERIFIEDDR_API_KEY", "")
-    st.cache_data.clear()
-    at = _app(domain="stripe.com")
+    empty_caches()
+    at = open_page(domain="stripe.com")
     assert not at.exception
     assert any("Demo data" in i.value for i in at.sidebar.info)
-    assert _metric(at, "DR") != "not available"
+    assert metric(at, "DR") != "not available"
 
 
 def test_a_hung_service_leaves_a_message_within_the_timeout(
@@ -142,7 +110,7 @@ def test_a_hung_service_leaves_a_message_within_the_timeout(
     monkeypatch.setenv("VERIFIEDDR_TIMEOUT", "1")
     live_env.state.add_fault("lookup", "timeout")
     started = time.monotonic()
-    at = _app(domain=DEMO_SITE)
+    at = open_page(domain=DEMO_SITE)
     elapsed = time.monotonic() - started
     assert not at.exception
     assert at.error and "did not answer in time" in at.error[0].value
@@ -152,12 +120,12 @@ def test_a_hung_service_leaves_a_message_within_the_timeout(
 
 def test_a_demo_domain_is_one_click_away_on_the_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VERIFIEDDR_API_KEY", "")
-    st.cache_data.clear()
-    at = _app()
+    empty_caches()
+    at = open_page()
     demo_buttons = [b for b in at.button if b.key and b.key.startswith("demo_")]
     assert demo_buttons, "no demo domains offered on the sandbox"
     chosen = demo_buttons[0]
     chosen.click().run()
     assert not at.exception
     assert at.text_input(key="domain").value == chosen.label
-    assert _metric(at, "DR") != "not available"
+    assert metric(at, "DR") != "not available"

@@ -3,64 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
-from components.core import data
 from components.research.frames.site_check import missing_signals
 from components.research.frames.trust_map import SPAM_RISK_FROM
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox.data import SHELL_SITE, SUSPICIOUS_SITE, UNREACHABLE_SITE, dr_for, is_listed, is_map_cold
 from sandbox.site_checks import SEEDED_SITE_CHECKS
+from tests.apptest.app_pages import empty_caches, metric, open_page, shown_text
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 QUOTA = 1000
 #: Deterministic sandbox domains for each situation, found through the sandbox's own rules.
 CANDIDATES = [f"research{i}.com" for i in range(400)]
 UNLISTED = next(d for d in CANDIDATES if not is_listed(d))
 COLD_MAP = next(d for d in CANDIDATES if is_map_cold(d))
 NO_REPORT = next(d for d in ("hubspot.com", "moz.com") if d not in SEEDED_SITE_CHECKS)
-
-
-@pytest.fixture
-def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxServer]:
-    """The app in Live mode, pointed at the test's own sandbox (so faults can be injected)."""
-    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
-    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    _clear_caches()
-    yield sandbox
-    _clear_caches()
-
-
-def _clear_caches() -> None:
-    """Empty the data cache and its ledger together (clearing one alone would make them disagree)."""
-    st.cache_data.clear()
-    data._ledger.clear()
-
-
-def _page(page: str, **query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    for name, value in query.items():
-        at.query_params[name] = value
-    at.switch_page(page)
-    return at.run()
-
-
-def _texts(at: AppTest) -> str:
-    parts = [
-        e.value for kind in (at.error, at.warning, at.info, at.success, at.caption, at.markdown) for e in kind
-    ]
-    return "\n".join(str(p) for p in parts)
-
-
-def _metric(at: AppTest, label: str) -> str:
-    values = [m.value for m in at.metric if m.label == label]
-    assert values, f"no {label} metric on the page"
-    return values[0]
 
 
 def _requests(server: SandboxServer, fragment: str) -> int:
@@ -77,21 +37,21 @@ def _spent(server: SandboxServer) -> int:
 def test_trust_map_shows_header_charts_and_every_referring_domain(live_env: SandboxServer) -> None:
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
         expected = client.trust_map("stripe.com")
-    at = _page("views/trust-map.py", domain="stripe.com")
+    at = open_page("views/trust-map.py", domain="stripe.com")
     assert not at.exception
-    assert _metric(at, "DR") == str(expected.site.dr)
-    assert _metric(at, "Referring domains") == f"{expected.total_domains:,}"
+    assert metric(at, "DR") == str(expected.site.dr)
+    assert metric(at, "Referring domains") == f"{expected.total_domains:,}"
     table = at.dataframe[0].value
     assert list(table["domain"]) == [d.domain for d in expected.domains]
     assert len(at.get("plotly_chart")) == 4
     assert len(at.download_button) == 1
-    assert f"of {expected.total_domains:,} referring domains" in _texts(at)  # labelled as a sample
+    assert f"of {expected.total_domains:,} referring domains" in shown_text(at)  # labelled as a sample
 
 
 def test_trust_map_filters_reshape_the_table_without_asking_again(live_env: SandboxServer) -> None:
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
         rows = client.trust_map("example.com").domains
-    at = _page("views/trust-map.py", domain="example.com")
+    at = open_page("views/trust-map.py", domain="example.com")
     served = live_env.state.total_requests()
     at.slider(key="map_min_dr").set_value(50).run()
     assert not at.exception
@@ -109,14 +69,14 @@ def test_trust_map_filters_reshape_the_table_without_asking_again(live_env: Sand
 
 
 def test_trust_map_filters_that_match_nothing_say_so(live_env: SandboxServer) -> None:
-    at = _page("views/trust-map.py", domain="example.com", map_min_dr="100", map_max_spam="0")
+    at = open_page("views/trust-map.py", domain="example.com", map_min_dr="100", map_max_spam="0")
     assert not at.exception
     assert not at.dataframe
     assert any("matches these filters" in i.value for i in at.info)
 
 
 def test_cold_trust_map_says_it_is_being_built_not_an_error(live_env: SandboxServer) -> None:
-    at = _page("views/trust-map.py", domain=COLD_MAP)
+    at = open_page("views/trust-map.py", domain=COLD_MAP)
     assert not at.exception
     assert not at.error
     assert any("is being built" in i.value and "next refresh" in i.value for i in at.info)
@@ -126,7 +86,7 @@ def test_cold_trust_map_says_it_is_being_built_not_an_error(live_env: SandboxSer
 
 def test_cold_map_is_asked_again_on_retry(live_env: SandboxServer) -> None:
     live_env.state.add_fault("trust_map", 503, times=3)  # the first ask and the client's two retries
-    at = _page("views/trust-map.py", domain="example.com")
+    at = open_page("views/trust-map.py", domain="example.com")
     assert any("is being built" in i.value for i in at.info)
     at.button(key="map_retry").click().run()  # a 503 is not cached: the retry asks again
     assert not at.exception
@@ -147,9 +107,9 @@ def test_trust_map_errors_are_explained(
 ) -> None:
     if fault is not None:
         live_env.state.add_fault("trust_map", fault)
-    at = _page("views/trust-map.py", domain=domain)
+    at = open_page("views/trust-map.py", domain=domain)
     assert not at.exception
-    assert words in _texts(at)
+    assert words in shown_text(at)
     assert at.text_input(key="domain").value == domain  # what was typed is kept
 
 
@@ -157,7 +117,7 @@ def test_trust_map_errors_are_explained(
 
 
 def test_site_check_asks_before_spending_a_unit(live_env: SandboxServer) -> None:
-    at = _page("views/site-check.py", domain=SUSPICIOUS_SITE)
+    at = open_page("views/site-check.py", domain=SUSPICIOUS_SITE)
     assert not at.exception
     assert any("1 quota unit" in i.value for i in at.info)
     assert _requests(live_env, "/site-check/") == 0 and _spent(live_env) == 0
@@ -167,7 +127,7 @@ def test_site_check_asks_before_spending_a_unit(live_env: SandboxServer) -> None
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
         report = client.site_check(SUSPICIOUS_SITE)
     assert any("Suspicious" in s.value for s in at.subheader)
-    text = _texts(at)
+    text = shown_text(at)
     assert report.reasons and all(reason.split(" ")[1] in text for reason in report.reasons)
     at.run()  # a rerun reads the cache: no unit, no button
     assert _requests(live_env, "/site-check/") == 2  # the page's one read and the test's own
@@ -175,7 +135,7 @@ def test_site_check_asks_before_spending_a_unit(live_env: SandboxServer) -> None
 
 
 def test_a_clean_report_says_nothing_wrong_was_found(live_env: SandboxServer) -> None:
-    at = _page("views/site-check.py", domain="example.com")
+    at = open_page("views/site-check.py", domain="example.com")
     at.button(key="check_read_example.com").click().run()
     assert not at.exception
     assert any("Nothing wrong found" in s.value for s in at.success)
@@ -188,7 +148,7 @@ def test_missing_signals_are_not_available_and_weaken_the_evidence(
 ) -> None:
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
         report = client.site_check(domain)
-    at = _page("views/site-check.py", domain=domain)
+    at = open_page("views/site-check.py", domain=domain)
     at.button(key=f"check_read_{domain}").click().run()
     assert not at.exception
     missing = missing_signals(report)
@@ -200,7 +160,7 @@ def test_missing_signals_are_not_available_and_weaken_the_evidence(
 
 
 def test_no_report_yet_explains_how_one_is_created(live_env: SandboxServer) -> None:
-    at = _page("views/site-check.py", domain=NO_REPORT)
+    at = open_page("views/site-check.py", domain=NO_REPORT)
     at.button(key=f"check_read_{NO_REPORT}").click().run()
     assert not at.exception
     assert any("no site-check report" in i.value and "site check" in i.value for i in at.info)
@@ -209,7 +169,7 @@ def test_no_report_yet_explains_how_one_is_created(live_env: SandboxServer) -> N
 
 def test_site_check_with_a_spent_quota_says_so(live_env: SandboxServer) -> None:
     live_env.state.add_fault("site_check", 402)
-    at = _page("views/site-check.py", domain="example.com")
+    at = open_page("views/site-check.py", domain="example.com")
     at.button(key="check_read_example.com").click().run()
     assert not at.exception
     assert any("quota is used up" in w.value for w in at.warning)
@@ -223,13 +183,13 @@ def _bulk(at: AppTest, text: str) -> AppTest:
 
 
 def test_bulk_shows_rejects_and_cost_then_rates_every_domain(live_env: SandboxServer) -> None:
-    at = _page("views/bulk-dr.py")
+    at = open_page("views/bulk-dr.py")
     _bulk(at, "stripe.com\nhttps://WWW.Stripe.com/pricing, example.com\nlocalhost\nblog.acme-widgets.com")
     assert not at.exception
     domains = ["stripe.com", "example.com", "acme-widgets.com"]
     rejected = at.dataframe[0].value
     assert list(rejected["entry"]) == ["localhost"]
-    assert _metric(at, "Domains to check") == "3" and _metric(at, "Quota units this run") == "3"
+    assert metric(at, "Domains to check") == "3" and metric(at, "Quota units this run") == "3"
     assert _requests(live_env, "/dr/") == 0  # nothing is spent before the start button
     at.button(key="bulk_start").click().run()
     assert not at.exception
@@ -239,19 +199,19 @@ def test_bulk_shows_rejects_and_cost_then_rates_every_domain(live_env: SandboxSe
     assert _spent(live_env) == 3
     assert len(at.get("plotly_chart")) == 1 and len(at.download_button) == 2
     # The same run again within the ttl spends nothing and asks nothing.
-    assert _metric(at, "Quota units this run") == "0"
+    assert metric(at, "Quota units this run") == "0"
     at.button(key="bulk_start").click().run()
     assert _spent(live_env) == 3 and _requests(live_env, "/dr/") == 3
-    assert "spent 0 quota units" in _texts(at)
+    assert "spent 0 quota units" in shown_text(at)
 
 
 def test_bulk_spends_only_for_domains_not_yet_cached(live_env: SandboxServer) -> None:
-    at = _page("views/bulk-dr.py")
+    at = open_page("views/bulk-dr.py")
     _bulk(at, "stripe.com, github.com")
     at.button(key="bulk_start").click().run()
     _bulk(at, "stripe.com, github.com, example.com, hubspot.com, moz.com")
-    assert _metric(at, "Quota units this run") == "3"
-    assert _metric(at, "Answered from the cache (free)") == "2"
+    assert metric(at, "Quota units this run") == "3"
+    assert metric(at, "Answered from the cache (free)") == "2"
     at.button(key="bulk_start").click().run()
     assert not at.exception
     assert _spent(live_env) == 5  # 2 + 3: cached domains spent nothing the second time
@@ -260,30 +220,30 @@ def test_bulk_spends_only_for_domains_not_yet_cached(live_env: SandboxServer) ->
 
 def test_bulk_keeps_a_failed_domain_in_the_table_and_counts_it_again(live_env: SandboxServer) -> None:
     live_env.state.add_fault("dr", 500, times=1)
-    at = _page("views/bulk-dr.py")
+    at = open_page("views/bulk-dr.py")
     _bulk(at, "stripe.com, github.com, example.com, hubspot.com")
     at.button(key="bulk_start").click().run()
     assert not at.exception
     table = at.dataframe[-1].value
     assert len(table) == 4 and table["error"].notna().sum() == 1
     assert table["dr"].notna().sum() == 3
-    assert _metric(at, "Quota units this run") == "1"  # the failure was not cached: it costs again
+    assert metric(at, "Quota units this run") == "1"  # the failure was not cached: it costs again
 
 
 def test_bulk_reads_an_uploaded_csv(live_env: SandboxServer) -> None:
-    at = _page("views/bulk-dr.py")
+    at = open_page("views/bulk-dr.py")
     data = (
         b"Name,Website\nStripe,https://stripe.com\nAcme,acme-widgets.com\nAcme again,www.acme-widgets.com\n"
     )
     at.file_uploader(key="bulk_upload").set_value(("sites.csv", data, "text/csv")).run()
     assert not at.exception
-    assert _metric(at, "Domains to check") == "2"
+    assert metric(at, "Domains to check") == "2"
     assert not [e for e in at.expander if "skipped" in e.label]  # the header is not a bad domain
 
 
 def test_bulk_with_a_spent_quota_stops_and_says_so(live_env: SandboxServer) -> None:
     live_env.state.add_fault("dr", 402)
-    at = _page("views/bulk-dr.py")
+    at = open_page("views/bulk-dr.py")
     _bulk(at, "stripe.com, github.com, example.com, hubspot.com, moz.com, ahrefs.com")
     at.button(key="bulk_start").click().run()
     assert not at.exception
@@ -298,14 +258,14 @@ def limited_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[SandboxServer]:
     with SandboxServer(SandboxConfig(rate_limit=20, quota=QUOTA), host="127.0.0.1", port=0) as server:
         monkeypatch.setenv("VERIFIEDDR_API_BASE", server.base_url)
         monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-        _clear_caches()
+        empty_caches()
         yield server
-        _clear_caches()
+        empty_caches()
 
 
 def test_bulk_under_a_rate_limit_loses_no_domain(limited_env: SandboxServer) -> None:
     domains = [f"ratelimited{i}.com" for i in range(24)]
-    at = _page("views/bulk-dr.py")
+    at = open_page("views/bulk-dr.py")
     limited_env.state.reset()  # the page's own first calls (sidebar quota) must not eat the burst
     limited_env.state.add_fault("dr", 429, times=1, retry_after=1)  # the limit is met for sure
     _bulk(at, "\n".join(domains))
@@ -318,7 +278,7 @@ def test_bulk_under_a_rate_limit_loses_no_domain(limited_env: SandboxServer) -> 
     # The 429 was asked again (after its Retry-After) and spent nothing; each domain spent one unit.
     assert _requests(limited_env, "/dr/") == len(domains) + 1
     assert _spent(limited_env) == len(domains)
-    assert f"spent {len(domains)} quota units" in _texts(at)
+    assert f"spent {len(domains)} quota units" in shown_text(at)
 
 
 # --- Badges & snippets ---------------------------------------------------------------------------
@@ -327,7 +287,7 @@ def test_bulk_under_a_rate_limit_loses_no_domain(limited_env: SandboxServer) -> 
 def test_badges_show_the_snippets_as_code_and_preview_only_images(live_env: SandboxServer) -> None:
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
         snippets = client.snippets("example.com")
-    at = _page("views/badges.py", domain="example.com")
+    at = open_page("views/badges.py", domain="example.com")
     assert not at.exception
     code = [c.value for c in at.code]
     assert snippets.html in code and snippets.markdown in code and snippets.share_text in code
@@ -339,17 +299,17 @@ def test_badges_show_the_snippets_as_code_and_preview_only_images(live_env: Sand
 
 
 def test_badges_for_an_unlisted_site_say_why_there_are_none(live_env: SandboxServer) -> None:
-    at = _page("views/badges.py", domain=UNLISTED)
+    at = open_page("views/badges.py", domain=UNLISTED)
     assert not at.exception
-    assert "Not found" in _texts(at) and "only for listed sites" in _texts(at)
+    assert "Not found" in shown_text(at) and "only for listed sites" in shown_text(at)
 
 
 def test_badges_survive_an_answer_full_of_nulls(live_env: SandboxServer) -> None:
     live_env.state.add_fault("snippets", "nulls")
-    at = _page("views/badges.py", domain="example.com")
+    at = open_page("views/badges.py", domain="example.com")
     assert not at.exception
     assert not at.code
-    assert "gave no badge" in _texts(at)
+    assert "gave no badge" in shown_text(at)
 
 
 # --- Categories ----------------------------------------------------------------------------------
@@ -358,26 +318,26 @@ def test_badges_survive_an_answer_full_of_nulls(live_env: SandboxServer) -> None
 def test_categories_table_and_limit(live_env: SandboxServer) -> None:
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
         expected = client.categories()
-    at = _page("views/categories.py")
+    at = open_page("views/categories.py")
     assert not at.exception
     table = at.dataframe[0].value
     assert list(table["value"]) == [c.value for c in expected.categories]
-    assert _metric(at, "Categories per site, at most") == str(expected.max_per_site)
+    assert metric(at, "Categories per site, at most") == str(expected.max_per_site)
     assert len(at.download_button) == 1
 
 
 def test_categories_without_a_limit_say_it_is_not_stated(live_env: SandboxServer) -> None:
     live_env.state.add_fault("categories", "nulls")
-    at = _page("views/categories.py")
+    at = open_page("views/categories.py")
     assert not at.exception
-    assert _metric(at, "Categories per site, at most") == "not stated"
-    assert "did not say how many" in _texts(at)
+    assert metric(at, "Categories per site, at most") == "not stated"
+    assert "did not say how many" in shown_text(at)
     assert at.dataframe[0].value["label"].isna().all()
 
 
 @pytest.mark.parametrize(("fault", "words"), [(503, "being refreshed"), ("nonjson", "something unexpected")])
 def test_categories_errors_are_explained(live_env: SandboxServer, fault: int | str, words: str) -> None:
     live_env.state.add_fault("categories", fault)
-    at = _page("views/categories.py")
+    at = open_page("views/categories.py")
     assert not at.exception
-    assert words in _texts(at)
+    assert words in shown_text(at)

@@ -29,7 +29,8 @@ from components.keywords.frames import (
     usage,
     verdict,
 )
-from sandbox.keyword_data import keyword_report, serp, suggestions
+from sandbox.keyword_data import keyword_report, suggestions
+from tests.sandbox_picks import keyword_with_unknown_dr
 
 
 def _report(drs: list[int | None], *, user_dr: int | None = None, **extra: object) -> KeywordReport:
@@ -53,15 +54,6 @@ def _report(drs: list[int | None], *, user_dr: int | None = None, **extra: objec
     return KeywordReport.model_validate(body)
 
 
-def _keyword_with_unknown_dr() -> str:
-    """A sandbox keyword whose top 10 holds a result with an unresolved DR (found, not assumed)."""
-    for i in range(200):
-        keyword = f"shaping probe {i}"
-        if any(row.dr is None for row in serp(keyword)):
-            return keyword
-    raise AssertionError("the sandbox should leave some DRs unresolved")
-
-
 # --- one report ---------------------------------------------------------------------------------
 
 
@@ -83,7 +75,7 @@ def test_serp_frame_shows_extra_fields_the_service_adds() -> None:
 
 
 def test_median_and_min_leave_unknown_drs_out() -> None:
-    keyword = _keyword_with_unknown_dr()
+    keyword = keyword_with_unknown_dr("shaping probe")
     report = keyword_report(keyword, None, cached=False)
     known = [row.dr for row in report.results if row.dr is not None]
     stripped = report.model_copy(update={"median_dr": None, "min_dr": None})

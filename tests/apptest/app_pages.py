@@ -1,0 +1,53 @@
+"""Open a page of the app in Streamlit's AppTest and read what it shows: shared by every AppTest module,
+so each reads a metric, a button or the page's prose the same way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from components.core import data
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def open_page(page: str | None = None, **query: str) -> AppTest:
+    """A new session on ``page`` (a registry file such as ``views/site.py``; None for the start page)
+    with ``query`` in its URL, after its first run."""
+    at = AppTest.from_file(APP, default_timeout=30)
+    for name, value in query.items():
+        at.query_params[name] = value
+    if page is not None:
+        at.switch_page(page)
+    return at.run()
+
+
+def metric(at: AppTest, label: str) -> str:
+    """The value of the first metric card labelled ``label`` (failing if the page shows none)."""
+    values = [m.value for m in at.metric if m.label == label]
+    assert values, f"no {label} metric on the page"
+    return values[0]
+
+
+def shown_text(at: AppTest) -> str:
+    """Every callout, caption and markdown block on the page, one per line."""
+    kinds = (at.error, at.warning, at.info, at.success, at.caption, at.markdown)
+    return "\n".join(str(e.value) for kind in kinds for e in kind)
+
+
+def button(at: AppTest, label: str) -> Any:
+    """The first button labelled ``label`` (failing, with the labels there are, if none is)."""
+    found = [b for b in at.button if b.label == label]
+    assert found, f"no {label!r} button; have {[b.label for b in at.button]}"
+    return found[0]
+
+
+def empty_caches() -> None:
+    """Empty the data cache, its ledger and the built figures together: clearing the cache alone
+    would leave the ledger saying "cached" (no quota spent) for answers that are gone."""
+    st.cache_data.clear()
+    data._ledger.clear()
+    data._built_figure.clear()
