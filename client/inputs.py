@@ -62,6 +62,8 @@ class _Recognised:
 
     def add(self, value: str) -> str:
         """Remember ``value`` as normalised and return it."""
+        if value in self._values:  # the usual case: another spelling of a site seen before
+            return value
         with self._lock:
             self._values[value] = None
             while len(self._values) > self._max_entries:
