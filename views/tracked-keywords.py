@@ -4,44 +4,38 @@ from __future__ import annotations
 
 import streamlit as st
 
-from client.errors import (
-    ApiError,
-    BadRequestError,
-    ConflictError,
-    InvalidInputError,
-    NotFoundError,
-    PaymentRequiredError,
-    RateLimitedError,
-)
+from client.errors import ApiError, ConflictError, InvalidInputError, NotFoundError
 from client.models import TrackedKeywords
 from components.common.text import escape_md
 from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
+from components.core.shared_inputs import DOMAIN_KEY
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
 from components.core.writes import (
     WriteOutcome,
-    flash,
     peek_flash,
-    request_write,
     run_requested_write,
     show_flash,
     write_requested,
 )
 from components.keywords.frames import TIER_LABELS, Usage, present_columns, tracked_frame, usage
-from components.keywords.widgets import owned_sites, remember_site
+from components.keywords.widgets import (
+    LIVE_SERP_NOTE,
+    TRACKED_SLOT,
+    owned_sites,
+    refusal_context,
+    remember_site,
+    request_add,
+    request_refresh,
+    request_remove,
+)
 
-#: One slot for every write on this page: while one runs, every control is disabled.
-SLOT = "tracked_keywords"
-SITE_KEY = "domain"
+SITE_KEY = DOMAIN_KEY
 ADD_KEY = "track"
 PICK_KEY = "tracked_pick"
 CONFIRM_KEY = RESULT_PREFIX + "tracked_confirm_remove"
-LIVE_SERP_NOTE = (
-    "Adding or refreshing a keyword the service has not fetched recently pays a live Google search, "
-    "which the service rate-limits more strictly than other calls."
-)
 OPTIONAL_COLUMNS = ("min_dr", "search_volume", "cpc", "prev_position", "position_change", "impressions")
 
 PROGRESS = st.column_config.ProgressColumn
@@ -179,32 +173,8 @@ def _table(listing: TrackedKeywords, domain: str) -> None:
 
 
 def _request_add(slug: str, domain: str) -> None:
-    """Form submit: check the typed keyword, then ask for the add (sent once, after this callback)."""
-    raw = st.session_state.get(ADD_KEY) or ""
-    try:
-        keyword = data.keyword(raw)
-    except InvalidInputError as exc:
-        flash(SLOT, WriteOutcome("add_tracked_keyword", "failed", error=exc))
-        return
-    request_write(
-        SLOT,
-        "add_tracked_keyword",
-        slug,
-        keyword,
-        invalidates=[("tracked_keywords", slug)],
-        success=f"Now tracking “{escape_md(keyword)}” for {escape_md(domain)}.",
-    )
-
-
-def _request_refresh(slug: str, target_id: str, keyword: str) -> None:
-    request_write(
-        SLOT,
-        "refresh_tracked_keyword",
-        slug,
-        target_id,
-        invalidates=[("tracked_keywords", slug)],
-        success=f"Refreshed the snapshot of “{escape_md(keyword)}”.",
-    )
+    """Form submit: ask for the add of what was typed (sent once, after this callback)."""
+    request_add(slug, domain, st.session_state.get(ADD_KEY) or "")
 
 
 def _ask_remove(slug: str, target_id: str) -> None:
@@ -217,43 +187,15 @@ def _cancel_remove() -> None:
 
 def _confirm_remove(slug: str, target_id: str, keyword: str) -> None:
     st.session_state.pop(CONFIRM_KEY, None)
-    request_write(
-        SLOT,
-        "remove_tracked_keyword",
-        slug,
-        target_id,
-        invalidates=[("tracked_keywords", slug)],
-        success=f"Stopped tracking “{escape_md(keyword)}”.",
-    )
-
-
-def _context(err: ApiError, limit: int | None) -> str | None:
-    """What this page knows about a refused write beyond the shared error words."""
-    if isinstance(err, ConflictError):
-        return "That keyword is already tracked for this site: nothing was added."
-    if isinstance(err, InvalidInputError):
-        return None
-    if isinstance(err, BadRequestError):
-        at = f" ({limit})" if limit else ""
-        return (
-            "The service refuses a keyword it considers invalid, and any new keyword once the site "
-            f"tracks its limit{at}: remove one to make room."
-        )
-    if isinstance(err, RateLimitedError):
-        return LIVE_SERP_NOTE
-    if isinstance(err, PaymentRequiredError):
-        return "Adds and refreshes spend your plan's monthly keyword checks; they renew next month."
-    if isinstance(err, NotFoundError):
-        return "That keyword is no longer tracked, or the site is not one of yours; the list shows what is."
-    return None
+    request_remove(slug, target_id, keyword)
 
 
 def _show_outcome(conn: Connection, slug: str, limit: int | None) -> WriteOutcome | None:
     """The last write's message; a refusal that means the list is stale re-reads it."""
-    outcome = show_flash(SLOT, subject="this keyword")
+    outcome = show_flash(TRACKED_SLOT, subject="this keyword")
     if outcome is None or outcome.error is None:
         return outcome
-    context = _context(outcome.error, limit)
+    context = refusal_context(outcome.error, limit)
     if context:
         st.caption(context)
     if isinstance(outcome.error, NotFoundError | ConflictError):
@@ -296,7 +238,7 @@ def _manage(listing: TrackedKeywords, slug: str, use: Usage, busy: bool) -> None
         "Refresh snapshot",
         key="refresh_button",
         icon=":material/refresh:",
-        on_click=_request_refresh,
+        on_click=request_refresh,
         args=(slug, target_id, keyword),
         disabled=busy,
         width="stretch",
@@ -357,7 +299,7 @@ def _site(conn: Connection, domain: str, slug: str) -> None:
             return
     use = usage(listing)
     _meters(use)
-    busy = write_requested(SLOT)
+    busy = write_requested(TRACKED_SLOT)
     left, right = st.columns(2, gap="large")
     with left:
         st.markdown("**Add a keyword**")
@@ -365,7 +307,7 @@ def _site(conn: Connection, domain: str, slug: str) -> None:
     with right:
         st.markdown("**Refresh or remove one**")
         _manage(listing, slug, use, busy)
-    run_requested_write(conn, SLOT, note="Sending your change to the service…")
+    run_requested_write(conn, TRACKED_SLOT, note="Sending your change to the service…")
     _table(listing, domain)
 
 
@@ -381,7 +323,7 @@ st.caption(
 if ADD_KEY in st.query_params:
     st.session_state[ADD_KEY] = st.query_params[ADD_KEY]
     del st.query_params[ADD_KEY]
-_last = peek_flash(SLOT)
+_last = peek_flash(TRACKED_SLOT)
 if _last is not None and _last.ok and not _last.duplicate and _last.operation == "add_tracked_keyword":
     st.session_state[ADD_KEY] = ""
 
