@@ -11,7 +11,7 @@ from client.growth_models import AiVisibility
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection
-from components.core.tables import table_with_export
+from components.core.tables import score_column, table_with_export
 from components.core.tabs import lazy_tabs
 from components.core.writes import WriteOutcome, flash, show_flash
 from components.sites import widgets as site_writes
@@ -169,8 +169,8 @@ def _sources(view: AiVisibility, domain: str) -> None:
                 "url": st.column_config.LinkColumn("Page"),
                 "domain": "Site",
                 "citations": "Citations",
-                "dr": st.column_config.ProgressColumn("DR", min_value=0, max_value=100, format="%d"),
-                "true_dr": st.column_config.ProgressColumn("TrueDR", min_value=0, max_value=100, format="%d"),
+                "dr": score_column("DR"),
+                "true_dr": score_column("TrueDR"),
             },
         )
 

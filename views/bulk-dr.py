@@ -15,7 +15,7 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import table_with_export
+from components.core.tables import score_column, table_with_export
 from components.research import widgets as bulk_check
 from components.research.charts import bulk_dr_chart
 from components.research.frames.bulk import (
@@ -43,7 +43,7 @@ DEMO_LIST = "\n".join(
 )
 RESULT_COLUMNS = {
     "domain": st.column_config.TextColumn("Domain", pinned=True),
-    "dr": st.column_config.ProgressColumn("DR", min_value=0, max_value=100, format="%d"),
+    "dr": score_column("DR"),
     "listed": st.column_config.CheckboxColumn("Listed"),
     "slug": st.column_config.TextColumn("Slug"),
     "source": st.column_config.TextColumn("Source"),

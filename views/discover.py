@@ -14,17 +14,12 @@ from components.core.pages import OVERVIEW, TRUST_MAP, link_to
 from components.core.tables import table_with_export
 from components.growth.charts import discovery_chart
 from components.growth.frames import discovery_frame
-from components.growth.widgets import rating_floor
+from components.growth.widgets import RATINGS_COLUMNS, rating_floor
 
 DEFAULT_LIMIT = 20
 COLUMNS = {
     "domain": st.column_config.TextColumn("Domain", pinned=True),
-    "dr": st.column_config.ProgressColumn("DR", min_value=0, max_value=100, format="%d"),
-    "true_dr": st.column_config.ProgressColumn("TrueDR", min_value=0, max_value=100, format="%d"),
-    "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
-    "confidence": st.column_config.TextColumn("Confidence"),
-    "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
-    "category": st.column_config.TextColumn("Category"),
+    **RATINGS_COLUMNS,
     "verified": st.column_config.CheckboxColumn("Verified"),
     "title": st.column_config.TextColumn("Title"),
 }

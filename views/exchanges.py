@@ -17,7 +17,7 @@ from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
 from components.core.writes import flash, show_flash
 from components.growth.frames import candidates_frame
-from components.growth.widgets import approve_exchange, preview_exchange, rating_floor
+from components.growth.widgets import RATINGS_COLUMNS, approve_exchange, preview_exchange, rating_floor
 from components.overview.widgets import authority_cards
 from components.sites.widgets import read_chosen_site
 
@@ -30,12 +30,7 @@ SENT = RESULT_PREFIX + "exchange_sent"
 LAST_CONTACT = RESULT_PREFIX + "exchange_last_contact"
 COLUMNS = {
     "domain": st.column_config.TextColumn("Partner", pinned=True),
-    "dr": st.column_config.ProgressColumn("DR", min_value=0, max_value=100, format="%d"),
-    "true_dr": st.column_config.ProgressColumn("TrueDR", min_value=0, max_value=100, format="%d"),
-    "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
-    "confidence": st.column_config.TextColumn("Confidence"),
-    "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
-    "category": st.column_config.TextColumn("Category"),
+    **RATINGS_COLUMNS,
     "opportunity": st.column_config.TextColumn("Opportunity"),
     "why": st.column_config.TextColumn("Why it fits", width="large"),
     "title": st.column_config.TextColumn("Title"),

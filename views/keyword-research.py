@@ -14,7 +14,7 @@ from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
 from components.core.pages import KEYWORD_SUGGESTIONS, TRACKED_KEYWORDS, link_to
 from components.core.shared_inputs import domain_input
-from components.core.tables import table_with_export
+from components.core.tables import score_column, table_with_export
 from components.keywords.charts import distribution_chart, serp_chart
 from components.keywords.frames import (
     TIER_LABELS,
@@ -42,11 +42,10 @@ LIVE_SERP_NOTE = (
     "rate-limits more strictly than other calls; keywords fetched before come back from its cache."
 )
 
-PROGRESS = st.column_config.ProgressColumn
 SERP_COLUMNS = {
     "position": st.column_config.NumberColumn("Position", format="%d"),
     "domain": st.column_config.TextColumn("Domain"),
-    "dr": PROGRESS("DR", min_value=0, max_value=100, format="%d", help="Empty when the DR is unknown."),
+    "dr": score_column("DR", help="Empty when the DR is unknown."),
     "title": st.column_config.TextColumn("Title"),
     "url": st.column_config.LinkColumn("Page"),
     "tracked_slug": st.column_config.TextColumn("Tracked site", help="Set when the result is a tracked site"),
@@ -56,7 +55,7 @@ RANKING_COLUMNS = {
     "keyword": st.column_config.TextColumn("Keyword", pinned=True),
     "gap": st.column_config.NumberColumn("Gap", format="%+.1f", help="Median DR − your DR; ≤ 0 clears it."),
     "tier": st.column_config.TextColumn("Tier", help=TIER_NOTE),
-    "median_dr": PROGRESS("Median DR", min_value=0, max_value=100, format="%.1f"),
+    "median_dr": score_column("Median DR", format="%.1f"),
     "min_dr": st.column_config.NumberColumn("Min DR", format="%.0f", help="The lowest-DR entry point."),
     "your_dr": st.column_config.NumberColumn("Your DR", format="%d"),
     "known_results": st.column_config.NumberColumn("Results with DR", format="%d"),

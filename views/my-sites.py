@@ -13,7 +13,7 @@ from components.core import data, pages
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import table_with_export
+from components.core.tables import score_column, table_with_export
 from components.core.tabs import lazy_tabs
 from components.core.writes import flash, refused, show_flash
 from components.sites import widgets as site_writes
@@ -24,8 +24,8 @@ LAST_SUBMISSION = RESULT_PREFIX + "last_submission"
 SITE_COLUMNS = {
     "domain": st.column_config.TextColumn("Site", pinned=True),
     "status": st.column_config.TextColumn("Status"),
-    "dr": st.column_config.ProgressColumn("DR", min_value=0, max_value=100, format="%d"),
-    "true_dr": st.column_config.ProgressColumn("TrueDR", min_value=0, max_value=100, format="%d"),
+    "dr": score_column("DR"),
+    "true_dr": score_column("TrueDR"),
     "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
     "traffic": st.column_config.NumberColumn("Traffic", format="localized"),
     "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),

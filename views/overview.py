@@ -14,7 +14,7 @@ from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
 from components.core.shared_inputs import domain_input
 from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import table_with_export
+from components.core.tables import score_column, table_with_export
 from components.overview.charts import changes_chart, compare_chart
 from components.overview.frames import backlinks_frame, changes_frame, compare_frame
 from components.overview.widgets import authority_cards, evidence_cards
@@ -24,10 +24,9 @@ MAX_COMPARE = 20
 DEMO_DOMAINS = ("stripe.com", "example.com", "hubspot.com", "github.com")
 DR_CHECKED = RESULT_PREFIX + "overview_dr_checked"
 
-PROGRESS_COLUMN = st.column_config.ProgressColumn
 BACKLINK_COLUMNS = {
     "source_domain": st.column_config.TextColumn("Linking domain"),
-    "dr": PROGRESS_COLUMN("DR", min_value=0, max_value=100, format="%d"),
+    "dr": score_column("DR"),
     "follow": st.column_config.CheckboxColumn("Follow"),
     "anchor": st.column_config.TextColumn("Anchor text"),
     "url": st.column_config.LinkColumn("Linking page"),
@@ -35,8 +34,8 @@ BACKLINK_COLUMNS = {
 COMPARE_COLUMNS = {
     "domain": st.column_config.TextColumn("Domain", pinned=True),
     "title": st.column_config.TextColumn("Title"),
-    "dr": PROGRESS_COLUMN("DR", min_value=0, max_value=100, format="%d"),
-    "true_dr": PROGRESS_COLUMN("TrueDR", min_value=0, max_value=100, format="%d"),
+    "dr": score_column("DR"),
+    "true_dr": score_column("TrueDR"),
     "gap": st.column_config.NumberColumn("TrueDR − DR", format="%+d"),
     "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
     "confidence": st.column_config.TextColumn("Confidence"),

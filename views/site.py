@@ -13,7 +13,7 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import csv_file_name, table_with_export
+from components.core.tables import csv_file_name, score_column, table_with_export
 from components.core.tabs import lazy_tabs
 from components.core.writes import flash, refused, show_flash
 from components.overview.widgets import signed
@@ -26,7 +26,7 @@ LAST_VERIFICATION = RESULT_PREFIX + "last_verification"
 TRUEDR_COLUMNS = {
     "signal": st.column_config.TextColumn("Signal"),
     "impact": st.column_config.NumberColumn("Impact (points)", format="%+.1f"),
-    "score": st.column_config.ProgressColumn("Score", min_value=0, max_value=100, format="%d"),
+    "score": score_column("Score"),
     "weight": st.column_config.NumberColumn("Weight", format="percent"),
     "note": st.column_config.TextColumn("Note"),
 }

@@ -12,7 +12,7 @@ from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.shared_inputs import DOMAIN_KEY
 from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import table_with_export
+from components.core.tables import score_column, table_with_export
 from components.core.writes import (
     WriteOutcome,
     peek_flash,
@@ -38,12 +38,9 @@ PICK_KEY = "tracked_pick"
 CONFIRM_KEY = RESULT_PREFIX + "tracked_confirm_remove"
 OPTIONAL_COLUMNS = ("min_dr", "search_volume", "cpc", "prev_position", "position_change", "impressions")
 
-PROGRESS = st.column_config.ProgressColumn
 COLUMNS = {
     "keyword": st.column_config.TextColumn("Keyword", pinned=True),
-    "median_dr": PROGRESS(
-        "Median DR", min_value=0, max_value=100, format="%.1f", help="DR needed: top-10 median"
-    ),
+    "median_dr": score_column("Median DR", format="%.1f", help="DR needed: top-10 median"),
     "min_dr": st.column_config.NumberColumn("Min DR", format="%.0f"),
     "user_dr": st.column_config.NumberColumn("Your DR", format="%d"),
     "gap": st.column_config.NumberColumn("Gap", format="%+.1f", help="Median DR − your DR; ≤ 0 clears it"),

@@ -13,7 +13,7 @@ from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
 from components.core.pages import OVERVIEW, SITE_CHECK, link_to
 from components.core.shared_inputs import domain_input
-from components.core.tables import table_with_export
+from components.core.tables import score_column, table_with_export
 from components.research.charts import breakdown_chart, dr_band_chart, importance_scatter
 from components.research.frames.trust_map import (
     SPAM_RISK_FROM,
@@ -30,7 +30,7 @@ DEMO_DOMAINS = ("stripe.com", "example.com", "github.com", "acme-widgets.com")
 
 MAP_COLUMNS = {
     "url": st.column_config.LinkColumn("Referring domain", display_text=r"https://(.*)", pinned=True),
-    "dr": st.column_config.ProgressColumn("DR", min_value=0, max_value=100, format="%d"),
+    "dr": score_column("DR"),
     "backlinks": st.column_config.NumberColumn("Backlinks", format="localized"),
     "link_type": st.column_config.TextColumn("Link type"),
     "status": st.column_config.TextColumn("Status"),

@@ -1,4 +1,5 @@
-"""Tables with a CSV download: every table in the app leaves it through here.
+"""Tables with a CSV download: every table in the app leaves it through here. Also the one way a
+0–100 score (DR, TrueDR, a signal's score) is drawn in a table column.
 
 CSV cells that a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage
 return, or their full-width forms) are prefixed with an apostrophe, because domain titles, anchors
@@ -14,9 +15,15 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
 
 #: What spreadsheets treat as the start of a formula, including full-width (CJK input) forms.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠")
+
+
+def score_column(label: str, *, format: str = "%d", help: str | None = None) -> ColumnConfig:
+    """A table column for a 0–100 score, drawn as a bar on the full 0–100 scale."""
+    return st.column_config.ProgressColumn(label, min_value=0, max_value=100, format=format, help=help)
 
 
 def defuse_cell(value: Any) -> Any:

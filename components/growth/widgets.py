@@ -1,4 +1,5 @@
-"""Streamlit pieces of the growth pages: a discovery filter input, and the link-exchange writes.
+"""Streamlit pieces of the growth pages: the ratings columns and a filter input of discovery, and
+the link-exchange writes.
 
 Each write is sent once per user action (``components.core.writes``). A preview is a dry run
 (nothing is sent, so no cached read changes); approving sends exactly the previewed draft. Call
@@ -11,7 +12,18 @@ import streamlit as st
 
 from client.outreach import ExchangeDraft
 from components.core.connection import Connection
+from components.core.tables import score_column
 from components.core.writes import WriteOutcome, write_once
+
+#: A found site's ratings as Discover and Link exchanges show them (beside each page's own columns).
+RATINGS_COLUMNS = {
+    "dr": score_column("DR"),
+    "true_dr": score_column("TrueDR"),
+    "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
+    "confidence": st.column_config.TextColumn("Confidence"),
+    "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
+    "category": st.column_config.TextColumn("Category"),
+}
 
 
 def rating_floor(label: str, *, key: str) -> int | None:
