@@ -30,7 +30,7 @@ from components.common.text import escape_md
 from components.core import data
 from components.core.connection import Connection
 from components.core.sidebar import RESULT_PREFIX
-from components.core.writes import WriteOutcome, flash, request_write
+from components.core.writes import flash, refused, request_write
 
 _LAST_SITE = RESULT_PREFIX + "keyword_site"
 #: One slot for every tracked-keyword write: while one runs, every control of the page is disabled.
@@ -85,6 +85,7 @@ def site_to_track(conn: Connection, domain: str | None) -> str | None:
 
 
 def _request(operation: str, slug: str, *args: str, success: str) -> None:
+    """Ask for a write to the site's tracked keywords; once sent, it drops the site's cached list."""
     request_write(
         TRACKED_SLOT, operation, slug, *args, invalidates=[("tracked_keywords", slug)], success=success
     )
@@ -95,23 +96,15 @@ def request_add(slug: str, domain: str, typed: str) -> None:
     try:
         keyword = data.keyword(typed)
     except InvalidInputError as exc:
-        flash(TRACKED_SLOT, WriteOutcome("add_tracked_keyword", "failed", error=exc))
+        flash(TRACKED_SLOT, refused("add_tracked_keyword", exc))
         return
-    _request(
-        "add_tracked_keyword",
-        slug,
-        keyword,
-        success=f"Now tracking “{escape_md(keyword)}” for {escape_md(domain)}.",
-    )
+    success = f"Now tracking “{escape_md(keyword)}” for {escape_md(domain)}."
+    _request("add_tracked_keyword", slug, keyword, success=success)
 
 
 def request_refresh(slug: str, target_id: str, keyword: str) -> None:
-    _request(
-        "refresh_tracked_keyword",
-        slug,
-        target_id,
-        success=f"Refreshed the snapshot of “{escape_md(keyword)}”.",
-    )
+    success = f"Refreshed the snapshot of “{escape_md(keyword)}”."
+    _request("refresh_tracked_keyword", slug, target_id, success=success)
 
 
 def request_remove(slug: str, target_id: str, keyword: str) -> None:
