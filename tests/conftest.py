@@ -1,4 +1,8 @@
-"""Shared fixtures: real sandbox servers on 127.0.0.1, and clients pointed at them."""
+"""Fixtures more than one kind of test needs: the session's sandbox server on 127.0.0.1 (reset around
+every test that uses it) and a client for each demo key pointed at it.
+
+Each kind keeps its own in its folder's conftest.py: unit/ (no network), wire/ (raw HTTP against the
+sandbox), apptest/ (the app in Live mode, caches emptied), browser/ (Chromium and the served app)."""
 
 from __future__ import annotations
 
@@ -31,11 +35,13 @@ def _clean_sandbox_state(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture
 def demo(sandbox: SandboxServer) -> Iterator[ApiClient]:
+    """The demo key's client (a paid plan that owns sites), for the wire and AppTest checks."""
     with ApiClient(sandbox.base_url, DEMO_KEY, timeout=5.0) as client:
         yield client
 
 
 @pytest.fixture
 def free(sandbox: SandboxServer) -> Iterator[ApiClient]:
+    """The free plan's client, where plan gates (402) answer."""
     with ApiClient(sandbox.base_url, FREE_KEY, timeout=5.0) as client:
         yield client

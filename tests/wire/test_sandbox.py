@@ -42,12 +42,11 @@ from sandbox.data import KNOWN_SITES, is_listed, is_map_cold
 from sandbox.faults import OPERATIONS
 from sandbox.keyword_data import ctr, difficulty, suggestions
 from sandbox.site_checks import SEEDED_SITE_CHECKS
+from tests.wire.wire_format import API, GATE_FIELDS, assert_camel_case, auth, first_domain
 
-API = "/api/v1"
 REPO = Path(__file__).resolve().parents[2]
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
 FREE_SITE = ACCOUNTS[FREE_KEY].sites[0]
-CAMEL = re.compile(r"^[a-z][a-zA-Z0-9]*$")
 
 # Field names from the spec (api-v1.md); the contract notes add optional ones, checked where known.
 DR_FIELDS = {"domain", "dr", "source", "listed", "slug"}
@@ -78,16 +77,9 @@ REPORT_FIELDS = {"keyword", "cached", "results", "medianDr", "minDr"}
 RESULT_FIELDS = {"position", "domain", "dr"}
 USER_FIELDS = {"domain", "dr", "gap", "tier"}
 SUGGESTION_FIELDS = {"keyword", "position", "searchVolume"}
-GATE_FIELDS = {"error", "upgradeUrl", "requiredPlan", "blockedFeature"}
 
 
 # --- fixtures and helpers ---------------------------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def server(sandbox: SandboxServer) -> SandboxServer:
-    """The session's sandbox (tests/conftest.py), reset to its seed state around every test."""
-    return sandbox
 
 
 @pytest.fixture(scope="module")
@@ -96,40 +88,12 @@ def http(server: SandboxServer) -> Iterator[httpx.Client]:
         yield client
 
 
-def auth(key: str | None = DEMO_KEY) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"} if key else {}
-
-
 def api(http: httpx.Client, path: str, key: str | None = DEMO_KEY, **kwargs: Any) -> httpx.Response:
     return http.get(API + path, headers=auth(key), **kwargs)
 
 
 def remaining(response: httpx.Response) -> int:
     return int(response.headers["X-API-Quota-Remaining"])
-
-
-def first_domain(predicate: Callable[[str], bool], prefix: str) -> str:
-    """The first generated domain that a sandbox rule selects: found, never hard-coded."""
-    for i in range(5000):
-        domain = f"{prefix}{i}.com"
-        if predicate(domain):
-            return domain
-    raise AssertionError(f"no {prefix}* domain matched")
-
-
-def all_keys(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from all_keys(v)
-    elif isinstance(value, list):
-        for item in value:
-            yield from all_keys(item)
-
-
-def assert_camel_case(body: Any) -> None:
-    bad = sorted({k for k in all_keys(body) if not CAMEL.match(k)})
-    assert not bad, f"keys not in camelCase: {bad}"
 
 
 def is_int(value: Any) -> bool:

@@ -37,19 +37,11 @@ from sandbox.accounts import ACCOUNTS
 from sandbox.data import DEMO_SITES, MAX_CATEGORIES_PER_SITE, is_listed
 from sandbox.discovery import CONTACT_LIMITS, candidate_domains
 from sandbox.faults import GROWTH_OPERATIONS, parse_operation
+from tests.wire.wire_format import API, GATE_FIELDS, assert_camel_case, auth
 
-API = "/api/v1"
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
 FREE_SITE = ACCOUNTS[FREE_KEY].sites[0]
 CONNECTED = next(s for s in ACCOUNTS[DEMO_KEY].sites if DEMO_SITES[s].gsc_connected)
-CAMEL = re.compile(r"^[a-z][a-zA-Z0-9]*$")
-GATE_FIELDS = {"error", "upgradeUrl", "requiredPlan", "blockedFeature"}
-
-
-@pytest.fixture(scope="session")
-def server(sandbox: SandboxServer) -> SandboxServer:
-    """The session's sandbox (tests/conftest.py), reset to its seed state around every test."""
-    return sandbox
 
 
 @pytest.fixture(scope="module")
@@ -58,31 +50,12 @@ def http(server: SandboxServer) -> Iterator[httpx.Client]:
         yield client
 
 
-def auth(key: str | None = DEMO_KEY) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"} if key else {}
-
-
 def get(http: httpx.Client, path: str, key: str | None = DEMO_KEY, **kw: Any) -> httpx.Response:
     return http.get(path, headers=auth(key), **kw)
 
 
 def post(http: httpx.Client, path: str, body: Any, key: str | None = DEMO_KEY) -> httpx.Response:
     return http.post(path, headers=auth(key), json=body)
-
-
-def keys_of(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from keys_of(v)
-    elif isinstance(value, list):
-        for item in value:
-            yield from keys_of(item)
-
-
-def assert_camel_case(body: Any) -> None:
-    bad = sorted({k for k in keys_of(body) if not CAMEL.match(k)})
-    assert not bad, f"keys not in camelCase: {bad}"
 
 
 def fresh_domain(prefix: str, listed: bool | None = None) -> str:
