@@ -1,4 +1,5 @@
-"""The benchmark harness itself runs: a sandbox process starts, counts requests, and figures print."""
+"""The benchmarks' pages and probes in AppTest: the baseline pages draw what they stand for, the page
+profiler times reruns, and a Live-mode server never loads the embedded sandbox (P4 relies on it)."""
 
 from __future__ import annotations
 
@@ -7,50 +8,9 @@ import re
 import subprocess
 import sys
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
-from bench.harness import PAGE_VISITS, ROOT, Figures, sandbox_process
-from client import ApiClient
-from components.core import pages
-
-
-def test_sandbox_process_counts_what_it_served() -> None:
-    with sandbox_process(latency_ms=0) as sandbox, ApiClient(sandbox.base_url, "vdr_demo") as client:
-        client.lookup("stripe.com")
-        client.lookup("stripe.com")
-        client.categories()
-        counts = sandbox.counts()
-        assert counts[("GET", "/api/v1/lookup/stripe.com", "")] == 2
-        assert sandbox.total() == 3
-        sandbox.reset()
-        assert sandbox.total() == 0
-
-
-def test_figures_print_name_value_unit_and_ratio(capsys: pytest.CaptureFixture[str]) -> None:
-    figures = Figures()
-    figures.show("p9_example", 3.0, "s", baseline=2.0, base="bare")
-    figures.target("P9 example", False, "3 s")
-    out = capsys.readouterr().out.splitlines()
-    assert out[0] == "p9_example: 3.000 s (ratio 1.50 vs bare 2.000 s)"
-    assert out[1].startswith("P9 example: MISSED")
-    assert figures.exit_code() == 1
-
-
-def test_every_page_visit_has_a_url_and_a_ready_selector() -> None:
-    names = [v.name for v in PAGE_VISITS]
-    assert len(names) == len(set(names))
-    for visit in PAGE_VISITS:
-        assert visit.url("http://127.0.0.1:1").startswith("http://127.0.0.1:1/") and visit.ready
-
-
-def test_every_page_of_the_app_is_benchmarked() -> None:
-    """A page added to the registry without a PageVisit would silently escape P1 and P3."""
-    # The default page is served at the root: "/overview" would be "Page not found".
-    (default,) = [page.url_path for page in pages.ALL if page.default]
-    expected = {page.url_path for page in pages.ALL} - {default} | {""}
-    assert expected <= {v.path for v in PAGE_VISITS}
-    assert default not in {v.path for v in PAGE_VISITS}
+from bench.harness import ROOT
 
 
 def test_the_baseline_pages_draw_what_they_stand_for() -> None:
