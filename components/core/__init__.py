@@ -1,1 +1,2 @@
-"""Shared Streamlit infrastructure: data layer, connection, sidebar, pages, tables, writes, error panel."""
+"""Shared Streamlit infrastructure: data layer, connection, sidebar, page registry, shared inputs,
+tables, tabs, writes, error panel."""
