@@ -1,6 +1,6 @@
-"""Sandbox inputs picked by computing with the sandbox's own rules, never assumed by name: sites that
-reach each branch of the coach's rules, a keyword with an unresolved DR. Shared by the test kinds that
-need the same kind of input (the Coach page in AppTest and in the browser, keyword shaping and pages)."""
+"""Sandbox inputs picked by computing with the sandbox's own rules, never assumed by name: generated
+domains a rule selects, sites that reach each branch of the coach's rules, a keyword with an unresolved
+DR. Shared by the test kinds that need the same kind of input."""
 
 from __future__ import annotations
 
@@ -12,6 +12,21 @@ from components.coach import rules as coach
 from sandbox import data as sandbox_data
 from sandbox import resources
 from sandbox.keyword_data import serp
+
+
+def first_domain(predicate: Callable[[str], bool], prefix: str) -> str:
+    """The first generated ``<prefix><n>.com`` that a sandbox rule selects: found, never hard-coded."""
+    for i in range(5000):
+        domain = f"{prefix}{i}.com"
+        if predicate(domain):
+            return domain
+    raise AssertionError(f"no {prefix}* domain matched")
+
+
+def new_domain(prefix: str, listed: bool | None = None) -> str:
+    """A domain under a prefix of the test's own, so nobody owns it yet; listed or not when asked."""
+    return first_domain(lambda domain: listed is None or sandbox_data.is_listed(domain) == listed, prefix)
+
 
 #: Where to look for sandbox sites: the famous and demo ones, then made-up names (deterministic).
 CANDIDATES = (*sandbox_data.DEMO_SITES, *sandbox_data.KNOWN_SITES, *(f"site{i}.com" for i in range(400)))

@@ -19,6 +19,7 @@ from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.data import DEMO_SITES, is_listed
 from tests.apptest.app_pages import button, empty_caches, metric, open_page
+from tests.sandbox_picks import new_domain
 
 API = "/api/v1"
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -26,7 +27,7 @@ FREE_SITE = ACCOUNTS[FREE_KEY].sites[0]
 CONNECTED = next(s for s in ACCOUNTS[DEMO_KEY].sites if DEMO_SITES[s].gsc_connected)
 NOT_CONNECTED = next(s for s in ACCOUNTS[DEMO_KEY].sites if not DEMO_SITES[s].gsc_connected)
 #: A domain the sandbox does not list (found by its rule, not assumed).
-UNLISTED = next(f"unlisted-probe-{i}.com" for i in range(1000) if not is_listed(f"unlisted-probe-{i}.com"))
+UNLISTED = new_domain("unlisted-probe-", listed=False)
 
 
 @pytest.fixture
@@ -231,12 +232,8 @@ def _fill_submission(at: AppTest, url: str) -> AppTest:
     return at
 
 
-def _fresh_domain(prefix: str) -> str:
-    return next(f"{prefix}{i}.com" for i in range(1000))
-
-
 def test_submit_with_a_site_check_once_and_show_the_verdict(live_env: SandboxServer) -> None:
-    domain = _fresh_domain("page-submit-")
+    domain = new_domain("page-submit-")
     at = _clean(open_page("views/my-sites.py", sites_tab="Submit a site"))
     _fill_submission(at, f"https://{domain}/")
     _submit(at, "Submit site").click()

@@ -13,18 +13,10 @@ from client import ApiClient, errors
 from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.data import is_listed, is_map_cold
+from tests.sandbox_picks import first_domain
 
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
 FREE_SITE = ACCOUNTS[FREE_KEY].sites[0]
-
-
-def _first(predicate, prefix: str) -> str:  # type: ignore[no-untyped-def]
-    """The first generated domain matching a sandbox rule (found, never hard-coded)."""
-    for i in range(2000):
-        domain = f"{prefix}{i}.com"
-        if predicate(domain):
-            return domain
-    raise AssertionError(f"no {prefix} domain in 2000 tries")
 
 
 def _served(server: SandboxServer) -> int:
@@ -193,7 +185,7 @@ def test_402_when_the_quota_is_spent() -> None:
 
 
 def test_404_for_an_unlisted_site(demo: ApiClient) -> None:
-    unlisted = _first(lambda d: not is_listed(d), "unlisted-demo-")
+    unlisted = first_domain(lambda d: not is_listed(d), "unlisted-demo-")
     with pytest.raises(errors.NotFoundError) as info:
         demo.lookup(unlisted)
     assert info.value.status == 404
@@ -236,7 +228,7 @@ def test_429_with_a_long_retry_after_is_raised_not_slept(demo: ApiClient, sandbo
 
 
 def test_503_cold_map_is_retried_boundedly_then_raised(demo: ApiClient, sandbox: SandboxServer) -> None:
-    cold = _first(lambda d: is_listed(d) and is_map_cold(d), "coldmap-")
+    cold = first_domain(lambda d: is_listed(d) and is_map_cold(d), "coldmap-")
     before = _served(sandbox)
     with pytest.raises(errors.UnavailableError) as info:
         demo.trust_map(cold)

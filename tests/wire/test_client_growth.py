@@ -20,24 +20,16 @@ from client.growth_inputs import GSC_RANGES, MAX_FIND_LIMIT, DiscoveryFilters, N
 from client.outreach import ExchangeDraft
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from sandbox.data import DEMO_SITES, is_listed, site_profile
+from sandbox.data import DEMO_SITES, site_profile
 from sandbox.discovery import pool
 from sandbox.faults import GROWTH_OPERATIONS
 from sandbox.gsc import RANGE_DAYS
+from tests.sandbox_picks import new_domain
 
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
 FREE_SITE = ACCOUNTS[FREE_KEY].sites[0]
 NOT_CONNECTED = next(s for s in ACCOUNTS[DEMO_KEY].sites if not DEMO_SITES[s].gsc_connected)
 CONNECTED = next(s for s in ACCOUNTS[DEMO_KEY].sites if DEMO_SITES[s].gsc_connected)
-
-
-def _new_domain(prefix: str, listed: bool | None = None) -> str:
-    """A domain nobody owns (and, when asked, listed or not), found rather than hard-coded."""
-    for i in range(2000):
-        domain = f"{prefix}{i}.com"
-        if listed is None or is_listed(domain) == listed:
-            return domain
-    raise AssertionError("no domain found")
 
 
 def _sent(server: SandboxServer) -> list[Any]:
@@ -153,7 +145,7 @@ def test_exchange_candidates_with_the_coach_filters(demo: ApiClient) -> None:
 
 def test_exchange_candidates_of_an_unlisted_domain_are_404(demo: ApiClient) -> None:
     with pytest.raises(errors.NotFoundError):
-        demo.exchange_candidates(_new_domain("unlisted-probe-", listed=False))
+        demo.exchange_candidates(new_domain("unlisted-probe-", listed=False))
 
 
 # --- preview, then approve --------------------------------------------------------------------
@@ -265,7 +257,7 @@ def test_sites_lists_exactly_the_keys_sites(demo: ApiClient, free: ApiClient) ->
 
 
 def test_submit_with_a_site_check_creates_the_report(demo: ApiClient, sandbox: SandboxServer) -> None:
-    domain = _new_domain("submit-probe-")
+    domain = new_domain("submit-probe-")
     answer = demo.submit_site(f"blog.{domain}/", title=" My  site ", categories=("saas",), site_check=True)
     assert answer.site.domain == domain and answer.site.url == f"https://blog.{domain}/"
     assert answer.site.title == "My site" and answer.site.categories == ["saas"]
@@ -277,14 +269,14 @@ def test_submit_with_a_site_check_creates_the_report(demo: ApiClient, sandbox: S
 
 
 def test_submit_without_a_site_check_leaves_no_report(demo: ApiClient) -> None:
-    domain = _new_domain("no-check-probe-")
+    domain = new_domain("no-check-probe-")
     assert demo.submit_site(domain).site_check is None
     with pytest.raises(errors.NotFoundError):
         demo.site_check(domain)
 
 
 def test_an_unlisted_submission_is_pending_with_missing_ratings(demo: ApiClient) -> None:
-    domain = _new_domain("pending-probe-", listed=False)
+    domain = new_domain("pending-probe-", listed=False)
     record = demo.submit_site(domain).site
     assert record.status == "pending" and record.dr is not None
     assert record.true_dr is None and record.traffic is None  # unknown, never 0
@@ -292,7 +284,7 @@ def test_an_unlisted_submission_is_pending_with_missing_ratings(demo: ApiClient)
 
 
 def test_a_submitted_site_is_404_for_other_keys_and_409_twice(demo: ApiClient, free: ApiClient) -> None:
-    domain = _new_domain("owned-probe-")
+    domain = new_domain("owned-probe-")
     demo.submit_site(domain)
     with pytest.raises(errors.NotFoundError):
         free.site(domain)
@@ -322,13 +314,13 @@ def test_submission_input_is_checked_before_sending(demo: ApiClient, sandbox: Sa
 
 def test_an_unknown_category_is_a_400_when_the_client_has_not_seen_the_list(sandbox: SandboxServer) -> None:
     with ApiClient(sandbox.base_url, DEMO_KEY) as fresh, pytest.raises(errors.BadRequestError) as caught:
-        fresh.submit_site(_new_domain("cat-probe-"), categories=("made-up-category",))
+        fresh.submit_site(new_domain("cat-probe-"), categories=("made-up-category",))
     assert caught.value.status == 400
 
 
 def test_the_free_plan_meets_the_site_gate(free: ApiClient) -> None:
     with pytest.raises(errors.PaymentRequiredError) as caught:
-        free.submit_site(NewSite(_new_domain("free-probe-")))
+        free.submit_site(NewSite(new_domain("free-probe-")))
     assert caught.value.is_gate and caught.value.upgrade_url
 
 
@@ -525,7 +517,7 @@ def _calls(client: ApiClient) -> dict[str, Callable[[], object]]:
         "preview_exchange": lambda: client.preview_exchange(DEMO_SITE, draft.target, "Subject", "Message"),
         "approve_exchange": lambda: client.approve_exchange(draft),
         "sites": client.sites,
-        "submit_site": lambda: client.submit_site(_new_domain("fault-probe-")),
+        "submit_site": lambda: client.submit_site(new_domain("fault-probe-")),
         "site": lambda: client.site(DEMO_SITE),
         "site_truedr": lambda: client.site_truedr(DEMO_SITE),
         "ai_visibility": lambda: client.ai_visibility(DEMO_SITE),

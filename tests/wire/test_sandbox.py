@@ -42,7 +42,8 @@ from sandbox.data import KNOWN_SITES, is_listed, is_map_cold
 from sandbox.faults import OPERATIONS
 from sandbox.keyword_data import ctr, difficulty, suggestions
 from sandbox.site_checks import SEEDED_SITE_CHECKS
-from tests.wire.wire_format import API, GATE_FIELDS, assert_camel_case, auth, first_domain
+from tests.sandbox_picks import first_domain
+from tests.wire.wire_format import API, GATE_FIELDS, assert_camel_case, auth
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]

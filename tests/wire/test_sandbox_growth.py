@@ -34,9 +34,10 @@ from client.growth_models import (
 )
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from sandbox.data import DEMO_SITES, MAX_CATEGORIES_PER_SITE, is_listed
+from sandbox.data import DEMO_SITES, MAX_CATEGORIES_PER_SITE
 from sandbox.discovery import CONTACT_LIMITS, candidate_domains
 from sandbox.faults import GROWTH_OPERATIONS, parse_operation
+from tests.sandbox_picks import new_domain
 from tests.wire.wire_format import API, GATE_FIELDS, assert_camel_case, auth
 
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -56,14 +57,6 @@ def get(http: httpx.Client, path: str, key: str | None = DEMO_KEY, **kw: Any) ->
 
 def post(http: httpx.Client, path: str, body: Any, key: str | None = DEMO_KEY) -> httpx.Response:
     return http.post(path, headers=auth(key), json=body)
-
-
-def fresh_domain(prefix: str, listed: bool | None = None) -> str:
-    for i in range(2000):
-        domain = f"{prefix}{i}.com"
-        if listed is None or is_listed(domain) == listed:
-            return domain
-    raise AssertionError("no domain found")
 
 
 def candidate(http: httpx.Client, domain: str = DEMO_SITE, key: str = DEMO_KEY) -> str:
@@ -157,7 +150,7 @@ def test_contact_gate_for_the_free_plan(http: httpx.Client) -> None:
 
 
 def test_sites_submit_and_site_check(http: httpx.Client) -> None:
-    domain = fresh_domain("wire-submit-")
+    domain = new_domain("wire-submit-")
     r = post(http, "/sites", {"url": f"https://{domain}", "categories": ["saas"], "siteCheck": True})
     assert r.status_code == 201
     body = r.json()
@@ -191,7 +184,7 @@ def test_submit_validation_is_400(http: httpx.Client, body: dict[str, Any]) -> N
 
 
 def test_submit_gate_for_the_free_plan(http: httpx.Client) -> None:
-    r = post(http, "/sites", {"url": fresh_domain("wire-free-")}, key=FREE_KEY)
+    r = post(http, "/sites", {"url": new_domain("wire-free-")}, key=FREE_KEY)
     assert r.status_code == 402 and set(r.json()) == GATE_FIELDS
 
 
@@ -281,7 +274,7 @@ def test_gsc_audit_run_has_a_cooldown(http: httpx.Client) -> None:
 
 
 def test_reset_forgets_submissions_proposals_and_runs(http: httpx.Client, server: SandboxServer) -> None:
-    domain = fresh_domain("wire-reset-")
+    domain = new_domain("wire-reset-")
     seeded = get(http, f"/sites/{DEMO_SITE}/ai-visibility").json()
     post(http, "/sites", {"url": domain, "siteCheck": True})
     post(http, "/find", proposal(candidate(http)))
@@ -342,7 +335,7 @@ def _probe(http: httpx.Client, operation: str) -> tuple[type, str | None, Callab
         "submit_site": (
             SubmittedSite,
             None,
-            lambda: post(http, "/sites", {"url": fresh_domain("probe-fault-")}),
+            lambda: post(http, "/sites", {"url": new_domain("probe-fault-")}),
         ),
         "site": (SiteDetail, "site", lambda: get(http, f"/sites/{slug}")),
         "site_truedr": (TrueDrReport, None, lambda: get(http, f"/sites/{slug}/truedr")),

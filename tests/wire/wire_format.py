@@ -1,10 +1,10 @@
 """What the sandbox's wire-format tests share: the API prefix, the Authorization header, the camelCase
-rule every key of a body follows, the body of a plan gate, and domains found by the sandbox's rules."""
+rule every key of a body follows and the body of a plan gate."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from sandbox import DEMO_KEY
@@ -34,12 +34,3 @@ def all_keys(value: Any) -> Iterator[str]:
 def assert_camel_case(body: Any) -> None:
     bad = sorted({k for k in all_keys(body) if not CAMEL.match(k)})
     assert not bad, f"keys not in camelCase: {bad}"
-
-
-def first_domain(predicate: Callable[[str], bool], prefix: str) -> str:
-    """The first generated domain that a sandbox rule selects: found, never hard-coded."""
-    for i in range(5000):
-        domain = f"{prefix}{i}.com"
-        if predicate(domain):
-            return domain
-    raise AssertionError(f"no {prefix}* domain matched")
