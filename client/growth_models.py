@@ -5,7 +5,7 @@ documentation and source). Same conventions as ``client.models``: camelCase alia
 kept, every provider signal nullable, enum-like values plain strings. Where the notes leave a shape
 open (a list or a map, an alert as text or as an object), the model accepts both, so a service that
 answers the other way is shown rather than refused. The AI-visibility and Search Console models
-live in ``client.visibility_models`` and are importable from here too.
+live in ``client.visibility_models``.
 """
 
 from __future__ import annotations
@@ -16,86 +16,6 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, Field
 
 from client.models import ApiModel, Authority, Changes, Lookup, SiteCheck, Snippets, Timestamp
-from client.visibility_models import (
-    AI_PLATFORMS,
-    AI_STATUSES,
-    AiAnswer,
-    AiPrompt,
-    AiPrompts,
-    AiRun,
-    AiSnapshot,
-    AiVisibility,
-    BrandMention,
-    GscAudit,
-    GscAuditResult,
-    GscBreakdown,
-    GscConnection,
-    GscDay,
-    GscMetrics,
-    GscPerformance,
-    GscPerformanceData,
-    GscRow,
-    InspectedPage,
-    PageCount,
-    PageOutreach,
-    PlatformScore,
-    SitemapHealth,
-    SourceCount,
-)
-
-# The AI-visibility and Search Console models live in client.visibility_models; the sandbox, the pages
-# and the tests import them from here too, as they did before the split.
-__all__ = [
-    "AI_PLATFORMS",
-    "AI_STATUSES",
-    "ALERT_LEVELS",
-    "MONITOR_CADENCES",
-    "SITE_STATUSES",
-    "AiAnswer",
-    "AiPrompt",
-    "AiPrompts",
-    "AiRun",
-    "AiSnapshot",
-    "AiVisibility",
-    "BrandMention",
-    "ContactQuota",
-    "ContactTarget",
-    "Discovery",
-    "ExchangeCandidate",
-    "ExchangeCandidates",
-    "ExchangeContact",
-    "FindFilters",
-    "GscAudit",
-    "GscAuditResult",
-    "GscBreakdown",
-    "GscConnection",
-    "GscDay",
-    "GscMetrics",
-    "GscPerformance",
-    "GscPerformanceData",
-    "GscRow",
-    "InspectedPage",
-    "Monitor",
-    "MonitorAlert",
-    "MonitorBacklinks",
-    "MonitoredSite",
-    "Opportunity",
-    "PageCount",
-    "PageOutreach",
-    "PlatformScore",
-    "SiteDetail",
-    "SiteExport",
-    "SiteList",
-    "SiteRecord",
-    "SitemapHealth",
-    "SourceCount",
-    "SubmittedSite",
-    "TrafficValidation",
-    "TrendPoint",
-    "TrueDrReport",
-    "TrueDrSignal",
-    "Verification",
-]
 
 #: Known values of enum-like fields. Other values are accepted and displayed as they come.
 SITE_STATUSES = ("approved", "pending", "rejected")

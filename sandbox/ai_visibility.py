@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from client.growth_models import (
+from client.visibility_models import (
     AI_PLATFORMS,
     AiAnswer,
     AiPrompt,

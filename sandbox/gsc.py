@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from client.growth_inputs import GSC_RANGES
-from client.growth_models import (
+from client.visibility_models import (
     GscAudit,
     GscAuditResult,
     GscBreakdown,

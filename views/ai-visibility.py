@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from client.growth_inputs import MAX_LOCATION_CHARS, PROMPT_MAX_CHARS, PROMPT_MIN_CHARS
-from client.growth_models import AiVisibility
+from client.visibility_models import AiVisibility
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection

@@ -8,7 +8,7 @@ import streamlit as st
 
 from client.errors import ApiError
 from client.growth_inputs import DEFAULT_GSC_RANGE, GSC_RANGES
-from client.growth_models import GscAudit, GscPerformance
+from client.visibility_models import GscAudit, GscPerformance
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection

@@ -27,11 +27,8 @@ import streamlit as st
 from client import ApiClient, ApiError, AuthError
 from client.growth_inputs import DiscoveryFilters, check_gsc_range, normalise_slug
 from client.growth_models import (
-    AiVisibility,
     Discovery,
     ExchangeCandidates,
-    GscAuditResult,
-    GscPerformance,
     Monitor,
     SiteDetail,
     SiteExport,
@@ -51,6 +48,7 @@ from client.models import (
     TrackedKeywords,
     TrustMap,
 )
+from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
 from components.core.connection import Connection
 
 #: Authority data changes weekly; 15 minutes keeps a session snappy without going stale.

@@ -13,7 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from client.growth_models import (
+from client.growth_models import Monitor, MonitorAlert, SiteDetail, SiteExport, SiteList, TrueDrReport
+from client.visibility_models import (
     AiSnapshot,
     AiVisibility,
     GscAudit,
@@ -21,12 +22,6 @@ from client.growth_models import (
     GscPerformance,
     GscRow,
     InspectedPage,
-    Monitor,
-    MonitorAlert,
-    SiteDetail,
-    SiteExport,
-    SiteList,
-    TrueDrReport,
 )
 from components.common.shaping import typed_frame
 from components.common.text import safe_http_url

@@ -7,19 +7,15 @@ import json
 import pandas as pd
 
 from client.growth_models import (
-    AiVisibility,
     Discovery,
-    GscAudit,
-    GscPerformance,
-    InspectedPage,
     Monitor,
-    PageOutreach,
     SiteExport,
     SiteList,
     SiteRecord,
     TrueDrReport,
     TrueDrSignal,
 )
+from client.visibility_models import AiVisibility, GscAudit, GscPerformance, InspectedPage, PageOutreach
 from components.growth.charts import discovery_chart
 from components.growth.frames import discovery_frame
 from components.sites.charts import ratings_bars, truedr_waterfall

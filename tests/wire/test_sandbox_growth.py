@@ -17,13 +17,9 @@ from pydantic import ValidationError
 
 from client.growth_inputs import DiscoveryFilters
 from client.growth_models import (
-    AiPrompts,
-    AiVisibility,
     Discovery,
     ExchangeCandidates,
     ExchangeContact,
-    GscAuditResult,
-    GscPerformance,
     Monitor,
     SiteDetail,
     SiteExport,
@@ -32,6 +28,7 @@ from client.growth_models import (
     TrueDrReport,
     Verification,
 )
+from client.visibility_models import AiPrompts, AiVisibility, GscAuditResult, GscPerformance
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.data import DEMO_SITES, MAX_CATEGORIES_PER_SITE
