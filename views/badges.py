@@ -13,9 +13,9 @@ from client.models import Snippets
 from components.common.text import escape_md, safe_http_url
 from components.core import data
 from components.core.connection import Connection, current_connection
-from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
-from components.core.shared_inputs import domain_input
+from components.core.pages import BADGES, page_header
+from components.core.shared_inputs import domain_or_demo
 from components.core.tables import csv_download
 from components.research.frames.snippets import badge_variants, og_image, snippets_frame
 
@@ -84,14 +84,15 @@ def _show(conn: Connection, raw: str) -> None:
     _snippets(domain, snippets)
 
 
-conn = current_connection()
-st.title("Badges & snippets", anchor=False)
-st.caption(
+page_header(
+    BADGES,
     "Show a listed site's rating on its own pages: the public page, badge images and ready-to-paste "
-    "HTML and Markdown. Reading snippets spends no quota."
+    "HTML and Markdown. Reading snippets spends no quota.",
 )
-domain_text = domain_input(help_text="A listed site's domain, subdomain or URL.")
-if domain_text:
-    _show(conn, domain_text)
-else:
-    demo_picker(conn, DEMO_DOMAINS, key_prefix="badge_demo")
+domain_or_demo(
+    current_connection(),
+    help_text="A listed site's domain, subdomain or URL.",
+    show=_show,
+    demos=DEMO_DOMAINS,
+    demo_key="badge_demo",
+)

@@ -8,10 +8,15 @@ from client.errors import ApiError, InvalidInputError
 from components.common.text import escape_md
 from components.core import data
 from components.core.connection import Connection, current_connection
-from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
-from components.core.pages import KEYWORD_RESEARCH, TRACKED_KEYWORDS, link_to
-from components.core.shared_inputs import domain_input
+from components.core.pages import (
+    KEYWORD_RESEARCH,
+    KEYWORD_SUGGESTIONS,
+    TRACKED_KEYWORDS,
+    link_to,
+    page_header,
+)
+from components.core.shared_inputs import domain_or_demo
 from components.core.tables import table_with_export
 from components.keywords.charts import suggestions_chart
 from components.keywords.frames import BANDS, SORTS, filter_bands, sort_suggestions, suggestions_frame
@@ -97,14 +102,15 @@ def _suggestions(conn: Connection, raw: str) -> None:
     _act_on_one(conn, list(shown["keyword"]), answer.domain)
 
 
-conn = current_connection()
-st.title("Keyword suggestions", anchor=False)
-st.caption(
+page_header(
+    KEYWORD_SUGGESTIONS,
     "Non-brand keywords a domain (yours or a competitor's) already ranks at positions 4 to 30 for, "
-    "ordered by estimated traffic value. Suggestions spend no quota units."
+    "ordered by estimated traffic value. Suggestions spend no quota units.",
 )
-domain_text = domain_input(help_text="Any domain, subdomain or URL: your own site or a competitor's.")
-if domain_text:
-    _suggestions(conn, domain_text)
-else:
-    demo_picker(conn, DEMO_DOMAINS, key_prefix="demo_sg")
+domain_or_demo(
+    current_connection(),
+    help_text="Any domain, subdomain or URL: your own site or a competitor's.",
+    show=_suggestions,
+    demos=DEMO_DOMAINS,
+    demo_key="demo_sg",
+)

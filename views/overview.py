@@ -10,9 +10,9 @@ from client.models import Lookup
 from components.common.text import escape_md, safe_http_url
 from components.core import data
 from components.core.connection import Connection, current_connection
-from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
-from components.core.shared_inputs import domain_input
+from components.core.pages import OVERVIEW, page_header
+from components.core.shared_inputs import domain_or_demo
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import score_column, table_with_export
 from components.overview.charts import changes_chart, compare_chart
@@ -167,8 +167,9 @@ def _compare(conn: Connection, text: str) -> None:
 
 
 conn = current_connection()
-st.title("Domain overview", anchor=False)
-st.caption("DR, TrueDR, trust and the evidence behind them for listed sites. Lookups spend no quota.")
+page_header(
+    OVERVIEW, "DR, TrueDR, trust and the evidence behind them for listed sites. Lookups spend no quota."
+)
 
 compare_mode = st.toggle("Compare several domains", key="compare", bind="query-params")
 if compare_mode:
@@ -181,8 +182,10 @@ if compare_mode:
     )
     _compare(conn, compare_text or "")
 else:
-    domain_text = domain_input(help_text="A domain, subdomain or URL; it is rated as its registrable domain.")
-    if domain_text:
-        _single(conn, domain_text)
-    else:
-        demo_picker(conn, DEMO_DOMAINS, key_prefix="demo")
+    domain_or_demo(
+        conn,
+        help_text="A domain, subdomain or URL; it is rated as its registrable domain.",
+        show=_single,
+        demos=DEMO_DOMAINS,
+        demo_key="demo",
+    )

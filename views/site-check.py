@@ -9,10 +9,9 @@ from client.models import SiteCheck
 from components.common.text import escape_md
 from components.core import data
 from components.core.connection import Connection, current_connection
-from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
-from components.core.pages import MY_SITES, OVERVIEW, TRUST_MAP, link_to
-from components.core.shared_inputs import domain_input
+from components.core.pages import MY_SITES, OVERVIEW, SITE_CHECK, TRUST_MAP, link_to, page_header
+from components.core.shared_inputs import domain_or_demo
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
 from components.research.frames.site_check import missing_signals, signals, signals_frame, verdict_style
@@ -156,14 +155,16 @@ def _show(conn: Connection, raw: str) -> None:
     _report(check)
 
 
-conn = current_connection()
-st.title("Site check", anchor=False)
-st.caption(
+page_header(
+    SITE_CHECK,
     "The stored fraud verdict of a listed site (real, suspicious, shell or unreachable), the reasons "
-    "behind it and the signals it rests on. Each read spends one quota unit; the page asks first."
+    "behind it and the signals it rests on. Each read spends one quota unit; the page asks first.",
 )
-domain_text = domain_input(help_text="A domain, subdomain or URL; the report is of its registrable domain.")
-if domain_text:
-    _show(conn, domain_text)
-else:
-    demo_picker(conn, DEMO_DOMAINS, key_prefix="check_demo", label="Try a demo report (one per verdict):")
+domain_or_demo(
+    current_connection(),
+    help_text="A domain, subdomain or URL; the report is of its registrable domain.",
+    show=_show,
+    demos=DEMO_DOMAINS,
+    demo_key="check_demo",
+    demo_label="Try a demo report (one per verdict):",
+)

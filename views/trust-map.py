@@ -9,10 +9,9 @@ from client.models import LINK_STATUSES, LINK_TYPES, TrustMap
 from components.common.text import escape_md, fmt_bool, fmt_int, safe_http_url
 from components.core import data
 from components.core.connection import Connection, current_connection
-from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
-from components.core.pages import OVERVIEW, SITE_CHECK, link_to
-from components.core.shared_inputs import domain_input
+from components.core.pages import OVERVIEW, SITE_CHECK, TRUST_MAP, link_to, page_header
+from components.core.shared_inputs import domain_or_demo
 from components.core.tables import score_column, table_with_export
 from components.research.charts import breakdown_chart, dr_band_chart, importance_scatter
 from components.research.frames.trust_map import (
@@ -168,14 +167,15 @@ def _show(conn: Connection, raw: str) -> None:
     )
 
 
-conn = current_connection()
-st.title("Trust Map", anchor=False)
-st.caption(
+page_header(
+    TRUST_MAP,
     "Who links to a site: up to 60 of its referring domains from the service's cache, with their "
-    "strength, link type and spam risk. Reading a Trust Map spends no quota."
+    "strength, link type and spam risk. Reading a Trust Map spends no quota.",
 )
-domain_text = domain_input(help_text="A domain, subdomain or URL; the map is of its registrable domain.")
-if domain_text:
-    _show(conn, domain_text)
-else:
-    demo_picker(conn, DEMO_DOMAINS, key_prefix="map_demo")
+domain_or_demo(
+    current_connection(),
+    help_text="A domain, subdomain or URL; the map is of its registrable domain.",
+    show=_show,
+    demos=DEMO_DOMAINS,
+    demo_key="map_demo",
+)

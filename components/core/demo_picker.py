@@ -8,6 +8,9 @@ import streamlit as st
 
 from components.core.connection import Connection
 
+#: What the buttons are introduced with unless a page says otherwise.
+DEMO_DOMAIN_LABEL = "Try a demo domain:"
+
 
 def _fill(key: str, value: str) -> None:
     st.session_state[key] = value
@@ -18,7 +21,7 @@ def demo_picker(
     options: Sequence[str],
     *,
     key_prefix: str,
-    label: str = "Try a demo domain:",
+    label: str = DEMO_DOMAIN_LABEL,
     target_key: str = "domain",
     on_pick: Callable[[str], None] | None = None,
 ) -> None:

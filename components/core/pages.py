@@ -116,3 +116,10 @@ def link_to(
         query_params=dict(query_params or {}),
         help=help,
     )
+
+
+def page_header(page: AppPage, caption: str | None = None, *, title: str | None = None) -> None:
+    """The top of a page: its registry title (or a longer ``title``) and what the page is for."""
+    st.title(title or page.title, anchor=False)
+    if caption:
+        st.caption(caption)

@@ -1,5 +1,5 @@
 """Inputs shared by every page: the Domain field, and the domain typed on one page is still there on
-the next.
+the next; ``domain_or_demo`` is the whole body of a page that reads one typed domain.
 
 A sidebar link opens a page without the URL's query parameters, and Streamlit forgets the state of
 a widget that was not drawn in the last run, so without this a marketer would retype the domain on
@@ -9,7 +9,12 @@ page's field when the URL does not say otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import streamlit as st
+
+from components.core.connection import Connection
+from components.core.demo_picker import DEMO_DOMAIN_LABEL, demo_picker
 
 DOMAIN_KEY = "domain"
 #: Widget keys that mean the same thing on every page that draws them.
@@ -42,3 +47,21 @@ def domain_input(*, help_text: str, label: str = "Domain", placeholder: str = "e
     """The shared Domain field (kept in the URL): what was typed, as typed, or None when it is empty."""
     text = st.text_input(label, key=DOMAIN_KEY, bind="query-params", placeholder=placeholder, help=help_text)
     return text if text and text.strip() else None
+
+
+def domain_or_demo(
+    conn: Connection,
+    *,
+    help_text: str,
+    show: Callable[[Connection, str], None],
+    demos: Sequence[str],
+    demo_key: str,
+    demo_label: str = DEMO_DOMAIN_LABEL,
+) -> None:
+    """The body of a page that reads one domain: the Domain field, then ``show(conn, text)`` for what
+    was typed, or (while the field is empty) the sandbox's demo buttons under ``demo_key``."""
+    text = domain_input(help_text=help_text)
+    if text:
+        show(conn, text)
+    else:
+        demo_picker(conn, demos, key_prefix=demo_key, label=demo_label)
