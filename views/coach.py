@@ -7,8 +7,6 @@ Only the open tab runs, so the Trust Map is read only when the backlink audit is
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
@@ -19,7 +17,9 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
-from components.core.pages import OVERVIEW, link_to
+from components.core.pages import COACH, OVERVIEW, link_to, page_header
+from components.core.shared_inputs import domain_input
+from components.core.tabs import lazy_tabs
 
 DEMO_DOMAINS = ("example.com", "acme-widgets.com", "tinyblog.net", "stripe.com")
 
@@ -48,8 +48,7 @@ def _coach(conn: Connection, domain: str, lookup: Lookup) -> None:
     """The site's name and the ten tabs; only the open tab's renderer runs (and reads the API)."""
     title = f" — {escape_md(lookup.title)}" if lookup.title else ""
     st.subheader(f"{escape_md(lookup.domain)}{title}", anchor=False)
-    tabs = st.tabs(widgets.TABS, key=widgets.TAB_KEY, bind="query-params")
-    renderers: dict[str, Callable[[], None]] = {
+    renderers = {
         "Analyze": lambda: widgets.analyze_tab(lookup, domain),
         "Diagnose": lambda: widgets.diagnose_tab(lookup, domain),
         "Actions": lambda: widgets.actions_tab(lookup, domain),
@@ -61,22 +60,13 @@ def _coach(conn: Connection, domain: str, lookup: Lookup) -> None:
         "Boost": lambda: widgets.boost_tab(lookup, domain),
         "Next": lambda: widgets.next_tab(conn, lookup, domain),
     }
-    for name, tab in zip(widgets.TABS, tabs, strict=True):
-        if tab.open:
-            with tab:
-                renderers[name]()
+    lazy_tabs({name: renderers[name] for name in widgets.TABS}, key=widgets.TAB_KEY)
 
 
 conn = current_connection()
-st.title("Coach", anchor=False)
-domain_text = st.text_input(
-    "Domain",
-    key="domain",
-    bind="query-params",
-    placeholder="example.com",
-    help="A domain, subdomain or URL; it is coached as its registrable domain.",
-)
-if domain_text and domain_text.strip():
+page_header(COACH)
+domain_text = domain_input(help_text="A domain, subdomain or URL; it is coached as its registrable domain.")
+if domain_text:
     loaded = _load_lookup(conn, domain_text)
     if loaded is not None:
         _coach(conn, *loaded)
