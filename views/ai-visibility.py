@@ -11,6 +11,7 @@ from client.visibility_models import AiVisibility
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection
+from components.core.pages import AI_VISIBILITY, page_header
 from components.core.tables import score_column, table_with_export
 from components.core.tabs import lazy_tabs
 from components.core.writes import WriteOutcome, flash, show_flash
@@ -222,10 +223,10 @@ def _questions(conn: Connection, view: AiVisibility, domain: str) -> None:
 
 
 conn = current_connection()
-st.title("AI visibility", anchor=False)
-st.caption(
+page_header(
+    AI_VISIBILITY,
     "Whether ChatGPT, Perplexity and Google AI Mode mention your site when asked the questions you track, "
-    "and which brands and pages they cite instead."
+    "and which brands and pages they cite instead.",
 )
 domain, view = read_chosen_site(
     conn,

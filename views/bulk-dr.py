@@ -14,6 +14,7 @@ from components.common.text import escape_md
 from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
+from components.core.pages import BULK_DR, page_header
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import score_column, table_with_export
 from components.research import widgets as bulk_check
@@ -167,10 +168,10 @@ def _results(run: BulkRun) -> None:
 
 
 conn = current_connection()
-st.title("Bulk DR checker", anchor=False)
-st.caption(
+page_header(
+    BULK_DR,
     "Domain Rating for many domains at once, listed or not. Each domain spends one quota unit the "
-    "first time; answers are kept for 15 minutes, so checking them again spends nothing."
+    "first time; answers are kept for 15 minutes, so checking them again spends nothing.",
 )
 parsed = parse_domain_list(_inputs(conn), limit=MAX_BULK_DOMAINS)
 _rejected(parsed)

@@ -8,6 +8,7 @@ from client.errors import ApiError
 from components.core import data
 from components.core.connection import current_connection
 from components.core.errors import show_error
+from components.core.pages import CATEGORIES, page_header
 from components.core.tables import table_with_export
 from components.research.frames.categories import categories_frame, max_per_site_text
 
@@ -19,10 +20,10 @@ CATEGORY_COLUMNS = {
 }
 
 conn = current_connection()
-st.title("Categories", anchor=False)
-st.caption(
+page_header(
+    CATEGORIES,
     "The site categories the service knows, as used when submitting a site and when filtering "
-    "discovery. Reading them spends no quota."
+    "discovery. Reading them spends no quota.",
 )
 try:
     categories = data.categories(conn)

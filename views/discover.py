@@ -10,7 +10,7 @@ from client.models import Categories
 from components.core import data
 from components.core.connection import current_connection
 from components.core.errors import show_error
-from components.core.pages import OVERVIEW, TRUST_MAP, link_to
+from components.core.pages import DISCOVER, OVERVIEW, TRUST_MAP, link_to, page_header
 from components.core.tables import table_with_export
 from components.growth.charts import discovery_chart
 from components.growth.frames import discovery_frame
@@ -84,10 +84,11 @@ def _open_result(domains: list[str]) -> None:
 
 
 conn = current_connection()
-st.title("Discover trusted sites", anchor=False)
-st.caption(
+page_header(
+    DISCOVER,
     "Listed sites ranked by TrueDR, then DR: the partners whose authority is backed by traffic and clean "
-    "links. Discovery spends no quota."
+    "links. Discovery spends no quota.",
+    title="Discover trusted sites",
 )
 
 try:

@@ -13,6 +13,7 @@ from components.common.text import escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
+from components.core.pages import EXCHANGES, page_header
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
 from components.core.writes import flash, show_flash
@@ -191,10 +192,10 @@ def _proposal(conn: Connection, lookup: Lookup, candidates: list[ExchangeCandida
 
 
 conn = current_connection()
-st.title("Link exchanges", anchor=False)
-st.caption(
+page_header(
+    EXCHANGES,
     "For one of your sites: partners that fit and why, a proposal you can edit, a preview (a dry run that "
-    "sends nothing), then one approval that sends it once. Reading candidates spends no quota."
+    "sends nothing), then one approval that sends it once. Reading candidates spends no quota.",
 )
 domain, lookup = read_chosen_site(
     conn,

@@ -12,7 +12,13 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.demo_picker import demo_picker
 from components.core.errors import show_error
-from components.core.pages import KEYWORD_SUGGESTIONS, TRACKED_KEYWORDS, link_to
+from components.core.pages import (
+    KEYWORD_RESEARCH,
+    KEYWORD_SUGGESTIONS,
+    TRACKED_KEYWORDS,
+    link_to,
+    page_header,
+)
 from components.core.shared_inputs import domain_input
 from components.core.tables import score_column, table_with_export
 from components.keywords.charts import distribution_chart, serp_chart
@@ -309,10 +315,10 @@ def _compare(conn: Connection, text: str, raw_domain: str | None) -> None:
 
 
 conn = current_connection()
-st.title("Keyword research", anchor=False)
-st.caption(
+page_header(
+    KEYWORD_RESEARCH,
     "The DR you need to rank in the live US Google top 10 for a keyword. Research spends no quota units; "
-    "it needs a running growth program."
+    "it needs a running growth program.",
 )
 
 compare_mode = st.toggle("Compare several keywords", key="kw_compare", bind="query-params")

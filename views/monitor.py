@@ -9,6 +9,7 @@ from components.common.text import escape_md
 from components.core import data
 from components.core.connection import current_connection
 from components.core.errors import show_error
+from components.core.pages import MONITOR, page_header
 from components.core.tables import table_with_export
 from components.sites.charts import monitor_chart
 from components.sites.frames import monitor_alerts, monitor_frame
@@ -38,10 +39,10 @@ ORDER = list(COLUMNS)
 
 
 conn = current_connection()
-st.title("Monitor", anchor=False)
-st.caption(
+page_header(
+    MONITOR,
     "What changed on your sites: ratings, referring domains gained and lost, traffic validation. "
-    "Alerts come first. Monitoring spends no quota."
+    "Alerts come first. Monitoring spends no quota.",
 )
 with st.container(horizontal=True, vertical_alignment="bottom"):
     scope = st.segmented_control(

@@ -174,8 +174,9 @@ def _submit_form(conn: Connection) -> None:
 
 
 conn = current_connection()
-st.title("My sites", anchor=False)
-st.caption("The sites of this API key with the metrics the service keeps, and submitting a new one.")
+pages.page_header(
+    pages.MY_SITES, "The sites of this API key with the metrics the service keeps, and submitting a new one."
+)
 lazy_tabs(
     {"Your sites": lambda: _your_sites(conn), "Submit a site": lambda: _submit_form(conn)}, key="sites_tab"
 )

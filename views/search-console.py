@@ -13,6 +13,7 @@ from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
+from components.core.pages import SEARCH_CONSOLE, page_header
 from components.core.tables import table_with_export
 from components.core.tabs import lazy_tabs
 from components.core.writes import flash, show_flash
@@ -211,9 +212,9 @@ def _audit(conn: Connection, domain: str) -> None:
 
 
 conn = current_connection()
-st.title("Search Console", anchor=False)
-st.caption(
-    "Clicks, impressions, CTR and position from Google Search Console, and the index audit of your site."
+page_header(
+    SEARCH_CONSOLE,
+    "Clicks, impressions, CTR and position from Google Search Console, and the index audit of your site.",
 )
 domain = chosen_site(
     conn,

@@ -12,6 +12,7 @@ from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
+from components.core.pages import SITE, page_header
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import csv_file_name, score_column, table_with_export
 from components.core.tabs import lazy_tabs
@@ -156,9 +157,9 @@ def _verify_tab(conn: Connection, domain: str, site: SiteDetail) -> None:
 
 
 conn = current_connection()
-st.title("Site details", anchor=False)
-st.caption(
-    "One of your sites: DR, TrueDR and traffic trends, the TrueDR breakdown, export and badge verification."
+page_header(
+    SITE,
+    "One of your sites: DR, TrueDR and traffic trends, the TrueDR breakdown, export and badge verification.",
 )
 domain, site = read_chosen_site(
     conn,

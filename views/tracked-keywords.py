@@ -10,6 +10,7 @@ from components.common.text import escape_md
 from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
+from components.core.pages import TRACKED_KEYWORDS, page_header
 from components.core.shared_inputs import DOMAIN_KEY
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import score_column, table_with_export
@@ -309,10 +310,10 @@ def _site(conn: Connection, domain: str, slug: str) -> None:
 
 
 conn = current_connection()
-st.title("Tracked keywords", anchor=False)
-st.caption(
+page_header(
+    TRACKED_KEYWORDS,
     "The keywords you follow for one of your sites, each with its stored difficulty snapshot. Reading "
-    "this list never triggers a live Google search: it shows what the service stored at the last check."
+    "this list never triggers a live Google search: it shows what the service stored at the last check.",
 )
 # Before the field is drawn: a keyword sent here by a link ("Track it") fills it once, and a
 # successful add empties it (a failed one keeps the text). It is not bound to the URL: a link to
