@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from client.errors import ApiError
 from components.core import data
 from components.core.connection import current_connection
-from components.core.errors import show_error
+from components.core.errors import read_or_show_error
 from components.core.pages import CATEGORIES, page_header
 from components.core.tables import table_with_export
 from components.research.frames.categories import categories_frame, max_per_site_text
@@ -25,11 +24,8 @@ page_header(
     "The site categories the service knows, as used when submitting a site and when filtering "
     "discovery. Reading them spends no quota.",
 )
-try:
-    categories = data.categories(conn)
-except ApiError as exc:
-    show_error(exc, subject="the category list")
-else:
+categories = read_or_show_error(data.categories, conn, subject="the category list")
+if categories is not None:
     frame = categories_frame(categories)
     st.metric(
         "Categories per site, at most",

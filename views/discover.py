@@ -9,7 +9,7 @@ from client.growth_inputs import MAX_FIND_LIMIT, DiscoveryFilters
 from client.models import Categories
 from components.core import data
 from components.core.connection import current_connection
-from components.core.errors import show_error
+from components.core.errors import read_or_show_error, show_error
 from components.core.pages import DISCOVER, OVERVIEW, TRUST_MAP, link_to, page_header
 from components.core.tables import table_with_export
 from components.growth.charts import discovery_chart
@@ -99,10 +99,8 @@ except ApiError as exc:
     show_error(exc, subject="the category list")
 
 filters = _filters(categories)
-try:
-    found = data.discover(conn, filters)
-except ApiError as exc:
-    show_error(exc, subject="these filters")
+found = read_or_show_error(data.discover, conn, filters, subject="these filters")
+if found is None:
     st.stop()
 
 labels = {c.value: c.label or c.value for c in categories.categories} if categories else {}

@@ -12,7 +12,7 @@ from client.outreach import ExchangeDraft
 from components.common.text import escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection
-from components.core.errors import show_error
+from components.core.errors import read_or_show_error
 from components.core.pages import EXCHANGES, page_header
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
@@ -211,10 +211,10 @@ st.subheader(f"{escape_md(lookup.domain)}{title}", anchor=False)
 authority_cards(lookup)
 
 filters = _filters()
-try:
-    found = data.exchange_candidates(conn, domain, filters)
-except ApiError as exc:
-    show_error(exc, subject=f"exchange candidates for {domain}")
+found = read_or_show_error(
+    data.exchange_candidates, conn, domain, filters, subject=f"exchange candidates for {domain}"
+)
+if found is None:
     st.stop()
 
 frame = candidates_frame(found, _category_labels(conn))

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from client.errors import ApiError
 from components.common.text import escape_md
 from components.core import data
 from components.core.connection import current_connection
-from components.core.errors import show_error
+from components.core.errors import read_or_show_error
 from components.core.pages import MONITOR, page_header
 from components.core.tables import table_with_export
 from components.sites.charts import monitor_chart
@@ -56,10 +55,8 @@ if scope == SCOPES[1]:
         conn, none_chosen="Choose one of your sites, or monitor all of them.", icon=":material/monitor_heart:"
     )
 
-try:
-    report = data.monitor(conn, domain, daily)
-except ApiError as exc:
-    show_error(exc, subject=domain or "your sites")
+report = read_or_show_error(data.monitor, conn, domain, daily, subject=domain or "your sites")
+if report is None:
     st.stop()
 
 frame = monitor_frame(report)

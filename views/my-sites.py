@@ -11,7 +11,7 @@ from client.models import Categories
 from components.common.text import escape_md, fmt_int
 from components.core import data, pages
 from components.core.connection import Connection, current_connection
-from components.core.errors import show_error
+from components.core.errors import read_or_show_error, show_error
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import score_column, table_with_export
 from components.core.tabs import lazy_tabs
@@ -50,10 +50,8 @@ SITE_PAGES: tuple[tuple[pages.AppPage, str | None, str | None], ...] = (
 
 
 def _your_sites(conn: Connection) -> None:
-    try:
-        listing = data.sites(conn)
-    except ApiError as exc:
-        show_error(exc, subject="your sites")
+    listing = read_or_show_error(data.sites, conn, subject="your sites")
+    if listing is None:
         return
     frame = sites_frame(listing)
     if frame.empty:

@@ -10,7 +10,7 @@ from client.models import Lookup
 from components.common.text import escape_md, safe_http_url
 from components.core import data
 from components.core.connection import Connection, current_connection
-from components.core.errors import show_error
+from components.core.errors import read_or_show_error, show_error
 from components.core.pages import OVERVIEW, page_header
 from components.core.shared_inputs import domain_or_demo
 from components.core.sidebar import RESULT_PREFIX
@@ -64,10 +64,8 @@ def _unlisted(conn: Connection, domain: str) -> None:
     ):
         checked.add(domain)
     if domain in checked:
-        try:
-            rating = data.dr(conn, domain)
-        except ApiError as exc:
-            show_error(exc, subject=domain)
+        rating = read_or_show_error(data.dr, conn, domain, subject=domain)
+        if rating is None:
             return
         st.metric("DR", "not available" if rating.dr is None else rating.dr, border=True)
         st.caption(f"Source: {escape_md(rating.source or 'not given')}")

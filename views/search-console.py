@@ -12,7 +12,7 @@ from client.visibility_models import GscAudit, GscPerformance
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection
-from components.core.errors import show_error
+from components.core.errors import read_or_show_error
 from components.core.pages import SEARCH_CONSOLE, page_header
 from components.core.tables import table_with_export
 from components.core.tabs import lazy_tabs
@@ -93,10 +93,14 @@ def _performance(conn: Connection, domain: str) -> None:
         key="range",
         bind="query-params",
     )
-    try:
-        perf = data.gsc_performance(conn, domain, chosen or DEFAULT_GSC_RANGE)
-    except ApiError as exc:
-        show_error(exc, subject=f"Search Console data of {domain}")
+    perf = read_or_show_error(
+        data.gsc_performance,
+        conn,
+        domain,
+        chosen or DEFAULT_GSC_RANGE,
+        subject=f"Search Console data of {domain}",
+    )
+    if perf is None:
         return
     p = perf.performance
     connection = p.connection
@@ -188,10 +192,8 @@ def _audit_body(audit: GscAudit, domain: str) -> None:
 
 def _audit(conn: Connection, domain: str) -> None:
     show_flash("gsc_audit", subject="the index audit")
-    try:
-        result = data.gsc_audit(conn, domain)
-    except ApiError as exc:
-        show_error(exc, subject=f"the index audit of {domain}")
+    result = read_or_show_error(data.gsc_audit, conn, domain, subject=f"the index audit of {domain}")
+    if result is None:
         return
     cooldown = result.cooldown_hours
     st.button(

@@ -6,12 +6,12 @@ from datetime import UTC, date
 
 import streamlit as st
 
-from client.errors import ApiError, InvalidInputError
+from client.errors import InvalidInputError
 from client.growth_models import SiteDetail, Verification
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection
-from components.core.errors import show_error
+from components.core.errors import read_or_show_error
 from components.core.pages import SITE, page_header
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import csv_file_name, score_column, table_with_export
@@ -72,10 +72,8 @@ def _trends(site: SiteDetail) -> None:
 
 
 def _truedr(conn: Connection, domain: str) -> None:
-    try:
-        report = data.site_truedr(conn, domain)
-    except ApiError as exc:
-        show_error(exc, subject=f"the TrueDR of {domain}")
+    report = read_or_show_error(data.site_truedr, conn, domain, subject=f"the TrueDR of {domain}")
+    if report is None:
         return
     st.caption(
         "The private per-signal breakdown, shown only to the site's owner: which evidence lifts TrueDR "
@@ -95,10 +93,8 @@ def _truedr(conn: Connection, domain: str) -> None:
 
 
 def _export(conn: Connection, domain: str) -> None:
-    try:
-        exported = data.export(conn, domain)
-    except ApiError as exc:
-        show_error(exc, subject=f"the export of {domain}")
+    exported = read_or_show_error(data.export, conn, domain, subject=f"the export of {domain}")
+    if exported is None:
         return
     st.caption("Everything the service exports for the site: its record, authority and embed snippets.")
     st.download_button(

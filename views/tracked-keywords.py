@@ -9,7 +9,7 @@ from client.models import TrackedKeywords
 from components.common.text import escape_md
 from components.core import data
 from components.core.connection import Connection, current_connection
-from components.core.errors import show_error
+from components.core.errors import read_or_show_error, show_error
 from components.core.pages import TRACKED_KEYWORDS, page_header
 from components.core.shared_inputs import DOMAIN_KEY
 from components.core.sidebar import RESULT_PREFIX
@@ -290,10 +290,9 @@ def _site(conn: Connection, domain: str, slug: str) -> None:
         and outcome.error is not None
         and not data.is_cached(conn, "tracked_keywords", slug)
     ):
-        try:
-            listing = data.tracked_keywords(conn, slug)  # the refusal said the list was stale
-        except ApiError as exc:
-            show_error(exc, subject=domain)
+        # The refusal said the stored list was stale: read it again.
+        listing = read_or_show_error(data.tracked_keywords, conn, slug, subject=domain)
+        if listing is None:
             return
     use = usage(listing)
     _meters(use)

@@ -1,15 +1,21 @@
 """The error panel: one callout per client error, worded by ``components.common.wording``.
 
-Server messages are shown escaped and secondary, never as the whole explanation.
+Server messages are shown escaped and secondary, never as the whole explanation. ``read_or_show_error``
+is the usual way a page reads: the answer, or the panel and nothing to draw.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import streamlit as st
 
 from client import errors
 from components.common.text import escape_md
 from components.common.wording import describe_error
+
+T = TypeVar("T")
 
 
 def show_error(err: errors.ApiError, *, subject: str = "this request") -> None:
@@ -22,3 +28,16 @@ def show_error(err: errors.ApiError, *, subject: str = "this request") -> None:
     getattr(st, view.level)(body, icon=icon[view.level])
     if view.link_url and view.link_label:
         st.link_button(view.link_label, view.link_url, icon=":material/open_in_new:")
+
+
+def read_or_show_error(read: Callable[..., T], *args: Any, subject: str) -> T | None:
+    """``read(*args)``, or None once its error is shown in the panel about ``subject``.
+
+    For the reads whose every refusal the panel explains well enough: the caller only has to stop
+    drawing (``return`` or ``st.stop()``) when it gets None. A read that answers None is not one.
+    """
+    try:
+        return read(*args)
+    except errors.ApiError as exc:
+        show_error(exc, subject=subject)
+        return None

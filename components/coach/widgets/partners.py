@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from client.errors import ApiError
 from client.growth_inputs import DiscoveryFilters
 from client.growth_models import ExchangeCandidate
 from client.models import Lookup
@@ -18,7 +17,7 @@ from components.coach.widgets.pieces import action_card, score_text
 from components.common.text import escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection
-from components.core.errors import show_error
+from components.core.errors import read_or_show_error
 from components.core.pages import EXCHANGES, link_to
 from components.core.sidebar import RESULT_PREFIX
 
@@ -34,11 +33,10 @@ EXCHANGES_SENT_KEY = RESULT_PREFIX + "exchange_sent"
 
 def load_candidates(conn: Connection, domain: str) -> list[ExchangeCandidate] | None:
     """Exchange candidates as the vdr CLI asks for them; None (with the error shown) when unavailable."""
-    try:
-        return data.exchange_candidates(conn, domain, PARTNER_FILTERS).candidates
-    except ApiError as exc:
-        show_error(exc, subject=f"exchange candidates for {domain}")
-        return None
+    found = read_or_show_error(
+        data.exchange_candidates, conn, domain, PARTNER_FILTERS, subject=f"exchange candidates for {domain}"
+    )
+    return None if found is None else found.candidates
 
 
 def contacted_partners(domain: str) -> set[str]:
