@@ -14,7 +14,7 @@ from components.core.pages import DISCOVER, OVERVIEW, TRUST_MAP, link_to, page_h
 from components.core.tables import table_with_export
 from components.growth.charts import discovery_chart
 from components.growth.frames import discovery_frame
-from components.growth.widgets import RATINGS_COLUMNS, rating_floor
+from components.growth.widgets import RATINGS_COLUMNS, rating_floor, result_count, result_limit
 
 DEFAULT_LIMIT = 20
 COLUMNS = {
@@ -46,16 +46,14 @@ def _filters(categories: Categories | None) -> DiscoveryFilters:
         min_true_dr = rating_floor("Minimum TrueDR", key="min_true_dr")
     with cols[2]:
         min_dr = rating_floor("Minimum DR", key="min_dr")
-    limit = cols[3].number_input(
-        "Results",
-        min_value=1,
-        max_value=MAX_FIND_LIMIT,
-        value=DEFAULT_LIMIT,
-        step=5,
-        key="limit",
-        bind="query-params",
-        help=f"At most {MAX_FIND_LIMIT}, the service's limit.",
-    )
+    with cols[3]:
+        limit = result_limit(
+            "Results",
+            key="limit",
+            default=DEFAULT_LIMIT,
+            step=5,
+            help=f"At most {MAX_FIND_LIMIT}, the service's limit.",
+        )
     with st.container(horizontal=True):
         validated = st.toggle("Traffic validated only", key="validated", bind="query-params")
         unverified = st.toggle(
@@ -70,7 +68,7 @@ def _filters(categories: Categories | None) -> DiscoveryFilters:
         min_dr=min_dr,
         traffic_validated=validated,
         include_unverified=unverified,
-        limit=int(limit or DEFAULT_LIMIT),
+        limit=limit,
     )
 
 
@@ -105,14 +103,12 @@ if found is None:
 
 labels = {c.value: c.label or c.value for c in categories.categories} if categories else {}
 frame = discovery_frame(found, labels)
-if frame.empty:
-    st.info(
-        "No listed site matches these filters. Lower a minimum or include unverified sites.",
-        icon=":material/filter_alt_off:",
-    )
-    st.stop()
-
-st.caption(f"{len(frame)} site{'s' if len(frame) != 1 else ''}, best first.")
+result_count(
+    frame,
+    noun="site",
+    order="best first",
+    none_left="No listed site matches these filters. Lower a minimum or include unverified sites.",
+)
 st.plotly_chart(data.figure(discovery_chart, frame), key="discover_chart")
 table_with_export(
     frame,

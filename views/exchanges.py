@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from client.errors import ApiError
-from client.growth_inputs import MAX_FIND_LIMIT, MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS, DiscoveryFilters
+from client.growth_inputs import MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS, DiscoveryFilters
 from client.growth_models import ExchangeCandidate, ExchangeContact
 from client.models import Lookup
 from client.outreach import ExchangeDraft
@@ -18,7 +18,14 @@ from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
 from components.core.writes import flash, show_flash
 from components.growth.frames import candidates_frame
-from components.growth.widgets import RATINGS_COLUMNS, approve_exchange, preview_exchange, rating_floor
+from components.growth.widgets import (
+    RATINGS_COLUMNS,
+    approve_exchange,
+    preview_exchange,
+    rating_floor,
+    result_count,
+    result_limit,
+)
 from components.overview.widgets import authority_cards
 from components.sites.widgets import read_chosen_site
 
@@ -57,18 +64,12 @@ def _filters() -> DiscoveryFilters:
         validated = cols[0].toggle("Traffic validated only", key="ex_validated", bind="query-params")
         with cols[1]:
             min_true_dr = rating_floor("Minimum TrueDR", key="ex_min_true_dr")
-        limit = cols[2].number_input(
-            "Candidates",
-            min_value=1,
-            max_value=MAX_FIND_LIMIT,
-            value=DEFAULT_CANDIDATES,
-            key="ex_limit",
-            bind="query-params",
-        )
+        with cols[2]:
+            limit = result_limit("Candidates", key="ex_limit", default=DEFAULT_CANDIDATES)
     return DiscoveryFilters(
         traffic_validated=validated,
         min_true_dr=min_true_dr,
-        limit=int(limit or DEFAULT_CANDIDATES),
+        limit=limit,
     )
 
 
@@ -218,13 +219,12 @@ if found is None:
     st.stop()
 
 frame = candidates_frame(found, _category_labels(conn))
-if frame.empty:
-    st.info(
-        "No candidates match these filters. Relax them to see more partners.",
-        icon=":material/filter_alt_off:",
-    )
-    st.stop()
-st.caption(f"{len(frame)} candidate{'s' if len(frame) != 1 else ''}, best fit first.")
+result_count(
+    frame,
+    noun="candidate",
+    order="best fit first",
+    none_left="No candidates match these filters. Relax them to see more partners.",
+)
 table_with_export(
     frame,
     what="exchange-candidates",
