@@ -219,6 +219,15 @@ def figure(builder: Callable[..., F], *args: Any, **kwargs: Any) -> F:
     return _built_figure(name, args, tuple(sorted(kwargs.items())), builder)
 
 
+def clear_caches() -> None:
+    """Empty the cached answers, their ledger and the built figures together (tests start from nothing
+    this way). Clearing the answers alone would leave the ledger saying "cached" (nothing to spend)
+    for answers that are gone."""
+    _cached_call.clear()
+    _ledger.clear()
+    _built_figure.clear()
+
+
 def record_quota(conn: Connection, quota_info: QuotaInfo | None) -> None:
     """Tell the sidebar what a write's answer said about the quota."""
     _quota_board().record(conn.base_url, conn.fingerprint, quota_info)

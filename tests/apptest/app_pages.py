@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from components.core import data
@@ -46,8 +45,5 @@ def button(at: AppTest, label: str) -> Any:
 
 
 def empty_caches() -> None:
-    """Empty the data cache, its ledger and the built figures together: clearing the cache alone
-    would leave the ledger saying "cached" (no quota spent) for answers that are gone."""
-    st.cache_data.clear()
-    data._ledger.clear()
-    data._built_figure.clear()
+    """Start from nothing cached: the data layer's answers, their ledger and the built figures."""
+    data.clear_caches()
