@@ -29,6 +29,10 @@ from streamlit.runtime.scriptrunner import script_runner
 from streamlit.testing.v1 import AppTest
 
 from bench.harness import DEMO_KEY, ROOT, Figures
+from components.core import pages
+
+#: The pages by url path, the name a page is asked for by on the command line.
+PAGES = {page.url_path: page for page in pages.ALL}
 
 
 @contextmanager
@@ -50,12 +54,12 @@ def _profiling_scripts(profiler: Profiler) -> Iterator[None]:
         script_runner.exec_func_with_error_handling = real  # type: ignore[assignment]
 
 
-def _app(page: str, query: list[str]) -> AppTest:
+def _app(page: pages.AppPage, query: list[str]) -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     for pair in query:
         name, _, value = pair.partition("=")
         at.query_params[name] = value.replace("+", " ")
-    return at.switch_page(f"views/{page}.py")
+    return at.switch_page(page.file)
 
 
 def _rerun_times(at: AppTest, reruns: int) -> list[float]:
@@ -75,7 +79,7 @@ def _full_gc_ms() -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("page", help="a file name in views/ without .py, e.g. trust-map")
+    parser.add_argument("page", choices=PAGES, metavar="page", help="a page's url path, e.g. trust-map")
     parser.add_argument("query", nargs="*", help="query parameters as name=value, e.g. domain=stripe.com")
     parser.add_argument("--reruns", type=int, default=20)
     parser.add_argument("--tree", type=int, default=60, help="lines of the profile to print")
@@ -88,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.update(VERIFIEDDR_API_BASE=sandbox.base_url, VERIFIEDDR_API_KEY=DEMO_KEY)
         bare = AppTest.from_file(str(ROOT / "bench" / "bare_app.py"), default_timeout=60)
         bare.run()
-        at = _app(args.page, args.query).run()
+        at = _app(PAGES[args.page], args.query).run()
         if at.exception:
             print(f"the page raised: {at.exception[0].message}", file=sys.stderr)
             return 2
