@@ -11,11 +11,12 @@ import pydantic
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from components.core import pages
 from sandbox import SandboxServer
 from tests.apptest.app_pages import open_page
 
 DOMAIN = "stripe.com"
-TRUST_MAP = "views/trust-map.py"
+TRUST_MAP = pages.TRUST_MAP.file
 
 
 def _count_parsing(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:

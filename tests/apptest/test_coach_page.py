@@ -13,12 +13,13 @@ from streamlit.testing.v1 import AppTest
 from client import ApiClient
 from client.growth_models import ExchangeCandidates
 from components.coach import rules as coach
+from components.core import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox import data as sandbox_data
 from tests.apptest.app_pages import APP, metric, open_page
 from tests.sandbox_picks import CANDIDATES, domain_for_issue, domain_where, listed_domains
 
-PAGE = "views/coach.py"
+PAGE = pages.COACH.file
 TABS = (
     "Analyze",
     "Diagnose",

@@ -12,6 +12,7 @@ from client.api import MAX_RETRY_AFTER_S
 from client.errors import PaymentRequiredError
 from client.inputs import slug_for
 from components.common.text import escape_md, fmt_number
+from components.core import pages
 from components.keywords.frames import verdict
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
@@ -19,9 +20,9 @@ from sandbox.keyword_data import serp, suggestions
 from tests.apptest.app_pages import button, metric, open_page, shown_text
 from tests.sandbox_picks import keyword_with_unknown_dr
 
-RESEARCH = "views/keyword-research.py"
-SUGGESTIONS = "views/keyword-suggestions.py"
-TRACKED = "views/tracked-keywords.py"
+RESEARCH = pages.KEYWORD_RESEARCH.file
+SUGGESTIONS = pages.KEYWORD_SUGGESTIONS.file
+TRACKED = pages.TRACKED_KEYWORDS.file
 SITE = ACCOUNTS[DEMO_KEY].sites[0]
 SLUG = slug_for(SITE)
 FREE_SITE = ACCOUNTS[FREE_KEY].sites[0]
