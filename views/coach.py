@@ -20,6 +20,7 @@ from components.core.errors import show_error
 from components.core.pages import COACH, OVERVIEW, link_to, page_header
 from components.core.shared_inputs import domain_input
 from components.core.tabs import lazy_tabs
+from components.overview.widgets import site_heading
 
 DEMO_DOMAINS = ("example.com", "acme-widgets.com", "tinyblog.net", "stripe.com")
 
@@ -46,8 +47,7 @@ def _load_lookup(conn: Connection, raw: str) -> tuple[str, Lookup] | None:
 
 def _coach(conn: Connection, domain: str, lookup: Lookup) -> None:
     """The site's name and the ten tabs; only the open tab's renderer runs (and reads the API)."""
-    title = f" — {escape_md(lookup.title)}" if lookup.title else ""
-    st.subheader(f"{escape_md(lookup.domain)}{title}", anchor=False)
+    site_heading(lookup.domain, lookup.title)
     renderers = {
         "Analyze": lambda: widgets.analyze_tab(lookup, domain),
         "Diagnose": lambda: widgets.diagnose_tab(lookup, domain),

@@ -26,7 +26,7 @@ from components.growth.widgets import (
     result_count,
     result_limit,
 )
-from components.overview.widgets import authority_cards
+from components.overview.widgets import authority_cards, site_heading
 from components.sites.widgets import read_chosen_site
 
 DEFAULT_CANDIDATES = 10
@@ -207,8 +207,7 @@ domain, lookup = read_chosen_site(
     help_text="One of your sites; a domain, subdomain or URL. Shared with the other pages.",
 )
 
-title = f" — {escape_md(lookup.title)}" if lookup.title else ""
-st.subheader(f"{escape_md(lookup.domain)}{title}", anchor=False)
+site_heading(lookup.domain, lookup.title)
 authority_cards(lookup)
 
 filters = _filters()

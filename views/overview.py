@@ -17,7 +17,7 @@ from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import score_column, table_with_export
 from components.overview.charts import changes_chart, compare_chart
 from components.overview.frames import backlinks_frame, changes_frame, compare_frame
-from components.overview.widgets import authority_cards, evidence_cards
+from components.overview.widgets import authority_cards, evidence_cards, site_heading
 
 #: Comparing more sites than this is a bulk job (the bulk DR checker), not a side-by-side view.
 MAX_COMPARE = 20
@@ -98,8 +98,7 @@ def _single(conn: Connection, raw: str) -> None:
         show_error(exc, subject=raw.strip())
         return
 
-    title = f" — {escape_md(lookup.title)}" if lookup.title else ""
-    st.subheader(f"{escape_md(lookup.domain)}{title}", anchor=False)
+    site_heading(lookup.domain, lookup.title)
     authority_cards(lookup)
     evidence_cards(lookup)
 

@@ -14,6 +14,7 @@ from components.core.pages import MY_SITES, OVERVIEW, SITE_CHECK, TRUST_MAP, lin
 from components.core.shared_inputs import domain_or_demo
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
+from components.overview.widgets import site_heading
 from components.research.frames.site_check import missing_signals, signals, signals_frame, verdict_style
 
 #: One seeded report per verdict in the sandbox, so each look can be seen.
@@ -116,8 +117,7 @@ def _signal_cards(check: SiteCheck) -> None:
 
 
 def _report(check: SiteCheck) -> None:
-    title = f" — {escape_md(check.title)}" if check.title else ""
-    st.subheader(f"{escape_md(check.domain)}{title}", anchor=False)
+    site_heading(check.domain, check.title)
     _verdict(check)
     _evidence_note(check)
     _signal_cards(check)

@@ -17,7 +17,7 @@ from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import csv_file_name, score_column, table_with_export
 from components.core.tabs import lazy_tabs
 from components.core.writes import flash, refused, show_flash
-from components.overview.widgets import signed
+from components.overview.widgets import signed, site_heading
 from components.sites import widgets as site_writes
 from components.sites.charts import trends_chart, truedr_waterfall
 from components.sites.frames import export_frame, export_json, trends_frame, truedr_frame
@@ -34,8 +34,7 @@ TRUEDR_COLUMNS = {
 
 
 def _header(site: SiteDetail) -> None:
-    title = f" — {escape_md(site.title)}" if site.title else ""
-    st.subheader(f"{escape_md(site.domain or site.slug)}{title}", anchor=False)
+    site_heading(site.domain or site.slug, site.title)
     with st.container(horizontal=True):
         st.badge(
             escape_md(site.status or "status unknown"),

@@ -13,6 +13,7 @@ from components.core.errors import show_error
 from components.core.pages import OVERVIEW, SITE_CHECK, TRUST_MAP, link_to, page_header
 from components.core.shared_inputs import domain_or_demo
 from components.core.tables import score_column, table_with_export
+from components.overview.widgets import site_heading
 from components.research.charts import breakdown_chart, dr_band_chart, importance_scatter
 from components.research.frames.trust_map import (
     SPAM_RISK_FROM,
@@ -69,8 +70,7 @@ def _cold(conn: Connection, domain: str, err: UnavailableError) -> None:
 
 def _header(trust_map: TrustMap) -> None:
     site = trust_map.site
-    title = f" — {escape_md(site.title)}" if site.title else ""
-    st.subheader(f"{escape_md(site.domain)}{title}", anchor=False)
+    site_heading(site.domain, site.title)
     cols = st.columns(4)
     cols[0].metric("DR", fmt_int(site.dr), border=True)
     cols[1].metric("Verified", fmt_bool(site.verified), border=True)

@@ -1,12 +1,19 @@
-"""Metric cards for a lookup: the numbers a marketer reads first, each with its weekly change."""
+"""Metric cards for a lookup: the numbers a marketer reads first, each with its weekly change; and the
+heading every page gives one site."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from client.models import Lookup
-from components.common.text import NOT_AVAILABLE, fmt_int, is_missing
+from components.common.text import NOT_AVAILABLE, escape_md, fmt_int, is_missing
 from components.overview.frames import true_dr_gap
+
+
+def site_heading(domain: str, title: str | None) -> None:
+    """A site's heading: its domain, then its title when the service gave one."""
+    suffix = f" — {escape_md(title)}" if title else ""
+    st.subheader(f"{escape_md(domain)}{suffix}", anchor=False)
 
 
 def _value(value: float | None) -> str | float:
