@@ -13,7 +13,7 @@ from components.core import data, pages
 from components.core.connection import Connection, current_connection
 from components.core.errors import read_or_show_error, show_error
 from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import score_column, table_with_export
+from components.core.tables import SITE_RATING_COLUMNS, table_with_export
 from components.core.tabs import lazy_tabs
 from components.core.writes import flash, refused, show_flash
 from components.sites import widgets as site_writes
@@ -24,11 +24,8 @@ LAST_SUBMISSION = RESULT_PREFIX + "last_submission"
 SITE_COLUMNS = {
     "domain": st.column_config.TextColumn("Site", pinned=True),
     "status": st.column_config.TextColumn("Status"),
-    "dr": score_column("DR"),
-    "true_dr": score_column("TrueDR"),
-    "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
+    **SITE_RATING_COLUMNS,
     "traffic": st.column_config.NumberColumn("Traffic", format="localized"),
-    "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
     "referring_domains": st.column_config.NumberColumn("Referring domains", format="localized"),
     "verified": st.column_config.CheckboxColumn("Badge verified"),
     "gsc_connected": st.column_config.CheckboxColumn("Search Console"),

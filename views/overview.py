@@ -14,7 +14,7 @@ from components.core.errors import read_or_show_error, show_error
 from components.core.pages import OVERVIEW, page_header
 from components.core.shared_inputs import domain_or_demo
 from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import score_column, table_with_export
+from components.core.tables import SITE_RATING_COLUMNS, score_column, table_with_export
 from components.overview.charts import changes_chart, compare_chart
 from components.overview.frames import backlinks_frame, changes_frame, compare_frame
 from components.overview.widgets import authority_cards, evidence_cards, site_heading
@@ -34,12 +34,9 @@ BACKLINK_COLUMNS = {
 COMPARE_COLUMNS = {
     "domain": st.column_config.TextColumn("Domain", pinned=True),
     "title": st.column_config.TextColumn("Title"),
-    "dr": score_column("DR"),
-    "true_dr": score_column("TrueDR"),
+    **SITE_RATING_COLUMNS,
     "gap": st.column_config.NumberColumn("TrueDR − DR", format="%+d"),
-    "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
     "confidence": st.column_config.TextColumn("Confidence"),
-    "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
     "traffic": st.column_config.NumberColumn("Traffic", format="localized"),
     "referring_domains": st.column_config.NumberColumn("Referring domains", format="localized"),
     "backlinks": st.column_config.NumberColumn("Backlinks", format="localized"),

@@ -1,5 +1,5 @@
 """Tables with a CSV download: every table in the app leaves it through here. Also the one way a
-0–100 score (DR, TrueDR, a signal's score) is drawn in a table column.
+0–100 score (DR, TrueDR, a signal's score) is drawn in a table column, and a site's ratings columns.
 
 CSV cells that a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage
 return, or their full-width forms) are prefixed with an apostrophe, because domain titles, anchors
@@ -24,6 +24,15 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠")
 def score_column(label: str, *, format: str = "%d", help: str | None = None) -> ColumnConfig:
     """A table column for a 0–100 score, drawn as a bar on the full 0–100 scale."""
     return st.column_config.ProgressColumn(label, min_value=0, max_value=100, format=format, help=help)
+
+
+#: A site's ratings as every table of sites shows them (each page adds its own columns around them).
+SITE_RATING_COLUMNS = {
+    "dr": score_column("DR"),
+    "true_dr": score_column("TrueDR"),
+    "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
+    "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
+}
 
 
 def defuse_cell(value: Any) -> Any:

@@ -14,16 +14,13 @@ import streamlit as st
 from client.growth_inputs import MAX_FIND_LIMIT
 from client.outreach import ExchangeDraft
 from components.core.connection import Connection
-from components.core.tables import score_column
+from components.core.tables import SITE_RATING_COLUMNS
 from components.core.writes import WriteOutcome, write_once
 
 #: A found site's ratings as Discover and Link exchanges show them (beside each page's own columns).
 RATINGS_COLUMNS = {
-    "dr": score_column("DR"),
-    "true_dr": score_column("TrueDR"),
-    "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
+    **SITE_RATING_COLUMNS,
     "confidence": st.column_config.TextColumn("Confidence"),
-    "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
     "category": st.column_config.TextColumn("Category"),
 }
 
