@@ -22,13 +22,10 @@ from components.core.pages import (
 from components.core.shared_inputs import domain_input
 from components.core.tables import score_column, table_with_export
 from components.keywords.charts import distribution_chart, serp_chart
-from components.keywords.frames import (
+from components.keywords.frames.ranking import Outcome, distribution_frame, parse_keyword_list, ranking_frame
+from components.keywords.frames.report import (
     TIER_LABELS,
-    Outcome,
-    distribution_frame,
-    parse_keyword_list,
     present_columns,
-    ranking_frame,
     report_median,
     report_min,
     serp_frame,

@@ -19,7 +19,13 @@ from components.core.pages import (
 from components.core.shared_inputs import domain_or_demo
 from components.core.tables import table_with_export
 from components.keywords.charts import suggestions_chart
-from components.keywords.frames import BANDS, SORTS, filter_bands, sort_suggestions, suggestions_frame
+from components.keywords.frames.suggestions import (
+    BANDS,
+    SORTS,
+    filter_bands,
+    sort_suggestions,
+    suggestions_frame,
+)
 from components.keywords.widgets import site_to_track
 
 DEMO_DOMAINS = ("example.com", "northwind-coffee.com", "hubspot.com", "stripe.com")

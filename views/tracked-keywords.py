@@ -21,7 +21,8 @@ from components.core.writes import (
     show_flash,
     write_requested,
 )
-from components.keywords.frames import TIER_LABELS, Usage, present_columns, tracked_frame, usage
+from components.keywords.frames.report import TIER_LABELS, present_columns
+from components.keywords.frames.tracked import Usage, tracked_frame, usage
 from components.keywords.widgets import (
     LIVE_SERP_NOTE,
     TRACKED_SLOT,

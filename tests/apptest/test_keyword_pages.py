@@ -13,7 +13,7 @@ from client.errors import PaymentRequiredError
 from client.inputs import slug_for
 from components.common.text import escape_md, fmt_number
 from components.core import pages
-from components.keywords.frames import verdict
+from components.keywords.frames.report import verdict
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.keyword_data import serp, suggestions

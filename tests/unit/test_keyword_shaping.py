@@ -11,24 +11,23 @@ import pytest
 from client import errors
 from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
 from components.keywords.charts import distribution_chart, serp_chart, suggestions_chart
-from components.keywords.frames import (
-    BANDS,
-    band_of,
-    distribution_frame,
-    filter_bands,
+from components.keywords.frames.ranking import distribution_frame, parse_keyword_list, ranking_frame
+from components.keywords.frames.report import (
     known_median,
-    parse_keyword_list,
     present_columns,
-    ranking_frame,
     report_median,
     report_min,
     serp_frame,
-    sort_suggestions,
-    suggestions_frame,
-    tracked_frame,
-    usage,
     verdict,
 )
+from components.keywords.frames.suggestions import (
+    BANDS,
+    band_of,
+    filter_bands,
+    sort_suggestions,
+    suggestions_frame,
+)
+from components.keywords.frames.tracked import tracked_frame, usage
 from sandbox.keyword_data import keyword_report, suggestions
 from tests.sandbox_picks import keyword_with_unknown_dr
 

@@ -1,0 +1,1 @@
+"""Keyword shaping, pure: one report, several reports compared, suggestions, tracked keywords."""

@@ -1,0 +1,155 @@
+"""One keyword report → pandas DataFrames, and its plain-language reading. Pure functions.
+
+A SERP row whose DR the service could not resolve keeps DR as NA: it is shown as unknown and left out
+of every median or minimum computed here, because counting it as 0 would make a keyword look easier
+than it is.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+import pandas as pd
+
+from client.models import KeywordReport, SerpResult
+from components.common.text import fmt_number, safe_http_url
+
+#: The service's tier rule (contract notes): boost when the gap is ≤ 0, advanced up to 10, else ultra.
+ADVANCED_MAX_GAP = 10
+TIER_LABELS = {
+    "boost": "boost (you clear the bar)",
+    "advanced": "advanced (within 10 DR)",
+    "ultra": "ultra (more than 10 DR short)",
+}
+
+SERP_COLUMNS: dict[str, str] = {
+    "position": "Int64",
+    "domain": "string",
+    "dr": "Int64",
+    "title": "string",
+    "url": "string",
+    "tracked_slug": "string",
+}
+
+
+def _scalar(value: object) -> object:
+    """Extra fields go into tables only as plain values; nested ones are shown as text."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+# --- one report ---------------------------------------------------------------------------------
+
+
+def known_drs(results: Iterable[SerpResult]) -> list[int]:
+    """The DRs the service resolved; unknown ones are left out, never counted as 0."""
+    return [row.dr for row in results if row.dr is not None]
+
+
+def known_median(values: Iterable[float | None]) -> float | None:
+    """Median of the known values, None when nothing is known."""
+    known = [float(v) for v in values if v is not None and not pd.isna(v)]
+    return float(statistics.median(known)) if known else None
+
+
+def report_median(report: KeywordReport) -> float | None:
+    """The service's medianDr, or the median of the resolved rows when the service sent none."""
+    return report.median_dr if report.median_dr is not None else known_median(known_drs(report.results))
+
+
+def report_min(report: KeywordReport) -> float | None:
+    if report.min_dr is not None:
+        return report.min_dr
+    known = known_drs(report.results)
+    return float(min(known)) if known else None
+
+
+def serp_frame(report: KeywordReport) -> pd.DataFrame:
+    """The top 10 in position order; extra fields the service adds become extra columns.
+
+    Only http(s) result URLs are kept, so a table link can never run script.
+    """
+    rows: list[dict[str, object]] = []
+    extras: dict[str, None] = {}
+    for result in sorted(report.results, key=lambda r: r.position):
+        row: dict[str, object] = {
+            "position": result.position,
+            "domain": result.domain,
+            "dr": result.dr,
+            "title": result.title,
+            "url": safe_http_url(result.url),
+            "tracked_slug": result.tracked_slug,
+        }
+        for name, value in (result.model_extra or {}).items():
+            extras.setdefault(name, None)
+            row[name] = _scalar(value)
+        rows.append(row)
+    frame = pd.DataFrame(rows, columns=[*SERP_COLUMNS, *extras])
+    return frame.astype(SERP_COLUMNS)
+
+
+def present_columns(frame: pd.DataFrame, optional: Iterable[str]) -> list[str]:
+    """The frame's columns minus the optional ones that hold no value at all (nothing to show)."""
+    optional = set(optional)
+    return [c for c in frame.columns if c not in optional or frame[c].notna().any()]
+
+
+Level = Literal["success", "info", "warning"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a report means for the user's site, in words a marketer acts on."""
+
+    level: Level
+    headline: str
+    detail: str
+
+
+def verdict(report: KeywordReport) -> Verdict | None:
+    """The reading of the user's gap to the top 10; None when no domain was given."""
+    user = report.user
+    if user is None:
+        return None
+    median = report_median(report)
+    lowest = report_min(report)
+    if user.dr is None or median is None:
+        return Verdict(
+            "info",
+            "No verdict: the DR needed is unknown",
+            "The service could not resolve enough ratings to measure the gap for this keyword.",
+        )
+    gap = user.gap if user.gap is not None else median - user.dr
+    median_text, gap_text = fmt_number(median), fmt_number(abs(gap))
+    beats_weakest = lowest is not None and user.dr >= lowest
+    weakest = (
+        f" The weakest page in the top 10 has DR {fmt_number(lowest)}, so authority alone does not "
+        "shut you out."
+        if beats_weakest
+        else ""
+    )
+    if gap <= 0:
+        return Verdict(
+            "success",
+            "Winnable on authority",
+            f"Your DR {user.dr} clears the median DR of the top 10 ({median_text})"
+            + (f" by {gap_text} point{'' if abs(gap) == 1 else 's'}" if gap < 0 else "")
+            + ". Content quality and search intent decide this one, not links.",
+        )
+    if gap <= ADVANCED_MAX_GAP:
+        return Verdict(
+            "info",
+            f"Within reach: {gap_text} DR short",
+            f"The median DR of the top 10 is {median_text} and yours is {user.dr}. A few strong, relevant "
+            f"links plus a better page than the current results can close the gap.{weakest}",
+        )
+    return Verdict(
+        "warning",
+        f"A long climb: {gap_text} DR short",
+        f"The median DR of the top 10 is {median_text} and yours is {user.dr}. Expect to need a sustained "
+        f"link-building effort, or pick a less contested keyword first.{weakest}",
+    )
