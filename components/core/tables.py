@@ -1,15 +1,19 @@
 """Tables with a CSV download: every table in the app leaves it through here. Also the one way a
 0–100 score (DR, TrueDR, a signal's score) is drawn in a table column, and a site's ratings columns.
 
-CSV cells that a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage
-return, or their full-width forms) are prefixed with an apostrophe, because domain titles, anchors
-and keywords come from third parties. Numeric columns are left untouched, so -3 stays a number.
+Every download comes in two forms. "Download CSV" is for a person opening it in a spreadsheet: the
+columns the page shows, in its order, under its labels ("Referring domain", "Spam score"), with
+yes/no for true/false. "Raw CSV" is for scripts and imports: every column under its field name
+(``true_dr``, ``spam_score``), as before. Both go through ``safe_csv``: cells that a spreadsheet
+would run as a formula (starting with =, +, -, @, a tab or a carriage return, or their full-width
+forms) are prefixed with an apostrophe, because domain titles, anchors and keywords come from third
+parties. Numeric columns are left untouched, so -3 stays a number.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
@@ -33,6 +37,80 @@ SITE_RATING_COLUMNS = {
     "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
     "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
 }
+
+
+#: Words of a column name a person reads in a set spelling; the rest are lower case.
+NAME_WORDS = {
+    "dr": "DR",
+    "truedr": "TrueDR",
+    "url": "URL",
+    "urls": "URLs",
+    "id": "ID",
+    "ai": "AI",
+    "gsc": "Search Console",
+    "serp": "SERP",
+    "html": "HTML",
+    "csv": "CSV",
+}
+#: How a true/false cell reads in the readable CSV.
+YES_NO = {True: "yes", False: "no"}
+
+
+def humanised(name: str) -> str:
+    """A field name as words, for a column the page gives no label: ``spam_score`` → "Spam score",
+    ``true_dr`` → "TrueDR", ``xHandle`` → "X handle"."""
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace("true_dr", "truedr")
+    words = [NAME_WORDS.get(word, word) for word in re.split(r"[_\s.\-]+", snake) if word]
+    if not words:
+        return name
+    return " ".join([words[0][:1].upper() + words[0][1:], *words[1:]])
+
+
+def column_labels(column_config: Mapping[Any, Any] | None) -> dict[str, str | None]:
+    """What the page calls each configured column (None for a hidden one), read from its column config:
+    a ``st.column_config`` entry's label, a plain string label, or None to hide the column."""
+    labels: dict[str, str | None] = {}
+    for name, config in (column_config or {}).items():
+        if not isinstance(name, str):
+            continue
+        if config is None or (isinstance(config, Mapping) and config.get("hidden")):
+            labels[name] = None
+        elif isinstance(config, str):
+            labels[name] = config or humanised(name)
+        else:
+            labels[name] = (config.get("label") if isinstance(config, Mapping) else None) or humanised(name)
+    return labels
+
+
+def _is_true_false(series: pd.Series) -> bool:
+    """A column of true/false values (with or without gaps), whatever its dtype says."""
+    if pd.api.types.is_bool_dtype(series):
+        return True
+    values = series.dropna()
+    return bool(
+        series.dtype == object and not values.empty and values.map(lambda v: isinstance(v, bool)).all()
+    )
+
+
+def readable_frame(
+    frame: pd.DataFrame, labels: Mapping[str, str | None], order: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """The table as a person reads it in a spreadsheet: the columns the page shows (``order`` when it
+    sets one; none ``labels`` hides), under their on-screen labels, with yes/no for true/false.
+
+    A column with no label gets its name in words; two columns that would read the same keep their
+    field name in brackets, so no header is ambiguous.
+    """
+    candidates = order if order is not None else frame.columns
+    shown = [c for c in candidates if c in frame.columns and (c not in labels or labels[c] is not None)]
+    readable = frame.loc[:, shown].copy()
+    for column in shown:
+        if _is_true_false(readable[column]):
+            readable[column] = readable[column].astype(object).map(YES_NO.get, na_action="ignore")
+    headers = [labels.get(c) or humanised(c) for c in shown]
+    repeated = {h for h in headers if headers.count(h) > 1}
+    readable.columns = [f"{h} ({c})" if h in repeated else h for h, c in zip(headers, shown, strict=True)]
+    return readable
 
 
 def defuse_cell(value: Any) -> Any:
@@ -75,21 +153,42 @@ def csv_download(
     subject: str | None = None,
     key: str,
     label: str = "Download CSV",
+    column_config: Mapping[Any, Any] | None = None,
+    column_order: Sequence[str] | None = None,
 ) -> None:
-    """A download button whose CSV is built when clicked, not on every rerun."""
+    """The readable CSV's download button (``label``) and, next to it, the raw one; each file is built
+    when its button is clicked, not on every rerun.
 
-    def build() -> bytes:
-        return safe_csv(frame() if callable(frame) else frame)
+    The readable file is the default because the people who download are marketers opening it in a
+    spreadsheet; the raw file keeps the field names a script or an import expects.
+    """
+    labels = column_labels(column_config)
 
-    st.download_button(
-        label,
-        data=build,
-        file_name=csv_file_name(what, subject),
-        mime="text/csv",
-        key=f"{key}_csv",
-        icon=":material/download:",
-        on_click="ignore",
-    )
+    def rows() -> pd.DataFrame:
+        return frame() if callable(frame) else frame
+
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.download_button(
+            label,
+            data=lambda: safe_csv(readable_frame(rows(), labels, column_order)),
+            file_name=csv_file_name(what, subject),
+            mime="text/csv",
+            key=f"{key}_csv",
+            icon=":material/download:",
+            help="For a spreadsheet: the columns as shown here, with yes/no.",
+            on_click="ignore",
+        )
+        st.download_button(
+            "Raw CSV",
+            data=lambda: safe_csv(rows()),
+            file_name=csv_file_name(f"{what}-raw", subject),
+            mime="text/csv",
+            key=f"{key}_raw_csv",
+            type="tertiary",
+            help="For scripts and imports: every column under its field name (true_dr, spam_score), "
+            "with True/False.",
+            on_click="ignore",
+        )
 
 
 def table_with_export(
@@ -103,7 +202,7 @@ def table_with_export(
     label: str = "Download CSV",
     height: int | str = "auto",
 ) -> None:
-    """A sortable dataframe and, under it, its CSV download (of every column, in frame order).
+    """A sortable dataframe and, under it, its CSV downloads: as shown (labels, yes/no) and raw.
 
     Missing values show as a dash, not "None": an unknown signal is not a value.
     """
@@ -116,4 +215,12 @@ def table_with_export(
         height=height,
         placeholder="—",
     )
-    csv_download(frame, what=what, subject=subject, key=key, label=label)
+    csv_download(
+        frame,
+        what=what,
+        subject=subject,
+        key=key,
+        label=label,
+        column_config=column_config,
+        column_order=column_order,
+    )

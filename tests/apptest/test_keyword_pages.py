@@ -119,7 +119,7 @@ def test_several_keywords_are_ranked_by_gap_and_one_failure_keeps_its_row(live_e
     assert list(table["keyword"]) == [*sorted(gaps, key=gaps.__getitem__), keywords[0]]
     assert table["error"].notna().tolist() == [False, False, False, True]
     assert len(at.get("plotly_chart")) == 1
-    assert len(at.get("download_button")) == 1
+    assert [b.proto.label for b in at.get("download_button")] == ["Download CSV", "Raw CSV"]
 
 
 def test_402_gate_is_a_panel_with_the_upgrade_link(live_env: SandboxServer, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -205,7 +205,7 @@ def test_tracked_list_shows_snapshots_limit_and_csv(live_env: SandboxServer, dem
     assert list(table["gap"]) == [k.snapshot.gap for k in expected.keywords]
     texts = [p.proto.text for p in at.get("progress")]
     assert any(f"{len(expected.keywords)} of {expected.limit} tracked" in t for t in texts)
-    assert len(at.get("download_button")) == 1
+    assert [b.proto.label for b in at.get("download_button")] == ["Download CSV", "Raw CSV"]
     assert "never triggers a live Google search" in shown_text(at)
     assert _requests(live_env, "POST", KEYWORDS_PATH) == 0  # reading never writes
 

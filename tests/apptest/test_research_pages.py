@@ -44,7 +44,7 @@ def test_trust_map_shows_header_charts_and_every_referring_domain(live_env: Sand
     table = at.dataframe[0].value
     assert list(table["domain"]) == [d.domain for d in expected.domains]
     assert len(at.get("plotly_chart")) == 4
-    assert len(at.download_button) == 1
+    assert [b.proto.label for b in at.download_button] == ["Download CSV", "Raw CSV"]  # as shown, and raw
     assert f"of {expected.total_domains:,} referring domains" in shown_text(at)  # labelled as a sample
 
 
@@ -323,7 +323,7 @@ def test_categories_table_and_limit(live_env: SandboxServer) -> None:
     table = at.dataframe[0].value
     assert list(table["value"]) == [c.value for c in expected.categories]
     assert metric(at, "Categories per site, at most") == str(expected.max_per_site)
-    assert len(at.download_button) == 1
+    assert [b.proto.label for b in at.download_button] == ["Download CSV", "Raw CSV"]  # as shown, and raw
 
 
 def test_categories_without_a_limit_say_it_is_not_stated(live_env: SandboxServer) -> None:
