@@ -1,10 +1,17 @@
-"""The sidebar's connection settings: sandbox or live, the key's status (never the key), quota left."""
+"""The sidebar's connection settings: sandbox or live, the key's status (never the key), quota left.
+
+The quota bar is coloured by how much is left (green, amber, red), not in the theme's accent colour:
+a full quota drawn red reads as an alarm.
+"""
 
 from __future__ import annotations
+
+from typing import Literal
 
 import streamlit as st
 
 from client.models import QuotaInfo
+from components.common.figures import DOWN, UP
 from components.common.text import escape_md, fmt_int
 from components.core import data
 from components.core.connection import (
@@ -40,6 +47,42 @@ def quota_text(quota: QuotaInfo | None) -> str:
     of = f" of {fmt_int(quota.limit)}" if quota.limit is not None else ""
     tier = f" · plan: {quota.tier}" if quota.tier else ""
     return f"Quota left: {left}{of}{tier}"
+
+
+#: The container around the quota bar, so its colour rule reaches that bar and no other.
+QUOTA_BAR_KEY = "quota_bar"
+QuotaLevel = Literal["plenty", "low", "nearly out"]
+#: The share of the limit left from which each level starts, most first; below the last: nearly out.
+QUOTA_LEVEL_FROM: tuple[tuple[float, QuotaLevel], ...] = ((0.25, "plenty"), (0.10, "low"))
+#: Each level's bar colour and, when it needs saying, the words under the bar.
+QUOTA_LOOK: dict[QuotaLevel, tuple[str, str | None]] = {
+    "plenty": (UP, None),
+    "low": ("#d99a00", "Running low."),
+    "nearly out": (DOWN, "Nearly used up: checks that spend quota may be refused."),
+}
+
+
+def quota_share(remaining: int, limit: int) -> float:
+    """The share of the limit left, 0 to 1 (a service that reports more left than its limit is full)."""
+    return min(1.0, max(0.0, remaining / limit)) if limit > 0 else 0.0
+
+
+def quota_level(remaining: int, limit: int) -> QuotaLevel:
+    """How much quota is left: plenty (a quarter or more), low (a tenth or more), else nearly out."""
+    share = quota_share(remaining, limit)
+    return next((level for start, level in QUOTA_LEVEL_FROM if share >= start), "nearly out")
+
+
+def quota_colour(remaining: int, limit: int) -> str:
+    """The quota bar's colour: green with plenty left, amber when low, red when nearly out."""
+    return QUOTA_LOOK[quota_level(remaining, limit)][0]
+
+
+def quota_bar_style(colour: str) -> str:
+    """A style rule that fills the sidebar's quota bar in ``colour``: Streamlit draws every progress bar
+    in the theme's accent colour (red by default), which says nothing about how much is left."""
+    fill = f'.st-key-{QUOTA_BAR_KEY} [data-testid="stProgressBarTrack"] > div'
+    return f"<style>{fill} {{ background-color: {colour}; }}</style>"
 
 
 def render_sidebar() -> Connection:
@@ -91,5 +134,12 @@ def render_sidebar() -> Connection:
         quota = data.quota(conn) if conn.has_key else None
         st.caption(quota_text(quota))
         if quota and quota.limit and quota.remaining is not None:
-            st.progress(min(1.0, max(0.0, quota.remaining / quota.limit)))
+            remaining, limit = quota.remaining, quota.limit
+            with st.container(key=QUOTA_BAR_KEY, gap=None):
+                st.progress(quota_share(remaining, limit))
+                # A constant rule with a colour of ours: no text from the service goes into it.
+                st.markdown(quota_bar_style(quota_colour(remaining, limit)), unsafe_allow_html=True)
+            words = QUOTA_LOOK[quota_level(remaining, limit)][1]
+            if words:
+                st.caption(words)
     return conn
