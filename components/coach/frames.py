@@ -24,6 +24,7 @@ from components.coach.rules import (
     is_lost,
     is_nofollow,
     is_spam,
+    plain_sources,
 )
 from components.common.shaping import typed_frame
 
@@ -39,6 +40,7 @@ ACTION_COLUMNS: dict[str, str] = {
     "impact": "string",
     "heuristic": "boolean",
     "why": "string",
+    "based_on": "string",
     "data": "string",
     "cli": "string",
 }
@@ -49,6 +51,7 @@ REASON_COLUMNS: dict[str, str] = {
     "value": "string",
     "threshold": "string",
     "finding": "string",
+    "based_on": "string",
     "data": "string",
 }
 
@@ -96,7 +99,8 @@ GROUPS: tuple[str, ...] = (SPAM_GROUP, "Lost", "Nofollow", "Live follow")
 
 
 def actions_frame(actions: Sequence[Action], domain: str) -> pd.DataFrame:
-    """The ranked actions, rank 1 first, with the CLI's scores and the data each came from."""
+    """The ranked actions, rank 1 first, with the CLI's scores and the evidence each rests on (in words,
+    and as the API fields and the CLI step for the raw CSV)."""
     rows = [
         {
             "rank": rank,
@@ -110,6 +114,7 @@ def actions_frame(actions: Sequence[Action], domain: str) -> pd.DataFrame:
             "impact": a.impact,
             "heuristic": a.heuristic,
             "why": a.detail,
+            "based_on": plain_sources(a.sources),
             "data": describe_sources(a.sources),
             "cli": a.cli_for(domain),
         }
@@ -127,6 +132,7 @@ def reasons_frame(diagnosis: Diagnosis) -> pd.DataFrame:
             "value": r.value,
             "threshold": r.threshold,
             "finding": r.finding,
+            "based_on": plain_sources(r.sources),
             "data": describe_sources(r.sources),
         }
         for r in diagnosis.reasons

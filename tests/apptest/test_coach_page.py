@@ -4,6 +4,7 @@ Its check in a real browser is tests/browser/test_coach_browser.py."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -90,6 +91,25 @@ def test_analyze_shows_the_scores_main_issue_and_top_three(kind: str, client: Ap
     assert len(at.get("plotly_chart")) == 1
 
 
+#: A developer note: an API field path or a vdr CLI command, as code.
+DEVELOPER_NOTE = re.compile(r"`(lookup|map|find)\.|`vdr ")
+
+
+def test_advice_says_in_plain_words_what_it_rests_on_and_folds_the_data_used(client: ApiClient) -> None:
+    domain = domain_for_issue("inflated")
+    lookup = client.lookup(domain)
+    at = coach_app(domain)
+    shown = unescape(markdown(at))
+    assert f"Based on: {coach.plain_sources(coach.analyze(lookup).issue.sources)}" in shown
+    details = [e for e in at.expander if e.label == "Data used"]
+    assert len(details) == 1 + coach.TOP_ACTIONS  # the main issue and each top action
+    assert not any(e.proto.expanded for e in details), "the data used starts folded"
+    folded = {str(c.value) for e in details for c in e.caption}
+    in_view = [str(e.value) for e in (*at.markdown, *at.caption) if str(e.value) not in folded]
+    assert not [text for text in in_view if DEVELOPER_NOTE.search(text)]
+    assert any(DEVELOPER_NOTE.search(text) for text in folded), "field names and CLI steps are kept"
+
+
 def visit_every_tab(at: AppTest) -> None:
     """Open each tab in turn, as a user clicking through them (the tab lives in the URL)."""
     for tab in TABS:
@@ -137,7 +157,23 @@ def test_actions_table_ranks_every_action_with_a_chart_and_csv(client: ApiClient
     table = at.dataframe[0].value
     assert list(table["action"]) == [a.title for a in coach.ranked_actions(client.lookup(domain))]
     assert list(table["priority"]) == sorted(table["priority"], reverse=True)
-    assert len(at.get("plotly_chart")) == 1 and len(at.get("download_button")) == 1
+    # Both CSV forms: as shown (labels, yes/no) for a spreadsheet, raw (field names) for scripts.
+    assert [b.label for b in at.get("download_button")] == ["Download CSV", "Raw CSV"]
+    assert len(at.get("plotly_chart")) == 1
+
+
+def test_actions_table_says_what_each_action_rests_on_and_folds_the_field_names(client: ApiClient) -> None:
+    domain = domain_where(lambda lookup: len(coach.ranked_actions(lookup)) >= 4)
+    actions = coach.ranked_actions(client.lookup(domain))
+    at = coach_app(domain, "Actions")
+    table = at.dataframe[0]
+    assert list(table.value["based_on"]) == [coach.plain_sources(a.sources) for a in actions]
+    columns = json.loads(table.proto.columns)
+    assert columns["based_on"]["label"] == "Based on"
+    assert columns["data"].get("hidden") and columns["cli"].get("hidden"), "field names stay off the table"
+    [detail] = [e for e in at.expander if e.label == "Data used"]
+    folded = "\n".join(str(c.value) for c in detail.caption)
+    assert all(a.cli_for(domain) in folded for a in actions)
 
 
 # --- Audit backlinks -------------------------------------------------------------------------------

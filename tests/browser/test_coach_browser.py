@@ -1,4 +1,5 @@
-"""The Coach page in a real headless Chromium: from the start page to the Analyze view of a site."""
+"""The Coach page in a real headless Chromium: from the start page to the Analyze view of a site, the
+evidence behind the advice in plain words, and the sidebar's quota bar in the colour of what is left."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from playwright.sync_api import Browser
 
 from client import ApiClient
 from components.coach import rules as coach
+from components.core.sidebar import quota_colour
 from sandbox import DEMO_KEY, SandboxServer
 from tests.browser.tabs import new_tab, screenshot, settled
 from tests.sandbox_picks import domain_for_issue
@@ -46,6 +48,47 @@ def test_analyze_renders_in_chromium(app_url: str, browser: Browser, sandbox: Sa
         screenshot(page, "coach")
     except Exception:
         screenshot(page, "coach-failure")
+        raise
+    finally:
+        page.close()
+
+
+def _rgb(hex_colour: str) -> str:
+    """``#2e9e5b`` as the browser's computed style writes it: ``rgb(46, 158, 91)``."""
+    red, green, blue = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({red}, {green}, {blue})"
+
+
+def test_advice_says_what_it_rests_on_and_the_quota_bar_shows_what_is_left(
+    app_url: str, browser: Browser, sandbox: SandboxServer
+) -> None:
+    domain = domain_for_issue("inflated")
+    with ApiClient(sandbox.base_url, DEMO_KEY) as api:
+        issue = coach.analyze(api.lookup(domain)).issue
+    page = new_tab(browser, height=900)
+    try:
+        page.goto(f"{app_url}/coach?domain={domain}", wait_until="domcontentloaded")
+        page.get_by_text(coach.ISSUE_TEXT["inflated"]).wait_for(timeout=30_000)
+        settled(page)
+
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        quota = sidebar.get_by_text(re.compile(r"^Quota left: [\d,]+ of [\d,]+")).inner_text()
+        left, limit = (int(number.replace(",", "")) for number in re.findall(r"\d[\d,]*", quota)[:2])
+        fill = sidebar.locator('[data-testid="stProgressBarTrack"] > div').first
+        colour = fill.evaluate("element => getComputedStyle(element).backgroundColor")
+        assert colour == _rgb(quota_colour(left, limit)), f"{quota}: the bar is {colour}"
+
+        main = page.locator('[data-testid="stMain"]')
+        main.get_by_text(f"Based on: {coach.plain_sources(issue.sources)}").first.wait_for(timeout=30_000)
+        assert "From:" not in main.inner_text(), "advice still cites API field names in plain view"
+        field = main.get_by_text(coach.SRC_TRUE_DR).first
+        assert not field.is_visible(), "the data used is folded until asked for"
+        main.get_by_text("Data used").first.click()
+        field.wait_for(state="visible", timeout=30_000)
+        settled(page)
+        screenshot(page, "coach-evidence", full_page=False)
+    except Exception:
+        screenshot(page, "coach-evidence-failure")
         raise
     finally:
         page.close()

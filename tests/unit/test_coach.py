@@ -602,3 +602,55 @@ def test_charts_draw_data_and_say_when_there_is_none() -> None:
         coach_charts.spam_chart(coach_frames.referring_frame(None)),
     ]
     assert all(not f.data and f.layout.annotations for f in empties)
+
+
+# --- the evidence in plain words --------------------------------------------------------------------
+
+
+def _cited(lookup: Lookup, trust_map: TrustMap | None) -> set[str]:
+    """Every field any coach command cites for ``lookup`` (and its map, when there is one)."""
+    audits = (
+        coach.audit_backlinks(lookup, trust_map),
+        coach.audit_backlinks(lookup, None, map_state="building"),
+    )
+    groups = [
+        coach.analyze(lookup).sources,
+        coach.analyze(lookup).issue.sources,
+        *(r.sources for r in coach.diagnose(lookup).reasons),
+        *(a.sources for a in coach.ranked_actions(lookup)),
+        *(a.sources for a in audits),
+        *(f.sources for a in audits for f in a.findings),
+        *(i.sources for i in coach.content_plan(lookup).items),
+        coach.content_plan(lookup).sources,
+        coach.fix_plan(lookup).sources,
+        coach.track(lookup).sources,
+        coach.boost(lookup).sources,
+        coach.next_step(lookup, [candidate("p.com")]).sources,
+    ]
+    return {source for group in groups for source in group}
+
+
+def test_every_field_the_advice_cites_has_plain_words() -> None:
+    declared = {value for name, value in vars(coach).items() if name.startswith("SRC_")}
+    cited = _cited(make(referring=10, trust=40, validated=False, true_dr=30), a_map(AUDIT_ROWS))
+    for domain in sandbox_data.DEMO_SITES:
+        cited |= _cited(resources.lookup(domain, "http://127.0.0.1"), resources.trust_map(domain))
+    cited |= {source for action in coach.ACTIONS for source in action.sources}
+    assert cited <= declared, "a rule cites a field by a string of its own, not through sources.py"
+    assert set(coach.SOURCE_WORDS) == declared
+    for field, words in coach.SOURCE_WORDS.items():
+        assert words and words != field and "." not in words and "`" not in words, field
+
+
+def test_plain_sources_name_each_piece_of_evidence_once_in_a_sentence() -> None:
+    sources = (coach.SRC_TRUE_DR, coach.SRC_DR, coach.SRC_TRUE_DR, coach.SRC_TRUST)
+    assert coach.plain_sources(sources) == "TrueDR, DR and the trust score"
+    assert coach.plain_sources((coach.SRC_MAP_STATUS,)) == coach.SOURCE_WORDS[coach.SRC_MAP_STATUS]
+    assert coach.plain_sources(()) == ""
+
+
+def test_actions_frame_says_in_words_what_each_action_rests_on() -> None:
+    actions = coach.ranked_actions(make(referring=10, trust=40))
+    frame = coach_frames.actions_frame(actions, "site.com")
+    assert list(frame["based_on"]) == [coach.plain_sources(a.sources) for a in actions]
+    assert not frame["based_on"].str.contains(r"lookup\.|map\.", regex=True).any()

@@ -5,14 +5,14 @@ content-plan, fix, track, explain, boost, next) that need no server endpoint: th
 and apply fixed rules. This package applies the same rules (contract-notes.md, "Coach rules") so a
 CLI user gets the same verdicts and the same ranked actions here, then goes further where the data
 allows: the backlink audit reads the Trust Map's spamScore, linkType and status; "next" picks an
-exchange candidate; every piece of advice names the API fields it came from and says when its
-impact is a heuristic (an estimate the service does not publish).
+exchange candidate; every piece of advice names the evidence it came from (in plain words and as
+API fields) and says when its impact is a heuristic (an estimate the service does not publish).
 
 One module per concern: ``thresholds`` (the numbers rules judge by), ``sources`` (the API fields
-advice cites), ``signals`` (reading a lookup, the main issue), ``actions`` (what to do and its
-rank), ``diagnosis`` (analyze, diagnose, track, explain), ``audit`` (backlinks and the Trust Map),
-``plans`` (content plan, 90-day fix plan, boost) and ``partners`` (next, with an exchange
-candidate). Callers import this package (``from components.coach import rules as coach``); it
+advice cites, and their plain words), ``signals`` (reading a lookup, the main issue), ``actions``
+(what to do and its rank), ``diagnosis`` (analyze, diagnose, track, explain), ``audit`` (backlinks
+and the Trust Map), ``plans`` (content plan, 90-day fix plan, boost) and ``partners`` (next, with an
+exchange candidate). Callers import this package (``from components.coach import rules as coach``); it
 re-exports every public name.
 
 Pure: no Streamlit, no network, no clock. Every input may be sparse: a lookup whose every nullable
@@ -91,9 +91,11 @@ from components.coach.rules.signals import (
 )
 from components.coach.rules.sources import (
     GAP_SOURCES,
+    SOURCE_WORDS,
     SRC_BOTTOM_LINKS,
     SRC_CANDIDATES,
     SRC_CONFIDENCE,
+    SRC_DOMAIN,
     SRC_DR,
     SRC_DR_MONTH,
     SRC_DR_WEEK,
@@ -113,6 +115,7 @@ from components.coach.rules.sources import (
     SRC_VALIDATED,
     TRAFFIC_SOURCES,
     describe_sources,
+    plain_sources,
 )
 from components.coach.rules.thresholds import (
     AUDIT_LINKS,
@@ -161,11 +164,13 @@ __all__ = [
     "PROTECT",
     "RECLAIM_MIN_DR",
     "RISKY_LINKS",
+    "SOURCE_WORDS",
     "SPAM_FLAG",
     "SPAM_PATTERN_SHARE",
     "SRC_BOTTOM_LINKS",
     "SRC_CANDIDATES",
     "SRC_CONFIDENCE",
+    "SRC_DOMAIN",
     "SRC_DR",
     "SRC_DR_MONTH",
     "SRC_DR_WEEK",
@@ -231,6 +236,7 @@ __all__ = [
     "next_step",
     "parse_goal",
     "partner_eligible",
+    "plain_sources",
     "rank_actions",
     "ranked_actions",
     "read_signals",

@@ -12,7 +12,13 @@ from typing import Literal
 
 from client.models import Lookup
 from components.coach.rules.signals import read_signals
-from components.coach.rules.sources import SRC_CONFIDENCE, SRC_REFERRING, SRC_TRUST, TRAFFIC_SOURCES
+from components.coach.rules.sources import (
+    SRC_CONFIDENCE,
+    SRC_DOMAIN,
+    SRC_REFERRING,
+    SRC_TRUST,
+    TRAFFIC_SOURCES,
+)
 from components.coach.rules.thresholds import EFFORT_BONUS, HIGH_CONFIDENCE_BONUS
 
 Effort = Literal["low", "medium", "high"]
@@ -63,7 +69,7 @@ PARTNER = Action(
     effort="low",
     confidence="high",
     lift=(3, 8),
-    sources=("lookup.domain",),
+    sources=(SRC_DOMAIN,),
     cli="vdr opportunities {domain}",
     follow_up="Next",
 )

@@ -14,7 +14,7 @@ from client.models import Lookup, TrustMap
 from components.coach import rules as coach
 from components.coach.charts import link_mix_chart, spam_chart
 from components.coach.frames import flagged_frame, link_mix_frame, links_frame, referring_frame
-from components.coach.widgets.pieces import show_sources
+from components.coach.widgets.pieces import show_evidence
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection
@@ -77,7 +77,7 @@ def audit_tab(conn: Connection, lookup: Lookup, domain: str) -> None:
     _strongest_and_weakest(audit, domain)
     st.markdown(f"**Next:** {escape_md(audit.next_step)}")
     link_to(TRUST_MAP, label="Open the full Trust Map", query_params={"domain": domain})
-    show_sources(audit.sources)
+    show_evidence(audit.sources)
 
 
 def _map_review(audit: coach.BacklinkAudit, trust_map: TrustMap | None, domain: str) -> None:
@@ -91,7 +91,7 @@ def _map_review(audit: coach.BacklinkAudit, trust_map: TrustMap | None, domain: 
         with st.container(border=True):
             st.markdown(f":orange-badge[Heuristic] **{escape_md(finding.title)}**")
             st.write(escape_md(finding.detail))
-            show_sources(finding.sources)
+            show_evidence(finding.sources)
     left, right = st.columns(2)
     with left:
         st.plotly_chart(data.figure(link_mix_chart, link_mix_frame(trust_map)), key="coach_mix_chart")

@@ -13,7 +13,7 @@ from client.growth_inputs import DiscoveryFilters
 from client.growth_models import ExchangeCandidate
 from client.models import Lookup
 from components.coach import rules as coach
-from components.coach.widgets.pieces import action_card, score_text
+from components.coach.widgets.pieces import action_card, data_used, score_text
 from components.common.text import escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection
@@ -66,9 +66,11 @@ def partner_card(pick: coach.PartnerPick, domain: str) -> None:
             "comes first and nothing is sent until you approve the previewed text.",
         )
     st.caption(
-        "Proposals are sent from one of your own sites, always previewed first. "
-        f"From: `{coach.SRC_CANDIDATES}` (traffic-validated, TrueDR {coach.PARTNER_MIN_TRUE_DR}+)."
+        "Proposals are sent from one of your own sites, always previewed first. Based on: "
+        f"{coach.plain_sources((coach.SRC_CANDIDATES,))} with validated traffic and TrueDR "
+        f"{coach.PARTNER_MIN_TRUE_DR}+."
     )
+    data_used((coach.SRC_CANDIDATES,), coach.PARTNER.cli_for(domain))
 
 
 def next_tab(conn: Connection, lookup: Lookup, domain: str) -> None:

@@ -1,4 +1,4 @@
-"""Pieces every Coach tab shares: the tab names, action cards, the main-issue callout, "From:" lines.
+"""Pieces every Coach tab shares: the tab names, action cards, the main-issue callout, the evidence.
 
 Each tab's advice looks the same wherever it appears (an action card on Analyze and on Next, the
 main issue on Analyze and on Diagnose), so the look is defined once here and the tab modules only
@@ -43,7 +43,7 @@ STATUS_BADGE = {
 #: A heuristic TrueDR lift range as two table columns, read the same way in every table that has one.
 LIFT_COLUMNS = {
     "lift_low": st.column_config.NumberColumn("TrueDR lift from", format="+%d"),
-    "lift_high": st.column_config.NumberColumn("to", format="+%d"),
+    "lift_high": st.column_config.NumberColumn("TrueDR lift to", format="+%d"),
 }
 
 
@@ -52,10 +52,24 @@ def open_tab(name: str) -> None:
     st.session_state[TAB_KEY] = name
 
 
-def show_sources(sources: Sequence[str]) -> None:
-    """Say which data a piece of advice came from (field names are ours, shown as code)."""
-    names = " · ".join(f"`{name}`" for name in dict.fromkeys(sources))
-    st.caption(f"From: {names}")
+def field_names(sources: Sequence[str]) -> str:
+    """The API fields behind advice, each once, as code: ``lookup.authority.trueDr`` · …"""
+    return " · ".join(f"`{name}`" for name in dict.fromkeys(sources))
+
+
+def data_used(sources: Sequence[str], cli: str | None = None) -> None:
+    """The API fields (and the vdr CLI's same step) behind a piece of advice, folded away: for those
+    who check advice against the raw data, not in the way of those who act on it."""
+    with st.expander("Data used", icon=":material/data_object:"):
+        st.caption(f"API fields: {field_names(sources)}")
+        if cli:
+            st.caption(f"Same step in the vdr CLI: `{cli}`")
+
+
+def show_evidence(sources: Sequence[str], cli: str | None = None) -> None:
+    """Say in plain words what a piece of advice rests on, with the data used folded under it."""
+    st.caption(f"Based on: {escape_md(coach.plain_sources(sources))}")
+    data_used(sources, cli)
 
 
 def heuristic_note(text: str) -> None:
@@ -76,16 +90,13 @@ def follow_up_button(action: coach.Action, key: str, here: str) -> None:
 
 
 def action_card(action: coach.Action, rank: int, domain: str, here: str) -> None:
-    """One recommended action with its heuristic impact, scores, CLI step, sources and follow-up."""
+    """One recommended action with its heuristic impact, scores, evidence (and CLI step) and follow-up."""
     with st.container(border=True):
         st.markdown(f"**{rank}. {escape_md(action.title)}**")
         st.write(action.detail)
         heuristic_note(action.impact)
-        st.caption(
-            f"Priority {action.priority} · effort {action.effort} · confidence {action.confidence} · "
-            f"in the vdr CLI: `{action.cli_for(domain)}`"
-        )
-        show_sources(action.sources)
+        st.caption(f"Priority {action.priority} · effort {action.effort} · confidence {action.confidence}")
+        show_evidence(action.sources, action.cli_for(domain))
         follow_up_button(action, here.lower(), here)
 
 

@@ -11,7 +11,7 @@ from client.models import Lookup
 from components.coach import rules as coach
 from components.coach.charts import plan_chart
 from components.coach.frames import plan_frame
-from components.coach.widgets.pieces import LIFT_COLUMNS, heuristic_note, score_text, show_sources
+from components.coach.widgets.pieces import LIFT_COLUMNS, heuristic_note, score_text, show_evidence
 from components.common.text import escape_md
 from components.core import data
 from components.core.tables import table_with_export
@@ -39,7 +39,7 @@ def content_plan_tab(lookup: Lookup) -> None:
             st.markdown(f"**{escape_md(item.title)}** ({pages}){start}")
             heuristic_note(item.impact)
             st.write(item.why)
-            show_sources(item.sources)
+            show_evidence(item.sources)
     st.caption("Track the effect in the Track tab: TrueDR and traffic changes show whether the pages work.")
 
 
@@ -74,7 +74,7 @@ def fix_tab(lookup: Lookup, domain: str) -> None:
         key="plan",
         column_config=PLAN_COLUMNS,
     )
-    show_sources(plan.sources)
+    show_evidence(plan.sources)
 
 
 def boost_tab(lookup: Lookup, domain: str) -> None:
@@ -86,5 +86,4 @@ def boost_tab(lookup: Lookup, domain: str) -> None:
         st.caption("Fewer than four actions apply to this site, so the campaign adds a partner-links idea.")
     heuristic_note(campaign.result)
     st.markdown(f"**Start with:** {escape_md(campaign.start_with.title)}")
-    st.caption(f"In the vdr CLI: `{campaign.start_with.cli_for(domain)}`")
-    show_sources(campaign.sources)
+    show_evidence(campaign.sources, campaign.start_with.cli_for(domain))

@@ -17,9 +17,10 @@ from components.coach.widgets.pieces import (
     STATUS_BADGE,
     action_card,
     change_text,
+    field_names,
     issue_callout,
     score_text,
-    show_sources,
+    show_evidence,
 )
 from components.common.text import NOT_AVAILABLE, escape_md
 from components.core import data
@@ -38,8 +39,10 @@ ACTION_COLUMNS = {
     "impact": st.column_config.TextColumn("Heuristic impact"),
     "heuristic": st.column_config.CheckboxColumn("Heuristic"),
     "why": st.column_config.TextColumn("Why"),
-    "data": st.column_config.TextColumn("From data"),
-    "cli": st.column_config.TextColumn("Same step in the vdr CLI"),
+    "based_on": st.column_config.TextColumn("Based on"),
+    # API fields and CLI steps are in the "Data used" detail and the raw CSV, not in the way here.
+    "data": None,
+    "cli": None,
 }
 REASON_COLUMNS = {
     "signal": st.column_config.TextColumn("Signal", pinned=True),
@@ -47,7 +50,8 @@ REASON_COLUMNS = {
     "value": st.column_config.TextColumn("Evidence"),
     "threshold": st.column_config.TextColumn("Rule"),
     "finding": st.column_config.TextColumn("What it means"),
-    "data": st.column_config.TextColumn("From data"),
+    "based_on": st.column_config.TextColumn("Based on"),
+    "data": None,
 }
 TRACK_COLUMNS = {
     "metric": st.column_config.TextColumn("Metric"),
@@ -71,7 +75,7 @@ def analyze_tab(lookup: Lookup, domain: str) -> None:
             border=True,
         )
         issue_callout(result.issue)
-        show_sources(result.issue.sources)
+        show_evidence(result.issue.sources)
     with right:
         st.plotly_chart(data.figure(scores_chart, result), key="coach_scores_chart")
     st.markdown("#### Top actions")
@@ -92,7 +96,7 @@ def diagnose_tab(lookup: Lookup, domain: str) -> None:
             st.badge(label, color=colour, icon=icon)  # type: ignore[arg-type]
             st.write(reason.finding)
             st.caption(f"Rule: {escape_md(reason.threshold)}")
-            show_sources(reason.sources)
+            show_evidence(reason.sources)
     with st.expander("The evidence as a table"):
         table_with_export(
             reasons_frame(result),
@@ -117,6 +121,10 @@ def actions_tab(lookup: Lookup, domain: str) -> None:
     table_with_export(
         frame, what="coach-actions", subject=domain, key="actions", column_config=ACTION_COLUMNS
     )
+    with st.expander("Data used", icon=":material/data_object:"):
+        for action in actions:
+            fields = field_names(action.sources)
+            st.caption(f"**{escape_md(action.title)}**: {fields} · vdr CLI: `{action.cli_for(domain)}`")
 
 
 def track_tab(lookup: Lookup, domain: str) -> None:
@@ -141,11 +149,11 @@ def track_tab(lookup: Lookup, domain: str) -> None:
         "These are the service's own weekly and monthly changes; the app keeps no history of its own yet. "
         f"Next: {escape_md(report.next_action.title)}."
     )
-    show_sources(report.sources)
+    show_evidence(report.sources)
 
 
 def explain_tab(lookup: Lookup) -> None:
     """The plain paragraph for a client or founder, in a box with a copy button."""
     st.write("A paragraph for a client or founder. Copy it with the button at the top right of the box.")
     st.code(coach.explain(lookup), language=None, wrap_lines=True)
-    show_sources((*coach.GAP_SOURCES, coach.SRC_RULES))
+    show_evidence((*coach.GAP_SOURCES, coach.SRC_RULES))
