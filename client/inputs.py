@@ -37,7 +37,10 @@ MAX_KEYWORD_LENGTH = 200
 
 _LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 URL_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
-_LIST_SEPARATORS = re.compile(r"[\s,;]+")
+#: Inside one line, what separates entries: commas always; whitespace and semicolons only where every
+#: piece is a domain (a row pasted from a sheet), so ``not a domain!!`` stays one entry.
+_ENTRY_SEPARATOR = ","
+_WORD_SEPARATORS = re.compile(r"[\s;]+")
 #: Normalised values remembered per normaliser; one forgotten is only parsed again, never refused.
 RECOGNISED_MAX_ENTRIES = 4096
 
@@ -194,26 +197,87 @@ def _parse_keyword(raw: str) -> str:
 
 
 @dataclass(frozen=True)
-class DomainList:
-    """A pasted list split into registrable domains (de-duplicated, in first-seen order) and refusals."""
+class ListEntry:
+    """One entry of a pasted list, as typed (trimmed), and what became of it.
 
-    domains: tuple[str, ...]
-    rejected: tuple[tuple[str, str], ...]
+    One of three: ``domain`` alone (to check), ``domain`` with ``same_as`` (a duplicate of the
+    earlier entry ``same_as`` names, merged into it), or ``problem`` (skipped, and why; ``domain``
+    is set too for a domain past the list's limit).
+    """
+
+    text: str
+    domain: str | None = None
+    same_as: str | None = None
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class DomainList:
+    """A pasted list, every entry accounted for in the order typed, and how many lines held them."""
+
+    entries: tuple[ListEntry, ...]
+    lines: int = 0
+
+    @property
+    def domains(self) -> tuple[str, ...]:
+        """The distinct registrable domains to check, in first-seen order."""
+        return tuple(e.domain for e in self.entries if e.domain and not e.same_as and not e.problem)
+
+    @property
+    def duplicates(self) -> tuple[ListEntry, ...]:
+        """Entries naming a site an earlier entry already named (merged into that one)."""
+        return tuple(e for e in self.entries if e.same_as is not None)
+
+    @property
+    def rejected(self) -> tuple[tuple[str, str], ...]:
+        """Skipped entries as (text as typed, why)."""
+        return tuple((e.text, e.problem) for e in self.entries if e.problem is not None)
+
+
+def _split_entry(text: str) -> list[tuple[str, str | None, str | None]]:
+    """One comma-separated piece as (text, domain, problem) entries: itself, or its words.
+
+    Words are entries of their own only when every one is a domain (``a.com<TAB>b.com``); otherwise
+    the piece is one entry, refused once with its whole text.
+    """
+    try:
+        return [(text, normalise_domain(text), None)]
+    except InvalidInputError as whole:
+        problem = whole.message
+    words = [w for w in _WORD_SEPARATORS.split(text) if w]
+    if words == [text]:
+        return [(text, None, problem)]
+    split: list[tuple[str, str | None, str | None]] = []
+    for word in words:
+        try:
+            split.append((word, normalise_domain(word), None))
+        except InvalidInputError as exc:
+            if split:  # some words are domains: name the one that is not
+                problem = f"“{word[:60]}”: {exc.message}"
+            return [(text, None, problem)]
+    return split
 
 
 def parse_domain_list(text: str, *, limit: int | None = None) -> DomainList:
-    """Split on newlines, commas, semicolons or spaces; normalise, de-duplicate, keep the refusals."""
-    seen: dict[str, None] = {}
-    rejected: list[tuple[str, str]] = []
-    for item in _LIST_SEPARATORS.split(text or ""):
-        if not item:
-            continue
-        try:
-            seen.setdefault(normalise_domain(item), None)
-        except InvalidInputError as exc:
-            rejected.append((item, exc.message))
-    domains = tuple(seen)
-    if limit is not None and len(domains) > limit:
-        rejected.extend((d, f"Only the first {limit} domains are used.") for d in domains[limit:])
-        domains = domains[:limit]
-    return DomainList(domains=domains, rejected=tuple(rejected))
+    """Split on new lines and commas; normalise, merge duplicates, keep every refusal with its text.
+
+    Past ``limit`` distinct domains, further ones are skipped and say so.
+    """
+    past_limit = f"Only the first {limit} domains are used."
+    entries: list[ListEntry] = []
+    first_spelling: dict[str, str] = {}
+    lines = 0
+    for line in (text or "").splitlines():
+        pieces = [p.strip() for p in line.split(_ENTRY_SEPARATOR)]
+        pieces = [p for p in pieces if p.strip(";")]
+        lines += bool(pieces)
+        for typed, domain, problem in (entry for piece in pieces for entry in _split_entry(piece)):
+            if domain is None:
+                entries.append(ListEntry(typed, problem=problem))
+            elif domain in first_spelling:
+                entries.append(ListEntry(typed, domain, same_as=first_spelling[domain]))
+            else:
+                over = limit is not None and len(first_spelling) >= limit
+                first_spelling[domain] = typed
+                entries.append(ListEntry(typed, domain, problem=past_limit if over else None))
+    return DomainList(entries=tuple(entries), lines=lines)

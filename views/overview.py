@@ -16,12 +16,14 @@ from components.core.shared_inputs import domain_or_demo
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import SITE_RATING_COLUMNS, score_column, table_with_export
 from components.overview.charts import changes_chart, compare_chart
-from components.overview.frames import backlinks_frame, changes_frame, compare_frame
+from components.overview.frames import backlinks_frame, changes_frame, compare_frame, merged_note
 from components.overview.widgets import authority_cards, evidence_cards, site_heading
 
 #: Comparing more sites than this is a bulk job (the bulk DR checker), not a side-by-side view.
 MAX_COMPARE = 20
 DEMO_DOMAINS = ("stripe.com", "example.com", "hubspot.com", "github.com")
+#: An entry that is not a domain is shown as typed, up to this many characters.
+MAX_ENTRY_CHARS = 200
 DR_CHECKED = RESULT_PREFIX + "overview_dr_checked"
 
 BACKLINK_COLUMNS = {
@@ -128,29 +130,40 @@ def _single(conn: Connection, raw: str) -> None:
 
 
 def _compare(conn: Connection, text: str) -> None:
+    """One row per entry, in the order typed: duplicates merged (and named), non-domains kept as rows."""
     parsed = parse_domain_list(text, limit=MAX_COMPARE)
-    for item, reason in parsed.rejected:
-        st.warning(f"Skipped “{escape_md(item[:80])}”: {escape_md(reason)}", icon=":material/block:")
-    if not parsed.domains:
+    if not parsed.entries:
         st.caption("Enter two or more domains, one per line or separated by commas.")
         return
+    if note := merged_note(parsed.duplicates):
+        st.caption(note)  # the entries are code spans: shown as typed
+    rows = [e for e in parsed.entries if e.same_as is None]
     progress = st.progress(0.0, text="Looking up domains…")
     results: list[tuple[str, Lookup | ApiError]] = []
-    for i, domain in enumerate(parsed.domains, start=1):
+    for i, entry in enumerate(rows, start=1):
+        if entry.problem is not None or entry.domain is None:
+            results.append(
+                (entry.text[:MAX_ENTRY_CHARS], InvalidInputError(entry.problem or "Not a domain."))
+            )
+            continue
         try:
-            results.append((domain, data.lookup(conn, domain)))
+            results.append((entry.domain, data.lookup(conn, entry.domain)))
         except ApiError as exc:
-            results.append((domain, exc))
-        progress.progress(i / len(parsed.domains), text=f"Looked up {i} of {len(parsed.domains)}")
+            results.append((entry.domain, exc))
+        progress.progress(i / len(rows), text=f"Looked up {i} of {len(rows)}")
     progress.empty()
     frame = compare_frame(results)
     failed = int(frame["error"].notna().sum())
     order = list(frame.columns)
     if failed:
-        st.caption(f"{failed} of {len(frame)} domains could not be looked up; see the Problem column.")
+        verb = "has" if failed == 1 else "have"
+        st.caption(
+            f"{failed} of {len(frame)} entries {verb} a problem; the Problem column says which and why."
+        )
         order.remove("error")
         order.insert(1, "error")  # failures are explained next to their domain, not off-screen
-    st.plotly_chart(data.figure(compare_chart, frame), key="compare_chart")
+    if parsed.domains:
+        st.plotly_chart(data.figure(compare_chart, frame), key="compare_chart")
     table_with_export(
         frame,
         what="domain-comparison",

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from client.errors import ApiError
+from client.errors import ApiError, InvalidInputError
+from client.inputs import ListEntry
 from client.models import Backlink, Lookup
 from components.common.shaping import typed_frame
 
@@ -82,9 +83,15 @@ def backlinks_frame(backlinks: Sequence[Backlink] | None) -> pd.DataFrame:
 
 
 def compare_row(domain: str, result: Lookup | ApiError) -> dict[str, object]:
-    """One row of the comparison table; a failed lookup keeps its domain and says why."""
+    """One row of the comparison table; a failed lookup keeps its domain and says why.
+
+    An entry that is not a domain (refused before any request) keeps its row as typed, marked skipped.
+    """
     row: dict[str, object] = dict.fromkeys(COMPARE_COLUMNS)
     row["domain"] = domain
+    if isinstance(result, InvalidInputError):
+        row["error"] = f"Skipped: {result.message}"
+        return row
     if isinstance(result, ApiError):
         row["error"] = result.message
         return row
@@ -113,3 +120,20 @@ def compare_frame(results: Sequence[tuple[str, Lookup | ApiError]]) -> pd.DataFr
     """Side-by-side lookups, in the order asked, failures included."""
     frame = pd.DataFrame([compare_row(d, r) for d, r in results], columns=list(COMPARE_COLUMNS))
     return frame.astype(COMPARE_COLUMNS)
+
+
+def _as_typed(text: str, max_chars: int = 80) -> str:
+    """Typed text as a Markdown code span: shown as it is, never as a link or formatting."""
+    return "`" + text[:max_chars].replace("`", "'") + "`"
+
+
+def merged_note(duplicates: Sequence[ListEntry], *, shown: int = 5) -> str:
+    """Markdown naming the entries merged into an earlier one for the same site ("" when none were)."""
+    if not duplicates:
+        return ""
+    pairs = [
+        f"{_as_typed(d.text)} is the same site as {_as_typed(d.same_as or '')}" for d in duplicates[:shown]
+    ]
+    more = f", and {len(duplicates) - shown} more" if len(duplicates) > shown else ""
+    count = "1 duplicate" if len(duplicates) == 1 else f"{len(duplicates)} duplicates"
+    return f"Merged {count}, each site is shown once: {'; '.join(pairs)}{more}."

@@ -89,8 +89,12 @@ def test_compare_mode_lists_each_domain_and_its_problem(live_env: SandboxServer)
     frames = at.dataframe
     assert frames, "no comparison table"
     table = frames[0].value
-    assert list(table["domain"]) == [DEMO_SITE, "stripe.com"]  # de-duplicated, in order
-    assert any("Skipped" in w.value for w in at.warning)
+    # De-duplicated, in the order typed; the entry that is no domain keeps its row (it was a warning).
+    assert list(table["domain"]) == [DEMO_SITE, "stripe.com", "not-a-domain"]
+    assert table["error"].isna().tolist()[:2] == [True, True]
+    assert table.loc[2, "error"].startswith("Skipped: ")
+    assert not at.warning
+    assert "Merged 1 duplicate" in shown_text(at)  # the second stripe.com is named, not dropped
     assert len(at.get("download_button")) >= 1
     assert len(at.get("plotly_chart")) >= 1
 

@@ -152,9 +152,57 @@ def test_bad_keywords_are_refused(raw: str) -> None:
 
 def test_domain_lists_are_split_normalised_and_deduplicated() -> None:
     parsed = parse_domain_list("stripe.com, https://www.Stripe.com/x\nexample.com;bad domain\n\nco.uk")
-    assert parsed.domains == ("stripe.com", "example.com")
+    assert parsed.domains == ("stripe.com",)
+    # One entry as typed (it was split into "bad" and "domain", and example.com checked anyway).
     rejected = [item for item, _ in parsed.rejected]
-    assert rejected == ["bad", "domain", "co.uk"]
+    assert rejected == ["example.com;bad domain", "co.uk"]
+    assert parsed.lines == 3
+
+
+def test_an_invalid_entry_is_one_entry_with_its_whole_text() -> None:
+    parsed = parse_domain_list("stripe.com\nnot a domain!!\nexample.com")
+    assert parsed.domains == ("stripe.com", "example.com")
+    assert parsed.rejected == (("not a domain!!", "Enter one domain like example.com: it contains spaces."),)
+    assert [e.text for e in parsed.entries] == ["stripe.com", "not a domain!!", "example.com"]
+
+
+@pytest.mark.parametrize(
+    ("text", "domains"),
+    [
+        ("a.com\tb.org\thttps://c.net/x", ("a.com", "b.org", "c.net")),  # a row pasted from a sheet
+        ("a.com b.org, c.net", ("a.com", "b.org", "c.net")),
+        ("a.com; b.org", ("a.com", "b.org")),
+        ("a.com;", ("a.com",)),
+    ],
+)
+def test_whitespace_splits_only_where_every_word_is_a_domain(text: str, domains: tuple[str, ...]) -> None:
+    parsed = parse_domain_list(text)
+    assert parsed.domains == domains and not parsed.rejected
+
+
+def test_a_line_with_one_word_that_is_no_domain_stays_whole_and_names_the_word() -> None:
+    parsed = parse_domain_list("stripe.com\t72\tnotes")
+    assert parsed.domains == ()
+    [(entry, reason)] = parsed.rejected
+    assert entry == "stripe.com\t72\tnotes" and reason.startswith("“72”")
+
+
+def test_duplicates_are_merged_into_the_first_entry_naming_the_site() -> None:
+    parsed = parse_domain_list("stripe.com\nhttps://www.stripe.com/pricing\nSTRIPE.COM, example.com")
+    assert parsed.domains == ("stripe.com", "example.com")
+    assert [(d.text, d.same_as, d.domain) for d in parsed.duplicates] == [
+        ("https://www.stripe.com/pricing", "stripe.com", "stripe.com"),
+        ("STRIPE.COM", "stripe.com", "stripe.com"),
+    ]
+    assert len(parsed.entries) == 4 and parsed.lines == 3
+
+
+def test_every_entry_is_checked_merged_or_skipped() -> None:
+    parsed = parse_domain_list("a.com\nb.com\nwww.a.com\nlocalhost\n\n, ,\nc.com b.com", limit=2)
+    kinds = [(e.problem is not None, e.same_as is not None) for e in parsed.entries]
+    assert all(not (skipped and merged) for skipped, merged in kinds)
+    assert len(parsed.entries) == len(parsed.domains) + len(parsed.duplicates) + len(parsed.rejected)
+    assert parsed.lines == 5
 
 
 def test_domain_list_limit_reports_what_was_left_out() -> None:

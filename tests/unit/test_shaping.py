@@ -10,12 +10,19 @@ import pandas as pd
 import pytest
 
 from client import errors
+from client.inputs import parse_domain_list
 from client.models import Lookup
 from components.common.text import escape_md, fmt_int, safe_http_url
 from components.common.wording import describe_error
 from components.core.tables import csv_file_name, safe_csv
 from components.overview.charts import changes_chart, compare_chart
-from components.overview.frames import backlinks_frame, changes_frame, compare_frame, true_dr_gap
+from components.overview.frames import (
+    backlinks_frame,
+    changes_frame,
+    compare_frame,
+    merged_note,
+    true_dr_gap,
+)
 
 
 def _lookup(**authority: object) -> Lookup:
@@ -68,6 +75,26 @@ def test_compare_frame_keeps_failures_and_unknowns() -> None:
     fig = compare_chart(frame)
     assert [t.name for t in fig.data] == ["DR", "TrueDR"]
     assert list(fig.data[0].x) == ["example.com"]  # the failed lookup is not drawn as 0
+
+
+def test_compare_frame_keeps_an_entry_that_is_no_domain_as_typed_and_skipped() -> None:
+    reason = "Enter one domain like example.com: it contains spaces."
+    frame = compare_frame([("not a domain!!", errors.InvalidInputError(reason))])
+    assert list(frame["domain"]) == ["not a domain!!"]
+    assert frame.loc[0, "error"] == f"Skipped: {reason}"
+    assert pd.isna(frame.loc[0, "dr"])
+
+
+def test_merged_note_names_each_duplicate_and_the_entry_it_repeats() -> None:
+    parsed = parse_domain_list("stripe.com\nwww.stripe.com\nexample.com\nEXAMPLE.com")
+    note = merged_note(parsed.duplicates)
+    assert note.startswith("Merged 2 duplicates")
+    assert "`www.stripe.com` is the same site as `stripe.com`" in note
+    assert "`EXAMPLE.com` is the same site as `example.com`" in note
+    assert merged_note(()) == ""
+    # A typed backtick cannot end the code span and let the rest be read as Markdown.
+    hostile = merged_note(parse_domain_list("a.com\nhttps://a.com/`[x](http://evil)`").duplicates)
+    assert hostile.count("`") == 4 and "[x](http://evil)" in hostile
 
 
 def test_backlinks_frame_has_a_row_per_backlink() -> None:
