@@ -23,10 +23,15 @@ from components.research.frames.bulk import (
     MAX_BULK_DOMAINS,
     MAX_UPLOAD_BYTES,
     QuotaPlan,
+    RunFigures,
     UploadError,
     bulk_frame,
     bulk_summary,
     domains_from_upload,
+    duplicates_frame,
+    list_summary,
+    run_figures,
+    skipped_frame,
 )
 from components.research.frames.trust_map import dr_band_counts
 
@@ -45,14 +50,18 @@ DEMO_LIST = "\n".join(
 RESULT_COLUMNS = {
     "domain": st.column_config.TextColumn("Domain", pinned=True),
     "dr": score_column("DR"),
-    "listed": st.column_config.CheckboxColumn("Listed"),
-    "slug": st.column_config.TextColumn("Slug"),
-    "source": st.column_config.TextColumn("Source"),
+    "listed": st.column_config.CheckboxColumn("Listed on VerifiedDR"),
+    "source": st.column_config.TextColumn("Rating from"),
     "error": st.column_config.TextColumn("Problem"),
 }
 REJECTED_COLUMNS = {
     "entry": st.column_config.TextColumn("Entry"),
-    "reason": st.column_config.TextColumn("Why it was skipped"),
+    "reason": st.column_config.TextColumn("Why it was skipped", width="large"),
+}
+DUPLICATE_COLUMNS = {
+    "entry": st.column_config.TextColumn("Entry"),
+    "same_as": st.column_config.TextColumn("Same site as"),
+    "domain": st.column_config.TextColumn("Checked as"),
 }
 
 
@@ -62,8 +71,7 @@ class BulkRun:
 
     domains: tuple[str, ...]
     frame: pd.DataFrame
-    spent: int
-    from_cache: int
+    figures: RunFigures
     ended_by: ApiError | None
 
 
@@ -99,21 +107,41 @@ def _inputs(conn: Connection) -> str:
     return text
 
 
-def _rejected(parsed: DomainList) -> None:
-    if not parsed.rejected:
-        return
-    frame = pd.DataFrame(parsed.rejected, columns=["entry", "reason"]).astype("string")
-    frame["entry"] = frame["entry"].str.slice(0, 200)
-    words = "1 entry was" if len(frame) == 1 else f"{len(frame)} entries were"
-    with st.expander(f"{words} skipped, and why", expanded=len(frame) <= 5, icon=":material/block:"):
-        table_with_export(frame, what="bulk-dr-skipped", key="bulk_rejected", column_config=REJECTED_COLUMNS)
+def _accounting(parsed: DomainList) -> None:
+    """What became of every pasted line: checked, merged as a duplicate (which, on request), skipped."""
+    st.markdown(list_summary(parsed))  # counts only: nothing typed is in it
+    if parsed.duplicates:
+        count = len(parsed.duplicates)
+        words = "1 duplicate merged" if count == 1 else f"{count} duplicates merged"
+        with st.expander(f"{words}: which, and the entry each repeats", icon=":material/merge:"):
+            st.caption("Each site is checked once, however many times or ways it is written.")
+            table_with_export(
+                duplicates_frame(parsed),
+                what="bulk-dr-merged",
+                key="bulk_merged",
+                column_config=DUPLICATE_COLUMNS,
+            )
+    if parsed.rejected:
+        count = len(parsed.rejected)
+        words = "1 entry was" if count == 1 else f"{count} entries were"
+        with st.expander(f"{words} skipped, and why", expanded=count <= 5, icon=":material/block:"):
+            table_with_export(
+                skipped_frame(parsed),
+                what="bulk-dr-skipped",
+                key="bulk_rejected",
+                column_config=REJECTED_COLUMNS,
+            )
 
 
-def _cost(conn: Connection, plan: QuotaPlan, total: int) -> None:
+def _cost(plan: QuotaPlan, total: int) -> None:
+    """What the run will cost, before it starts (the figures ``_run_cards`` confirms after it)."""
     cols = st.columns(3)
     cols[0].metric("Domains to check", total, border=True)
     cols[1].metric("Quota units this run", plan.units, border=True, help="One unit per domain not cached")
     cols[2].metric("Answered from the cache (free)", len(plan.cached), border=True)
+
+
+def _quota_warning(conn: Connection, plan: QuotaPlan) -> None:
     quota = data.quota(conn)
     if quota is not None and quota.remaining is not None and plan.units > quota.remaining:
         st.warning(
@@ -121,6 +149,14 @@ def _cost(conn: Connection, plan: QuotaPlan, total: int) -> None:
             "when the quota is used up; domains not reached are listed as not checked.",
             icon=":material/toll:",
         )
+
+
+def _run_cards(figures: RunFigures) -> None:
+    """What the last run of this list did: the same figures its progress bar and headline give."""
+    cols = st.columns(3)
+    cols[0].metric("Domains checked", figures.checked, border=True)
+    cols[1].metric("Quota units spent", figures.spent, border=True, help="One unit per domain not cached")
+    cols[2].metric("Answered from the cache (free)", figures.from_cache, border=True)
 
 
 def _run(conn: Connection, domains: tuple[str, ...], plan: QuotaPlan) -> BulkRun:
@@ -131,7 +167,8 @@ def _run(conn: Connection, domains: tuple[str, ...], plan: QuotaPlan) -> BulkRun
     with contextlib.closing(bulk_check.check_domains(conn, domains)) as checks:
         for done, result in enumerate(checks, start=1):
             results.append(result)
-            progress.progress(done / len(domains), text=f"Checked {done} of {len(domains)}")
+            so_far = run_figures(results, plan.cached, total=len(domains))
+            progress.progress(done / len(domains), text=so_far.progress_text())
     progress.empty()
     by_domain = {r.item: r for r in results}
     ordered = [by_domain[d] for d in domains]
@@ -139,18 +176,17 @@ def _run(conn: Connection, domains: tuple[str, ...], plan: QuotaPlan) -> BulkRun
     return BulkRun(
         domains=domains,
         frame=bulk_frame(ordered),
-        spent=bulk_check.spent_units(ordered, plan.to_ask),
-        from_cache=len(plan.cached),
+        figures=run_figures(ordered, plan.cached, total=len(domains)),
         ended_by=ended_by,
     )
 
 
 def _results(run: BulkRun) -> None:
-    counts = bulk_summary(run.frame)
+    counts, figures = bulk_summary(run.frame), run.figures
     st.success(
-        f"Rated {counts['rated']} of {counts['domains']} domains ({counts['listed']} listed on VerifiedDR). "
-        f"This run spent {run.spent} quota unit{'s' if run.spent != 1 else ''}; "
-        f"{run.from_cache} came from the cache.",
+        f"Rated {figures.rated} of {figures.total} domains ({counts['listed']} listed on VerifiedDR). "
+        f"This run spent {figures.spent} quota unit{'s' if figures.spent != 1 else ''}; "
+        f"{figures.from_cache} came from the cache.",
         icon=":material/task_alt:",
     )
     if run.ended_by is not None:
@@ -167,6 +203,14 @@ def _results(run: BulkRun) -> None:
     )
 
 
+def _start_label(count: int, plan: QuotaPlan, *, again: bool) -> str:
+    """The start button says what pressing it costs now (after a run: usually nothing)."""
+    label = f"Check {count} domain{'s' if count != 1 else ''}" + (" again" if again else "")
+    if not plan.units:
+        return label + " (all cached: free)"
+    return label + f" (spends {plan.units} quota unit{'s' if plan.units != 1 else ''})"
+
+
 conn = current_connection()
 page_header(
     BULK_DR,
@@ -174,21 +218,22 @@ page_header(
     "first time; answers are kept for 15 minutes, so checking them again spends nothing.",
 )
 parsed = parse_domain_list(_inputs(conn), limit=MAX_BULK_DOMAINS)
-_rejected(parsed)
+if parsed.entries:
+    _accounting(parsed)
 if parsed.domains:
     plan = bulk_check.plan(conn, parsed.domains)
-    _cost(conn, plan, len(parsed.domains))
-    label = f"Check {len(parsed.domains)} domain{'s' if len(parsed.domains) != 1 else ''}"
-    label += (
-        f" (spends {plan.units} quota unit{'s' if plan.units != 1 else ''})"
-        if plan.units
-        else " (all cached: free)"
-    )
+    last: BulkRun | None = st.session_state.get(LAST_RUN)
+    shown = last if last is not None and last.domains == parsed.domains else None
+    if shown is None:
+        _cost(plan, len(parsed.domains))
+    else:
+        _run_cards(shown.figures)
+    _quota_warning(conn, plan)
+    label = _start_label(len(parsed.domains), plan, again=shown is not None)
     if st.button(label, key="bulk_start", type="primary", icon=":material/play_arrow:"):
         st.session_state[LAST_RUN] = _run(conn, parsed.domains, plan)
-        st.rerun()  # draw the cost again: what was just checked is now cached and free
-    last: BulkRun | None = st.session_state.get(LAST_RUN)
-    if last is not None and last.domains == parsed.domains:
-        _results(last)
+        st.rerun()  # the cards now show what the run did; the button what another would cost
+    if shown is not None:
+        _results(shown)
 else:
     st.caption("Paste domains or upload a file to see what a check will cost.")

@@ -50,13 +50,3 @@ def check_domains(conn: Connection, domains: Sequence[str]) -> Iterator[ItemResu
             # count it as a unit again.
             data.forget(conn, "dr", result.item)
         yield result
-
-
-def spent_units(results: Sequence[ItemResult[DomainRating]], asked: Sequence[str]) -> int:
-    """Units a run spent: the domains it asked the service for that came back rated.
-
-    Refusals (400, 401, 402), 429s, 503s and dropped connections are answered before any quota is
-    counted, and cached domains were never asked.
-    """
-    to_ask = set(asked)
-    return sum(1 for r in results if r.ok and r.item in to_ask)

@@ -187,7 +187,7 @@ def test_bulk_shows_rejects_and_cost_then_rates_every_domain(live_env: SandboxSe
     _bulk(at, "stripe.com\nhttps://WWW.Stripe.com/pricing, example.com\nlocalhost\nblog.acme-widgets.com")
     assert not at.exception
     domains = ["stripe.com", "example.com", "acme-widgets.com"]
-    rejected = at.dataframe[0].value
+    rejected = next(e for e in at.expander if "skipped" in e.label).dataframe[0].value
     assert list(rejected["entry"]) == ["localhost"]
     assert metric(at, "Domains to check") == "3" and metric(at, "Quota units this run") == "3"
     assert _requests(live_env, "/dr/") == 0  # nothing is spent before the start button
@@ -197,12 +197,20 @@ def test_bulk_shows_rejects_and_cost_then_rates_every_domain(live_env: SandboxSe
     assert list(table["domain"]) == domains
     assert list(table["dr"]) == [dr_for(d) for d in domains]
     assert _spent(live_env) == 3
-    assert len(at.get("plotly_chart")) == 1 and len(at.download_button) == 2
-    # The same run again within the ttl spends nothing and asks nothing.
-    assert metric(at, "Quota units this run") == "0"
+    assert len(at.get("plotly_chart")) == 1
+    # Each table has its download: skipped entries, merged duplicates (WWW.Stripe), the results.
+    keys = {b.key for b in at.download_button}
+    assert {"bulk_rejected_csv", "bulk_merged_csv", "bulk_dr_csv"} <= keys
+    # After the run the cards say what it did, like its headline (they used to show the next run's cost).
+    assert metric(at, "Domains checked") == "3" and metric(at, "Quota units spent") == "3"
+    assert metric(at, "Answered from the cache (free)") == "0"
+    assert "spent 3 quota units; 0 came from the cache" in shown_text(at)
+    # The same run again within the ttl spends nothing and asks nothing, and its button says so.
+    assert at.button(key="bulk_start").label == "Check 3 domains again (all cached: free)"
     at.button(key="bulk_start").click().run()
     assert _spent(live_env) == 3 and _requests(live_env, "/dr/") == 3
     assert "spent 0 quota units" in shown_text(at)
+    assert metric(at, "Quota units spent") == "0" and metric(at, "Answered from the cache (free)") == "3"
 
 
 def test_bulk_spends_only_for_domains_not_yet_cached(live_env: SandboxServer) -> None:
@@ -227,7 +235,24 @@ def test_bulk_keeps_a_failed_domain_in_the_table_and_counts_it_again(live_env: S
     table = at.dataframe[-1].value
     assert len(table) == 4 and table["error"].notna().sum() == 1
     assert table["dr"].notna().sum() == 3
-    assert metric(at, "Quota units this run") == "1"  # the failure was not cached: it costs again
+    assert metric(at, "Quota units spent") == "3"
+    # The failure was not cached: checking again costs a unit (was read from the cards, which now
+    # show what the run did).
+    assert at.button(key="bulk_start").label == "Check 4 domains again (spends 1 quota unit)"
+
+
+def test_bulk_says_what_became_of_every_line(live_env: SandboxServer) -> None:
+    at = open_page("views/bulk-dr.py")
+    _bulk(at, "stripe.com\nhttps://www.stripe.com/pricing\nnot a domain!!\nexample.com, STRIPE.COM")
+    assert not at.exception
+    assert "5 entries on 4 lines: 2 domains to check, 2 duplicates merged, 1 skipped." in shown_text(at)
+    merged = next(e for e in at.expander if "duplicates merged" in e.label)
+    table = merged.dataframe[0].value
+    assert list(table["entry"]) == ["https://www.stripe.com/pricing", "STRIPE.COM"]
+    assert list(table["same_as"]) == ["stripe.com", "stripe.com"]
+    skipped = next(e for e in at.expander if "skipped" in e.label)
+    assert list(skipped.dataframe[0].value["entry"]) == ["not a domain!!"]  # once, as typed
+    assert metric(at, "Domains to check") == "2"
 
 
 def test_bulk_reads_an_uploaded_csv(live_env: SandboxServer) -> None:

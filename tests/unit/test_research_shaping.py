@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from client import errors
 from client.bulk import ItemResult
+from client.inputs import parse_domain_list
 from client.models import Categories, DomainRating, SiteCheck, Snippets, TrustMap
 from components.common.wording import describe_error
 from components.core.tables import FORMULA_START, defuse_cell, safe_csv
@@ -28,7 +29,11 @@ from components.research.frames.bulk import (
     bulk_frame,
     bulk_summary,
     domains_from_upload,
+    duplicates_frame,
+    list_summary,
     quota_plan,
+    run_figures,
+    skipped_frame,
 )
 from components.research.frames.categories import categories_frame, max_per_site_text
 from components.research.frames.site_check import missing_signals, signals_frame, verdict_style
@@ -183,6 +188,47 @@ def test_bulk_frame_keeps_every_domain_with_its_error() -> None:
     assert frame.loc[2, "error"] == f"{describe_error(results[2].error).title} (Internal server error.)"
     assert frame.loc[3, "error"].startswith("Not checked")
     assert bulk_summary(frame) == {"domains": 4, "rated": 1, "failed": 2, "listed": 1}
+
+
+def test_bulk_frame_shows_who_rated_in_plain_names_and_no_slug() -> None:
+    rating = DomainRating(domain="a.com", dr=40, listed=True, slug="a-com", source="verifieddr")
+    frame = bulk_frame([ItemResult("a.com", value=rating)])
+    assert "slug" not in frame.columns
+    assert frame.loc[0, "source"] == "VerifiedDR"
+    other = bulk_frame([ItemResult("b.com", value=DomainRating(domain="b.com", dr=3, source="ahrefs"))])
+    assert other.loc[0, "source"] == "Ahrefs"
+
+
+def test_list_summary_accounts_for_every_line() -> None:
+    parsed = parse_domain_list("a.com\nwww.a.com\nnot a domain!!\nb.com, c.com\n\nA.COM")
+    assert list_summary(parsed) == "6 entries on 5 lines: 3 domains to check, 2 duplicates merged, 1 skipped."
+    assert list_summary(parse_domain_list("a.com")) == "1 line: 1 domain to check."
+
+
+def test_duplicates_and_skipped_frames_list_the_entries_as_typed() -> None:
+    parsed = parse_domain_list("a.com\nhttps://www.a.com/x\nnot a domain!!\n" + "x" * 300)
+    merged = duplicates_frame(parsed)
+    assert merged.to_dict("records") == [
+        {"entry": "https://www.a.com/x", "same_as": "a.com", "domain": "a.com"}
+    ]
+    skipped = skipped_frame(parsed)
+    assert list(skipped["entry"]) == ["not a domain!!", "x" * 200]
+    assert skipped["reason"].notna().all()
+
+
+def test_run_figures_add_up_and_agree_with_what_was_cached() -> None:
+    rating = DomainRating(domain="x.com", dr=1)
+    results = [
+        ItemResult("a.com", value=rating),
+        ItemResult("b.com", value=rating),  # cached: free
+        ItemResult("c.com", error=errors.ServerError("boom", status=500)),
+        ItemResult("d.com", error=errors.PaymentRequiredError("Quota used up"), skipped=True),
+    ]
+    figures = run_figures(results, {"b.com"}, total=5)
+    assert (figures.rated, figures.spent, figures.from_cache) == (2, 1, 1)
+    assert (figures.failed, figures.not_checked, figures.checked) == (1, 1, 3)
+    assert figures.checked == figures.spent + figures.from_cache + figures.failed
+    assert figures.progress_text() == "Checked 3 of 5: 1 quota unit spent, 1 from the cache"
 
 
 def test_bulk_chart_bars_per_domain_then_bands_when_many() -> None:

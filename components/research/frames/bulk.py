@@ -1,19 +1,21 @@
-"""Bulk DR checker shaping: uploaded files → domain text, a quota plan, results → DataFrame.
+"""Bulk DR checker shaping: uploaded files → domain text, what became of each pasted line, a quota plan,
+a run's figures, results → DataFrame.
 
-Pure functions (no Streamlit, no network), so the parts that decide what a run costs and what the
-table says are tested on their own.
+Pure functions (no Streamlit, no network), so the parts that decide what a run costs, what the page
+counts and what the table says are tested on their own.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 
 from client.bulk import ItemResult
+from client.inputs import DomainList
 from client.models import DomainRating
 from components.common.wording import describe_error
 
@@ -28,10 +30,11 @@ BULK_COLUMNS: dict[str, str] = {
     "domain": "string",
     "dr": "Int64",
     "listed": "boolean",
-    "slug": "string",
     "source": "string",
     "error": "string",
 }
+#: Who rated a domain, in the names a marketer knows (the service answers in lower case).
+SOURCE_NAMES = {"verifieddr": "VerifiedDR", "ahrefs": "Ahrefs"}
 
 
 class UploadError(ValueError):
@@ -76,6 +79,36 @@ def domains_from_upload(name: str, data: bytes) -> str:
     return text
 
 
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else many or one + 's'}"
+
+
+def list_summary(parsed: DomainList) -> str:
+    """What became of the pasted lines, in one sentence: each entry is checked, merged or skipped."""
+    entries = len(parsed.entries)
+    pasted = _count(parsed.lines, "line")
+    if entries != parsed.lines:
+        pasted = f"{_count(entries, 'entry', 'entries')} on {pasted}"
+    parts = [_count(len(parsed.domains), "domain") + " to check"]
+    if parsed.duplicates:
+        parts.append(_count(len(parsed.duplicates), "duplicate") + " merged")
+    if parsed.rejected:
+        parts.append(f"{len(parsed.rejected):,} skipped")
+    return f"{pasted}: {', '.join(parts)}."
+
+
+def duplicates_frame(parsed: DomainList) -> pd.DataFrame:
+    """Each merged entry next to the entry it repeats and the site both name."""
+    rows = [(e.text, e.same_as, e.domain) for e in parsed.duplicates]
+    return pd.DataFrame(rows, columns=["entry", "same_as", "domain"]).astype("string")
+
+
+def skipped_frame(parsed: DomainList, *, max_chars: int = 200) -> pd.DataFrame:
+    """Each skipped entry as typed (cut to ``max_chars``) and why it was skipped."""
+    rows = [(text[:max_chars], reason) for text, reason in parsed.rejected]
+    return pd.DataFrame(rows, columns=["entry", "reason"]).astype("string")
+
+
 @dataclass(frozen=True)
 class QuotaPlan:
     """What a run will cost: domains that spend a unit, and those the cache answers for free."""
@@ -95,6 +128,52 @@ def quota_plan(domains: Sequence[str], is_cached: Callable[[str], bool]) -> Quot
     return QuotaPlan(to_ask=tuple(d for d in domains if d not in held), cached=cached)
 
 
+@dataclass(frozen=True)
+class RunFigures:
+    """What a run did so far, one set of figures for the progress bar, the cards and the headline.
+
+    ``checked`` = ``spent`` + ``from_cache`` + ``failed``; ``not_checked`` were never asked (the run
+    ended early). A domain rated by the service spent a unit; one the cache answered spent none.
+    """
+
+    total: int
+    rated: int = 0
+    spent: int = 0
+    from_cache: int = 0
+    failed: int = 0
+    not_checked: int = 0
+
+    @property
+    def checked(self) -> int:
+        return self.rated + self.failed
+
+    def progress_text(self) -> str:
+        return (
+            f"Checked {self.checked} of {self.total}: {_count(self.spent, 'quota unit')} spent, "
+            f"{self.from_cache} from the cache"
+        )
+
+
+def run_figures(
+    results: Sequence[ItemResult[DomainRating]], cached: Collection[str], *, total: int
+) -> RunFigures:
+    """The figures of ``results`` (all or part of a run of ``total`` domains; ``cached`` free).
+
+    Refusals, 429s, 503s and dropped connections are answered before any quota is counted, so only
+    a rated domain that was not cached spent a unit.
+    """
+    rated = [r for r in results if r.ok]
+    from_cache = sum(1 for r in rated if r.item in cached)
+    return RunFigures(
+        total=total,
+        rated=len(rated),
+        spent=len(rated) - from_cache,
+        from_cache=from_cache,
+        failed=sum(1 for r in results if r.error is not None and not r.skipped),
+        not_checked=sum(1 for r in results if r.skipped),
+    )
+
+
 def bulk_row(result: ItemResult[DomainRating]) -> dict[str, object]:
     """One table row; a failed or skipped domain keeps its row and says why."""
     row: dict[str, object] = dict.fromkeys(BULK_COLUMNS)
@@ -108,12 +187,8 @@ def bulk_row(result: ItemResult[DomainRating]) -> dict[str, object]:
         return row
     rating = result.value
     if rating is not None:
-        row.update(
-            dr=rating.dr,
-            listed=rating.listed,
-            slug=rating.slug,
-            source=rating.source,
-        )
+        source = rating.source
+        row.update(dr=rating.dr, listed=rating.listed, source=SOURCE_NAMES.get(source or "", source))
     return row
 
 
