@@ -8,23 +8,28 @@ from client.errors import ApiError
 from client.growth_inputs import MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS, DiscoveryFilters
 from client.growth_models import ExchangeCandidate, ExchangeContact
 from client.models import Lookup
-from client.outreach import ExchangeDraft
 from components.common.text import escape_md, fmt_int
 from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.errors import read_or_show_error
 from components.core.pages import EXCHANGES, page_header
-from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
-from components.core.writes import flash, show_flash
-from components.growth.frames import candidates_frame
+from components.core.writes import show_flash
+from components.growth.frames import candidates_frame, partner_choice, partner_facts, was_proposed
 from components.growth.widgets import (
+    APPROVE_SLOT,
+    LAST_CONTACT,
+    PREVIEW_SLOT,
     RATINGS_COLUMNS,
-    approve_exchange,
-    preview_exchange,
+    PreviewedProposal,
+    approve_proposal,
+    preview_proposal,
+    previewed_proposal,
+    proposed_partners,
     rating_floor,
     result_count,
     result_limit,
+    show_text_changed,
 )
 from components.overview.widgets import authority_cards, site_heading
 from components.sites.widgets import read_chosen_site
@@ -33,29 +38,18 @@ DEFAULT_CANDIDATES = 10
 NOT_LISTED = (
     "Exchanges need a listed site. Submit yours on the My sites page and come back once it is listed."
 )
-DRAFT = RESULT_PREFIX + "exchange_draft"
-SENT = RESULT_PREFIX + "exchange_sent"
-LAST_CONTACT = RESULT_PREFIX + "exchange_last_contact"
+#: Narrow enough that the whole table fits the page at 1280 px. Why a partner fits is shown in full,
+#: with its kind of opportunity, category, traffic check and title, for the partner picked below.
 COLUMNS = {
     "domain": st.column_config.TextColumn("Partner", pinned=True),
-    **RATINGS_COLUMNS,
-    "opportunity": st.column_config.TextColumn("Opportunity"),
-    "why": st.column_config.TextColumn("Why it fits", width="large"),
-    "title": st.column_config.TextColumn("Title"),
-    "slug": None,
+    "proposal": st.column_config.TextColumn(
+        "Your proposal", width=130, help="Partners the service confirmed a proposal to this session."
+    ),
+    **{name: {**config, "width": "small"} for name, config in RATINGS_COLUMNS.items()},
+    "why": st.column_config.TextColumn("Why it fits", width=300),
 }
-#: Why a partner fits comes right after its name; the ratings follow.
-ORDER = [
-    "domain",
-    "why",
-    "true_dr",
-    "dr",
-    "trust_score",
-    "traffic_validated",
-    "opportunity",
-    "category",
-    "title",
-]
+#: Why a partner fits comes right after its name (and whether you proposed to it); the ratings follow.
+ORDER = ["domain", "proposal", "why", "true_dr", "dr", "trust_score"]
 
 
 def _filters() -> DiscoveryFilters:
@@ -98,25 +92,6 @@ def _default_text(lookup: Lookup, partner: ExchangeCandidate) -> tuple[str, str]
     return subject[:MAX_SUBJECT_CHARS], message[:MAX_MESSAGE_CHARS]
 
 
-def _preview(conn: Connection, domain: str, target: str, subject_key: str, message_key: str) -> None:
-    outcome = preview_exchange(
-        conn, domain, target, st.session_state.get(subject_key, ""), st.session_state.get(message_key, "")
-    )
-    if outcome.ok:
-        st.session_state[DRAFT] = outcome.value
-    else:
-        flash("exchange_preview", outcome)
-
-
-def _approve(conn: Connection, draft: ExchangeDraft) -> None:
-    outcome = approve_exchange(conn, draft)
-    if outcome.ok:
-        st.session_state.pop(DRAFT, None)
-        st.session_state.setdefault(SENT, set()).add((draft.exchanges_for, draft.target))
-        st.session_state[LAST_CONTACT] = outcome.value
-    flash("exchange_approve", outcome)
-
-
 def _quota_text(contact: ExchangeContact | None) -> str | None:
     quota = contact.quota if contact else None
     if quota is None or (quota.used is None and quota.limit is None):
@@ -127,7 +102,12 @@ def _quota_text(contact: ExchangeContact | None) -> str | None:
     return f"Exchange proposals used this month: {used}{of}{plan}."
 
 
-def _preview_panel(conn: Connection, draft: ExchangeDraft) -> None:
+def _preview_panel(
+    conn: Connection, previewed: PreviewedProposal, partner: str, fields: tuple[str, str]
+) -> None:
+    """Inside the proposal form: what the preview showed, and Approve, which submits the ``fields``
+    (subject and message keys) with the click, so the text judged is the text on screen."""
+    draft = previewed.draft
     to = draft.preview.to
     with st.container(border=True):
         st.markdown("**Preview** · nothing has been sent. Approving sends exactly this, once.")
@@ -139,39 +119,56 @@ def _preview_panel(conn: Connection, draft: ExchangeDraft) -> None:
         quota = _quota_text(draft.preview)
         if quota:
             st.caption(quota + " Approving uses one.")
-        st.button(
+        st.form_submit_button(
             "Approve and send",
             key="ex_approve",
             type="primary",
             icon=":material/send:",
-            on_click=_approve,
-            args=(conn, draft),
+            on_click=approve_proposal,
+            args=(conn, previewed, partner, *fields),
         )
     st.caption("Changed the text? Preview it again: only previewed text can be approved.")
 
 
-def _proposal(conn: Connection, lookup: Lookup, candidates: list[ExchangeCandidate]) -> None:
+def _partner_detail(
+    lookup: Lookup, partner: ExchangeCandidate, labels: dict[str, str], proposed: bool
+) -> None:
+    """The picked partner's row in full (why it fits, and what the narrow table leaves out), with a
+    warning when this site already proposed to it, before anything can be previewed or approved."""
+    if proposed:
+        st.warning(
+            f"**Already proposed.** The service confirmed a proposal from {escape_md(lookup.domain)} to "
+            f"{escape_md(partner.domain)} this session. Pick another partner rather than proposing twice.",
+            icon=":material/mark_email_read:",
+        )
+    reason = partner.opportunity.reason if partner.opportunity else None
+    why = escape_md(reason) if reason else "the service gave no reason."
+    st.markdown(f"**Why {escape_md(partner.domain)} fits:** {why}")
+    if facts := partner_facts(partner, labels):
+        st.caption(escape_md(facts))
+
+
+def _proposal(
+    conn: Connection, lookup: Lookup, candidates: list[ExchangeCandidate], labels: dict[str, str]
+) -> None:
     st.subheader("Propose an exchange", anchor=False)
-    show_flash("exchange_preview", subject="this proposal")
-    show_flash("exchange_approve", subject="this proposal")
+    show_flash(PREVIEW_SLOT, subject="this proposal")
+    show_flash(APPROVE_SLOT, subject="this proposal")
     last = st.session_state.get(LAST_CONTACT)
     if isinstance(last, ExchangeContact) and (quota := _quota_text(last)):
         st.caption(quota)
     by_slug = {c.slug or c.domain: c for c in candidates}
+    proposed = proposed_partners(lookup.domain)
     target = st.selectbox(
         "Partner",
         list(by_slug),
-        format_func=lambda s: f"{by_slug[s].domain} · TrueDR {by_slug[s].authority.true_dr}",
+        format_func=lambda s: partner_choice(by_slug[s]),
         key=f"ex_target:{lookup.domain}",
     )
     if target is None:
         return
     partner = by_slug[target]
-    if (lookup.domain, target) in st.session_state.get(SENT, set()):
-        st.success(
-            f"A proposal to {escape_md(partner.domain)} was sent from this session.",
-            icon=":material/mark_email_read:",
-        )
+    _partner_detail(lookup, partner, labels, was_proposed(partner, proposed))
     subject, message = _default_text(lookup, partner)
     subject_key, message_key = f"ex_subject:{lookup.domain}:{target}", f"ex_message:{lookup.domain}:{target}"
     with st.form(f"proposal:{lookup.domain}:{target}", border=True):
@@ -180,16 +177,17 @@ def _proposal(conn: Connection, lookup: Lookup, candidates: list[ExchangeCandida
         st.form_submit_button(
             "Preview (dry run: nothing is sent)",
             icon=":material/visibility:",
-            on_click=_preview,
+            on_click=preview_proposal,
             args=(conn, lookup.domain, target, subject_key, message_key),
         )
-    draft = st.session_state.get(DRAFT)
-    if isinstance(draft, ExchangeDraft) and (draft.exchanges_for, draft.target) == (lookup.domain, target):
-        _preview_panel(conn, draft)
-    else:
-        st.caption(
-            "Preview the proposal to see exactly what would be sent; approving comes after the preview."
-        )
+        show_text_changed()
+        previewed = previewed_proposal(lookup.domain, target)
+        if previewed is not None:
+            _preview_panel(conn, previewed, partner.domain, (subject_key, message_key))
+        else:
+            st.caption(
+                "Preview the proposal to see exactly what would be sent; approving comes after the preview."
+            )
 
 
 conn = current_connection()
@@ -217,7 +215,8 @@ found = read_or_show_error(
 if found is None:
     st.stop()
 
-frame = candidates_frame(found, _category_labels(conn))
+labels = _category_labels(conn)
+frame = candidates_frame(found, labels, proposed_partners(lookup.domain))
 result_count(
     frame,
     noun="candidate",
@@ -232,4 +231,5 @@ table_with_export(
     column_config=COLUMNS,
     column_order=ORDER,
 )
-_proposal(conn, lookup, found.candidates)
+st.caption("Pick a partner below to read why it fits in full.")
+_proposal(conn, lookup, found.candidates, labels)

@@ -1,22 +1,28 @@
 """Discovery and exchange answers → pandas DataFrames. Pure: no Streamlit, no network.
 
 Missing signals stay missing (nullable dtypes, NA), never 0: a pending site without TrueDR must not
-look like a site whose TrueDR is zero.
+look like a site whose TrueDR is zero. Partners this site already proposed to are marked in the
+candidate table, so nobody proposes twice by accident.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import pandas as pd
 
 from client.growth_models import (
     Discovery,
+    ExchangeCandidate,
     ExchangeCandidates,
 )
 from client.models import Lookup
 from components.common.shaping import typed_frame
+from components.common.text import fmt_int
+
+#: The mark of a partner this site already proposed an exchange to.
+ALREADY_PROPOSED = "Already proposed"
 
 DISCOVERY_COLUMNS: dict[str, str] = {
     "domain": "string",
@@ -31,6 +37,7 @@ DISCOVERY_COLUMNS: dict[str, str] = {
 }
 CANDIDATE_COLUMNS: dict[str, str] = {
     **{k: v for k, v in DISCOVERY_COLUMNS.items() if k != "verified"},
+    "proposal": "string",
     "opportunity": "string",
     "why": "string",
     "slug": "string",
@@ -57,15 +64,53 @@ def discovery_frame(found: Discovery, labels: Mapping[str, str] | None = None) -
     return typed_frame([_lookup_row(s, labels or {}) for s in found.sites], DISCOVERY_COLUMNS)
 
 
-def candidates_frame(found: ExchangeCandidates, labels: Mapping[str, str] | None = None) -> pd.DataFrame:
-    """Exchange candidates with the kind of opportunity and why each fits."""
+def was_proposed(candidate: ExchangeCandidate, proposed: Collection[str]) -> bool:
+    """Whether ``proposed`` (partner domains or slugs) names this candidate."""
+    return candidate.domain in proposed or (candidate.slug is not None and candidate.slug in proposed)
+
+
+def _kind(candidate: ExchangeCandidate) -> str | None:
+    """The kind of opportunity in words: ``link_exchange`` → "link exchange"."""
+    kind = candidate.opportunity.type if candidate.opportunity else None
+    return kind.replace("_", " ") if kind else None
+
+
+def partner_facts(candidate: ExchangeCandidate, labels: Mapping[str, str] | None = None) -> str:
+    """What the narrow table leaves out, in one line: the kind of opportunity, the category, whether
+    the traffic is validated, and the site's title; facts the service did not give are left out."""
+    validated = candidate.authority.traffic_validated
+    parts = [
+        (_kind(candidate) or "").capitalize(),
+        (labels or {}).get(candidate.category, candidate.category) if candidate.category else "",
+        "" if validated is None else ("traffic validated" if validated else "traffic not validated"),
+        candidate.title or "",
+    ]
+    return " · ".join(part for part in parts if part)
+
+
+def partner_choice(candidate: ExchangeCandidate) -> str:
+    """How a partner reads in the picker: its domain and TrueDR.
+
+    Fixed for the session (not "already proposed"): a picker whose option labels change while one is
+    chosen keeps showing the old label in the browser. The table and a warning carry that mark.
+    """
+    return f"{candidate.domain} · TrueDR {fmt_int(candidate.authority.true_dr)}"
+
+
+def candidates_frame(
+    found: ExchangeCandidates, labels: Mapping[str, str] | None = None, proposed: Collection[str] = ()
+) -> pd.DataFrame:
+    """Exchange candidates with the kind of opportunity, why each fits, and which were proposed to.
+
+    ``proposed`` holds the partners (domains or slugs) the service confirmed a proposal to this session.
+    """
     rows = []
     for c in found.candidates:
         row = _lookup_row(c, labels or {})
         row.pop("verified")
-        kind = c.opportunity.type if c.opportunity else None
         row.update(
-            opportunity=kind.replace("_", " ") if kind else None,
+            proposal=ALREADY_PROPOSED if was_proposed(c, proposed) else None,
+            opportunity=_kind(c),
             why=c.opportunity.reason if c.opportunity else None,
             slug=c.slug,
         )

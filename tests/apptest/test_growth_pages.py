@@ -196,6 +196,60 @@ def test_a_failed_preview_keeps_the_text(live_env: SandboxServer) -> None:
     assert at.text_input(key=key).value == "My own subject"
 
 
+PREVIEW = "Preview (dry run: nothing is sent)"
+
+
+def _preview_then_approve(at: AppTest) -> AppTest:
+    _submit(at, PREVIEW).click()
+    at = _clean(at.run())
+    button(at, "Approve and send").click()
+    return _clean(at.run())
+
+
+def _marks(at: AppTest) -> dict[str, str]:
+    """Partner → its mark in the table's "Your proposal" column, for the partners that have one."""
+    table = _table(at)
+    return {d: str(m) for d, m in zip(table["domain"], table["proposal"], strict=True) if isinstance(m, str)}
+
+
+def test_approve_after_an_edit_sends_nothing_and_asks_for_a_new_preview(live_env: SandboxServer) -> None:
+    at = _clean(open_page("views/exchanges.py", domain=DEMO_SITE))
+    _submit(at, PREVIEW).click()
+    at = _clean(at.run())
+    message = next(w for w in at.text_area if str(w.key).startswith("ex_message:"))
+    message.input("My own words, typed after the preview.")
+    button(at, "Approve and send").click()
+    at = _clean(at.run())
+    assert _sent(live_env) == [], "edited text was approved without a preview"
+    assert live_env.state.count("POST", f"{API}/find") == 1, "only the preview reached the service"
+    assert any("changed since the preview" in w.value for w in at.warning)
+    assert not any("Proposal sent" in s.value for s in at.success)
+    assert not [b for b in at.button if b.label == "Approve and send"], "the stale preview is gone"
+
+
+def test_a_sent_proposal_marks_its_partner(live_env: SandboxServer) -> None:
+    at = _clean(open_page("views/exchanges.py", domain=DEMO_SITE))
+    assert _marks(at) == {}
+    at = _preview_then_approve(at)
+    [sent] = _sent(live_env)
+    assert _marks(at) == {sent.target: "Already proposed"}
+    assert any("Already proposed" in w.value for w in at.warning), "a warning before a second proposal"
+
+
+def test_an_already_sent_refusal_marks_its_partner(live_env: SandboxServer) -> None:
+    with _client(live_env) as client:  # an earlier session sent a proposal to the first candidate
+        first = client.exchange_candidates(DEMO_SITE, limit=10).candidates[0]
+        client.approve_exchange(client.preview_exchange(DEMO_SITE, first.slug or first.domain, "Hi", "Hello"))
+    at = _clean(open_page("views/exchanges.py", domain=DEMO_SITE))
+    assert _marks(at) == {}, "nothing tells this session yet"
+    at = _preview_then_approve(at)
+    assert len(_sent(live_env)) == 1, "the service refused the second proposal"
+    assert any("Already done" in w.value for w in at.warning)
+    assert _marks(at) == {first.domain: "Already proposed"}
+    assert any("Already proposed" in w.value for w in at.warning)
+    assert not [b for b in at.button if b.label == "Approve and send"]
+
+
 def test_proposals_from_a_site_you_do_not_own_are_refused(live_env: SandboxServer) -> None:
     stranger = next(d for d in ("stripe.com", "hubspot.com") if is_listed(d))
     at = _clean(open_page("views/exchanges.py", domain=stranger))
