@@ -18,6 +18,10 @@ MIN_COLOUR = "#2a9d8f"
 USER_COLOUR = "#f2a541"
 UNKNOWN_COLOUR = "#9aa0a6"
 BAND_COLOURS = ("#2e9e5b", "#5b8def", "#9aa0a6")
+#: A value label on a bar: over 5:1 contrast with both bar colours (DR_COLOUR and UP).
+LABEL_ON_BAR = "#0e1117"
+#: The shortest bar (in DR, on the 0–105 axis of a 400 px chart) whose label fits inside it.
+LABEL_INSIDE_MIN_DR = 10
 
 
 def plain(text: object) -> str:
@@ -26,11 +30,16 @@ def plain(text: object) -> str:
 
 
 def _level(fig: go.Figure, y: float, label: str, colour: str, dash: str) -> None:
-    """A horizontal reference line named in the legend (labels on the plot would cover the data)."""
+    """A horizontal reference line named in the legend (labels on the plot would cover the data).
+
+    Drawn beneath the data: where a line meets a bar, the bar and its value label
+    stay on top, so no label is ever struck through.
+    """
     fig.add_hline(
         y=y,
         name=f"{label} {y:g}",
         showlegend=True,
+        layer="below",
         line={"color": colour, "dash": dash, "width": 2},
     )
 
@@ -45,7 +54,9 @@ def serp_chart(
 ) -> go.Figure:
     """DR of each top-10 result by position, with the median and minimum DR (and yours) as lines.
 
-    With your DR, results at or below it are drawn in green: those are the pages you out-rate.
+    With your DR, results at or below it are drawn in green: those are the pages you out-rate. Each
+    bar carries its DR inside its top end, and the lines run beneath the bars, so a line at the height
+    of a label never crosses it (a label above its bar would be struck through by a line just over it).
     """
     title = "DR of the top 10 by position"
     if serp.empty:
@@ -62,7 +73,14 @@ def serp_chart(
             customdata=[plain(dom) for _, _, dom in known],
             marker_color=[UP if b else DR_COLOUR for b in beatable],
             text=[f"{d:g}" for _, d, _ in known],
-            textposition="outside",
+            # Inside the top of its bar, in a dark ink that reads on both bar colours in either theme;
+            # a bar too short for its label gets it above, at full size.
+            textposition=["inside" if d >= LABEL_INSIDE_MIN_DR else "outside" for _, d, _ in known],
+            textangle=0,
+            constraintext="none",
+            insidetextanchor="end",
+            insidetextfont={"color": LABEL_ON_BAR},
+            cliponaxis=False,
             name="DR of the result",
             hovertemplate="#%{x} %{customdata}: DR %{y}<extra></extra>",
             showlegend=False,

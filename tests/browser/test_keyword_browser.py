@@ -14,7 +14,7 @@ from client.inputs import slug_for
 from components.common.text import fmt_number
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from tests.browser.tabs import TIMEOUT_MS, open_app_page, screenshot, settled
+from tests.browser.tabs import ARTIFACTS, TIMEOUT_MS, go_to, open_app_page, screenshot, settled
 
 pytestmark = pytest.mark.browser
 
@@ -109,3 +109,68 @@ def test_add_then_remove_a_tracked_keyword(app_url: str, browser: Browser, sandb
             assert added[0].id not in {k.id for k in client.tracked_keywords(SLUG).keywords}
     finally:
         page.close()
+
+
+# --- what fits and what stays readable ------------------------------------------------------------
+
+#: Each bar's value label, each bar, and each horizontal reference line with the layer it is drawn in.
+CHART_PARTS = """() => {
+    const plot = document.querySelector('.js-plotly-plot');
+    const box = e => { const r = e.getBoundingClientRect();
+        return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+    const lines = [...plot.querySelectorAll('.shapelayer path')].map(e => ({
+        ...box(e), above: !!e.closest('.layer-above') })).filter(l => l.bottom - l.top < 3);
+    return {
+        labels: [...plot.querySelectorAll('text.bartext')].map(e => ({
+            text: e.textContent, fill: getComputedStyle(e).fill, ...box(e) })),
+        bars: [...plot.querySelectorAll('.trace.bars .point path')].map(e => ({
+            fill: getComputedStyle(e).fill, ...box(e) })),
+        lines: lines,
+    };
+}"""
+
+
+def _luminance(css: str) -> float:
+    channels = [int(c) / 255 for c in re.findall(r"\d+", css)[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(one: str, other: str) -> float:
+    light, dark = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_bar_labels_are_not_struck_through_by_the_median_line(
+    app_url: str, browser: Browser, sandbox: SandboxServer, scheme: str
+) -> None:
+    """Each DR label of the top-10 chart is readable: no reference line is drawn across it."""
+    keyword = "coffee beans"
+    with ApiClient(sandbox.base_url, DEMO_KEY) as client:
+        report = client.keyword_report(keyword, SITE)
+    assert report.user is not None and report.median_dr is not None
+    levels = [report.median_dr, report.min_dr, report.user.dr]
+    # The case this test is about: a bar ends just under a line, where a label above it would sit.
+    assert any(0 < level - r.dr < 8 for r in report.results if r.dr is not None for level in levels)
+    page = browser.new_page(viewport={"width": 1440, "height": 1600}, color_scheme=scheme)
+    try:
+        go_to(page, f"{app_url}/keyword-research?keyword=coffee+beans&domain={SITE}")
+        page.locator(".js-plotly-plot text.bartext").first.wait_for(timeout=TIMEOUT_MS)
+        settled(page, linger_ms=500)
+        parts = page.evaluate(CHART_PARTS)
+        page.locator(".js-plotly-plot").first.screenshot(path=str(ARTIFACTS / f"serp_chart_{scheme}.png"))
+    finally:
+        page.close()
+    assert len(parts["labels"]) == sum(r.dr is not None for r in report.results)
+    assert len(parts["lines"]) == len(levels)
+    for label in parts["labels"]:
+        middle = (label["left"] + label["right"]) / 2
+        bar = next(b for b in parts["bars"] if b["left"] <= middle <= b["right"])
+        inside = bar["top"] <= label["top"] and label["bottom"] <= bar["bottom"]
+        for line in parts["lines"]:
+            crosses = label["top"] < line["top"] < label["bottom"]
+            hidden = inside and not line["above"]  # the bar covers a line drawn beneath it
+            assert not crosses or hidden, f"DR {label['text']} is struck through in {scheme} theme"
+        if inside:
+            assert _contrast(label["fill"], bar["fill"]) >= 4.5, f"DR {label['text']} on its bar"

@@ -116,6 +116,19 @@ def test_serp_chart_draws_unknown_as_a_band_not_a_zero_bar() -> None:
     assert lines == {"Median DR 40", "Min DR 30", "mine.com DR 35"}
 
 
+def test_serp_chart_keeps_its_value_labels_clear_of_the_reference_lines() -> None:
+    """A label above a bar sits where a line just over the bar would strike it through: labels go
+    inside their bars (short bars excepted), and the lines run beneath the bars."""
+    report = _report([57, 36, 6], user_dr=41)
+    fig = serp_chart(serp_frame(report), median_dr=36, min_dr=6, user_dr=41, user_domain="mine.com")
+    bars = next(t for t in fig.data if t.type == "bar")
+    assert list(bars.text) == ["57", "36", "6"]
+    assert list(bars.textposition) == ["inside", "inside", "outside"]  # a 6 DR bar is too short
+    assert bars.textangle == 0 and bars.insidetextanchor == "end"
+    lines = [s for s in fig.layout.shapes if s.type == "line"]
+    assert len(lines) == 3 and {s.layer for s in lines} == {"below"}
+
+
 def test_serp_chart_escapes_labels_from_the_service() -> None:
     report = _report([50])
     report.results[0].domain = "<b>evil</b>.com"
