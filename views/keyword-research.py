@@ -25,13 +25,14 @@ from components.keywords.charts import distribution_chart, serp_chart
 from components.keywords.frames.ranking import Outcome, distribution_frame, parse_keyword_list, ranking_frame
 from components.keywords.frames.report import (
     TIER_LABELS,
+    gap_words,
     present_columns,
     report_median,
     report_min,
     serp_frame,
     verdict,
 )
-from components.keywords.widgets import site_to_track
+from components.keywords.widgets import owned_sites, site_to_track
 
 #: Each keyword is one report; more than this is a bulk job, and uncached ones meet a stricter limiter.
 MAX_KEYWORDS = 10
@@ -45,27 +46,39 @@ LIVE_SERP_NOTE = (
     "rate-limits more strictly than other calls; keywords fetched before come back from its cache."
 )
 
+GAP_HELP = (
+    "Median DR of the top 10 minus your DR, as the service counts it: below 0 you are above the "
+    "median (you clear the bar), above 0 you are short of it."
+)
+#: DRs are whole numbers; a median falls halfway between two results at most ("%g" shows 40, 40.5).
 SERP_COLUMNS = {
     "position": st.column_config.NumberColumn("Position", format="%d"),
     "domain": st.column_config.TextColumn("Domain"),
     "dr": score_column("DR", help="Empty when the DR is unknown."),
     "title": st.column_config.TextColumn("Title"),
-    "url": st.column_config.LinkColumn("Page"),
-    "tracked_slug": st.column_config.TextColumn("Tracked site", help="Set when the result is a tracked site"),
+    "url": st.column_config.LinkColumn("Page", display_text=r"https?://[^/]+(/.*)", help="The ranking page."),
+    "tracked_site": st.column_config.TextColumn(
+        "Tracked site", help="Whether VerifiedDR tracks the site: yes, or your site when it is one of yours."
+    ),
+    "tracked_slug": None,  # the service's identifier of a tracked site: in the raw CSV only
 }
 RANKING_COLUMNS = {
     "rank": st.column_config.NumberColumn("#", format="%d", help="Most winnable first.", pinned=True),
     "keyword": st.column_config.TextColumn("Keyword", pinned=True),
-    "gap": st.column_config.NumberColumn("Gap", format="%+.1f", help="Median DR − your DR; ≤ 0 clears it."),
+    "gap": st.column_config.NumberColumn("Gap", format="%+g", help=GAP_HELP),
+    "gap_words": st.column_config.TextColumn("Against the median"),
     "tier": st.column_config.TextColumn("Tier", help=TIER_NOTE),
-    "median_dr": score_column("Median DR", format="%.1f"),
-    "min_dr": st.column_config.NumberColumn("Min DR", format="%.0f", help="The lowest-DR entry point."),
+    "median_dr": score_column("Median DR", format="%g"),
+    "min_dr": st.column_config.NumberColumn("Min DR", format="%g", help="The lowest-DR entry point."),
+    "unknown_dr": st.column_config.NumberColumn("DR unknown", format="%d", help="Left out of the median."),
     "your_dr": st.column_config.NumberColumn("Your DR", format="%d"),
     "known_results": st.column_config.NumberColumn("Results with DR", format="%d"),
-    "unknown_dr": st.column_config.NumberColumn("DR unknown", format="%d"),
     "source": st.column_config.TextColumn("Source"),
     "error": st.column_config.TextColumn("Problem"),
 }
+#: Your DR (the same on every line) is said once under the table, and the count of results with a DR
+#: is what "DR unknown" leaves: so that the table fits the page, both wait in its column menu.
+RANKING_HIDDEN = ("your_dr", "known_results")
 
 
 def _use_keyword(keyword: str) -> None:
@@ -111,7 +124,8 @@ def _numbers(report: KeywordReport) -> None:
     median, lowest = report_median(report), report_min(report)
     unknown = sum(1 for r in report.results if r.dr is None)
     user = report.user
-    cols = st.columns(5 if user else 3)
+    # With a domain, the Gap card is wider: it says in words which side of the median you are.
+    cols = st.columns([1, 1, 1.2, 1.8, 1] if user else 3)
     cols[0].metric("Median DR", fmt_number(median), border=True, help="Median DR of the top 10.")
     cols[1].metric("Min DR", fmt_number(lowest), border=True, help="The lowest-DR entry point.")
     if user is None:
@@ -119,7 +133,15 @@ def _numbers(report: KeywordReport) -> None:
         return
     cols[2].metric(f"DR of {escape_md(user.domain)}", fmt_number(user.dr), border=True)
     gap = "not available" if user.gap is None else f"{user.gap:+g}"
-    cols[3].metric("Gap", gap, border=True, help="Median DR minus your DR: at or below 0 you clear the bar.")
+    cols[3].metric(
+        "Gap",
+        gap,
+        delta=gap_words(user.gap),
+        delta_color="orange" if user.gap is not None and user.gap > 0 else "green",
+        delta_arrow="off",
+        border=True,
+        help=GAP_HELP,
+    )
     cols[4].metric("Tier", user.tier or "not available", border=True, help=TIER_NOTE)
 
 
@@ -183,7 +205,7 @@ def _single(conn: Connection, raw_keyword: str, raw_domain: str | None) -> None:
         ),
         key="serp_chart",
     )
-    frame = serp_frame(report)
+    frame = serp_frame(report, set((owned_sites(conn) or {}).values()))
     unknown = int(frame["dr"].isna().sum())
     if unknown:
         st.caption(
@@ -196,7 +218,7 @@ def _single(conn: Connection, raw_keyword: str, raw_domain: str | None) -> None:
         subject=report.keyword,
         key="serp",
         column_config=SERP_COLUMNS,
-        column_order=present_columns(frame, ("title", "url", "tracked_slug")),
+        column_order=present_columns(frame.drop(columns="tracked_slug"), ("title", "url", "tracked_site")),
     )
     _next_steps(conn, report.keyword, domain)
 
@@ -286,7 +308,7 @@ def _compare(conn: Connection, text: str, raw_domain: str | None) -> None:
         ),
         key="distribution_chart",
     )
-    order = present_columns(ranking, ("gap", "tier", "your_dr", "error"))
+    order = present_columns(ranking.drop(columns=list(RANKING_HIDDEN)), ("gap", "gap_words", "tier", "error"))
     if failed:
         order.remove("error")
         order.insert(2, "error")  # a failure is explained next to its keyword, not off-screen
@@ -299,8 +321,10 @@ def _compare(conn: Connection, text: str, raw_domain: str | None) -> None:
         column_config=RANKING_COLUMNS,
         column_order=order,
     )
+    yours = f"Your DR: {user.dr}. " if user and user.dr is not None else ""
     st.caption(
-        ("Ranked by gap (median DR − your DR), smallest first. " if user else "Ranked by median DR. ")
+        yours
+        + ("Ranked by gap (median DR − your DR), smallest first. " if user else "Ranked by median DR. ")
         + "Unknown DRs are left out of every median and minimum. "
         + (TIER_NOTE if user else "Add your domain to rank by your gap.")
     )

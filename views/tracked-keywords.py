@@ -13,7 +13,7 @@ from components.core.errors import read_or_show_error, show_error
 from components.core.pages import TRACKED_KEYWORDS, page_header
 from components.core.shared_inputs import DOMAIN_KEY
 from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import score_column, table_with_export
+from components.core.tables import table_with_export
 from components.core.writes import (
     WriteOutcome,
     peek_flash,
@@ -22,7 +22,7 @@ from components.core.writes import (
     write_requested,
 )
 from components.keywords.frames.report import TIER_LABELS, present_columns
-from components.keywords.frames.tracked import Usage, tracked_frame, usage
+from components.keywords.frames.tracked import Usage, gap_reading, tracked_frame, usage
 from components.keywords.widgets import (
     LIVE_SERP_NOTE,
     TRACKED_SLOT,
@@ -38,25 +38,57 @@ SITE_KEY = DOMAIN_KEY
 ADD_KEY = "track"
 PICK_KEY = "tracked_pick"
 CONFIRM_KEY = RESULT_PREFIX + "tracked_confirm_remove"
-OPTIONAL_COLUMNS = ("min_dr", "search_volume", "cpc", "prev_position", "position_change", "impressions")
+#: Shown when at least one keyword has a value (Search Console columns need it connected).
+OPTIONAL_COLUMNS = ("position_change", "impressions", "gsc_position", "search_volume", "cpc")
 
+#: DRs are whole numbers; a median falls halfway between two results at most ("%g" shows 40, 40.5).
+#: Column labels stay short so the whole table fits a laptop screen; the help says the rest.
 COLUMNS = {
     "keyword": st.column_config.TextColumn("Keyword", pinned=True),
-    "median_dr": score_column("Median DR", format="%.1f", help="DR needed: top-10 median"),
-    "min_dr": st.column_config.NumberColumn("Min DR", format="%.0f"),
-    "user_dr": st.column_config.NumberColumn("Your DR", format="%d"),
-    "gap": st.column_config.NumberColumn("Gap", format="%+.1f", help="Median DR − your DR; ≤ 0 clears it"),
-    "tier": st.column_config.TextColumn("Tier", help="Historical labels for the gap, not plan names"),
-    "search_volume": st.column_config.NumberColumn("Search volume", format="localized"),
-    "cpc": st.column_config.NumberColumn("CPC", format="dollar"),
     "user_position": st.column_config.NumberColumn("Position", format="%d", help="Empty: not ranking"),
-    "prev_position": st.column_config.NumberColumn("Previous", format="%d"),
-    "position_change": st.column_config.NumberColumn("Moved", format="%+d", help="Positive: moved up"),
-    "impressions": st.column_config.NumberColumn("Impressions (28 days)", format="localized"),
-    "gsc_position": st.column_config.NumberColumn("Search Console position", format="%.1f"),
-    "last_checked_at": st.column_config.DatetimeColumn("Last checked", format="YYYY-MM-DD HH:mm"),
-    "id": st.column_config.TextColumn("Id"),
+    "position_change": st.column_config.NumberColumn(
+        "Moved", format="%+d", help="Places moved since the check before: positive is up"
+    ),
+    "median_dr": st.column_config.NumberColumn(
+        "Median DR", format="%g", help="The DR needed: median DR of the top 10"
+    ),
+    "gap": st.column_config.NumberColumn(
+        "Gap", format="%+g", help="Median DR − your DR: below 0 you are above the median"
+    ),
+    "search_volume": st.column_config.NumberColumn("Volume", format="localized", help="Searches a month"),
+    "cpc": st.column_config.NumberColumn("CPC", format="dollar"),
+    "impressions": st.column_config.NumberColumn(
+        "Impressions", format="localized", help="Search Console impressions, last 28 days"
+    ),
+    "gsc_position": st.column_config.NumberColumn(
+        "GSC position", format="%.1f", help="Average position in Search Console, last 28 days"
+    ),
+    "last_checked_at": st.column_config.DatetimeColumn(
+        "Checked", format="D MMM", help="Day of the stored snapshot (UTC)"
+    ),
+    # Not shown at first (see SHOWN_COLUMNS); the table's column menu lists them under these labels.
+    "tier": st.column_config.TextColumn("Tier", help="Historical labels for the gap, not plan names"),
+    "min_dr": st.column_config.NumberColumn("Min DR", format="%g", help="The lowest DR in the top 10"),
+    "user_dr": st.column_config.NumberColumn("Your DR", format="%d", help="At the check"),
+    "prev_position": st.column_config.NumberColumn("Previous position", format="%d"),
+    "id": st.column_config.TextColumn("ID"),
 }
+#: The table's columns at first, in order. So that it fits a laptop screen, these wait in the table's
+#: column menu (and the raw CSV): the tier (it follows from the gap, and the caption says how), the
+#: lowest DR in the top 10 (Keyword research shows it with the whole top 10), your DR (said once
+#: under the table), the previous position ("Moved" shows the change) and the service's id.
+SHOWN_COLUMNS = (
+    "keyword",
+    "user_position",
+    "position_change",
+    "median_dr",
+    "gap",
+    "impressions",
+    "gsc_position",
+    "search_volume",
+    "cpc",
+    "last_checked_at",
+)
 
 
 # --- picking the site -----------------------------------------------------------------------------
@@ -144,9 +176,8 @@ def _meters(use: Usage) -> None:
                 min(1.0, used / use.checks_limit),
                 text=f"{used} of {use.checks_limit} keyword checks used this month (adds and refreshes)",
             )
-        elif use.checks_used is not None:
-            checks = "check" if use.checks_used == 1 else "checks"
-            st.caption(f"{use.checks_used} keyword {checks} used; your plan has no monthly check allowance.")
+        elif use.uncapped_checks_words:
+            st.caption(use.uncapped_checks_words)
 
 
 def _table(listing: TrackedKeywords, domain: str) -> None:
@@ -160,12 +191,16 @@ def _table(listing: TrackedKeywords, domain: str) -> None:
         subject=domain,
         key="tracked",
         column_config=COLUMNS,
-        column_order=present_columns(frame, (*OPTIONAL_COLUMNS, "gsc_position")),
+        column_order=present_columns(frame[list(SHOWN_COLUMNS)], OPTIONAL_COLUMNS),
     )
+    st.caption(escape_md(gap_reading(frame, domain)))
     if frame["impressions"].isna().all():
         st.caption("Search Console impressions show here when Search Console is connected for this site.")
     tiers = ", ".join(f"{escape_md(label)}" for label in TIER_LABELS.values())
-    st.caption(f"Tiers: {tiers}. They are the service's historical labels, not plan names.")
+    st.caption(
+        f"The service also gives each gap a tier: {tiers}. Tiers are its historical labels, not plan "
+        "names. Tier, Min DR and more are one click away in the table's column menu (the eye icon)."
+    )
 
 
 # --- writes ---------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import statistics
 
 import pytest
@@ -13,7 +14,7 @@ from client.errors import PaymentRequiredError
 from client.inputs import slug_for
 from components.common.text import escape_md, fmt_number
 from components.core import pages
-from components.keywords.frames.report import verdict
+from components.keywords.frames.report import gap_words, verdict
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.keyword_data import serp, suggestions
@@ -77,6 +78,8 @@ def test_research_with_a_domain_shows_gap_tier_and_verdict(live_env: SandboxServ
     assert user is not None and user.gap is not None
     assert metric(at, f"DR of {escape_md(SITE)}") == str(user.dr)
     assert metric(at, "Gap") == f"{user.gap:+g}"
+    gap_card = next(m for m in at.metric if m.label == "Gap")
+    assert gap_card.delta == gap_words(user.gap)  # the number said in words next to it
     assert metric(at, "Tier") == user.tier
     reading = verdict(expected)
     assert reading is not None
@@ -85,6 +88,34 @@ def test_research_with_a_domain_shows_gap_tier_and_verdict(live_env: SandboxServ
     assert "historical labels" in shown_text(at)
     links = {link.proto.label: link.proto.query_string for link in at.get("page_link")}
     assert links["Track this keyword"] == f"track=espresso+machine&domain={SITE}"  # your site, prefilled
+
+
+def test_a_tracked_result_shows_in_words_never_as_a_slug(live_env: SandboxServer) -> None:
+    keyword = "web analytics"
+    assert any(r.domain == SITE and r.tracked_slug == SLUG for r in serp(keyword))  # the service's slug
+    at = open_page(RESEARCH, keyword=keyword, domain=SITE)
+    assert not at.exception
+    table = at.dataframe[0]
+    shown = list(table.proto.column_order)
+    assert "tracked_slug" not in shown and "tracked_site" in shown
+    rows = table.value
+    assert rows.loc[rows["domain"] == SITE, "tracked_site"].tolist() == ["your site"]
+    assert SLUG not in rows["tracked_site"].dropna().tolist()
+
+
+def test_several_keywords_say_each_gap_in_words(live_env: SandboxServer) -> None:
+    keywords = ["web analytics", "espresso machine"]
+    at = open_page(RESEARCH, kw_compare="true", keywords="\n".join(keywords), domain=SITE)
+    assert not at.exception
+    with ApiClient(live_env.base_url, DEMO_KEY) as client:
+        gaps = {k: client.keyword_report(k, SITE).user.gap for k in keywords}
+    table = at.dataframe[0]
+    words = dict(zip(table.value["keyword"], table.value["gap_words"], strict=True))
+    assert words == {k: gap_words(g) for k, g in gaps.items()}
+    assert any(w.endswith("above the median") for w in words.values())
+    assert any(w.endswith("short of the median") for w in words.values())
+    shown = list(table.proto.column_order)
+    assert shown.index("gap_words") == shown.index("gap") + 1  # next to the number
 
 
 def test_unknown_drs_are_shown_as_unknown_and_left_out_of_the_median(live_env: SandboxServer) -> None:
@@ -208,6 +239,27 @@ def test_tracked_list_shows_snapshots_limit_and_csv(live_env: SandboxServer, dem
     assert [b.proto.label for b in at.get("download_button")] == ["Download CSV", "Raw CSV"]
     assert "never triggers a live Google search" in shown_text(at)
     assert _requests(live_env, "POST", KEYWORDS_PATH) == 0  # reading never writes
+
+
+def test_tracked_drs_show_as_whole_numbers_and_the_gap_is_explained(live_env: SandboxServer) -> None:
+    at = open_page(TRACKED, domain=SITE)
+    assert not at.exception
+    config = json.loads(at.dataframe[0].proto.columns)
+    # "%g" prints 93.0 as 93 and +0.0 as +0 (a median halfway between two DRs stays 40.5).
+    assert config["median_dr"]["type_config"]["format"] == "%g"
+    assert config["gap"]["type_config"]["format"] == "%+g"
+    assert "21 DR above the median" in shown_text(at)
+
+
+def test_a_plan_without_a_check_allowance_has_no_cap(live_env: SandboxServer, demo: ApiClient) -> None:
+    quota = demo.tracked_keywords(SLUG).quota
+    assert quota is not None and quota.limit is None  # the demo key's paid plan
+    at = open_page(TRACKED, domain=SITE)
+    assert not at.exception
+    text = shown_text(at)
+    assert f"{quota.used} keyword checks used" in text
+    assert "no monthly cap on keyword checks" in text
+    assert "no monthly check allowance" not in text  # read as "none allowed"
 
 
 def test_add_is_sent_once_and_reruns_do_not_repeat_it(live_env: SandboxServer, demo: ApiClient) -> None:

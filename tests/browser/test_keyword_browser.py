@@ -113,6 +113,42 @@ def test_add_then_remove_a_tracked_keyword(app_url: str, browser: Browser, sandb
 
 # --- what fits and what stays readable ------------------------------------------------------------
 
+#: A keyword where one of the demo key's sites is in the top 10, so the "Tracked site" column is filled.
+TRACKED_SITE_KEYWORD = "web analytics"
+TABLE_PAGES = {
+    "research": f"/keyword-research?keyword={TRACKED_SITE_KEYWORD.replace(' ', '+')}&domain={SITE}",
+    "compare": "/keyword-research?kw_compare=true&domain="
+    + SITE
+    + "&keywords="
+    + "%0A".join(k.replace(" ", "+") for k in ("coffee beans", "web analytics", "espresso machine")),
+    "suggestions": f"/keyword-suggestions?domain={SITE}",
+    "tracked": f"/tracked-keywords?domain={SITE}",
+}
+#: Each table's own scroller: wider content than box means columns are hidden off to the right.
+TABLE_WIDTHS = """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')].map(table => {
+    const scroller = table.querySelector('.dvn-scroller');
+    return {content: scroller.scrollWidth, box: scroller.clientWidth};
+})"""
+
+
+@pytest.mark.parametrize("width", [1440, 1280])
+def test_every_keyword_table_fits_the_page(app_url: str, browser: Browser, width: int) -> None:
+    """No column of a keyword table is cut off at the right edge on a laptop screen."""
+    for name, path in TABLE_PAGES.items():
+        page = browser.new_page(viewport={"width": width, "height": 1600})
+        try:
+            go_to(page, app_url + path)
+            page.locator('[data-testid="stDataFrame"] .dvn-scroller').first.wait_for(timeout=TIMEOUT_MS)
+            settled(page, linger_ms=500)
+            tables = page.evaluate(TABLE_WIDTHS)
+            screenshot(page, f"keyword_tables_{name}_{width}")
+            assert tables, f"{name}: no table shown"
+            for table in tables:
+                assert table["content"] <= table["box"] + 1, f"{name} at {width} px: {table}"
+        finally:
+            page.close()
+
+
 #: Each bar's value label, each bar, and each horizontal reference line with the layer it is drawn in.
 CHART_PARTS = """() => {
     const plot = document.querySelector('.js-plotly-plot');

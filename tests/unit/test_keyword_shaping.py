@@ -13,6 +13,7 @@ from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
 from components.keywords.charts import distribution_chart, serp_chart, suggestions_chart
 from components.keywords.frames.ranking import distribution_frame, parse_keyword_list, ranking_frame
 from components.keywords.frames.report import (
+    gap_words,
     known_median,
     present_columns,
     report_median,
@@ -27,7 +28,7 @@ from components.keywords.frames.suggestions import (
     sort_suggestions,
     suggestions_frame,
 )
-from components.keywords.frames.tracked import tracked_frame, usage
+from components.keywords.frames.tracked import Usage, gap_reading, tracked_frame, usage
 from sandbox.keyword_data import keyword_report, suggestions
 from tests.sandbox_picks import keyword_with_unknown_dr
 
@@ -71,6 +72,41 @@ def test_serp_frame_shows_extra_fields_the_service_adds() -> None:
     frame = serp_frame(KeywordReport.model_validate(body))
     assert frame.loc[0, "snippet"] == "Best guide"
     assert "tracked_slug" not in present_columns(frame, ("tracked_slug",))  # empty optional column
+
+
+def test_a_tracked_result_is_named_in_words_not_by_the_service_slug() -> None:
+    report = _report([50, 40, 30])
+    report.results[0].tracked_slug = "mine-com"
+    report.results[1].tracked_slug = "rival-co-uk"
+    frame = serp_frame(report, {"mine-com"})
+    assert frame["tracked_site"].tolist()[:2] == ["your site", "yes"]
+    assert pd.isna(frame["tracked_site"].iloc[2])
+    assert frame["tracked_slug"].tolist()[:2] == ["mine-com", "rival-co-uk"]  # kept for the raw file
+
+
+@pytest.mark.parametrize(
+    ("gap", "words"),
+    [
+        (-21, "21 DR above the median"),  # gap = median DR − your DR: below 0 you are above it
+        (9, "9 DR short of the median"),
+        (0.5, "0.5 DR short of the median"),
+        (0, "level with the median"),
+        (None, None),
+        (float("nan"), None),
+    ],
+)
+def test_gap_words_say_which_side_of_the_median_you_are(gap: float | None, words: str | None) -> None:
+    assert gap_words(gap) == words
+
+
+def test_gap_words_follow_the_service_sign_convention() -> None:
+    """A site above the median gets a negative gap from the service and "above" in words."""
+    strong = _report([20, 30, 40], user_dr=51)
+    assert strong.user is not None and strong.user.gap == -21 and strong.user.tier == "boost"
+    assert gap_words(strong.user.gap) == "21 DR above the median"
+    weak = _report([20, 30, 40], user_dr=21)
+    assert weak.user is not None and weak.user.gap == 9
+    assert gap_words(weak.user.gap) == "9 DR short of the median"
 
 
 def test_median_and_min_leave_unknown_drs_out() -> None:
@@ -154,6 +190,7 @@ def test_ranking_puts_the_most_winnable_first_and_failures_last() -> None:
     frame = ranking_frame([("hard", hard), ("broken", failure), ("easy", easy)])
     assert list(frame["keyword"]) == ["easy", "hard", "broken"]
     assert list(frame["gap"].iloc[:2]) == [easy.user.gap, hard.user.gap]
+    assert list(frame["gap_words"].iloc[:2]) == ["5 DR above the median", "45 DR short of the median"]
     assert frame["rank"].iloc[2] is pd.NA and frame["error"].iloc[2] == "upstream down"
     assert list(frame["source"].iloc[:2]) == ["live SERP", "live SERP"]
 
@@ -233,3 +270,29 @@ def test_tracked_frame_position_change_and_missing_impressions() -> None:
     assert frame["median_dr"].isna().tolist() == [False, True]
     use = usage(listing)
     assert use.at_limit and use.checks_left == 7
+    assert use.uncapped_checks_words is None  # a plan with an allowance shows it as a meter
+
+
+def test_no_check_allowance_means_no_cap_not_none_allowed() -> None:
+    paid = Usage(tracked=5, limit=25, checks_used=5, checks_limit=None)
+    assert paid.uncapped_checks_words == (
+        "5 keyword checks used (adds and refreshes). Your plan has no monthly cap on keyword checks."
+    )
+    assert "1 keyword check used" in str(Usage(1, 25, 1, None).uncapped_checks_words)
+    assert Usage(1, 25, None, None).uncapped_checks_words is None  # nothing said, nothing shown
+
+
+def test_the_gap_reading_names_the_site_and_its_dr() -> None:
+    listing = TrackedKeywords.model_validate(
+        {
+            "website": {"slug": "mine-com"},
+            "keywords": [
+                {"id": "tgt_1", "keyword": "a b", "snapshot": {"medianDr": 40, "gap": -1, "userDr": 41}},
+                {"id": "tgt_2", "keyword": "c d", "snapshot": {"medianDr": 93, "gap": 52, "userDr": 41}},
+            ],
+            "limit": 25,
+        }
+    )
+    reading = gap_reading(tracked_frame(listing), "mine.com")
+    assert "mine.com's DR (41)" in reading
+    assert "+9 means 9 DR short of the median, −21 means 21 DR above the median" in reading

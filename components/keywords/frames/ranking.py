@@ -11,11 +11,12 @@ from client.errors import ApiError, InvalidInputError
 from client.inputs import normalise_keyword
 from client.models import KeywordReport
 from components.common.shaping import typed_frame
-from components.keywords.frames.report import known_drs, report_median, report_min
+from components.keywords.frames.report import gap_words, known_drs, report_median, report_min
 
 RANKING_COLUMNS: dict[str, str] = {
     "keyword": "string",
     "gap": "Float64",
+    "gap_words": "string",
     "tier": "string",
     "median_dr": "Float64",
     "min_dr": "Float64",
@@ -90,6 +91,7 @@ def ranking_row(keyword: str, outcome: Outcome) -> dict[str, object]:
     row.update(
         keyword=outcome.keyword,
         gap=gap,
+        gap_words=gap_words(gap),
         tier=user.tier if user is not None else None,
         median_dr=median,
         min_dr=report_min(outcome),

@@ -8,7 +8,7 @@ than it is.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -31,6 +31,7 @@ SERP_COLUMNS: dict[str, str] = {
     "dr": "Int64",
     "title": "string",
     "url": "string",
+    "tracked_site": "string",
     "tracked_slug": "string",
 }
 
@@ -40,6 +41,20 @@ def _scalar(value: object) -> object:
     if value is None or isinstance(value, str | int | float | bool):
         return value
     return str(value)
+
+
+def gap_words(gap: float | None) -> str | None:
+    """The gap to the top 10 in words: which side of the median DR your DR is, and by how much.
+
+    The service's gap is median DR − your DR (contract notes), so "Gap −21" means you are 21 DR
+    *above* the median: read bare, the sign points the wrong way for most people.
+    """
+    if gap is None or pd.isna(gap):
+        return None
+    if gap == 0:
+        return "level with the median"
+    amount = fmt_number(abs(gap))
+    return f"{amount} DR short of the median" if gap > 0 else f"{amount} DR above the median"
 
 
 # --- one report ---------------------------------------------------------------------------------
@@ -68,10 +83,23 @@ def report_min(report: KeywordReport) -> float | None:
     return float(min(known)) if known else None
 
 
-def serp_frame(report: KeywordReport) -> pd.DataFrame:
+def tracked_site(result: SerpResult, your_slugs: Collection[str]) -> str | None:
+    """Whether the service tracks the result's site, in words: "your site", "yes", or None.
+
+    The service says so with the site's slug (``example-com``), an identifier no person needs here:
+    the row's domain already names the site.
+    """
+    if not result.tracked_slug:
+        return None
+    return "your site" if result.tracked_slug in your_slugs else "yes"
+
+
+def serp_frame(report: KeywordReport, your_slugs: Collection[str] = ()) -> pd.DataFrame:
     """The top 10 in position order; extra fields the service adds become extra columns.
 
-    Only http(s) result URLs are kept, so a table link can never run script.
+    Only http(s) result URLs are kept, so a table link can never run script. ``tracked_site`` says
+    in words whether the service tracks the site (``your_slugs``: the slugs of your sites); the
+    service's ``tracked_slug`` stays for the raw download.
     """
     rows: list[dict[str, object]] = []
     extras: dict[str, None] = {}
@@ -82,6 +110,7 @@ def serp_frame(report: KeywordReport) -> pd.DataFrame:
             "dr": result.dr,
             "title": result.title,
             "url": safe_http_url(result.url),
+            "tracked_site": tracked_site(result, your_slugs),
             "tracked_slug": result.tracked_slug,
         }
         for name, value in (result.model_extra or {}).items():

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from client.models import TrackedKeywords
+from components.keywords.frames.report import gap_words
 
 TRACKED_COLUMNS: dict[str, str] = {
     "keyword": "string",
@@ -61,6 +62,17 @@ def tracked_frame(listing: TrackedKeywords) -> pd.DataFrame:
     return frame.astype(TRACKED_COLUMNS)
 
 
+def gap_reading(frame: pd.DataFrame, domain: str) -> str:
+    """How to read the Gap column, whose sign reads backwards bare; with the site's DR when every
+    snapshot has the same one."""
+    your_drs = frame["user_dr"].dropna().unique()
+    dr = f" ({your_drs[0]})" if len(your_drs) == 1 else ""
+    return (
+        f"Gap is the median DR of the top 10 minus {domain}'s DR{dr}: "
+        f"+9 means {gap_words(9)}, −21 means {gap_words(-21)}."
+    )
+
+
 @dataclass(frozen=True)
 class Usage:
     """How full the site's tracked list is and how much of the check allowance is spent."""
@@ -79,6 +91,20 @@ class Usage:
         if self.checks_limit is None or self.checks_used is None:
             return None
         return max(0, self.checks_limit - self.checks_used)
+
+    @property
+    def uncapped_checks_words(self) -> str | None:
+        """The checks used on a plan without a monthly allowance (the service sends no limit).
+
+        A missing limit means no cap, not none allowed: only the free plan has a monthly allowance.
+        """
+        if self.checks_limit is not None or self.checks_used is None:
+            return None
+        checks = "check" if self.checks_used == 1 else "checks"
+        return (
+            f"{self.checks_used} keyword {checks} used (adds and refreshes). "
+            "Your plan has no monthly cap on keyword checks."
+        )
 
 
 def usage(listing: TrackedKeywords) -> Usage:
