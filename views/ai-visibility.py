@@ -111,21 +111,25 @@ def _answers(view: AiVisibility, domain: str) -> None:
             "id": None,
         },
     )
-    st.caption("Every answer: the brands it named (in order) and the sites it cited.")
+    st.caption(
+        "Every answer: the brands it named (in order) and the sites it cited. Double-click a cell to read "
+        "it in full."
+    )
     table_with_export(
         answers_frame(view),
         what="ai-answers",
         subject=domain,
         key="ai_answers",
+        # Widths that fit a laptop-wide page; the questions are in full in the table above.
         column_config={
-            "question": st.column_config.TextColumn("Question", width="medium"),
+            "question": st.column_config.TextColumn("Question", width=200),
             "platform": "Assistant",
             "mentioned": st.column_config.CheckboxColumn("Mentions you"),
             "position": st.column_config.NumberColumn(
                 "Your place", help="Where your brand came in the answer."
             ),
-            "brands": "Brands named",
-            "cited_domains": "Sites cited",
+            "brands": st.column_config.TextColumn("Brands named", width=170),
+            "cited_domains": st.column_config.TextColumn("Sites cited", width=150),
         },
     )
 
@@ -149,31 +153,29 @@ def _competitors(view: AiVisibility, domain: str) -> None:
 
 
 def _sources(view: AiVisibility, domain: str) -> None:
-    left, right = st.columns([1, 2])
-    with left:
-        st.caption("Sites the assistants cite most.")
-        table_with_export(
-            sources_frame(view),
-            what="ai-sources",
-            subject=domain,
-            key="ai_sources",
-            column_config={"domain": "Cited site", "citations": "Citations"},
-        )
-    with right:
-        st.caption("Cited pages on other sites, with their ratings when known: outreach targets.")
-        table_with_export(
-            outreach_frame(view),
-            what="ai-page-outreach",
-            subject=domain,
-            key="ai_outreach",
-            column_config={
-                "url": st.column_config.LinkColumn("Page"),
-                "domain": "Site",
-                "citations": "Citations",
-                "dr": score_column("DR"),
-                "true_dr": score_column("TrueDR"),
-            },
-        )
+    # One above the other: side by side, the outreach table was wider than its half of the page.
+    st.caption("Sites the assistants cite most.")
+    table_with_export(
+        sources_frame(view),
+        what="ai-sources",
+        subject=domain,
+        key="ai_sources",
+        column_config={"domain": "Cited site", "citations": "Citations"},
+    )
+    st.caption("Cited pages on other sites, with their ratings when known: outreach targets.")
+    table_with_export(
+        outreach_frame(view),
+        what="ai-page-outreach",
+        subject=domain,
+        key="ai_outreach",
+        column_config={
+            "url": st.column_config.LinkColumn("Page", display_text=r"https?://(.*)"),
+            "domain": "Site",
+            "citations": "Citations",
+            "dr": score_column("DR"),
+            "true_dr": score_column("TrueDR"),
+        },
+    )
 
 
 def _questions(conn: Connection, view: AiVisibility, domain: str) -> None:

@@ -23,19 +23,25 @@ ALERT_STYLE = {
 COLUMNS = {
     "domain": st.column_config.TextColumn("Site", pinned=True),
     "worst_alert": st.column_config.TextColumn("Alert level"),
-    "alerts": st.column_config.NumberColumn("Alerts"),
     "dr": st.column_config.NumberColumn("DR"),
-    "true_dr": st.column_config.NumberColumn("TrueDR"),
     "dr_change": st.column_config.NumberColumn("DR Δ", format="%+.0f"),
+    "true_dr": st.column_config.NumberColumn("TrueDR"),
     "true_dr_change": st.column_config.NumberColumn("TrueDR Δ", format="%+.0f"),
-    "traffic_change": st.column_config.NumberColumn("Traffic Δ", format="%+.0f"),
-    "new_referring_domains": st.column_config.NumberColumn("New referring domains"),
-    "lost_referring_domains": st.column_config.NumberColumn("Lost referring domains"),
+    "traffic_change": st.column_config.NumberColumn("Traffic Δ", format="%+.0f", help="In monthly visits."),
+    "new_referring_domains": st.column_config.NumberColumn(
+        "Domains gained", help="Referring domains gained in the period."
+    ),
+    "lost_referring_domains": st.column_config.NumberColumn(
+        "Domains lost", help="Referring domains lost in the period."
+    ),
+    "alerts": st.column_config.NumberColumn("Alerts"),
     "traffic_validated": st.column_config.CheckboxColumn("Traffic validated"),
     "summary": st.column_config.TextColumn("Summary", width="large"),
 }
-ORDER = list(COLUMNS)
-
+#: Columns one click away in the table's column menu rather than shown at first: all of them are wider
+#: than a laptop-wide page, and the alerts above already say what the count and the summary say.
+MORE_COLUMNS = ("alerts", "traffic_validated", "summary")
+ORDER = [name for name in COLUMNS if name not in MORE_COLUMNS]
 
 conn = current_connection()
 page_header(
@@ -82,3 +88,4 @@ table_with_export(
     column_config=COLUMNS,
     column_order=ORDER,
 )
+st.caption("The alert count, traffic validation and summary: in the table's column menu (the eye icon).")

@@ -25,15 +25,36 @@ SITE_COLUMNS = {
     "domain": st.column_config.TextColumn("Site", pinned=True),
     "status": st.column_config.TextColumn("Status"),
     **SITE_RATING_COLUMNS,
+    # Narrow rating bars, so the table fits a laptop-wide page.
+    "dr": {**SITE_RATING_COLUMNS["dr"], "width": "small"},
+    "true_dr": {**SITE_RATING_COLUMNS["true_dr"], "width": "small"},
     "traffic": st.column_config.NumberColumn("Traffic", format="localized"),
     "referring_domains": st.column_config.NumberColumn("Referring domains", format="localized"),
-    "verified": st.column_config.CheckboxColumn("Badge verified"),
-    "gsc_connected": st.column_config.CheckboxColumn("Search Console"),
+    "verified": st.column_config.CheckboxColumn(
+        "Badge", help="Your VerifiedDR badge was verified on the site."
+    ),
+    "gsc_connected": st.column_config.CheckboxColumn(
+        "Search Console", help="A Search Console property is connected."
+    ),
     "site_check_verdict": st.column_config.TextColumn("Site check"),
     "categories": st.column_config.TextColumn("Categories"),
     "created": st.column_config.TextColumn("Added"),
     "slug": None,
 }
+#: What the table shows at first; the rest of ``SITE_COLUMNS`` is one click away in its column menu.
+#: All of them would be wider than a laptop-wide page, and a column scrolled off to the right is missed.
+SHOWN_COLUMNS = [
+    "domain",
+    "status",
+    "dr",
+    "true_dr",
+    "trust_score",
+    "traffic",
+    "referring_domains",
+    "verified",
+    "gsc_connected",
+]
+
 VERDICT_COLOURS = {"real": "green", "suspicious": "orange", "shell": "red", "unreachable": "gray"}
 #: The pages a site opens on, with the link's own label or icon where it is not the page's.
 SITE_PAGES: tuple[tuple[pages.AppPage, str | None, str | None], ...] = (
@@ -63,7 +84,13 @@ def _your_sites(conn: Connection) -> None:
     st.plotly_chart(
         data.figure(ratings_bars, frame, title="DR and TrueDR of your sites"), key="my_sites_chart"
     )
-    table_with_export(frame, what="my-sites", key="my_sites", column_config=SITE_COLUMNS)
+    table_with_export(
+        frame, what="my-sites", key="my_sites", column_config=SITE_COLUMNS, column_order=SHOWN_COLUMNS
+    )
+    st.caption(
+        "Traffic validation, the site-check verdict, categories and the date added: in the table's column "
+        "menu (the eye icon)."
+    )
     with st.container(horizontal=True, vertical_alignment="bottom"):
         chosen = st.selectbox(
             "Open a site", list(frame["domain"].astype(str)), key="my_sites_open", width=300

@@ -37,9 +37,11 @@ ROW_COLUMNS = {
     "ctr": st.column_config.NumberColumn("CTR", format="percent"),
     "position": st.column_config.NumberColumn("Position", format="%.1f"),
 }
+#: A sampled page: its path is enough to know it (the site is the one chosen), which leaves the width
+#: to the Coverage reason, the one thing that says why a page is not indexed.
 PAGE_COLUMNS = {
-    "url": st.column_config.LinkColumn("Page", width="large"),
-    "coverage": "Coverage",
+    "url": st.column_config.LinkColumn("Page", display_text=r"https?://[^/]+(/.*)"),
+    "coverage": st.column_config.TextColumn("Coverage", help="Google's reason for the page's index state."),
     "last_crawl": "Last crawl",
     "impressions": st.column_config.NumberColumn("Impressions", format="localized"),
 }
@@ -175,19 +177,17 @@ def _audit_body(audit: GscAudit, domain: str) -> None:
             "last_read": "Last read (UTC)",
         },
     )
-    left, right = st.columns(2)
-    with left:
-        st.markdown("**Sampled: not indexed**")
-        table_with_export(
-            inspected_frame(audit.not_indexed), what="gsc-not-indexed", subject=domain, key="gsc_not_indexed",
-            column_config=PAGE_COLUMNS,
-        )  # fmt: skip
-    with right:
-        st.markdown("**Sampled: indexed**")
-        table_with_export(
-            inspected_frame(audit.indexed), what="gsc-indexed", subject=domain, key="gsc_indexed",
-            column_config=PAGE_COLUMNS,
-        )  # fmt: skip
+    # One above the other, each the page's full width: side by side, the Coverage reason was cut off.
+    st.markdown("**Sampled: not indexed**")
+    table_with_export(
+        inspected_frame(audit.not_indexed), what="gsc-not-indexed", subject=domain, key="gsc_not_indexed",
+        column_config=PAGE_COLUMNS,
+    )  # fmt: skip
+    st.markdown("**Sampled: indexed**")
+    table_with_export(
+        inspected_frame(audit.indexed), what="gsc-indexed", subject=domain, key="gsc_indexed",
+        column_config=PAGE_COLUMNS,
+    )  # fmt: skip
 
 
 def _audit(conn: Connection, domain: str) -> None:
