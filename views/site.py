@@ -20,7 +20,8 @@ from components.core.writes import flash, refused, show_flash
 from components.overview.widgets import signed, site_heading
 from components.sites import widgets as site_writes
 from components.sites.charts import trends_chart, truedr_waterfall
-from components.sites.frames import export_frame, export_json, trends_frame, truedr_frame
+from components.sites.export import export_frame, export_json
+from components.sites.frames import trends_frame, truedr_frame
 from components.sites.widgets import read_chosen_site
 
 LAST_VERIFICATION = RESULT_PREFIX + "last_verification"
@@ -95,7 +96,10 @@ def _export(conn: Connection, domain: str) -> None:
     exported = read_or_show_error(data.export, conn, domain, subject=f"the export of {domain}")
     if exported is None:
         return
-    st.caption("Everything the service exports for the site: its record, authority and embed snippets.")
+    st.caption(
+        "Everything the service exports for the site: its record, ratings and embed snippets. The JSON "
+        "download is the export exactly as the service sent it, for scripts and imports."
+    )
     st.download_button(
         "Download JSON",
         data=lambda: export_json(exported),
@@ -112,6 +116,7 @@ def _export(conn: Connection, domain: str) -> None:
         key="export",
         height=360,
         column_config={
+            "section": st.column_config.TextColumn("Part"),
             "field": st.column_config.TextColumn("Field"),
             "value": st.column_config.TextColumn("Value"),
         },

@@ -6,14 +6,12 @@ are averages where lower is better, which the deltas say explicitly.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
-from client.growth_models import Monitor, MonitorAlert, SiteDetail, SiteExport, SiteList, TrueDrReport
+from client.growth_models import Monitor, MonitorAlert, SiteDetail, SiteList, TrueDrReport
 from client.visibility_models import (
     AiSnapshot,
     AiVisibility,
@@ -136,33 +134,6 @@ def truedr_frame(report: TrueDrReport) -> pd.DataFrame:
         for s in report.breakdown
     ]
     return typed_frame(rows, TRUEDR_COLUMNS)
-
-
-def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _flatten(f"{prefix}.{key}" if prefix else str(key), item, out)
-    elif isinstance(value, list):
-        out[prefix] = (
-            ", ".join(str(v) for v in value)
-            if all(not isinstance(v, dict | list) for v in value)
-            else (json.dumps(value, ensure_ascii=False))
-        )
-    else:
-        out[prefix] = value
-
-
-def export_frame(exported: SiteExport) -> pd.DataFrame:
-    """The export as field/value rows (``site.dr``, ``snippets.badge`` …), for a CSV and a table."""
-    flat: dict[str, Any] = {}
-    _flatten("", exported.to_json_dict(), flat)
-    rows = [{"field": k, "value": None if v is None else str(v)} for k, v in flat.items()]
-    return typed_frame(rows, {"field": "string", "value": "string"})
-
-
-def export_json(exported: SiteExport) -> bytes:
-    """The export exactly as the service sent it (camelCase, extra fields kept), pretty-printed."""
-    return json.dumps({"export": exported.to_json_dict()}, indent=2, ensure_ascii=False).encode("utf-8")
 
 
 def _worst(alerts: Sequence[MonitorAlert]) -> str | None:

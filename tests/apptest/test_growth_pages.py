@@ -363,7 +363,12 @@ def test_export_tab_offers_json_and_csv(live_env: SandboxServer) -> None:
     at = _clean(open_page("views/site.py", domain=DEMO_SITE, site_tab="Export"))
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Download JSON" in labels and "Download CSV" in labels
-    assert "site.domain" in list(_table(at)["field"])
+    table = _table(at)
+    fields = list(table["field"])
+    assert "Domain" in fields and "X (Twitter) handle" in fields  # words, not "site.domain"/"site.xHandle"
+    assert not any(field.startswith(("site.", "authority.", "snippets.")) for field in fields)
+    values = set(table["value"].dropna())
+    assert "yes" in values and not {"True", "False"} & values
 
 
 def test_verify_is_sent_once(live_env: SandboxServer) -> None:

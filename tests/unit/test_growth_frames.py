@@ -19,9 +19,8 @@ from client.visibility_models import AiVisibility, GscAudit, GscPerformance, Ins
 from components.growth.charts import discovery_chart
 from components.growth.frames import discovery_frame
 from components.sites.charts import ratings_bars, truedr_waterfall
+from components.sites.export import FIELD_LABELS, SECTION_LABELS, export_frame, export_json, field_label
 from components.sites.frames import (
-    export_frame,
-    export_json,
     inspected_frame,
     monitor_alerts,
     monitor_frame,
@@ -30,6 +29,10 @@ from components.sites.frames import (
     sites_frame,
     totals_deltas,
 )
+from sandbox import DEMO_KEY
+from sandbox.accounts import ACCOUNTS
+from sandbox.sites import SiteStore
+from sandbox.sites import export as sandbox_export
 
 
 def test_a_pending_site_keeps_its_missing_ratings_missing() -> None:
@@ -73,17 +76,44 @@ def test_alerts_come_most_urgent_first_and_text_alerts_are_accepted() -> None:
     assert list(frame["alerts"]) == [2, 1]
 
 
-def test_export_flattens_for_csv_and_keeps_the_wire_shape_for_json() -> None:
+def test_export_reads_in_words_and_keeps_the_wire_shape_for_json() -> None:
     exported = SiteExport.model_validate(
         {
-            "site": {"slug": "x-com", "categories": ["saas", "finance"]},
-            "authority": {"trueDr": 30},
+            "site": {"slug": "x-com", "categories": ["saas", "finance"], "xHandle": "@x", "verified": True},
+            "authority": {"trueDr": 30, "trafficValidated": False},
             "extra": 1,
         }
     )
-    fields = dict(zip(export_frame(exported)["field"], export_frame(exported)["value"], strict=True))
-    assert fields["site.categories"] == "saas, finance" and fields["authority.trueDr"] == "30"
-    assert json.loads(export_json(exported))["export"]["extra"] == 1
+    frame = export_frame(exported)
+    shown = {(p, f): v for p, f, v in zip(frame["section"], frame["field"], frame["value"], strict=True)}
+    assert shown[("Site record", "Categories")] == "saas, finance"
+    assert shown[("Site record", "X (Twitter) handle")] == "@x"  # was the raw "site.xHandle"
+    assert shown[("Site record", "Badge verified")] == "yes"  # was "True"
+    assert shown[("Ratings", "TrueDR")] == "30"
+    assert shown[("Ratings", "Traffic validated")] == "no"  # was "False"
+    assert shown[("Other", "Extra")] == "1"  # a field nobody labelled yet is still shown, in words
+    wire = json.loads(export_json(exported))["export"]  # the download for scripts is as the service sent it
+    assert wire["extra"] == 1 and wire["site"]["xHandle"] == "@x" and wire["site"]["verified"] is True
+
+
+def test_every_field_of_the_sandbox_export_has_a_plain_label() -> None:
+    for domain in ACCOUNTS[DEMO_KEY].sites:
+        exported = sandbox_export(domain, SiteStore(), "https://sandbox.test").to_json_dict()
+        for part, fields in exported.items():
+            assert part in SECTION_LABELS, part
+            for name in fields or {}:
+                assert name in FIELD_LABELS[part], f"{part}.{name} has no plain label"
+        frame = export_frame(SiteExport.model_validate(exported))
+        wire_names = {f"{part}.{name}" for part, fields in exported.items() for name in fields or {}}
+        wire_names |= {name.split(".")[1] for name in wire_names}
+        assert not set(frame["field"]) & wire_names  # a person reads words, not the API's field names
+        assert not frame["value"].isin(["True", "False"]).any()
+
+
+def test_an_unknown_export_field_is_named_in_words() -> None:
+    assert field_label("site.trueDrMonthlyChange") == ("Site record", "TrueDR monthly change")
+    assert field_label("snippets.ogImageUrl") == ("Badge and snippets", "Open Graph image URL")
+    assert field_label("newPart.someField") == ("New part", "Some field")
 
 
 def test_only_http_links_become_links() -> None:
