@@ -21,7 +21,7 @@ from components.overview.widgets import signed, site_heading
 from components.sites import widgets as site_writes
 from components.sites.charts import trends_chart, truedr_waterfall
 from components.sites.export import export_frame, export_json
-from components.sites.frames import trends_frame, truedr_frame
+from components.sites.frames import trend_moves, trends_frame, truedr_frame
 from components.sites.widgets import read_chosen_site
 
 LAST_VERIFICATION = RESULT_PREFIX + "last_verification"
@@ -66,9 +66,12 @@ def _header(site: SiteDetail) -> None:
 
 
 def _trends(site: SiteDetail) -> None:
-    st.plotly_chart(data.figure(trends_chart, trends_frame(site)), key="trends_chart")
+    frame = trends_frame(site)
+    st.plotly_chart(data.figure(trends_chart, frame), key="trends_chart")
     first = site.trends[0].date if site.trends else None
-    st.caption(f"Weekly points since {first.isoformat() if isinstance(first, date) else NOT_AVAILABLE}.")
+    since = first.isoformat() if isinstance(first, date) else NOT_AVAILABLE
+    moves = trend_moves(frame)
+    st.caption(f"Weekly points since {since}" + (f": {moves}." if moves else "."))
 
 
 def _truedr(conn: Connection, domain: str) -> None:

@@ -34,11 +34,23 @@ def ratings_bars(frame: pd.DataFrame, *, title: str, name_column: str = "domain"
 
 
 def trends_chart(frame: pd.DataFrame) -> go.Figure:
-    """Weekly DR and TrueDR (left) and traffic (right) over the weeks the service reports."""
+    """Weekly DR and TrueDR on their whole 0–100 scale (top), traffic in a panel of its own (bottom).
+
+    On a zoomed axis a one-point move filled the chart, and a second y-axis for traffic on the same
+    panel gave both odd ticks; each panel now has one scale, and the ratings' is the real one.
+    """
     title = "Ratings and traffic over time"
     if frame.empty:
         return empty_figure(title, "The service reported no trend for this site yet.")
-    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    has_traffic = bool(frame["traffic"].notna().any())
+    fig = make_subplots(
+        rows=2 if has_traffic else 1,
+        cols=1,
+        shared_xaxes=True,
+        row_heights=[0.6, 0.4] if has_traffic else None,
+        vertical_spacing=0.14,
+        subplot_titles=("DR and TrueDR", "Traffic") if has_traffic else None,
+    )
     for column, label, colour in (("dr", "DR", DR_COLOUR), ("true_dr", "TrueDR", TRUE_DR_COLOUR)):
         if frame[column].notna().any():
             fig.add_scatter(
@@ -47,19 +59,26 @@ def trends_chart(frame: pd.DataFrame) -> go.Figure:
                 name=label,
                 mode="lines+markers",
                 line={"color": colour},
+                hovertemplate=f"{label} %{{y:.0f}}<extra></extra>",
+                row=1,
+                col=1,
             )
-    if frame["traffic"].notna().any():
+    fig.update_yaxes(title_text="Rating (0–100)", range=[0, 100], dtick=20, row=1, col=1)
+    if has_traffic:
         fig.add_scatter(
             x=frame["date"],
             y=floats(frame["traffic"]),
             name="Traffic",
-            mode="lines",
-            line={"color": NEUTRAL, "dash": "dash"},
-            secondary_y=True,
+            mode="lines+markers",
+            line={"color": NEUTRAL},
+            hovertemplate="%{y:,.0f} visits<extra></extra>",
+            row=2,
+            col=1,
         )
-        fig.update_yaxes(title_text="Monthly visits", secondary_y=True, rangemode="tozero")
-    fig.update_yaxes(title_text="Rating (0–100)", secondary_y=False)
-    fig.update_layout(title=title, height=340, margin={"t": 50, "b": 30}, hovermode="x unified")
+        fig.update_yaxes(title_text="Monthly visits", rangemode="tozero", tickformat=",d", row=2, col=1)
+    fig.update_layout(
+        title=title, height=480 if has_traffic else 340, margin={"t": 60, "b": 30}, hovermode="x unified"
+    )
     return fig
 
 

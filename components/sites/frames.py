@@ -121,6 +121,24 @@ def trends_frame(detail: SiteDetail) -> pd.DataFrame:
     return frame.astype(TREND_COLUMNS).sort_values("date", ignore_index=True)
 
 
+def trend_moves(frame: pd.DataFrame) -> str | None:
+    """How far each series moved over the trend, in words, next to a chart drawn on the full scale:
+    "DR 41 → 41 (no change) · TrueDR 37 → 42 (+5) · traffic 452 → 611 visits a month"."""
+    parts = []
+    for column, label, unit in (
+        ("dr", "DR", ""),
+        ("true_dr", "TrueDR", ""),
+        ("traffic", "traffic", " visits"),
+    ):
+        known = frame[column].dropna()
+        if len(known) < 2:
+            continue
+        first, last = int(known.iloc[0]), int(known.iloc[-1])
+        move = "no change" if last == first else f"{last - first:+,}"
+        parts.append(f"{label} {first:,} → {last:,}{unit} ({move})")
+    return " · ".join(parts) or None
+
+
 def truedr_frame(report: TrueDrReport) -> pd.DataFrame:
     """The per-signal breakdown; ``impact`` is in rating points (positive lifts TrueDR above DR)."""
     rows = [

@@ -9,6 +9,7 @@ import pandas as pd
 from client.growth_models import (
     Discovery,
     Monitor,
+    SiteDetail,
     SiteExport,
     SiteList,
     SiteRecord,
@@ -18,7 +19,7 @@ from client.growth_models import (
 from client.visibility_models import AiVisibility, GscAudit, GscPerformance, InspectedPage, PageOutreach
 from components.growth.charts import discovery_chart
 from components.growth.frames import discovery_frame
-from components.sites.charts import ratings_bars, truedr_waterfall
+from components.sites.charts import ratings_bars, trends_chart, truedr_waterfall
 from components.sites.export import FIELD_LABELS, SECTION_LABELS, export_frame, export_json, field_label
 from components.sites.frames import (
     inspected_frame,
@@ -28,6 +29,8 @@ from components.sites.frames import (
     rows_frame,
     sites_frame,
     totals_deltas,
+    trend_moves,
+    trends_frame,
 )
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
@@ -43,6 +46,28 @@ def test_a_pending_site_keeps_its_missing_ratings_missing() -> None:
     fig = ratings_bars(frame, title="t")
     true_dr_bar = next(trace for trace in fig.data if trace.name == "TrueDR")
     assert all(pd.isna(v) for v in true_dr_bar.y)  # no bar at 0 either
+
+
+def test_trends_draw_ratings_on_their_whole_scale_and_traffic_in_its_own_panel() -> None:
+    detail = SiteDetail.model_validate(
+        {
+            "slug": "x-com",
+            "trends": [
+                {"date": "2024-10-21", "dr": 41, "trueDr": 37, "traffic": 452},
+                {"date": "2024-10-28", "dr": 41, "trueDr": 42, "traffic": 611},
+            ],
+        }
+    )
+    frame = trends_frame(detail)
+    fig = trends_chart(frame)
+    axis_of = {trace.name: trace.yaxis for trace in fig.data}
+    assert axis_of["DR"] == axis_of["TrueDR"] == "y" and axis_of["Traffic"] == "y2"  # a panel each
+    assert tuple(fig.layout.yaxis.range) == (0, 100)  # a 5-point move is not drawn as the whole height
+    assert fig.layout.yaxis2.overlaying is None and fig.layout.yaxis2.rangemode == "tozero"
+    assert fig.layout.yaxis2.domain[1] < fig.layout.yaxis.domain[0]  # below the ratings, not on top
+    assert trend_moves(frame) == (
+        "DR 41 → 41 (no change) · TrueDR 37 → 42 (+5) · traffic 452 → 611 visits (+159)"
+    )
 
 
 def test_waterfall_steps_from_dr_to_true_dr() -> None:
