@@ -15,7 +15,12 @@ import plotly.graph_objects as go
 from components.common.figures import DR_COLOUR, empty_figure, floats
 from components.research.frames.trust_map import SPAM_RISK_FROM
 
-SPAM_COLOUR = "#d64545"
+SPAM_COLOUR = "#e5383b"
+#: Inside the ring a light red tint: the domain's own bubble still shows through it.
+SPAM_FILL = "rgba(229, 56, 59, 0.22)"
+#: The spam-risk ring: thick, and never smaller than this diameter, so even a tiny domain's ring shows.
+SPAM_RING_WIDTH = 3.5
+SPAM_RING_MIN = 22
 #: Known enum values get fixed colours so a chart means the same on every site; others get grey.
 VALUE_COLOURS: dict[str, str] = {
     "dofollow": "#2e9e5b",
@@ -60,69 +65,77 @@ def _marker_sizes(backlinks: pd.Series) -> list[float]:
     return [8 + 30 * math.sqrt(max(0.0, v) / top) for v in values]
 
 
-def importance_scatter(frame: pd.DataFrame) -> go.Figure:
-    """Importance against DR, one dot per referring domain: size = backlinks, colour = linkType.
+def _hover(rows: pd.DataFrame) -> dict[str, object]:
+    """The domain, its backlinks and spam score on hover, for any trace of the scatter."""
+    return {
+        "customdata": list(
+            zip(
+                rows["domain"].astype(str),
+                rows["backlinks"].astype("Float64").fillna(float("nan")).astype(float),
+                rows["spam_score"].astype("Float64").fillna(float("nan")).astype(float),
+                strict=True,
+            )
+        ),
+        "hovertemplate": (
+            "%{customdata[0]}<br>DR %{x} · importance %{y}<br>"
+            "backlinks %{customdata[1]:,} · spam score %{customdata[2]}<extra>%{fullData.name}</extra>"
+        ),
+    }
 
-    Spam-risky domains (spamScore ≥ 50) get a red ring and an ``x`` so they stand out whatever
-    their colour. Rows without a DR or an importance cannot be placed and are left out.
+
+def importance_scatter(frame: pd.DataFrame) -> go.Figure:
+    """Importance against DR, one bubble per referring domain: size = backlinks, colour = linkType.
+
+    Spam-risky domains (spamScore ≥ 50) also get a thick red ring, drawn last so no bubble covers it
+    and wider than their own bubble so it shows around it, in the light and the dark theme alike; the
+    legend names the ring and counts them. Rows without a DR or an importance cannot be placed.
     """
     title = "Importance vs DR"
-    rows = frame[frame["dr"].notna() & frame["importance"].notna()]
+    rows = frame[frame["dr"].notna() & frame["importance"].notna()].reset_index(drop=True)
     if rows.empty:
         return empty_figure(title, "No referring domain has both a DR and an importance.", 380)
+    sizes = pd.Series(_marker_sizes(rows["backlinks"]), index=rows.index)
     fig = go.Figure()
     link_types = rows["link_type"].astype("string").fillna("not given")
     for value in sorted(link_types.unique(), key=lambda v: (v not in VALUE_COLOURS, v)):
         part = rows[link_types == value]
-        risky = part["spam_risk"].fillna(False).astype(bool).tolist()
         fig.add_scatter(
             name=str(value),
             x=floats(part["dr"]),
             y=floats(part["importance"]),
             mode="markers",
             marker={
-                "size": _marker_sizes(part["backlinks"]),
+                "size": sizes[part.index].tolist(),
                 "color": VALUE_COLOURS.get(str(value), OTHER_COLOUR),
-                "opacity": 0.75,
-                "symbol": ["x" if r else "circle" for r in risky],
-                "line": {
-                    "width": [2 if r else 0 for r in risky],
-                    "color": SPAM_COLOUR,
-                },
+                "opacity": 0.6,
+                "line": {"width": 0},
             },
-            customdata=list(
-                zip(
-                    part["domain"].astype(str),
-                    part["backlinks"].astype("Float64").fillna(float("nan")).astype(float),
-                    part["spam_score"].astype("Float64").fillna(float("nan")).astype(float),
-                    strict=True,
-                )
-            ),
-            hovertemplate=(
-                "%{customdata[0]}<br>DR %{x} · importance %{y}<br>"
-                "backlinks %{customdata[1]:,} · spam score %{customdata[2]}<extra>%{fullData.name}</extra>"
-            ),
+            **_hover(part),
+        )
+    risky = rows[rows["spam_risk"].fillna(False).astype(bool)]
+    if not risky.empty:
+        fig.add_scatter(
+            name=f"Spam risk: score ≥ {SPAM_RISK_FROM} ({len(risky)})",
+            x=floats(risky["dr"]),
+            y=floats(risky["importance"]),
+            mode="markers",
+            marker={
+                "size": [max(SPAM_RING_MIN, s + 10) for s in sizes[risky.index]],
+                "symbol": "circle",
+                "color": SPAM_FILL,
+                "opacity": 1,
+                "line": {"width": SPAM_RING_WIDTH, "color": SPAM_COLOUR},
+            },
+            **_hover(risky),
         )
     fig.update_layout(
         title=title,
         xaxis={"title": "DR of the referring domain", "range": [-2, 102]},
         yaxis={"title": "Importance (0–100)", "range": [-2, 102]},
-        legend_title_text="Link type",
+        legend_title_text="Referring domains",
         height=420,
         margin={"t": 50, "b": 40},
     )
-    risky_count = int(rows["spam_risk"].fillna(False).astype(bool).sum())
-    if risky_count:
-        fig.add_annotation(
-            text=f"✕ red ring: spam score ≥ {SPAM_RISK_FROM} ({risky_count})",
-            xref="paper",
-            yref="paper",
-            x=1,
-            y=1.06,
-            showarrow=False,
-            font={"color": SPAM_COLOUR},
-            xanchor="right",
-        )
     return fig
 
 

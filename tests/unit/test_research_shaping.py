@@ -129,11 +129,15 @@ def test_map_charts_draw_what_the_frame_holds() -> None:
     bands = dr_band_chart(dr_band_counts(frame), title="DR")
     assert list(bands.data[0].y) == [int(c) for c in dr_band_counts(frame)["count"]]
     scatter = importance_scatter(frame)
-    placed = sum(len(trace.x) for trace in scatter.data)
-    assert placed == 3  # the row without DR or importance cannot be placed
-    symbols = [s for trace in scatter.data for s in trace.marker.symbol]
-    assert symbols.count("x") == 2  # spam-risky domains stand out
-    assert {t.name for t in scatter.data} == {"dofollow", "nofollow", "ugc"}
+    *bubbles, rings = scatter.data
+    assert sum(len(trace.x) for trace in bubbles) == 3  # the row without DR or importance cannot be placed
+    assert {t.name for t in bubbles} == {"dofollow", "nofollow", "ugc"}
+    # Spam-risky domains stand out: a thick red ring, drawn last (over every bubble), wider than the
+    # domain's own bubble, named and counted in the legend. (Before: small x's half hidden under bubbles.)
+    assert rings.name.startswith("Spam risk") and "(2)" in rings.name
+    assert sorted(rings.x) == [12, 100] and rings.marker.line.width >= 3
+    bubble_size = {x: size for trace in bubbles for x, size in zip(trace.x, trace.marker.size, strict=True)}
+    assert all(size > bubble_size[x] for x, size in zip(rings.x, rings.marker.size, strict=True))
     status = breakdown_chart(breakdown(frame, "status"), title="Status")
     assert sorted(status.data[0].x) == [1, 1, 2]
 
