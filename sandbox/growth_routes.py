@@ -103,7 +103,7 @@ async def _truedr(call: Call) -> Answer:
 async def _export(call: Call) -> Answer:
     site = owned_path_site(call, "domain")
     with call.state.growth() as growth:
-        return Answer(sites.export(site, growth.sites, call.base_url), "export")
+        return Answer(sites.export(site, growth.sites), "export")
 
 
 async def _monitor(call: Call) -> Answer:

@@ -24,6 +24,7 @@ from client.models import (
     Snippets,
     TrustMap,
 )
+from client.settings import DEFAULT_API_BASE
 from sandbox.data import (
     CATEGORIES,
     MAX_CATEGORIES_PER_SITE,
@@ -36,6 +37,8 @@ from sandbox.data import (
 )
 
 BADGE_STYLES: tuple[str, ...] = ("default", "dark", "truedr", "compact")
+#: The real service's root, whose public pages and badges the snippets point at.
+PUBLIC_ROOT = DEFAULT_API_BASE
 
 
 def rating(domain: str) -> DomainRating:
@@ -106,10 +109,16 @@ def trust_map(domain: str) -> TrustMap:
     )
 
 
-def snippets(domain: str, base_url: str) -> Snippets:
-    """GET /snippets: ready-to-paste embeds whose image is the badge and whose link is the page."""
+def snippets(domain: str) -> Snippets:
+    """GET /snippets: ready-to-paste embeds whose image is the badge and whose link is the page.
+
+    A snippet is pasted into someone's site, so its addresses take the public form the real service
+    answers with (``https://verifieddr.com/badge/<slug>.svg``), never the sandbox's own address: a
+    pasted demo snippet must not be a dead ``127.0.0.1`` link. The sandbox serves the same paths itself
+    (``sandbox.pages``), so an app can still preview them offline from its own connection.
+    """
     p = site_profile(domain)
-    links = public_links(domain, base_url)
+    links = public_links(domain, PUBLIC_ROOT)
     page, badge = links.page or "", links.badge or ""
     alt = escape(f"DR {p.dr} — {domain} on VerifiedDR", quote=True)
 
@@ -130,7 +139,7 @@ def snippets(domain: str, base_url: str) -> Snippets:
         styles=list(BADGE_STYLES),
         # The client's model has no field for the OG link (the spec does not name it), so it is
         # passed by its wire name and kept as an extra field.
-        **{"ogImage": f"{base_url}/og/{quote(slug_of(domain))}.svg"},
+        **{"ogImage": f"{PUBLIC_ROOT}/og/{quote(slug_of(domain))}.svg"},
     )
 
 

@@ -85,7 +85,7 @@ async def _trust_map(call: Call) -> Answer:
 
 
 async def _snippets(call: Call) -> Answer:
-    return Answer(resources.snippets(_listed_domain(call), call.base_url))
+    return Answer(resources.snippets(_listed_domain(call)))
 
 
 async def _categories(call: Call) -> Answer:

@@ -306,10 +306,10 @@ def authority_of(rec: SiteRecord) -> Authority:
     )
 
 
-def export(domain: str, store: SiteStore, base_url: str) -> SiteExport:
+def export(domain: str, store: SiteStore) -> SiteExport:
     rec = record(domain, store)
     authority = authority_of(rec)
-    snippets = resources.snippets(domain, base_url) if is_listed(domain) else None
+    snippets = resources.snippets(domain) if is_listed(domain) else None
     return SiteExport(site=rec, authority=authority, snippets=snippets)
 
 

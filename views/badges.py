@@ -1,30 +1,58 @@
 """Badges & snippets: a listed site's public page, badge images and ready-to-paste embeds.
 
 The API's HTML is shown as code to copy, never rendered here; only an http(s) image URL taken from
-it is previewed, as a plain image.
+it is previewed, as a plain image. The snippets keep the public addresses the service gave; previews
+and buttons load them from the service the app is connected to (``loaded_from``), so in Sandbox mode
+they show the demo figures, offline too.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.models import Snippets
-from components.common.text import escape_md, safe_http_url
+from client.settings import DEFAULT_API_BASE
+from components.common.text import escape_md
 from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.pages import BADGES, page_header
 from components.core.shared_inputs import domain_or_demo
 from components.core.tables import csv_download
-from components.research.frames.snippets import badge_variants, og_image, snippets_frame
+from components.research.frames.snippets import badge_variants, loaded_from, og_image, snippets_frame
 
 DEMO_DOMAINS = ("example.com", "stripe.com", "acme-widgets.com", "github.com")
+#: An address as the page loads or opens it (the snippets themselves keep the service's address).
+Opened = Callable[[str | None], str | None]
 
 
-def _links(snippets: Snippets) -> None:
-    page = safe_http_url(snippets.page)
-    og = og_image(snippets)
+def _opened_from(conn: Connection) -> Opened:
+    return lambda url: loaded_from(url, public_root=DEFAULT_API_BASE, service_root=conn.base_url)
+
+
+def _where_from(conn: Connection) -> None:
+    """Say where the snippets' addresses lead, when the app is not talking to the real service."""
+    if conn.mode == "sandbox":
+        st.info(
+            "**Demo snippets.** These are the sandbox's demo data: the addresses take the real service's "
+            f"public form (`{DEFAULT_API_BASE}/…`), as a live key gets them, but the ratings in them are "
+            "made up. The previews and buttons here show the sandbox's own copies. Paste snippets from "
+            "a live key into your site.",
+            icon=":material/science:",
+        )
+    elif conn.base_url.rstrip("/") != DEFAULT_API_BASE:
+        st.caption(
+            f"Previews and buttons load from {escape_md(conn.base_url)}, the service this app is connected "
+            "to; the snippets keep the addresses the service gave."
+        )
+
+
+def _links(snippets: Snippets, opened: Opened) -> None:
+    page = opened(snippets.page)
+    og = opened(og_image(snippets))
     cols = st.columns([1, 1, 3])
     if page:
         cols[0].link_button("Public page", page, icon=":material/open_in_new:")
@@ -34,7 +62,7 @@ def _links(snippets: Snippets) -> None:
         st.caption("The service gave no public links for this site.")
 
 
-def _badges(snippets: Snippets) -> None:
+def _badges(snippets: Snippets, opened: Opened) -> None:
     variants = badge_variants(snippets)
     if not variants:
         st.caption("The service gave no badge for this site.")
@@ -42,8 +70,9 @@ def _badges(snippets: Snippets) -> None:
     st.markdown("**Badges**")
     for tab, variant in zip(st.tabs([v.name for v in variants]), variants, strict=True):
         with tab:
-            if variant.image_url:
-                st.image(variant.image_url, caption=f"{variant.name} badge preview")
+            preview = opened(variant.image_url)
+            if preview:
+                st.image(preview, caption=f"{variant.name} badge preview")
             else:
                 st.caption("No preview: the service gave no http(s) image for this badge.")
             if variant.html:
@@ -51,10 +80,12 @@ def _badges(snippets: Snippets) -> None:
                 st.code(variant.html, language="html", wrap_lines=True)
 
 
-def _snippets(domain: str, snippets: Snippets) -> None:
+def _snippets(conn: Connection, domain: str, snippets: Snippets) -> None:
     st.subheader(escape_md(domain), anchor=False)
-    _links(snippets)
-    _badges(snippets)
+    _where_from(conn)
+    opened = _opened_from(conn)
+    _links(snippets, opened)
+    _badges(snippets, opened)
     if snippets.markdown:
         st.markdown("**Markdown** (for READMEs and docs)")
         st.code(snippets.markdown, language="markdown", wrap_lines=True)
@@ -81,7 +112,7 @@ def _show(conn: Connection, raw: str) -> None:
     except ApiError as exc:
         show_error(exc, subject=raw.strip())
         return
-    _snippets(domain, snippets)
+    _snippets(conn, domain, snippets)
 
 
 page_header(

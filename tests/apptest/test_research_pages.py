@@ -8,12 +8,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
+from components.core.connection import MODE_KEY, embedded_sandbox
 from components.research.frames.site_check import missing_signals
 from components.research.frames.trust_map import SPAM_RISK_FROM
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox.data import SHELL_SITE, SUSPICIOUS_SITE, UNREACHABLE_SITE, dr_for, is_listed, is_map_cold
 from sandbox.site_checks import SEEDED_SITE_CHECKS
-from tests.apptest.app_pages import empty_caches, metric, open_page, shown_text
+from tests.apptest.app_pages import APP, empty_caches, metric, open_page, shown_text
 
 QUOTA = 1000
 #: Deterministic sandbox domains for each situation, found through the sandbox's own rules.
@@ -321,6 +322,26 @@ def test_badges_show_the_snippets_as_code_and_preview_only_images(live_env: Sand
     assert not at.get("html")  # the API's HTML is never rendered
     assert not any("<img" in m.value for m in at.markdown)
     assert {b.label for b in at.get("link_button")} == {"Public page", "Share image"}
+
+
+def test_badges_in_sandbox_mode_say_they_are_demo_snippets_with_public_addresses(
+    live_env: SandboxServer,
+) -> None:
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state[MODE_KEY] = "sandbox"
+    at.query_params["domain"] = "example.com"
+    at.switch_page("views/badges.py")
+    at = at.run()
+    assert not at.exception
+    sandbox_root = embedded_sandbox().base_url
+    code = "\n".join(c.value for c in at.code)
+    assert "https://verifieddr.com/site/example-com" in code  # the public form, as the real service answers
+    assert sandbox_root not in code and "127.0.0.1" not in code  # never a dead local link to paste
+    assert "Demo snippets" in shown_text(at) and "made up" in shown_text(at)
+    previews = [img.proto.imgs[0].url for img in at.image]
+    assert previews and all(url.startswith(f"{sandbox_root}/badge/") for url in previews)  # load offline
+    buttons = {b.label: b.proto.url for b in at.get("link_button")}
+    assert buttons["Public page"] == f"{sandbox_root}/site/example-com"  # the demo copy of the page
 
 
 def test_badges_for_an_unlisted_site_say_why_there_are_none(live_env: SandboxServer) -> None:

@@ -101,3 +101,23 @@ def test_the_coverage_reason_of_a_page_not_indexed_reads_in_full(
         page.get_by_text("Sampled: not indexed").evaluate("e => e.scrollIntoView({block: 'center'})")
         settled(page, linger_ms=500)
         screenshot(page, f"search-console-coverage-{width}", full_page=False)
+
+
+def test_badges_in_sandbox_mode_preview_offline_and_give_public_snippets(
+    app_url: str, browser: Browser
+) -> None:
+    page = browser.new_page(viewport={"width": 1440, "height": 1400})
+    try:
+        go_to(page, f"{app_url}/badges?domain=example.com")
+        page.get_by_text("Sandbox demo data").click()  # what a newcomer without a key sees
+        page.get_by_text("Demo snippets.").wait_for(timeout=TIMEOUT_MS)
+        image = page.locator('[data-testid="stImage"] img').first
+        image.wait_for(timeout=TIMEOUT_MS)
+        page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+        settled(page)
+        code = "\n".join(page.locator('[data-testid="stCode"]').all_inner_texts())
+        assert "https://verifieddr.com/badge/example-com.svg" in code  # the address a person may paste
+        assert "127.0.0.1" not in code and "localhost" not in code
+        screenshot(page, "badges-sandbox", full_page=False)
+    finally:
+        page.close()

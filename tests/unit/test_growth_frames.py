@@ -123,7 +123,7 @@ def test_export_reads_in_words_and_keeps_the_wire_shape_for_json() -> None:
 
 def test_every_field_of_the_sandbox_export_has_a_plain_label() -> None:
     for domain in ACCOUNTS[DEMO_KEY].sites:
-        exported = sandbox_export(domain, SiteStore(), "https://sandbox.test").to_json_dict()
+        exported = sandbox_export(domain, SiteStore()).to_json_dict()
         for part, fields in exported.items():
             assert part in SECTION_LABELS, part
             for name in fields or {}:

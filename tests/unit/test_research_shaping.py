@@ -37,7 +37,13 @@ from components.research.frames.bulk import (
 )
 from components.research.frames.categories import categories_frame, max_per_site_text
 from components.research.frames.site_check import missing_signals, signals_frame, verdict_style
-from components.research.frames.snippets import badge_variants, img_src, og_image, snippets_frame
+from components.research.frames.snippets import (
+    badge_variants,
+    img_src,
+    loaded_from,
+    og_image,
+    snippets_frame,
+)
 from components.research.frames.trust_map import (
     DR_BANDS,
     MapFilters,
@@ -304,6 +310,20 @@ def test_badge_variants_and_og_image() -> None:
     assert "TrueDR" not in variants  # not given, not invented
     assert og_image(snippets) == "https://v.test/og/a-com.svg"
     assert list(snippets_frame(snippets)["snippet"])[:2] == ["Public page", "Badge image"]
+
+
+def test_public_addresses_load_from_the_connected_service_and_others_stay() -> None:
+    public, sandbox = "https://verifieddr.com", "http://127.0.0.1:8765/"
+
+    def load(url: str | None, service: str = sandbox) -> str | None:
+        return loaded_from(url, public_root=public, service_root=service)
+
+    badge = "https://verifieddr.com/badge/a-com.svg?style=dark"
+    assert load(badge) == "http://127.0.0.1:8765/badge/a-com.svg?style=dark"  # the demo copy, offline too
+    assert load(badge, service=public) == badge  # on the real service, the address itself
+    assert load("https://verifieddr.com.evil.test/x.svg") == "https://verifieddr.com.evil.test/x.svg"
+    assert load("https://cdn.test/badge.svg") == "https://cdn.test/badge.svg"
+    assert load("javascript:alert(1)") is None and load(None) is None  # never a link that is not http(s)
 
 
 def test_categories_frame_and_limit_words() -> None:

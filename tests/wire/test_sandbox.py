@@ -46,6 +46,8 @@ from tests.sandbox_picks import first_domain
 from tests.wire.wire_format import API, GATE_FIELDS, assert_camel_case, auth
 
 REPO = Path(__file__).resolve().parents[2]
+#: The real service's public root (contract notes), the form of every address in a snippet.
+PUBLIC_ROOT = "https://verifieddr.com"
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
 FREE_SITE = ACCOUNTS[FREE_KEY].sites[0]
 
@@ -230,7 +232,7 @@ def test_cold_map_is_503_but_never_for_owned_or_well_known_sites(http: httpx.Cli
         assert api(http, f"/map/{domain}").status_code == 200
 
 
-def test_snippets_embed_the_badge_and_link_to_the_page(http: httpx.Client) -> None:
+def test_snippets_embed_the_badge_and_link_to_the_page(http: httpx.Client, server: SandboxServer) -> None:
     body = api(http, f"/snippets/{DEMO_SITE}").json()
     assert SNIPPET_FIELDS | {"htmlDark", "htmlTrueDr", "shareText", "ogImage", "styles"} <= set(body)
     assert body["ok"] is True
@@ -238,7 +240,15 @@ def test_snippets_embed_the_badge_and_link_to_the_page(http: httpx.Client) -> No
         assert body["badge"] in body[field] and body["page"] in body[field], field
     assert isinstance(body["styles"], list) and body["styles"]
     Snippets.model_validate(body)
-    assert http.get(body["ogImage"]).status_code == 200
+    # Snippets are pasted into other sites: like the real service's, their addresses take the public
+    # form, never the sandbox's own (a pasted demo snippet pointing at 127.0.0.1 is a dead link). The
+    # sandbox serves the same paths itself, so a preview can load them offline.
+    public = {field: body[field] for field in ("page", "badge", "ogImage")}
+    for field in ("html", "markdown", "htmlDark", "htmlTrueDr", "shareText"):
+        assert server.base_url not in body[field], field
+    for field, address in public.items():
+        assert address.startswith(f"{PUBLIC_ROOT}/"), field
+        assert http.get(server.base_url + address.removeprefix(PUBLIC_ROOT)).status_code == 200, field
 
 
 def test_categories(http: httpx.Client) -> None:

@@ -57,6 +57,22 @@ def badge_variants(snippets: Snippets) -> list[BadgeVariant]:
     return [v for v in variants if v.image_url or v.html]
 
 
+def loaded_from(url: str | None, *, public_root: str, service_root: str) -> str | None:
+    """Where the page loads a badge preview or opens a public link from: the http(s) ``url`` itself,
+    except an address on the public root when the app is connected to another service.
+
+    Snippets carry the real service's public addresses (``https://verifieddr.com/badge/…``), the form
+    a person must paste. Connected to another service (the sandbox, a test or staging server), those
+    addresses would show the real service's figures, or nothing offline; that service serves the same
+    paths with its own figures, so the page loads them from there. The snippets keep the address.
+    """
+    safe = safe_http_url(url)
+    public, service = public_root.rstrip("/"), service_root.rstrip("/")
+    if safe is None or service == public or not safe.startswith(f"{public}/"):
+        return safe
+    return service + safe.removeprefix(public)
+
+
 def og_image(snippets: Snippets) -> str | None:
     """The Open Graph image link: ``ogImage``, or (the spec names no key) any other ``og…`` field."""
     if url := safe_http_url(snippets.og_image):
