@@ -17,7 +17,7 @@ from components.core.tabs import lazy_tabs
 from components.core.writes import WriteOutcome, flash, show_flash
 from components.sites import widgets as site_writes
 from components.sites.charts import brands_chart, history_chart, platforms_chart
-from components.sites.frames import (
+from components.sites.frames.visibility import (
     answers_frame,
     brands_frame,
     history_frame,

@@ -11,7 +11,7 @@ from components.core.errors import read_or_show_error
 from components.core.pages import MONITOR, page_header
 from components.core.tables import table_with_export
 from components.sites.charts import monitor_chart
-from components.sites.frames import monitor_alerts, monitor_frame
+from components.sites.frames.sites import monitor_alerts, monitor_frame
 from components.sites.widgets import chosen_site
 
 SCOPES = ("All my sites", "One site")

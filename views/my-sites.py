@@ -18,7 +18,7 @@ from components.core.tabs import lazy_tabs
 from components.core.writes import flash, refused, show_flash
 from components.sites import widgets as site_writes
 from components.sites.charts import ratings_bars
-from components.sites.frames import sites_frame
+from components.sites.frames.sites import sites_frame
 
 LAST_SUBMISSION = RESULT_PREFIX + "last_submission"
 SITE_COLUMNS = {

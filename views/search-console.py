@@ -19,7 +19,7 @@ from components.core.tabs import lazy_tabs
 from components.core.writes import flash, show_flash
 from components.sites import widgets as site_writes
 from components.sites.charts import gsc_series_chart
-from components.sites.frames import (
+from components.sites.frames.visibility import (
     MetricDelta,
     inspected_frame,
     rows_frame,

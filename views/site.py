@@ -20,8 +20,8 @@ from components.core.writes import flash, refused, show_flash
 from components.overview.widgets import signed, site_heading
 from components.sites import widgets as site_writes
 from components.sites.charts import trends_chart, truedr_waterfall
-from components.sites.export import export_frame, export_json
-from components.sites.frames import trend_moves, trends_frame, truedr_frame
+from components.sites.frames.export import export_frame, export_json
+from components.sites.frames.sites import trend_moves, trends_frame, truedr_frame
 from components.sites.widgets import read_chosen_site
 
 LAST_VERIFICATION = RESULT_PREFIX + "last_verification"

@@ -20,17 +20,25 @@ from client.visibility_models import AiVisibility, GscAudit, GscPerformance, Ins
 from components.growth.charts import discovery_chart
 from components.growth.frames import discovery_frame
 from components.sites.charts import ratings_bars, trends_chart, truedr_waterfall
-from components.sites.export import FIELD_LABELS, SECTION_LABELS, export_frame, export_json, field_label
-from components.sites.frames import (
-    inspected_frame,
+from components.sites.frames.export import (
+    FIELD_LABELS,
+    SECTION_LABELS,
+    export_frame,
+    export_json,
+    field_label,
+)
+from components.sites.frames.sites import (
     monitor_alerts,
     monitor_frame,
-    outreach_frame,
-    rows_frame,
     sites_frame,
-    totals_deltas,
     trend_moves,
     trends_frame,
+)
+from components.sites.frames.visibility import (
+    inspected_frame,
+    outreach_frame,
+    rows_frame,
+    totals_deltas,
 )
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
