@@ -17,12 +17,18 @@ from components.growth.frames import discovery_frame
 from components.growth.widgets import RATINGS_COLUMNS, rating_floor, result_count, result_limit
 
 DEFAULT_LIMIT = 20
+#: The ratings, each in a narrow column, so that the table fits the page at 1280 px. A site's title is
+#: too long for the room left, so it is not a column: the result picker under the table shows each
+#: title in full (and the raw CSV has it).
 COLUMNS = {
     "domain": st.column_config.TextColumn("Domain", pinned=True),
     **RATINGS_COLUMNS,
+    "dr": {**RATINGS_COLUMNS["dr"], "width": 90},
+    "true_dr": {**RATINGS_COLUMNS["true_dr"], "width": 90},
     "verified": st.column_config.CheckboxColumn("Verified"),
     "title": st.column_config.TextColumn("Title"),
 }
+ORDER = ["domain", "dr", "true_dr", "trust_score", "confidence", "traffic_validated", "category", "verified"]
 
 
 def _category_filter(categories: Categories | None) -> str | None:
@@ -72,10 +78,17 @@ def _filters(categories: Categories | None) -> DiscoveryFilters:
     )
 
 
-def _open_result(domains: list[str]) -> None:
-    """Pick a result, then one click opens it on the Domain overview or the Trust Map."""
+def _open_result(titles: dict[str, str]) -> None:
+    """Pick a result (by domain, with its title in full), then one click opens it on the Domain
+    overview or the Trust Map."""
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        chosen = st.selectbox("Open a result", domains, key="discover_open", width=320)
+        chosen = st.selectbox(
+            "Open a result",
+            list(titles),
+            format_func=lambda domain: f"{domain} — {titles[domain]}" if titles[domain] else domain,
+            key="discover_open",
+            width=440,
+        )
         if chosen:
             link_to(OVERVIEW, query_params={"domain": chosen})
             link_to(TRUST_MAP, query_params={"domain": chosen})
@@ -116,5 +129,6 @@ table_with_export(
     subject=filters.category or "all-categories",
     key="discover",
     column_config=COLUMNS,
+    column_order=ORDER,
 )
-_open_result(list(frame["domain"].astype(str)))
+_open_result({site.domain: site.title or "" for site in found.sites})
