@@ -162,17 +162,26 @@ def test_actions_table_ranks_every_action_with_a_chart_and_csv(client: ApiClient
     assert len(at.get("plotly_chart")) == 1
 
 
-def test_actions_table_says_what_each_action_rests_on_and_folds_the_field_names(client: ApiClient) -> None:
+def test_each_action_says_in_full_why_and_what_it_rests_on_and_folds_the_field_names(
+    client: ApiClient,
+) -> None:
+    # The table is the ranking at a glance; each action reads in full in a card under it (before, the
+    # why, the impact and the evidence were table columns scrolled off the page).
     domain = domain_where(lambda lookup: len(coach.ranked_actions(lookup)) >= 4)
     actions = coach.ranked_actions(client.lookup(domain))
     at = coach_app(domain, "Actions")
     table = at.dataframe[0]
     assert list(table.value["based_on"]) == [coach.plain_sources(a.sources) for a in actions]
     columns = json.loads(table.proto.columns)
-    assert columns["based_on"]["label"] == "Based on"
+    assert columns["based_on"]["label"] == "Based on", "the readable name, should the column be shown"
     assert columns["data"].get("hidden") and columns["cli"].get("hidden"), "field names stay off the table"
-    [detail] = [e for e in at.expander if e.label == "Data used"]
-    folded = "\n".join(str(c.value) for c in detail.caption)
+    shown = list(table.proto.column_order)
+    assert shown[:2] == ["rank", "action"] and not {"why", "impact", "based_on", "data", "cli"} & set(shown)
+    text = unescape(markdown(at))
+    for action in actions:
+        assert action.detail in text and action.impact in text
+        assert f"Based on: {coach.plain_sources(action.sources)}" in text
+    folded = "\n".join(str(c.value) for e in at.expander if e.label == "Data used" for c in e.caption)
     assert all(a.cli_for(domain) in folded for a in actions)
 
 

@@ -112,26 +112,28 @@ def _map_review(audit: coach.BacklinkAudit, trust_map: TrustMap | None, domain: 
 
 
 def _strongest_and_weakest(audit: coach.BacklinkAudit, domain: str) -> None:
-    """The strongest and weakest links side by side, from the map when it is ready, else the lookup."""
+    """The strongest, then the weakest links, from the map when it is ready, else the lookup.
+
+    One above the other, each the page's width: side by side, half a page could not show a link's
+    columns (follow, status, spam score, flags; or its anchor and linking page) without cutting them off.
+    """
     where = (
         "the Trust Map's referring domains" if audit.links_from == "map" else "the lookup's public backlinks"
     )
     st.markdown(f"#### Strongest and weakest links, from {where}")
-    left, right = st.columns(2)
-    for col, label, rows, key in (
-        (left, "Strongest", audit.strongest, "audit_strongest"),
-        (right, "Weakest", audit.weakest, "audit_weakest"),
+    for label, rows, key in (
+        ("Strongest", audit.strongest, "audit_strongest"),
+        ("Weakest", audit.weakest, "audit_weakest"),
     ):
-        with col:
-            st.markdown(f"**{label}**")
-            frame = links_frame(rows)
-            if frame.empty:
-                st.caption("The service returned none.")
-            else:
-                table_with_export(
-                    frame.dropna(axis="columns", how="all"),
-                    what=f"{label.lower()}-links",
-                    subject=domain,
-                    key=key,
-                    column_config=LINK_COLUMNS,
-                )
+        st.markdown(f"**{label}**")
+        frame = links_frame(rows)
+        if frame.empty:
+            st.caption("The service returned none.")
+        else:
+            table_with_export(
+                frame.dropna(axis="columns", how="all"),
+                what=f"{label.lower()}-links",
+                subject=domain,
+                key=key,
+                column_config=LINK_COLUMNS,
+            )

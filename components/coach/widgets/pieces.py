@@ -42,8 +42,12 @@ STATUS_BADGE = {
 
 #: A heuristic TrueDR lift range as two table columns, read the same way in every table that has one.
 LIFT_COLUMNS = {
-    "lift_low": st.column_config.NumberColumn("TrueDR lift from", format="+%d"),
-    "lift_high": st.column_config.NumberColumn("TrueDR lift to", format="+%d"),
+    "lift_low": st.column_config.NumberColumn(
+        "TrueDR lift from", format="+%d", help="Heuristic: the low end of the estimated TrueDR gain"
+    ),
+    "lift_high": st.column_config.NumberColumn(
+        "TrueDR lift to", format="+%d", help="Heuristic: the high end of the estimated TrueDR gain"
+    ),
 }
 
 

@@ -19,6 +19,8 @@ from components.core.tables import table_with_export
 #: The goal input's bounds: TrueDR is 0–100, and a 90-day plan past +50 is not a plan.
 MAX_GOAL = 50
 
+#: The plan at a glance, narrow enough to fit the page at 1280 px: how each step is done is a long
+#: sentence, so it reads in full under the table (and is in the raw CSV), not cut off in a column.
 PLAN_COLUMNS = {
     "days": st.column_config.TextColumn("When", pinned=True),
     "step": st.column_config.TextColumn("Step"),
@@ -26,6 +28,7 @@ PLAN_COLUMNS = {
     **LIFT_COLUMNS,
     "heuristic": st.column_config.CheckboxColumn("Heuristic"),
 }
+PLAN_ORDER = ["days", "step", *LIFT_COLUMNS]
 
 
 def content_plan_tab(lookup: Lookup) -> None:
@@ -73,6 +76,13 @@ def fix_tab(lookup: Lookup, domain: str) -> None:
         subject=domain,
         key="plan",
         column_config=PLAN_COLUMNS,
+        column_order=PLAN_ORDER,
+    )
+    st.markdown(
+        "\n".join(
+            f"- **{escape_md(phase.label)} · {escape_md(phase.title)}:** {escape_md(phase.detail)}"
+            for phase in plan.phases
+        )
     )
     show_evidence(plan.sources)
 

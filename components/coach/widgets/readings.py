@@ -17,7 +17,6 @@ from components.coach.widgets.pieces import (
     STATUS_BADGE,
     action_card,
     change_text,
-    field_names,
     issue_callout,
     score_text,
     show_evidence,
@@ -28,13 +27,20 @@ from components.core.tables import table_with_export
 from components.overview.charts import changes_chart
 from components.overview.frames import changes_frame
 
+#: The ranking at a glance, narrow enough to fit the page at 1280 px: why each action helps, its
+#: heuristic impact and what it rests on are long sentences, so they read in full in the action cards
+#: under the table (and are in the raw CSV), not cut off in a column scrolled out of sight.
 ACTION_COLUMNS = {
-    "rank": st.column_config.NumberColumn("#", format="%d"),
+    "rank": st.column_config.NumberColumn("#", format="%d", width=36),
     "action": st.column_config.TextColumn("Action"),
-    "priority": st.column_config.NumberColumn("Priority", help="Impact + effort bonus + confidence bonus"),
-    "impact_score": st.column_config.ProgressColumn("Impact", min_value=0, max_value=10, format="%d"),
-    "effort": st.column_config.TextColumn("Effort"),
-    "confidence": st.column_config.TextColumn("Confidence"),
+    "priority": st.column_config.NumberColumn(
+        "Priority", width="small", help="Impact + effort bonus + confidence bonus"
+    ),
+    "impact_score": st.column_config.ProgressColumn(
+        "Impact", min_value=0, max_value=10, format="%d", width=90, help="Heuristic, 0 to 10"
+    ),
+    "effort": st.column_config.TextColumn("Effort", width="small"),
+    "confidence": st.column_config.TextColumn("Confidence", width=90),
     **LIFT_COLUMNS,
     "impact": st.column_config.TextColumn("Heuristic impact"),
     "heuristic": st.column_config.CheckboxColumn("Heuristic"),
@@ -44,15 +50,19 @@ ACTION_COLUMNS = {
     "data": None,
     "cli": None,
 }
+ACTION_ORDER = ["rank", "action", "priority", "impact_score", "effort", "confidence", *LIFT_COLUMNS]
+#: The evidence at a glance: each signal, its verdict, its value and the rule it is judged by. What it
+#: means and what it rests on read in full in the cards above the table (and are in the raw CSV).
 REASON_COLUMNS = {
     "signal": st.column_config.TextColumn("Signal", pinned=True),
-    "status": st.column_config.TextColumn("Verdict"),
+    "status": st.column_config.TextColumn("Verdict", width="small"),
     "value": st.column_config.TextColumn("Evidence"),
     "threshold": st.column_config.TextColumn("Rule"),
     "finding": st.column_config.TextColumn("What it means"),
     "based_on": st.column_config.TextColumn("Based on"),
     "data": None,
 }
+REASON_ORDER = ["signal", "status", "value", "threshold"]
 TRACK_COLUMNS = {
     "metric": st.column_config.TextColumn("Metric"),
     "weekly": st.column_config.NumberColumn("Weekly change", format="%+.1f"),
@@ -104,6 +114,7 @@ def diagnose_tab(lookup: Lookup, domain: str) -> None:
             subject=domain,
             key="diagnosis",
             column_config=REASON_COLUMNS,
+            column_order=REASON_ORDER,
         )
     st.markdown(f"**Next:** {escape_md(result.first_action.title)}")
 
@@ -119,12 +130,16 @@ def actions_tab(lookup: Lookup, domain: str) -> None:
     )
     st.plotly_chart(data.figure(impact_effort_chart, frame), key="coach_actions_chart")
     table_with_export(
-        frame, what="coach-actions", subject=domain, key="actions", column_config=ACTION_COLUMNS
+        frame,
+        what="coach-actions",
+        subject=domain,
+        key="actions",
+        column_config=ACTION_COLUMNS,
+        column_order=ACTION_ORDER,
     )
-    with st.expander("Data used", icon=":material/data_object:"):
-        for action in actions:
-            fields = field_names(action.sources)
-            st.caption(f"**{escape_md(action.title)}**: {fields} · vdr CLI: `{action.cli_for(domain)}`")
+    st.markdown("#### Each action in full")
+    for rank, action in enumerate(actions, start=1):
+        action_card(action, rank, domain, "Actions")
 
 
 def track_tab(lookup: Lookup, domain: str) -> None:
