@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 NOT_AVAILABLE = "not available"
@@ -60,3 +61,13 @@ def safe_http_url(url: object) -> str | None:
     if parts.scheme in ("http", "https") and parts.netloc and not any(c.isspace() for c in url.strip()):
         return url.strip()
     return None
+
+
+def field_words(name: str, spellings: Mapping[str, str]) -> str:
+    """A field name as words a person reads: ``spam_score`` → "Spam score", ``trueDrMonthlyChange`` →
+    "TrueDR monthly change"; ``spellings`` sets the words that are not plain lower case (DR, URL, …)."""
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace("true_dr", "truedr")
+    words = [spellings.get(word, word) for word in re.split(r"[_\s.\-]+", snake) if word]
+    if not words:
+        return name
+    return " ".join([words[0][:1].upper() + words[0][1:], *words[1:]])

@@ -21,6 +21,8 @@ import pandas as pd
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
+from components.common.text import field_words
+
 #: What spreadsheets treat as the start of a formula, including full-width (CJK input) forms.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠")
 
@@ -59,11 +61,7 @@ YES_NO = {True: "yes", False: "no"}
 def humanised(name: str) -> str:
     """A field name as words, for a column the page gives no label: ``spam_score`` → "Spam score",
     ``true_dr`` → "TrueDR", ``xHandle`` → "X handle"."""
-    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace("true_dr", "truedr")
-    words = [NAME_WORDS.get(word, word) for word in re.split(r"[_\s.\-]+", snake) if word]
-    if not words:
-        return name
-    return " ".join([words[0][:1].upper() + words[0][1:], *words[1:]])
+    return field_words(name, NAME_WORDS)
 
 
 def column_labels(column_config: Mapping[Any, Any] | None) -> dict[str, str | None]:

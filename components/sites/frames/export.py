@@ -9,7 +9,6 @@ scripts and imports.
 from __future__ import annotations
 
 import json
-import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,6 +16,7 @@ import pandas as pd
 
 from client.growth_models import SiteExport
 from components.common.shaping import typed_frame
+from components.common.text import field_words
 
 #: The export's parts, in words.
 SECTION_LABELS: dict[str, str] = {
@@ -78,11 +78,7 @@ _SET_SPELLINGS = {"dr": "DR", "truedr": "TrueDR", "url": "URL", "html": "HTML", 
 def _words(name: str) -> str:
     """``someNewField`` → "Some new field", ``trueDrMonthlyChange`` → "TrueDR monthly change": the
     readable fallback for a field this module has no label for yet."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").lower()
-    words = [_SET_SPELLINGS.get(w, w) for w in re.sub(r"\btrue dr\b", "truedr", spaced).split()]
-    if not words:
-        return name
-    return " ".join([words[0][:1].upper() + words[0][1:], *words[1:]])
+    return field_words(name, _SET_SPELLINGS)
 
 
 def field_label(path: str) -> tuple[str, str]:
