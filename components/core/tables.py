@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 import streamlit as st
@@ -54,6 +54,9 @@ NAME_WORDS = {
     "html": "HTML",
     "csv": "CSV",
 }
+#: A row height (pixels) at which the grid wraps a long cell over about three lines (the default
+#: height fits one line, and then the grid cuts the text off with an ellipsis instead).
+WRAPPED_ROW_HEIGHT = 64
 #: How a true/false cell reads in the readable CSV.
 YES_NO = {True: "yes", False: "no"}
 
@@ -91,15 +94,25 @@ def _is_true_false(series: pd.Series) -> bool:
 
 
 def readable_frame(
-    frame: pd.DataFrame, labels: Mapping[str, str | None], order: Sequence[str] | None = None
+    frame: pd.DataFrame,
+    labels: Mapping[str, str | None],
+    order: Sequence[str] | None = None,
+    *,
+    narrowed_to_fit: bool = False,
 ) -> pd.DataFrame:
     """The table as a person reads it in a spreadsheet: the columns the page shows (``order`` when it
     sets one; none ``labels`` hides), under their on-screen labels, with yes/no for true/false.
 
+    ``narrowed_to_fit`` says ``order`` leaves columns out only so the table fits the page: then the
+    frame's other columns follow the shown ones (still none that ``labels`` hides), so a long column
+    (why a partner fits, a title) is in the spreadsheet even though the page shows it elsewhere.
+
     A column with no label gets its name in words; two columns that would read the same keep their
     field name in brackets, so no header is ambiguous.
     """
-    candidates = order if order is not None else frame.columns
+    candidates = list(order if order is not None else frame.columns)
+    if narrowed_to_fit:
+        candidates += [c for c in frame.columns if c not in candidates]
     shown = [c for c in candidates if c in frame.columns and (c not in labels or labels[c] is not None)]
     readable = frame.loc[:, shown].copy()
     for column in shown:
@@ -153,12 +166,15 @@ def csv_download(
     label: str = "Download CSV",
     column_config: Mapping[Any, Any] | None = None,
     column_order: Sequence[str] | None = None,
+    narrowed_to_fit: bool = False,
 ) -> None:
     """The readable CSV's download button (``label``) and, next to it, the raw one; each file is built
     when its button is clicked, not on every rerun.
 
     The readable file is the default because the people who download are marketers opening it in a
-    spreadsheet; the raw file keeps the field names a script or an import expects.
+    spreadsheet; the raw file keeps the field names a script or an import expects. With
+    ``narrowed_to_fit`` the readable file also has the columns ``column_order`` leaves off the screen
+    (see ``readable_frame``); the raw file always has every column.
     """
     labels = column_labels(column_config)
 
@@ -168,7 +184,9 @@ def csv_download(
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.download_button(
             label,
-            data=lambda: safe_csv(readable_frame(rows(), labels, column_order)),
+            data=lambda: safe_csv(
+                readable_frame(rows(), labels, column_order, narrowed_to_fit=narrowed_to_fit)
+            ),
             file_name=csv_file_name(what, subject),
             mime="text/csv",
             key=f"{key}_csv",
@@ -198,11 +216,18 @@ def table_with_export(
     column_config: dict[str, Any] | None = None,
     column_order: list[str] | None = None,
     label: str = "Download CSV",
-    height: int | str = "auto",
+    height: int | Literal["auto"] = "auto",
+    row_height: int | None = None,
+    narrowed_to_fit: bool = False,
 ) -> None:
     """A sortable dataframe and, under it, its CSV downloads: as shown (labels, yes/no) and raw.
 
     Missing values show as a dash, not "None": an unknown signal is not a value.
+
+    ``row_height`` (pixels) makes rows taller than the one line they get by default; only then does
+    the grid wrap a long cell's text over several lines (``WRAPPED_ROW_HEIGHT`` fits about three).
+    ``narrowed_to_fit`` says ``column_order`` leaves columns off only so the table fits the page: the
+    readable CSV keeps them (see ``readable_frame``).
     """
     st.dataframe(
         frame,
@@ -211,6 +236,7 @@ def table_with_export(
         column_order=column_order,
         key=f"{key}_table",
         height=height,
+        row_height=row_height,
         placeholder="—",
     )
     csv_download(
@@ -221,4 +247,5 @@ def table_with_export(
         label=label,
         column_config=column_config,
         column_order=column_order,
+        narrowed_to_fit=narrowed_to_fit,
     )

@@ -51,6 +51,38 @@ def test_readable_csv_leaves_out_hidden_columns_and_follows_the_page_order() -> 
     assert list(readable.columns) == ["Spam score", "Referring domain"]
 
 
+#: A table narrowed to fit the page: why a partner fits and its title are long, so the page shows
+#: them under the table, not as columns; the spreadsheet has room for them.
+PARTNERS = pd.DataFrame(
+    {
+        "domain": ["a.com"],
+        "why": ["Same audience, no overlap in links"],
+        "dr": pd.array([41], dtype="Int64"),
+        "title": ["A — the analytics blog"],
+        "slug": ["a-com"],
+    }
+)
+PARTNER_CONFIG = {
+    "domain": st.column_config.TextColumn("Partner"),
+    "why": st.column_config.TextColumn("Why it fits"),
+    "dr": st.column_config.ProgressColumn("DR", min_value=0, max_value=100),
+    "slug": None,  # hidden for good: not for people
+}
+
+
+def test_columns_left_off_only_to_fit_the_page_stay_in_the_readable_csv() -> None:
+    shown_on_page = ["domain", "dr"]
+    readable = readable_frame(PARTNERS, column_labels(PARTNER_CONFIG), shown_on_page, narrowed_to_fit=True)
+    rows = _rows(safe_csv(readable))
+    assert rows[0] == ["Partner", "DR", "Why it fits", "Title"]  # shown first, then the rest, never slug
+    assert rows[1] == ["a.com", "41", "Same audience, no overlap in links", "A — the analytics blog"]
+
+
+def test_a_table_not_narrowed_to_fit_keeps_only_its_shown_columns() -> None:
+    readable = readable_frame(PARTNERS, column_labels(PARTNER_CONFIG), ["domain", "dr"])
+    assert list(readable.columns) == ["Partner", "DR"]
+
+
 def test_raw_csv_keeps_every_field_name_and_true_false() -> None:
     rows = _rows(safe_csv(LINKS))
     assert rows[0] == list(LINKS.columns)
