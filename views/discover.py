@@ -130,5 +130,6 @@ table_with_export(
     key="discover",
     column_config=COLUMNS,
     column_order=ORDER,
+    narrowed_to_fit=True,
 )
 _open_result({site.domain: site.title or "" for site in found.sites})

@@ -47,6 +47,7 @@ COLUMNS = {
     ),
     **{name: {**config, "width": "small"} for name, config in RATINGS_COLUMNS.items()},
     "why": st.column_config.TextColumn("Why it fits", width=300),
+    "slug": None,
 }
 #: Why a partner fits comes right after its name (and whether you proposed to it); the ratings follow.
 ORDER = ["domain", "proposal", "why", "true_dr", "dr", "trust_score"]
@@ -230,6 +231,7 @@ table_with_export(
     key="candidates",
     column_config=COLUMNS,
     column_order=ORDER,
+    narrowed_to_fit=True,
 )
 st.caption("Pick a partner below to read why it fits in full.")
 _proposal(conn, lookup, found.candidates, labels)

@@ -87,5 +87,6 @@ table_with_export(
     key="monitor",
     column_config=COLUMNS,
     column_order=ORDER,
+    narrowed_to_fit=True,
 )
 st.caption("The alert count, traffic validation and summary: in the table's column menu (the eye icon).")

@@ -85,7 +85,12 @@ def _your_sites(conn: Connection) -> None:
         data.figure(ratings_bars, frame, title="DR and TrueDR of your sites"), key="my_sites_chart"
     )
     table_with_export(
-        frame, what="my-sites", key="my_sites", column_config=SITE_COLUMNS, column_order=SHOWN_COLUMNS
+        frame,
+        what="my-sites",
+        key="my_sites",
+        column_config=SITE_COLUMNS,
+        column_order=SHOWN_COLUMNS,
+        narrowed_to_fit=True,
     )
     st.caption(
         "Traffic validation, the site-check verdict, categories and the date added: in the table's column "

@@ -77,6 +77,7 @@ def fix_tab(lookup: Lookup, domain: str) -> None:
         key="plan",
         column_config=PLAN_COLUMNS,
         column_order=PLAN_ORDER,
+        narrowed_to_fit=True,
     )
     st.markdown(
         "\n".join(

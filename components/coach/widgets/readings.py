@@ -115,6 +115,7 @@ def diagnose_tab(lookup: Lookup, domain: str) -> None:
             key="diagnosis",
             column_config=REASON_COLUMNS,
             column_order=REASON_ORDER,
+            narrowed_to_fit=True,
         )
     st.markdown(f"**Next:** {escape_md(result.first_action.title)}")
 
@@ -136,6 +137,7 @@ def actions_tab(lookup: Lookup, domain: str) -> None:
         key="actions",
         column_config=ACTION_COLUMNS,
         column_order=ACTION_ORDER,
+        narrowed_to_fit=True,
     )
     st.markdown("#### Each action in full")
     for rank, action in enumerate(actions, start=1):
