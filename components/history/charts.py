@@ -1,0 +1,240 @@
+"""History figures: domain trends, Trust Map totals, keyword positions and gaps. Pure: no Streamlit.
+
+Figures carry no colours beyond meaning (DR/TrueDR, up/down, the top-10 band) and, when several
+domains share a chart, one colour per domain so a domain reads the same in every panel;
+``st.plotly_chart`` with the Streamlit theme applies the light or dark palette around them.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from components.common.figures import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure, floats
+from components.history.frames import RATINGS, TOP_10, TREND_METRICS, with_days
+
+#: One colour per compared domain (the first is yours), readable on a light and a dark background.
+DOMAIN_COLOURS = ("#5b8def", "#f2a541", "#2e9e5b", "#d64545", "#9b6bd6", "#17a2b8", "#e377c2", "#a0a033")
+RATING_RANGE = [0, 100]
+#: How a day reads in a tooltip.
+DAY = "%{x|%b %d, %Y}"
+MARGIN = {"t": 60, "b": 30, "l": 10, "r": 10}
+
+
+def domain_colours(domains: list[str]) -> dict[str, str]:
+    return {d: DOMAIN_COLOURS[i % len(DOMAIN_COLOURS)] for i, d in enumerate(domains)}
+
+
+def _domains_in(history: pd.DataFrame, order: list[str] | None) -> list[str]:
+    present = list(dict.fromkeys(history["domain"].astype(str)))
+    return [d for d in order if d in present] if order else sorted(present)
+
+
+def _mark_moves(fig: go.Figure, moves: pd.DataFrame, metric: str, **cell: int) -> None:
+    """The largest moves as open rings with their size written next to them."""
+    part = moves[moves["metric"] == metric]
+    if part.empty:
+        return
+    label = TREND_METRICS[metric]
+    fig.add_scatter(
+        x=list(pd.to_datetime(part["day"])),
+        y=list(part["value"].astype(float)),
+        mode="markers+text",
+        marker={
+            "symbol": "circle-open",
+            "size": 16,
+            "line": {"width": 2},
+            "color": [UP if c > 0 else DOWN for c in part["change"]],
+        },
+        text=[f"{c:+g}" for c in part["change"]],
+        textposition="top center",
+        name="Largest moves",
+        legendgroup="moves",
+        showlegend=metric == "dr" or not cell,
+        customdata=list(part["domain"].astype(str)),
+        hovertemplate=f"%{{customdata}}: {label} %{{text}} to %{{y}} on %{{x|%b %d, %Y}}<extra></extra>",
+        **({"row": cell["row"], "col": cell["col"]} if cell else {}),
+    )
+
+
+def ratings_trend_chart(
+    history: pd.DataFrame, moves: pd.DataFrame, order: list[str] | None = None
+) -> go.Figure:
+    """DR and TrueDR over time on their 0–100 scale, the largest moves ringed.
+
+    One domain: its DR and TrueDR as two lines. Several: a DR panel and a TrueDR panel side by side,
+    one colour per domain (``order`` first, as given), so your site reads against its competitors.
+    """
+    title = "DR and TrueDR over time"
+    if history.empty:
+        return empty_figure(title, "Nothing recorded for these domains in this period yet.", height=380)
+    frame = with_days(history)
+    domains = _domains_in(frame, order)
+    if len(domains) == 1:
+        fig = go.Figure()
+        for metric, colour in (("dr", DR_COLOUR), ("true_dr", TRUE_DR_COLOUR)):
+            fig.add_scatter(
+                x=list(frame["day"]),
+                y=floats(frame[metric]),
+                mode="lines",
+                name=TREND_METRICS[metric],
+                line={"color": colour, "width": 2},
+                hovertemplate=f"{TREND_METRICS[metric]} %{{y}} on %{{x|%b %d, %Y}}<extra></extra>",
+            )
+            _mark_moves(fig, moves, metric)
+        fig.update_layout(
+            title=f"{title}: {domains[0]}", yaxis={"title": "Rating (0–100)", "range": RATING_RANGE}
+        )
+    else:
+        colours = domain_colours(domains)
+        label_of = TREND_METRICS
+        fig = make_subplots(rows=1, cols=2, shared_yaxes=True, subplot_titles=("DR", "TrueDR"))
+        for col, metric in enumerate(RATINGS, start=1):
+            for domain in domains:
+                rows = frame[frame["domain"] == domain]
+                fig.add_scatter(
+                    x=list(rows["day"]),
+                    y=floats(rows[metric]),
+                    mode="lines",
+                    name=domain,
+                    legendgroup=domain,
+                    showlegend=col == 1,
+                    line={"color": colours[domain], "width": 2},
+                    hovertemplate=f"%{{fullData.name}} {label_of[metric]} %{{y}} on {DAY}<extra></extra>",
+                    row=1,
+                    col=col,
+                )
+            _mark_moves(fig, moves, metric, row=1, col=col)
+        fig.update_yaxes(range=RATING_RANGE, row=1, col=1, title="Rating (0–100)")
+        fig.update_yaxes(range=RATING_RANGE, row=1, col=2)
+        fig.update_layout(title=title)
+    fig.update_layout(height=420, margin=MARGIN, hovermode="closest", legend={"orientation": "h", "y": -0.12})
+    return fig
+
+
+def metric_trend_chart(history: pd.DataFrame, metric: str, order: list[str] | None = None) -> go.Figure:
+    """One of trust, traffic or referring domains over time, a line per domain."""
+    label = TREND_METRICS[metric]
+    title = f"{label} over time"
+    frame = with_days(history) if not history.empty else history
+    if frame.empty or frame[metric].isna().all():
+        return empty_figure(title, f"No {label.lower()} recorded for these domains in this period.")
+    domains = _domains_in(frame, order)
+    colours = domain_colours(domains)
+    fig = go.Figure()
+    for domain in domains:
+        rows = frame[frame["domain"] == domain]
+        fig.add_scatter(
+            x=list(rows["day"]),
+            y=floats(rows[metric]),
+            mode="lines",
+            name=domain,
+            line={"color": colours[domain], "width": 2},
+            hovertemplate=f"%{{fullData.name}} {label} %{{y:,}} on %{{x|%b %d, %Y}}<extra></extra>",
+        )
+    axis: dict[str, object] = {"title": label, "rangemode": "tozero"}
+    if metric == "trust_score":
+        axis["range"] = RATING_RANGE
+    fig.update_layout(
+        title=title, yaxis=axis, height=320, margin=MARGIN, legend={"orientation": "h", "y": -0.18}
+    )
+    return fig
+
+
+def trust_map_totals_chart(totals: pd.DataFrame, domain: str) -> go.Figure:
+    """The Trust Map sample of a site over time: live and lost links, spam-risky domains."""
+    title = f"Trust Map of {domain} over time"
+    if totals.empty:
+        return empty_figure(title, "No Trust Map recorded for this site in this period.")
+    frame = with_days(totals)
+    fig = go.Figure()
+    for column, label, colour in (
+        ("live", "Live links", UP),
+        ("lost", "Lost links", DOWN),
+        ("spam_risky", "Spam-risky domains", "#9b6bd6"),
+    ):
+        fig.add_scatter(
+            x=list(frame["day"]),
+            y=floats(frame[column]),
+            mode="lines",
+            name=label,
+            line={"color": colour, "width": 2},
+            hovertemplate=f"{label}: %{{y}} on %{{x|%b %d, %Y}}<extra></extra>",
+        )
+    fig.update_layout(
+        title=title,
+        yaxis={"title": "Referring domains in the sample", "rangemode": "tozero"},
+        height=300,
+        margin=MARGIN,
+        legend={"orientation": "h", "y": -0.2},
+    )
+    return fig
+
+
+def rank_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
+    """Google positions over time, position 1 at the top, the top 10 shaded; a day out of the
+    results is a gap in the line."""
+    title = "Positions over time"
+    if rows.empty or rows["position"].isna().all():
+        return empty_figure(title, "No position recorded for these keywords in this period.", height=420)
+    deepest = float(rows["position"].max())
+    fig = go.Figure()
+    fig.add_hrect(
+        y0=0.5,
+        y1=TOP_10 + 0.5,
+        fillcolor=UP,
+        opacity=0.12,
+        line_width=0,
+        annotation_text="Top 10",
+        annotation_position="top left",
+    )
+    for keyword in keywords:
+        part = rows[rows["keyword"] == keyword]
+        if part.empty:
+            continue
+        fig.add_scatter(
+            x=list(part["day"]),
+            y=floats(part["position"]),
+            mode="lines",
+            name=keyword,
+            line={"width": 2},
+            hovertemplate="%{fullData.name}: position %{y} on %{x|%b %d, %Y}<extra></extra>",
+        )
+    fig.update_layout(
+        title=title,
+        yaxis={"title": "Position", "range": [max(deepest, TOP_10 + 2) + 1, 0.5], "dtick": 5},
+        height=420,
+        margin=MARGIN,
+        legend={"orientation": "h", "y": -0.12},
+    )
+    return fig
+
+
+def gap_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
+    """Median DR of the top 10 minus your DR, over time: above 0 you are short of the median."""
+    title = "Gap to the median DR of the top 10"
+    if rows.empty or rows["gap"].isna().all():
+        return empty_figure(title, "No gap recorded for these keywords in this period.")
+    fig = go.Figure()
+    for keyword in keywords:
+        part = rows[rows["keyword"] == keyword]
+        if part.empty:
+            continue
+        fig.add_scatter(
+            x=list(part["day"]),
+            y=floats(part["gap"]),
+            mode="lines",
+            name=keyword,
+            line={"width": 2},
+            hovertemplate="%{fullData.name}: gap %{y:+g} on %{x|%b %d, %Y}<extra></extra>",
+        )
+    fig.add_hline(y=0, line_width=1, line_color="gray")
+    fig.update_layout(
+        title=title,
+        yaxis={"title": "DR points short of the median (below 0: above it)"},
+        height=320,
+        margin=MARGIN,
+        legend={"orientation": "h", "y": -0.18},
+    )
+    return fig

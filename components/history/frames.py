@@ -1,0 +1,283 @@
+"""History shaping: store rows → what the History page shows. Pure: no Streamlit, no database.
+
+Every function takes the DataFrames the store's queries return (columns fixed in ``*_COLUMNS`` below)
+and keeps missing values missing: a day the service gave no TrueDR is a gap in a line, never a 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+import pandas as pd
+
+from components.research.frames.trust_map import SPAM_RISK_FROM
+
+DOMAIN_COLUMNS = (
+    "domain",
+    "day",
+    "dr",
+    "true_dr",
+    "trust_score",
+    "confidence",
+    "traffic",
+    "referring_domains",
+    "backlinks",
+    "gained_domains",
+    "lost_domains",
+    "global_rank",
+    "traffic_validated",
+    "verified",
+    "source",
+)
+LINK_COLUMNS = ("referring_domain", "dr", "backlinks", "link_type", "status", "spam_score", "importance")
+TOTALS_COLUMNS = ("day", "total_domains", "sampled", "live", "lost", "spam_risky")
+KEYWORD_COLUMNS = (
+    "site",
+    "keyword",
+    "day",
+    "position",
+    "previous_position",
+    "median_dr",
+    "min_dr",
+    "user_dr",
+    "gap",
+    "tier",
+    "impressions",
+    "search_volume",
+    "source",
+)
+
+#: The numbers a domain's trend shows, as a person calls them.
+TREND_METRICS: dict[str, str] = {
+    "dr": "DR",
+    "true_dr": "TrueDR",
+    "trust_score": "Trust",
+    "traffic": "Traffic",
+    "referring_domains": "Referring domains",
+}
+RATINGS = ("dr", "true_dr")
+#: The periods a trend can cover; None is everything the store holds.
+PERIODS: dict[str, int | None] = {"30 days": 30, "90 days": 90, "365 days": 365, "All": None}
+TOP_10 = 10
+#: How a churn row says what changed.
+APPEARED = "appeared"
+DISAPPEARED = "disappeared"
+NEW_SPAM_RISK = "new spam risk"
+LIVE_TO_LOST = "live → lost"
+
+
+def empty(columns: tuple[str, ...]) -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
+
+
+def since(period: str, today: date) -> date | None:
+    """The first day a period covers (``today`` counts as one of its days); None for "All"."""
+    days = PERIODS.get(period)
+    return None if days is None else today - timedelta(days=days - 1)
+
+
+def with_days(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy whose ``day`` column is a datetime (dates or strings from any store), sorted by day."""
+    out = frame.copy()
+    out["day"] = pd.to_datetime(out["day"]).dt.normalize()
+    return out.sort_values("day", kind="stable").reset_index(drop=True)
+
+
+def _numbers(frame: pd.DataFrame, columns: tuple[str, ...] | list[str]) -> pd.DataFrame:
+    out = frame.copy()
+    for column in columns:
+        out[column] = pd.to_numeric(out[column], errors="coerce").astype("Float64")
+    return out
+
+
+def week_over_week(history: pd.DataFrame, metrics: tuple[str, ...] = tuple(TREND_METRICS)) -> pd.DataFrame:
+    """Each domain's numbers at the end of each week (the week's last recorded value, weeks ending on
+    Sunday) and their change since the previous recorded week; newest week first.
+
+    Columns: domain, week_ending, then ``<metric>`` and ``<metric>_change`` for each metric. A week
+    without any record is left out, so a change always compares two weeks that hold values.
+    """
+    columns = ["domain", "week_ending"] + [c for m in metrics for c in (m, f"{m}_change")]
+    if history.empty:
+        return empty(tuple(columns))
+    frame = _numbers(with_days(history), list(metrics))
+    parts = []
+    for domain, rows in frame.groupby("domain", sort=True):
+        weekly = rows.set_index("day")[list(metrics)].resample("W-SUN").last().dropna(how="all")
+        changes = weekly.diff().add_suffix("_change")
+        part = pd.concat([weekly, changes], axis=1).reset_index(names="week_ending")
+        part.insert(0, "domain", domain)
+        parts.append(part)
+    out = pd.concat(parts, ignore_index=True)
+    out["week_ending"] = out["week_ending"].dt.date
+    out = out.sort_values(["week_ending", "domain"], ascending=[False, True], kind="stable")
+    return out.loc[:, columns].reset_index(drop=True)
+
+
+def largest_moves(history: pd.DataFrame, metrics: tuple[str, ...] = RATINGS, n: int = 5) -> pd.DataFrame:
+    """The ``n`` largest changes between two consecutive recorded values of a domain's metric.
+
+    Columns: domain, metric, day (when the new value was first seen), value, change, previous_day.
+    Largest by size (up or down); of two moves of one size the later comes first. No change is a move.
+    """
+    columns = ("domain", "metric", "day", "value", "change", "previous_day")
+    if history.empty:
+        return empty(columns)
+    frame = _numbers(with_days(history), list(metrics))
+    parts = []
+    for metric in metrics:
+        for domain, rows in frame.groupby("domain", sort=True):
+            values = rows.loc[rows[metric].notna(), ["day", metric]]
+            if len(values) < 2:
+                continue
+            part = pd.DataFrame(
+                {
+                    "domain": domain,
+                    "metric": metric,
+                    "day": values["day"].to_numpy(),
+                    "value": values[metric].to_numpy(dtype=float),
+                    "change": values[metric].diff().to_numpy(dtype=float, na_value=float("nan")),
+                    "previous_day": values["day"].shift().to_numpy(),
+                }
+            )
+            parts.append(part[part["change"].abs() > 0])
+    if not parts:
+        return empty(columns)
+    moves = pd.concat(parts, ignore_index=True)
+    moves["size"] = moves["change"].abs()
+    moves = moves.sort_values(["size", "day"], ascending=[False, False], kind="stable").head(n)
+    return moves.loc[:, list(columns)].reset_index(drop=True)
+
+
+# --- Trust Map churn -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Churn:
+    """What changed in a site's Trust Map sample between two snapshots (each a frame of LINK_COLUMNS)."""
+
+    appeared: pd.DataFrame
+    disappeared: pd.DataFrame
+    new_spam_risky: pd.DataFrame
+    live_to_lost: pd.DataFrame
+
+    def counts(self) -> dict[str, int]:
+        return {
+            APPEARED: len(self.appeared),
+            DISAPPEARED: len(self.disappeared),
+            NEW_SPAM_RISK: len(self.new_spam_risky),
+            LIVE_TO_LOST: len(self.live_to_lost),
+        }
+
+
+def _risky(links: pd.DataFrame) -> pd.Series:
+    return pd.to_numeric(links["spam_score"], errors="coerce").ge(SPAM_RISK_FROM).fillna(False).astype(bool)
+
+
+def churn(before: pd.DataFrame, after: pd.DataFrame) -> Churn:
+    """Referring domains that appeared or disappeared between two samples, those that are spam-risky
+    now and were not (new, or their score rose past the line), and links that went from live to lost."""
+    before = before.drop_duplicates("referring_domain").set_index(before["referring_domain"].rename(None))
+    after = after.drop_duplicates("referring_domain").set_index(after["referring_domain"].rename(None))
+    appeared = after[~after.index.isin(before.index)]
+    disappeared = before[~before.index.isin(after.index)]
+    risky_before = set(before.index[_risky(before)])
+    now_risky = after[_risky(after)]
+    new_risky = now_risky[~now_risky.index.isin(risky_before)]
+    both = after.index.intersection(before.index)
+    lost = after.loc[both][
+        (before.loc[both, "status"].astype(str) == "live").to_numpy()
+        & (after.loc[both, "status"].astype(str) == "lost").to_numpy()
+    ]
+
+    def tidy(frame: pd.DataFrame) -> pd.DataFrame:
+        out = frame.reset_index(drop=True).sort_values("referring_domain", kind="stable")
+        return out.reset_index(drop=True).loc[:, list(LINK_COLUMNS)]
+
+    return Churn(tidy(appeared), tidy(disappeared), tidy(new_risky), tidy(lost))
+
+
+def churn_table(result: Churn) -> pd.DataFrame:
+    """The churn as one table: a ``change`` column saying what happened, then the link's columns
+    (as the later snapshot has them; as the earlier one had them for a domain that disappeared)."""
+    parts = [
+        frame.assign(change=label)
+        for label, frame in (
+            (APPEARED, result.appeared),
+            (DISAPPEARED, result.disappeared),
+            (NEW_SPAM_RISK, result.new_spam_risky),
+            (LIVE_TO_LOST, result.live_to_lost),
+        )
+        if not frame.empty
+    ]
+    if not parts:
+        return empty(("change", *LINK_COLUMNS))
+    return pd.concat(parts, ignore_index=True).loc[:, ["change", *LINK_COLUMNS]]
+
+
+# --- keyword positions -----------------------------------------------------------------------------
+
+
+def keyword_summary(history: pd.DataFrame) -> pd.DataFrame:
+    """One row per keyword: its latest position and the change from the recorded day before, the best
+    position ever and the first day it was reached, days in the top 10 out of days recorded, and the
+    latest gap to the top 10's median DR. Best-placed first; keywords never ranked last.
+    """
+    columns = (
+        "keyword",
+        "position",
+        "change",
+        "best_position",
+        "best_day",
+        "days_in_top_10",
+        "days_recorded",
+        "median_dr",
+        "gap",
+        "latest_day",
+    )
+    if history.empty:
+        return empty(columns)
+    frame = _numbers(with_days(history), ["position", "median_dr", "gap"])
+    frame = frame.drop_duplicates(["keyword", "day"], keep="last")
+    rows = []
+    for keyword, days in frame.groupby("keyword", sort=True):
+        latest = days.iloc[-1]
+        earlier = days.iloc[-2] if len(days) > 1 else None
+        ranked = days[days["position"].notna()]
+        best = ranked.loc[ranked["position"].idxmin()] if not ranked.empty else None
+        change = None
+        if earlier is not None and pd.notna(latest["position"]) and pd.notna(earlier["position"]):
+            change = float(earlier["position"] - latest["position"])  # up the ranking is positive
+        rows.append(
+            {
+                "keyword": keyword,
+                "position": latest["position"],
+                "change": change,
+                "best_position": None if best is None else best["position"],
+                "best_day": None if best is None else best["day"].date(),
+                "days_in_top_10": int((ranked["position"] <= TOP_10).sum()),
+                "days_recorded": len(days),
+                "median_dr": latest["median_dr"],
+                "gap": latest["gap"],
+                "latest_day": latest["day"].date(),
+            }
+        )
+    out = _numbers(pd.DataFrame(rows, columns=list(columns)), ["position", "change", "best_position"])
+    out["unranked"] = out["position"].isna()
+    out = out.sort_values(["unranked", "position", "keyword"], kind="stable").drop(columns="unranked")
+    return out.reset_index(drop=True)
+
+
+def chart_keywords(summary: pd.DataFrame, n: int = 8) -> list[str]:
+    """The keywords a rank chart starts with: the ``n`` best placed today (the summary's order)."""
+    return [str(k) for k in summary["keyword"].head(n)]
+
+
+def keyword_rows(history: pd.DataFrame, keywords: list[str]) -> pd.DataFrame:
+    """The history of some keywords only, one row per keyword and day (the latest write wins)."""
+    if history.empty:
+        return with_days(history) if "day" in history else history
+    frame = history[history["keyword"].isin(keywords)]
+    frame = _numbers(with_days(frame), ["position", "median_dr", "gap", "user_dr"])
+    return frame.drop_duplicates(["keyword", "day"], keep="last").reset_index(drop=True)

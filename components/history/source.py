@@ -1,0 +1,111 @@
+"""Where the History page's rows come from: a small source object, so the page never names the store.
+
+``StoreSource`` reads the current account's rows from a ``HistoryStore``; ``FrameSource`` serves the
+same columns from DataFrames held in memory (what the benchmark compares the store with, and what a
+test can feed the page). Pure: no Streamlit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Protocol
+
+import pandas as pd
+
+from components.history.frames import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, TOTALS_COLUMNS, empty
+
+if TYPE_CHECKING:
+    from store import HistoryStore
+
+
+class HistorySource(Protocol):
+    """The rows one account's History page reads (columns as in ``components.history.frames``)."""
+
+    def domain_history(self, domains: Sequence[str], since: date | None) -> pd.DataFrame: ...
+
+    def trust_map_days(self, domain: str) -> list[date]: ...
+
+    def trust_map_links(self, domain: str, day: date) -> pd.DataFrame: ...
+
+    def trust_map_totals(self, domain: str, since: date | None) -> pd.DataFrame: ...
+
+    def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame: ...
+
+
+@dataclass(frozen=True)
+class StoreSource:
+    """The store's rows for one account (its key's fingerprint)."""
+
+    store: HistoryStore
+    account: str
+
+    def domain_history(self, domains: Sequence[str], since: date | None) -> pd.DataFrame:
+        return self.store.domain_history(self.account, list(domains), since)
+
+    def trust_map_days(self, domain: str) -> list[date]:
+        return self.store.trust_map_days(self.account, domain)
+
+    def trust_map_links(self, domain: str, day: date) -> pd.DataFrame:
+        return self.store.trust_map_links(self.account, domain, day)
+
+    def trust_map_totals(self, domain: str, since: date | None) -> pd.DataFrame:
+        return self.store.trust_map_totals(self.account, domain, since)
+
+    def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
+        return self.store.keyword_history(self.account, site, since)
+
+
+def _day_values(frame: pd.DataFrame) -> pd.Series:
+    return pd.to_datetime(frame["day"]).dt.date
+
+
+@dataclass
+class FrameSource:
+    """The same reads answered from frames in memory (one account's rows, any order)."""
+
+    domains: pd.DataFrame = field(default_factory=lambda: empty(DOMAIN_COLUMNS))
+    keywords: pd.DataFrame = field(default_factory=lambda: empty(KEYWORD_COLUMNS))
+    #: (domain, day) → that day's Trust Map sample.
+    links: dict[tuple[str, date], pd.DataFrame] = field(default_factory=dict)
+    #: domain → its Trust Map totals by day.
+    totals: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._domain_days = _day_values(self.domains) if not self.domains.empty else None
+        self._keyword_days = _day_values(self.keywords) if not self.keywords.empty else None
+
+    def domain_history(self, domains: Sequence[str], since: date | None) -> pd.DataFrame:
+        if self._domain_days is None:
+            return empty(DOMAIN_COLUMNS)
+        keep = self.domains["domain"].isin(list(domains))
+        if since is not None:
+            keep &= self._domain_days >= since
+        rows = self.domains[keep].assign(day=self._domain_days[keep])
+        return rows.sort_values(["day", "domain"], kind="stable").reset_index(drop=True)
+
+    def trust_map_days(self, domain: str) -> list[date]:
+        return sorted(day for (name, day) in self.links if name == domain)
+
+    def trust_map_links(self, domain: str, day: date) -> pd.DataFrame:
+        found = self.links.get((domain, day))
+        return empty(LINK_COLUMNS) if found is None else found.copy()
+
+    def trust_map_totals(self, domain: str, since: date | None) -> pd.DataFrame:
+        found = self.totals.get(domain)
+        if found is None:
+            return empty(TOTALS_COLUMNS)
+        days = _day_values(found)
+        return found[days >= since] if since is not None else found.copy()
+
+    def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
+        if self._keyword_days is None:
+            return empty(KEYWORD_COLUMNS)
+        keep = pd.Series(True, index=self.keywords.index)
+        if site is not None:
+            keep &= self.keywords["site"] == site
+        if since is not None:
+            keep &= self._keyword_days >= since
+        rows = self.keywords[keep].assign(day=self._keyword_days[keep])
+        return rows.sort_values(["day", "keyword"], kind="stable").reset_index(drop=True)

@@ -1,0 +1,242 @@
+"""History shaping and charts: week-over-week changes, the largest moves, Trust Map churn, best
+position and days in the top 10, and what the charts draw from them (no store, no Streamlit)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pandas as pd
+import pytest
+
+from components.history import charts, frames
+from components.history.source import FrameSource
+
+START = date(2025, 1, 6)  # a Monday
+
+
+def domain_rows(domain: str, drs: list[int | None], true_drs: list[int | None] | None = None) -> pd.DataFrame:
+    true_drs = true_drs or [None if d is None else d + 5 for d in drs]
+    rows = [
+        {
+            "domain": domain,
+            "day": START + timedelta(days=i),
+            "dr": dr,
+            "true_dr": tdr,
+            "trust_score": 50,
+            "traffic": 1000 + i,
+            "referring_domains": 200 + i,
+        }
+        for i, (dr, tdr) in enumerate(zip(drs, true_drs, strict=True))
+    ]
+    frame = frames.empty(frames.DOMAIN_COLUMNS)
+    return pd.concat([frame, pd.DataFrame(rows)], ignore_index=True)
+
+
+def links(*rows: tuple[str, str, float | None]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "referring_domain": name,
+                "dr": 30,
+                "backlinks": 2,
+                "link_type": "dofollow",
+                "status": status,
+                "spam_score": spam,
+                "importance": 10.0,
+            }
+            for name, status, spam in rows
+        ],
+        columns=list(frames.LINK_COLUMNS),
+    )
+
+
+def keyword_rows(keyword: str, positions: list[int | None]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "site": "example-com",
+                "keyword": keyword,
+                "day": START + timedelta(days=i),
+                "position": p,
+                "median_dr": 40,
+                "gap": 5 - i,
+            }
+            for i, p in enumerate(positions)
+        ]
+    ).reindex(columns=list(frames.KEYWORD_COLUMNS))
+
+
+# --- domain trends ---------------------------------------------------------------------------------
+
+
+def test_week_over_week_compares_the_last_value_of_each_week() -> None:
+    # Two weeks (Mon 6 – Sun 12, Mon 13 – Sun 19) and the Monday after: DR ends them at 41, 44, 40.
+    history = domain_rows("example.com", [40, 40, 40, 41, 41, 41, 41, 42, 42, 43, 43, 44, 44, 44, 40])
+    weekly = frames.week_over_week(history)
+    assert list(weekly["week_ending"]) == [date(2025, 1, 26), date(2025, 1, 19), date(2025, 1, 12)]
+    assert list(weekly["dr"]) == [40, 44, 41]
+    assert list(weekly["dr_change"].astype(float).fillna(-999)) == [-4, 3, -999]  # the first has none
+    assert list(weekly["true_dr_change"].astype(float).fillna(-999)) == [-4, 3, -999]
+
+
+def test_week_over_week_skips_a_week_with_no_record_and_keeps_domains_apart() -> None:
+    ours = domain_rows("example.com", [40] + [None] * 13 + [45])  # weeks 1 and 3 only
+    ours = ours[ours["dr"].notna()]
+    theirs = domain_rows("rival.com", [60] * 8)
+    weekly = frames.week_over_week(pd.concat([ours, theirs]))
+    mine = weekly[weekly["domain"] == "example.com"]
+    assert list(mine["dr"]) == [45, 40]
+    assert float(mine["dr_change"].iloc[0]) == 5  # compared with the last week that holds a value
+    rival = weekly[weekly["domain"] == "rival.com"]
+    assert float(rival["dr_change"].iloc[0]) == 0
+
+
+def test_week_over_week_of_nothing_keeps_its_columns() -> None:
+    weekly = frames.week_over_week(frames.empty(frames.DOMAIN_COLUMNS))
+    assert weekly.empty and "dr_change" in weekly.columns and "week_ending" in weekly.columns
+
+
+def test_largest_moves_are_the_biggest_steps_up_or_down() -> None:
+    history = pd.concat(
+        [
+            domain_rows("example.com", [40, 41, 41, 47, 47, 46], [50, 50, 50, 50, 50, 50]),
+            domain_rows("rival.com", [60, 60, 52, 52, 52, 52], [70, 70, 70, 70, 70, 71]),
+        ]
+    )
+    moves = frames.largest_moves(history, n=3)
+    assert list(zip(moves["domain"], moves["metric"], moves["change"], strict=True)) == [
+        ("rival.com", "dr", -8.0),
+        ("example.com", "dr", 6.0),
+        ("example.com", "dr", -1.0),  # same size as +1 on the 7th, but later
+    ]
+    assert moves["day"].iloc[1] == pd.Timestamp(START + timedelta(days=3))
+    assert moves["value"].iloc[1] == 47
+
+
+def test_a_missing_rating_is_not_a_move() -> None:
+    moves = frames.largest_moves(domain_rows("example.com", [40, None, 40, 40]))
+    assert moves[moves["metric"] == "dr"].empty
+
+
+def test_since_counts_today_as_a_day_of_the_period() -> None:
+    today = date(2025, 3, 31)
+    assert frames.since("30 days", today) == date(2025, 3, 2)
+    assert frames.since("All", today) is None
+
+
+# --- Trust Map churn -------------------------------------------------------------------------------
+
+
+def test_churn_names_what_appeared_disappeared_turned_risky_and_was_lost() -> None:
+    before = links(("a.com", "live", 10), ("b.com", "live", 10), ("c.com", "live", 40), ("d.com", "lost", 5))
+    after = links(("a.com", "lost", 10), ("c.com", "live", 65), ("d.com", "lost", 5), ("e.com", "live", 80))
+    result = frames.churn(before, after)
+    assert list(result.appeared["referring_domain"]) == ["e.com"]
+    assert list(result.disappeared["referring_domain"]) == ["b.com"]
+    assert list(result.new_spam_risky["referring_domain"]) == ["c.com", "e.com"]
+    assert list(result.live_to_lost["referring_domain"]) == ["a.com"]
+    assert result.counts() == {"appeared": 1, "disappeared": 1, "new spam risk": 2, "live → lost": 1}
+    table = frames.churn_table(result)
+    assert list(table["change"]) == [
+        "appeared",
+        "disappeared",
+        "new spam risk",
+        "new spam risk",
+        "live → lost",
+    ]
+    assert list(table.columns) == ["change", *frames.LINK_COLUMNS]
+
+
+def test_a_domain_already_spam_risky_is_not_new_and_same_samples_have_no_churn() -> None:
+    sample = links(("a.com", "live", 90), ("b.com", "live", None))
+    result = frames.churn(sample, sample.copy())
+    assert sum(result.counts().values()) == 0
+    assert frames.churn_table(result).empty
+
+
+# --- keyword positions -----------------------------------------------------------------------------
+
+
+def test_best_position_ever_and_days_in_the_top_10() -> None:
+    history = pd.concat(
+        [
+            keyword_rows("web analytics", [14, 9, 4, 4, None, 7]),
+            keyword_rows("cookieless tracking", [None, None, 30]),
+            keyword_rows("never ranked", [None, None]),
+        ]
+    )
+    summary = frames.keyword_summary(history).set_index("keyword")
+    web = summary.loc["web analytics"]
+    assert web["position"] == 7 and web["best_position"] == 4
+    assert web["best_day"] == START + timedelta(days=2)  # first reached
+    assert web["days_in_top_10"] == 4 and web["days_recorded"] == 6
+    assert pd.isna(web["change"])  # the day before it was out of the results
+    assert summary.loc["cookieless tracking", "days_in_top_10"] == 0
+    assert list(frames.keyword_summary(history)["keyword"]) == [
+        "web analytics",
+        "cookieless tracking",
+        "never ranked",
+    ]
+
+
+def test_a_climb_is_a_positive_change() -> None:
+    summary = frames.keyword_summary(keyword_rows("crm", [12, 8]))
+    assert float(summary["change"].iloc[0]) == 4
+
+
+# --- charts ----------------------------------------------------------------------------------------
+
+
+def test_one_domain_draws_dr_and_true_dr_on_the_0_to_100_scale_with_moves_ringed() -> None:
+    history = domain_rows("example.com", [40, 41, 48, 48])
+    fig = charts.ratings_trend_chart(history, frames.largest_moves(history, n=4))
+    names = [t.name for t in fig.data]
+    assert names[:2] == ["DR", "Largest moves"] and "TrueDR" in names
+    assert list(fig.layout.yaxis.range) == [0, 100]
+    ring = fig.data[1]
+    assert list(ring.text) == ["+7", "+1"]
+
+
+def test_several_domains_share_one_colour_per_domain_across_the_dr_and_true_dr_panels() -> None:
+    history = pd.concat([domain_rows("example.com", [40, 41]), domain_rows("rival.com", [60, 61])])
+    fig = charts.ratings_trend_chart(
+        history, frames.largest_moves(history), order=["example.com", "rival.com"]
+    )
+    lines = [t for t in fig.data if t.name in ("example.com", "rival.com")]
+    assert len(lines) == 4
+    colours = {(t.name, t.xaxis): t.line.color for t in lines}
+    assert colours[("example.com", "x")] == colours[("example.com", "x2")] != colours[("rival.com", "x")]
+    assert list(fig.layout.yaxis.range) == [0, 100] and list(fig.layout.yaxis2.range) == [0, 100]
+
+
+def test_rank_chart_puts_position_1_on_top_and_shades_the_top_10() -> None:
+    rows = frames.keyword_rows(keyword_rows("crm", [14, 9, None, 4]), ["crm"])
+    fig = charts.rank_chart(rows, ["crm"])
+    low, high = fig.layout.yaxis.range
+    assert low > high == 0.5  # reversed: larger positions at the bottom
+    band = fig.layout.shapes[0]
+    assert (band.y0, band.y1) == (0.5, 10.5)
+    assert pd.isna(fig.data[0].y[2])  # a day out of the results is a gap, not position 0
+
+
+@pytest.mark.parametrize("builder", [charts.rank_chart, charts.gap_chart])
+def test_keyword_charts_say_when_there_is_nothing(builder) -> None:  # type: ignore[no-untyped-def]
+    fig = builder(frames.keyword_rows(frames.empty(frames.KEYWORD_COLUMNS), []), [])
+    assert "No " in fig.layout.annotations[0].text
+
+
+def test_an_empty_period_says_so_instead_of_a_blank_chart() -> None:
+    fig = charts.ratings_trend_chart(frames.empty(frames.DOMAIN_COLUMNS), frames.empty(("metric",)))
+    assert "Nothing recorded" in fig.layout.annotations[0].text
+
+
+# --- the in-memory source --------------------------------------------------------------------------
+
+
+def test_frame_source_answers_like_the_store_for_a_period() -> None:
+    history = pd.concat([domain_rows("example.com", [40] * 10), domain_rows("rival.com", [60] * 10)])
+    source = FrameSource(domains=history, keywords=keyword_rows("crm", [5] * 10))
+    rows = source.domain_history(["rival.com"], START + timedelta(days=7))
+    assert list(rows["domain"].unique()) == ["rival.com"] and len(rows) == 3
+    assert len(source.keyword_history("example-com", None)) == 10
+    assert source.keyword_history("other-com", None).empty
