@@ -1,0 +1,24 @@
+"""The history store: a watchlist and daily snapshots per account, in SQLite or PostgreSQL.
+
+No Streamlit here: the app (through one cached resource in ``components/core/history.py``), the
+daily job (``python -m store snapshot``) and tests use it alike. See ``HistoryStore``.
+"""
+
+from store.config import database_url, display_url
+from store.engine import StoreUnavailable
+from store.history import HistoryStore
+from store.recording import RecordOutcome, Source
+from store.watchlist import WatchItem, WatchKind, WatchOrigin, normalise_subject
+
+__all__ = [
+    "HistoryStore",
+    "RecordOutcome",
+    "Source",
+    "StoreUnavailable",
+    "WatchItem",
+    "WatchKind",
+    "WatchOrigin",
+    "database_url",
+    "display_url",
+    "normalise_subject",
+]

@@ -1,0 +1,138 @@
+"""Engines for the history database and the plain-words reason when it cannot be used.
+
+SQLite gets WAL (readers never wait for the writer), a busy timeout (a writer waits for another
+instead of failing) and foreign keys. Its writes start with ``BEGIN IMMEDIATE`` (``write_engine``):
+a deferred transaction that reads and then writes can fail at once with "database is locked" when
+another process wrote in between, whatever the busy timeout; an immediate one waits its turn.
+PostgreSQL is reached through psycopg 3 with a short connect timeout, so an unreachable server is
+reported in seconds rather than hanging a page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
+
+from store.config import display_url, parse_url, sqlite_file
+
+#: Seconds an SQLite writer waits for another writer before giving up.
+SQLITE_BUSY_TIMEOUT_S = 30
+POSTGRES_CONNECT_TIMEOUT_S = 5
+#: The execution option that makes an SQLite transaction start with BEGIN IMMEDIATE.
+WRITE_OPTION = "history_write"
+
+
+class StoreUnavailable(Exception):
+    """The history database cannot be used; ``reason`` says why in plain words, never with a password."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _sqlite_engine(url: str) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S, "check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # The driver's own transaction handling is switched off: SQLAlchemy's "begin" below decides.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_S * 1000}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        immediate = connection.get_execution_options().get(WRITE_OPTION, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; raises StoreUnavailable when the URL names no usable database."""
+    parsed = parse_url(url)
+    if parsed is None:
+        raise StoreUnavailable(f"the history database URL {display_url(url)} could not be read")
+    try:
+        if parsed.get_backend_name() == "sqlite":
+            path = sqlite_file(url)
+            if path is not None:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise StoreUnavailable(
+                        f"could not create the folder {path.parent} for the history database: "
+                        f"{exc.strerror or exc}"
+                    ) from exc
+            return _sqlite_engine(url)
+        if parsed.get_backend_name() == "postgresql":
+            return create_engine(
+                url, pool_pre_ping=True, connect_args={"connect_timeout": POSTGRES_CONNECT_TIMEOUT_S}
+            )
+        return create_engine(url, pool_pre_ping=True)
+    except (ArgumentError, NoSuchModuleError) as exc:
+        raise StoreUnavailable(
+            f"the history database URL {display_url(url)} names a database the dashboard cannot use "
+            "(use sqlite:///path/to/file.sqlite3 or postgresql+psycopg://user:password@host/database)"
+        ) from exc
+
+
+def write_engine(engine: Engine) -> Engine:
+    """The same engine (same pool) whose transactions are write transactions (SQLite: BEGIN IMMEDIATE)."""
+    return engine.execution_options(**{WRITE_OPTION: True})
+
+
+#: Driver messages and what they mean to someone setting the URL up.
+_REASONS: tuple[tuple[str, str], ...] = (
+    (r"connection refused", "connection refused"),
+    (r"password authentication failed|authentication failed", "the user name or password was refused"),
+    (r'database "[^"]*" does not exist', "that database does not exist on the server"),
+    (r"role \"[^\"]*\" does not exist", "that user does not exist on the server"),
+    (
+        r"could not translate host name|name or service not known|nodename nor servname",
+        "the host name could not be found",
+    ),
+    (r"timeout expired|timed out", "the server did not answer in time"),
+    (r"no route to host|network is unreachable", "the network cannot reach the server"),
+    (
+        r"unable to open database file",
+        "the database file cannot be opened (check the folder and its permissions)",
+    ),
+    (r"file is not a database|file is encrypted", "that file is not an SQLite database"),
+    (r"readonly database|read-only", "the database is read-only"),
+    (r"database is locked", "the database stayed locked by another program"),
+    (r"permission denied", "permission denied"),
+)
+
+
+def plain_reason(exc: BaseException, url: str) -> str:
+    """What went wrong with a database error, in words, with no password and no driver jargon."""
+    text = str(getattr(exc, "orig", None) or exc)
+    for pattern, words in _REASONS:
+        if re.search(pattern, text, flags=re.IGNORECASE):
+            return words
+    parsed = parse_url(url)
+    if parsed is not None and parsed.password:
+        text = text.replace(str(parsed.password), "***")
+    first_line = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    return first_line[:200]
+
+
+def unavailable(exc: BaseException, url: str, doing: str = "connect to") -> StoreUnavailable:
+    """A StoreUnavailable for ``exc`` met while trying to ``doing`` the database at ``url``."""
+    if isinstance(exc, StoreUnavailable):
+        return exc
+    return StoreUnavailable(
+        f"could not {doing} the history database at {display_url(url)}: {plain_reason(exc, url)}"
+    )
+
+
+#: Errors that mean "the database cannot be used right now" rather than a bug.
+DATABASE_ERRORS: tuple[type[BaseException], ...] = (DBAPIError, SQLAlchemyError, OSError)

@@ -1,0 +1,127 @@
+"""``HistoryStore``: one history database, opened (and migrated) once, shared by threads.
+
+It joins the watchlist (``store.watchlist``), the writes (``store.recording``) and the reads
+(``store.queries``) over one SQLAlchemy engine. ``open`` applies the migrations, so the app, the job
+and ``python -m store upgrade`` all find the newest schema. Every failure to reach or use the
+database, at open and later, is a ``StoreUnavailable`` whose reason is plain words without password.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, Self, TypeVar
+
+from alembic.util import CommandError
+from sqlalchemy import Engine
+
+from store.config import display_url, parse_url
+from store.engine import DATABASE_ERRORS, StoreUnavailable, make_engine, unavailable, write_engine
+from store.migrations import upgrade
+from store.queries import QueriesMixin
+from store.recording import RecordingMixin
+from store.watchlist import WatchlistMixin
+
+F = TypeVar("F", bound=Callable[..., Any])
+SUPPORTED_BACKENDS = ("sqlite", "postgresql")
+
+
+def _guarded(doing: str) -> Callable[[F], F]:
+    """Database errors of a method become StoreUnavailable ("could not <doing> the history database…")."""
+
+    def wrap(method: F) -> F:
+        @functools.wraps(method)
+        def run(self: HistoryStore, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, *args, **kwargs)
+            except StoreUnavailable:
+                raise
+            except DATABASE_ERRORS as exc:
+                raise unavailable(exc, self.url, doing) from exc
+
+        return run  # type: ignore[return-value]
+
+    return wrap
+
+
+class HistoryStore(WatchlistMixin, RecordingMixin, QueriesMixin):
+    """The history of every account in one database; each method takes the account it serves."""
+
+    def __init__(self, engine: Engine, url: str) -> None:
+        self._engine = engine
+        self._writer = write_engine(engine)
+        self.url = url
+
+    @classmethod
+    def open(cls, url: str) -> Self:
+        """Connect and migrate to the newest schema; StoreUnavailable when either cannot be done."""
+        parsed = parse_url(url)
+        if parsed is not None and parsed.get_backend_name() not in SUPPORTED_BACKENDS:
+            raise StoreUnavailable(
+                f"the history database at {display_url(url)} is neither SQLite nor PostgreSQL "
+                "(use sqlite:///path/to/file.sqlite3 or postgresql+psycopg://user:password@host/database)"
+            )
+        engine = make_engine(url)
+        try:
+            upgrade(engine)
+        except CommandError as exc:
+            engine.dispose()
+            raise StoreUnavailable(
+                f"the history database at {display_url(url)} has a schema this version of the dashboard "
+                "does not know (made by a newer version?): update the dashboard"
+            ) from exc
+        except DATABASE_ERRORS as exc:
+            engine.dispose()
+            raise unavailable(exc, url) from exc
+        return cls(engine, url)
+
+    @property
+    def url_for_display(self) -> str:
+        return display_url(self.url)
+
+    @property
+    def engine(self) -> Engine:
+        return self._engine
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"HistoryStore({self.url_for_display!r})"
+
+
+def _guard_public_methods() -> None:
+    reads = (
+        "watchlist",
+        "is_watched",
+        "watched_subjects",
+        "has_rows",
+        "has_demo_rows",
+        "domain_history",
+        "trust_map_days",
+        "trust_map_links",
+        "trust_map_totals",
+        "keyword_history",
+    )
+    writes = (
+        "watch",
+        "unwatch",
+        "record_lookup",
+        "record_trust_map",
+        "record_tracked",
+        "record_keyword_report",
+        "seed",
+    )
+    for name in reads:
+        setattr(HistoryStore, name, _guarded("read")(getattr(HistoryStore, name)))
+    for name in writes:
+        setattr(HistoryStore, name, _guarded("write to")(getattr(HistoryStore, name)))
+
+
+_guard_public_methods()

@@ -1,0 +1,147 @@
+"""The history tables at the newest schema revision (SQLAlchemy 2 typed declarative).
+
+Every snapshot row carries the account it was read with (the API key's fingerprint, never the key)
+and the day it stands for; one row per (account, subject, day), enforced by a unique constraint that
+the upserts in ``store.recording`` conflict on. The migrations in ``store/migrations/versions`` build
+exactly these tables; the models are what queries and writes use.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+#: Constraint names the migrations use too, so both sides agree on every database.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ACCOUNT_LEN = 64
+SUBJECT_LEN = 255
+SHORT_LEN = 32
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class WatchItemRow(Base):
+    """A domain or keyword an account watches; ``origin``: own (its site), added (by a person), demo."""
+
+    __tablename__ = "watch_items"
+    __table_args__ = (UniqueConstraint("account", "kind", "subject"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    kind: Mapped[str] = mapped_column(String(SHORT_LEN))
+    subject: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    origin: Mapped[str] = mapped_column(String(SHORT_LEN))
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DomainSnapshotRow(Base):
+    """A domain's lookup on one day (``global_rank`` came with the second revision)."""
+
+    __tablename__ = "domain_snapshots"
+    __table_args__ = (UniqueConstraint("account", "domain", "day"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    domain: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    day: Mapped[date] = mapped_column(Date)
+    dr: Mapped[int | None] = mapped_column(Integer)
+    true_dr: Mapped[int | None] = mapped_column(Integer)
+    trust_score: Mapped[int | None] = mapped_column(Integer)
+    confidence: Mapped[str | None] = mapped_column(String(SHORT_LEN))
+    traffic: Mapped[int | None] = mapped_column(BigInteger)
+    referring_domains: Mapped[int | None] = mapped_column(BigInteger)
+    backlinks: Mapped[int | None] = mapped_column(BigInteger)
+    gained_domains: Mapped[int | None] = mapped_column(BigInteger)
+    lost_domains: Mapped[int | None] = mapped_column(BigInteger)
+    traffic_validated: Mapped[bool | None] = mapped_column(Boolean)
+    verified: Mapped[bool | None] = mapped_column(Boolean)
+    source: Mapped[str] = mapped_column(String(SHORT_LEN))
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    global_rank: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class TrustMapSnapshotRow(Base):
+    """A domain's Trust Map totals on one day; its sampled links are in ``trust_map_links``.
+
+    ``links_digest`` fingerprints the link sample, so a day whose totals stayed the same but whose
+    links changed is still recorded (and one whose links did not change is "unchanged").
+    """
+
+    __tablename__ = "trust_map_snapshots"
+    __table_args__ = (UniqueConstraint("account", "domain", "day"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    domain: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    day: Mapped[date] = mapped_column(Date)
+    total_domains: Mapped[int | None] = mapped_column(BigInteger)
+    sampled: Mapped[int] = mapped_column(Integer)
+    live: Mapped[int] = mapped_column(Integer)
+    lost: Mapped[int] = mapped_column(Integer)
+    spam_risky: Mapped[int] = mapped_column(Integer)
+    links_digest: Mapped[str] = mapped_column(String(64))
+    source: Mapped[str] = mapped_column(String(SHORT_LEN))
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TrustMapLinkRow(Base):
+    """One referring domain of a Trust Map snapshot (replaced whole when the day's snapshot changes)."""
+
+    __tablename__ = "trust_map_links"
+
+    snapshot_id: Mapped[int] = mapped_column(
+        ForeignKey("trust_map_snapshots.id", ondelete="CASCADE"), primary_key=True
+    )
+    referring_domain: Mapped[str] = mapped_column(String(SUBJECT_LEN), primary_key=True)
+    dr: Mapped[int | None] = mapped_column(Integer)
+    backlinks: Mapped[int | None] = mapped_column(BigInteger)
+    link_type: Mapped[str | None] = mapped_column(String(SHORT_LEN))
+    status: Mapped[str | None] = mapped_column(String(SHORT_LEN))
+    spam_score: Mapped[float | None] = mapped_column(Float)
+    importance: Mapped[float | None] = mapped_column(Float)
+
+
+class KeywordSnapshotRow(Base):
+    """A keyword's position and bar on one day: a tracked keyword of a site (``site`` = its slug), or
+    a watched keyword's report (``site`` = "")."""
+
+    __tablename__ = "keyword_snapshots"
+    __table_args__ = (UniqueConstraint("account", "site", "keyword", "day"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    keyword: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    day: Mapped[date] = mapped_column(Date)
+    position: Mapped[int | None] = mapped_column(Integer)
+    previous_position: Mapped[int | None] = mapped_column(Integer)
+    median_dr: Mapped[float | None] = mapped_column(Float)
+    min_dr: Mapped[float | None] = mapped_column(Float)
+    user_dr: Mapped[int | None] = mapped_column(Integer)
+    gap: Mapped[float | None] = mapped_column(Float)
+    tier: Mapped[str | None] = mapped_column(String(SHORT_LEN))
+    impressions: Mapped[int | None] = mapped_column(BigInteger)
+    search_volume: Mapped[int | None] = mapped_column(BigInteger)
+    source: Mapped[str] = mapped_column(String(SHORT_LEN))
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,171 @@
+"""The history as pandas DataFrames, always of one account, with fixed columns in a fixed order.
+
+Every frame has exactly the columns its ``*_COLUMNS`` tuple lists, also when empty, and is sorted
+by day (then by subject). ``day`` is a pandas datetime (midnight of the day); whole-number columns
+are nullable integers (``Int64``), yes/no columns nullable booleans, the rest floats and text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+import pandas as pd
+from sqlalchemy import Engine, Select, select
+
+from store.models import DomainSnapshotRow, KeywordSnapshotRow, TrustMapLinkRow, TrustMapSnapshotRow
+from store.rows import subject_name
+from store.watchlist import check_account
+
+DOMAIN_COLUMNS = (
+    "domain",
+    "day",
+    "dr",
+    "true_dr",
+    "trust_score",
+    "confidence",
+    "traffic",
+    "referring_domains",
+    "backlinks",
+    "gained_domains",
+    "lost_domains",
+    "global_rank",
+    "traffic_validated",
+    "verified",
+    "source",
+)
+LINK_COLUMNS = ("referring_domain", "dr", "backlinks", "link_type", "status", "spam_score", "importance")
+TRUST_TOTAL_COLUMNS = ("day", "total_domains", "sampled", "live", "lost", "spam_risky")
+KEYWORD_COLUMNS = (
+    "site",
+    "keyword",
+    "day",
+    "position",
+    "previous_position",
+    "median_dr",
+    "min_dr",
+    "user_dr",
+    "gap",
+    "tier",
+    "impressions",
+    "search_volume",
+    "source",
+)
+
+INTEGER_COLUMNS = frozenset(
+    {
+        "dr",
+        "true_dr",
+        "trust_score",
+        "traffic",
+        "referring_domains",
+        "backlinks",
+        "gained_domains",
+        "lost_domains",
+        "global_rank",
+        "total_domains",
+        "sampled",
+        "live",
+        "lost",
+        "spam_risky",
+        "position",
+        "previous_position",
+        "user_dr",
+        "impressions",
+        "search_volume",
+    }
+)
+FLOAT_COLUMNS = frozenset({"spam_score", "importance", "median_dr", "min_dr", "gap"})
+BOOLEAN_COLUMNS = frozenset({"traffic_validated", "verified"})
+
+DOMAINS = DomainSnapshotRow.__table__
+TRUST_MAPS = TrustMapSnapshotRow.__table__
+LINKS = TrustMapLinkRow.__table__
+KEYWORDS = KeywordSnapshotRow.__table__
+
+
+def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
+    frame = pd.DataFrame([tuple(row) for row in rows], columns=list(columns))
+    for name in columns:
+        if name == "day":
+            frame[name] = pd.to_datetime(frame[name]).astype("datetime64[ns]")
+        elif name in INTEGER_COLUMNS:
+            frame[name] = frame[name].astype("Int64")
+        elif name in FLOAT_COLUMNS:
+            frame[name] = frame[name].astype("Float64")
+        elif name in BOOLEAN_COLUMNS:
+            frame[name] = frame[name].astype("boolean")
+        else:
+            frame[name] = frame[name].astype("object")
+    return frame
+
+
+class QueriesMixin:
+    """The reads of ``HistoryStore`` (over ``_engine``)."""
+
+    _engine: Engine
+
+    def _rows(self, query: Select[Any]) -> list[Any]:
+        with self._engine.connect() as conn:
+            return list(conn.execute(query).all())
+
+    def domain_history(self, account: str, domains: Sequence[str], since: date | None = None) -> pd.DataFrame:
+        """Each day's lookup of ``domains`` (from ``since`` on), by day then domain."""
+        names = sorted({subject_name(domain) for domain in domains})
+        query = select(*(DOMAINS.c[name] for name in DOMAIN_COLUMNS)).where(
+            DOMAINS.c.account == check_account(account), DOMAINS.c.domain.in_(names)
+        )
+        if since is not None:
+            query = query.where(DOMAINS.c.day >= since)
+        query = query.order_by(DOMAINS.c.day, DOMAINS.c.domain)
+        return _frame(self._rows(query) if names else [], DOMAIN_COLUMNS)
+
+    def trust_map_days(self, account: str, domain: str) -> list[date]:
+        """The days with a Trust Map of ``domain``, oldest first."""
+        query = (
+            select(TRUST_MAPS.c.day)
+            .where(
+                TRUST_MAPS.c.account == check_account(account), TRUST_MAPS.c.domain == subject_name(domain)
+            )
+            .order_by(TRUST_MAPS.c.day)
+        )
+        return [row.day for row in self._rows(query)]
+
+    def trust_map_links(self, account: str, domain: str, day: date) -> pd.DataFrame:
+        """The referring domains of the day's Trust Map of ``domain``, highest DR first."""
+        query = (
+            select(*(LINKS.c[name] for name in LINK_COLUMNS))
+            .join(TRUST_MAPS, TRUST_MAPS.c.id == LINKS.c.snapshot_id)
+            .where(
+                TRUST_MAPS.c.account == check_account(account),
+                TRUST_MAPS.c.domain == subject_name(domain),
+                TRUST_MAPS.c.day == day,
+            )
+            .order_by(LINKS.c.dr.desc().nulls_last(), LINKS.c.referring_domain)
+        )
+        return _frame(self._rows(query), LINK_COLUMNS)
+
+    def trust_map_totals(self, account: str, domain: str, since: date | None = None) -> pd.DataFrame:
+        """Each day's Trust Map totals of ``domain`` (from ``since`` on), by day."""
+        query = select(*(TRUST_MAPS.c[name] for name in TRUST_TOTAL_COLUMNS)).where(
+            TRUST_MAPS.c.account == check_account(account), TRUST_MAPS.c.domain == subject_name(domain)
+        )
+        if since is not None:
+            query = query.where(TRUST_MAPS.c.day >= since)
+        return _frame(self._rows(query.order_by(TRUST_MAPS.c.day)), TRUST_TOTAL_COLUMNS)
+
+    def keyword_history(
+        self, account: str, site: str | None = None, since: date | None = None
+    ) -> pd.DataFrame:
+        """Keyword positions by day: one site's tracked keywords (its slug), "" for watched keywords'
+        reports, or None for all of the account's; by day, then site and keyword."""
+        query = select(*(KEYWORDS.c[name] for name in KEYWORD_COLUMNS)).where(
+            KEYWORDS.c.account == check_account(account)
+        )
+        if site is not None:
+            query = query.where(KEYWORDS.c.site == subject_name(site))
+        if since is not None:
+            query = query.where(KEYWORDS.c.day >= since)
+        query = query.order_by(KEYWORDS.c.day, KEYWORDS.c.site, KEYWORDS.c.keyword)
+        return _frame(self._rows(query), KEYWORD_COLUMNS)

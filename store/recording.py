@@ -1,0 +1,188 @@
+"""Recording snapshots: one row per (account, subject, day), the latest write of the day winning.
+
+Every write is one ``INSERT … ON CONFLICT (account, subject, day) DO UPDATE … WHERE <a value
+differs>`` (SQLite and PostgreSQL both have it), so two writers of the same subject and day, the app
+and the job, or two jobs, can never make a second row nor fail on the unique constraint; the row that
+comes back (RETURNING) tells "recorded" from "unchanged" without a separate read that could race. A
+Trust Map's links are replaced in the same transaction as its snapshot row, so a reader sees the old
+sample or the new one, never a mix.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import UTC, date, datetime
+from typing import Any, Literal, get_args
+
+from sqlalchemy import Connection, Engine, Table, delete, exists, insert, or_, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
+from store import rows as shape
+from store.models import DomainSnapshotRow, KeywordSnapshotRow, TrustMapLinkRow, TrustMapSnapshotRow
+from store.watchlist import check_account
+
+RecordOutcome = Literal["recorded", "unchanged"]
+Source = Literal["job", "browsing", "demo"]
+SOURCES: tuple[str, ...] = get_args(Source)
+
+DOMAINS: Table = DomainSnapshotRow.__table__  # type: ignore[assignment]
+TRUST_MAPS: Table = TrustMapSnapshotRow.__table__  # type: ignore[assignment]
+LINKS: Table = TrustMapLinkRow.__table__  # type: ignore[assignment]
+KEYWORDS: Table = KeywordSnapshotRow.__table__  # type: ignore[assignment]
+DOMAIN_KEY = ("account", "domain", "day")
+KEYWORD_KEY = ("account", "site", "keyword", "day")
+#: Rows per INSERT statement when seeding (well under SQLite's bound-parameter limit).
+CHUNK_ROWS = 400
+
+
+def _check(account: str, day: date, source: str) -> None:
+    check_account(account)
+    if not isinstance(day, date) or isinstance(day, datetime):
+        raise ValueError("day is the date the snapshot stands for (a datetime.date)")
+    if source not in SOURCES:
+        raise ValueError(f"source is one of {', '.join(SOURCES)}")
+
+
+def _last_per_key(rows: Iterable[dict[str, Any]], key: Sequence[str]) -> list[dict[str, Any]]:
+    """One row per key, the last one given winning (one statement may not touch a row twice)."""
+    return list({tuple(row[name] for name in key): row for row in rows}.values())
+
+
+def upsert(
+    conn: Connection, table: Table, rows: list[dict[str, Any]], key: Sequence[str], values: Sequence[str]
+) -> list[int]:
+    """Insert ``rows``, or update the day's row where a value differs; the ids written (none: unchanged)."""
+    if not rows:
+        return []
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    stmt = dialect.insert(table).values(rows)
+    excluded = stmt.excluded
+    differs = or_(*(table.c[name].is_distinct_from(excluded[name]) for name in values))
+    stmt = stmt.on_conflict_do_update(
+        index_elements=[table.c[name] for name in key],
+        set_={name: excluded[name] for name in rows[0] if name not in key},
+        where=differs,
+    ).returning(table.c.id)
+    return list(conn.execute(stmt).scalars())
+
+
+def _replace_links(conn: Connection, snapshot_id: int, links: list[dict[str, Any]]) -> None:
+    conn.execute(delete(LINKS).where(LINKS.c.snapshot_id == snapshot_id))
+    if links:
+        conn.execute(insert(LINKS), [{"snapshot_id": snapshot_id, **link} for link in links])
+
+
+def _chunks(rows: list[dict[str, Any]]) -> Iterable[list[dict[str, Any]]]:
+    for start in range(0, len(rows), CHUNK_ROWS):
+        yield rows[start : start + CHUNK_ROWS]
+
+
+class RecordingMixin:
+    """The writes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
+
+    _engine: Engine
+    _writer: Engine
+
+    def _stamp(self, account: str, day: date, source: str) -> dict[str, Any]:
+        _check(account, day, source)
+        return {"account": account, "day": day, "source": source, "recorded_at": datetime.now(UTC)}
+
+    def record_lookup(self, account: str, lookup: Lookup, day: date, source: Source) -> RecordOutcome:
+        row = {**self._stamp(account, day, source), **shape.lookup_values(lookup)}
+        with self._writer.begin() as conn:
+            written = upsert(conn, DOMAINS, [row], DOMAIN_KEY, shape.DOMAIN_VALUES)
+        return "recorded" if written else "unchanged"
+
+    def record_trust_map(self, account: str, trust_map: TrustMap, day: date, source: Source) -> RecordOutcome:
+        links = shape.trust_map_links(trust_map)
+        row = {**self._stamp(account, day, source), **shape.trust_map_values(trust_map, links)}
+        with self._writer.begin() as conn:
+            written = upsert(conn, TRUST_MAPS, [row], DOMAIN_KEY, shape.TRUST_MAP_VALUES)
+            if written:
+                _replace_links(conn, written[0], links)
+        return "recorded" if written else "unchanged"
+
+    def record_tracked(
+        self, account: str, tracked: TrackedKeywords, day: date, source: Source
+    ) -> RecordOutcome:
+        """Every tracked keyword of the site (``tracked.website.slug``) for the day."""
+        stamp = self._stamp(account, day, source)
+        keyword_rows = [{**stamp, **values} for values in shape.tracked_values(tracked)]
+        with self._writer.begin() as conn:
+            written = upsert(conn, KEYWORDS, keyword_rows, KEYWORD_KEY, shape.KEYWORD_VALUES)
+        return "recorded" if written else "unchanged"
+
+    def record_keyword_report(
+        self, account: str, report: KeywordReport, day: date, source: Source
+    ) -> RecordOutcome:
+        """A watched keyword's report for the day (stored with site "")."""
+        row = {**self._stamp(account, day, source), **shape.keyword_report_values(report)}
+        with self._writer.begin() as conn:
+            written = upsert(conn, KEYWORDS, [row], KEYWORD_KEY, shape.KEYWORD_VALUES)
+        return "recorded" if written else "unchanged"
+
+    def seed(
+        self,
+        account: str,
+        lookups: Iterable[tuple[date, Lookup]] = (),
+        trust_maps: Iterable[tuple[date, TrustMap]] = (),
+        trackeds: Iterable[tuple[date, TrackedKeywords]] = (),
+        source: Source = "demo",
+    ) -> int:
+        """Many days at once (demo history, backfills): one transaction per subject; rows written."""
+        written = 0
+        by_domain: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for day, lookup in lookups:
+            row = {**self._stamp(account, day, source), **shape.lookup_values(lookup)}
+            by_domain[row["domain"]].append(row)
+        for domain_rows in by_domain.values():
+            with self._writer.begin() as conn:
+                for chunk in _chunks(_last_per_key(domain_rows, DOMAIN_KEY)):
+                    written += len(upsert(conn, DOMAINS, chunk, DOMAIN_KEY, shape.DOMAIN_VALUES))
+
+        maps_by_domain: dict[str, dict[date, TrustMap]] = defaultdict(dict)
+        for day, trust_map in trust_maps:
+            self._stamp(account, day, source)
+            maps_by_domain[shape.subject_name(trust_map.site.domain)][day] = trust_map
+        for maps in maps_by_domain.values():
+            with self._writer.begin() as conn:
+                for day, trust_map in maps.items():
+                    links = shape.trust_map_links(trust_map)
+                    row = {**self._stamp(account, day, source), **shape.trust_map_values(trust_map, links)}
+                    ids = upsert(conn, TRUST_MAPS, [row], DOMAIN_KEY, shape.TRUST_MAP_VALUES)
+                    if ids:
+                        _replace_links(conn, ids[0], links)
+                        written += 1
+
+        by_site: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for day, tracked in trackeds:
+            stamp = self._stamp(account, day, source)
+            by_site[shape.subject_name(tracked.website.slug)].extend(
+                {**stamp, **values} for values in shape.tracked_values(tracked)
+            )
+        for site_rows in by_site.values():
+            with self._writer.begin() as conn:
+                for chunk in _chunks(_last_per_key(site_rows, KEYWORD_KEY)):
+                    written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, shape.KEYWORD_VALUES))
+        return written
+
+    def has_rows(self, account: str) -> bool:
+        """Whether the account has any recorded day at all."""
+        return self._any_row(account, demo_only=False)
+
+    def has_demo_rows(self, account: str) -> bool:
+        """Whether any of the account's rows are demo history."""
+        return self._any_row(account, demo_only=True)
+
+    def _any_row(self, account: str, *, demo_only: bool) -> bool:
+        check_account(account)
+        checks = []
+        for table in (DOMAINS, TRUST_MAPS, KEYWORDS):
+            condition = table.c.account == account
+            if demo_only:
+                condition = condition & (table.c.source == "demo")
+            checks.append(exists().where(condition))
+        with self._engine.connect() as conn:
+            return bool(conn.execute(select(or_(*checks))).scalar())

@@ -1,0 +1,129 @@
+"""The watchlist of each account: its own sites, and the competitor domains and keywords people add.
+
+A subject is stored normalised (``normalise_subject``): a domain as its registrable domain, a keyword
+with whitespace folded and in lower case, so "Stripe.com" and "https://stripe.com/x" are one item.
+Adding is idempotent; adding a subject already there as "added" with origin "own" marks it as own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Literal, get_args
+
+from sqlalchemy import Engine, delete, exists, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from client.inputs import normalise_domain, normalise_keyword
+from store.models import WatchItemRow
+from store.rows import subject_name
+
+WatchKind = Literal["domain", "keyword"]
+WatchOrigin = Literal["own", "added", "demo"]
+WATCH_KINDS: tuple[str, ...] = get_args(WatchKind)
+WATCH_ORIGINS: tuple[str, ...] = get_args(WatchOrigin)
+
+WATCH = WatchItemRow.__table__
+
+
+@dataclass(frozen=True)
+class WatchItem:
+    kind: WatchKind
+    subject: str
+    origin: WatchOrigin
+    added_at: datetime
+
+
+def normalise_subject(kind: str, value: str) -> str:
+    """How a subject of ``kind`` is stored and compared; raises InvalidInputError for a bad one."""
+    if kind == "domain":
+        return normalise_domain(value)
+    if kind == "keyword":
+        return subject_name(normalise_keyword(value))
+    raise ValueError(f"a watched subject is a domain or a keyword, not {kind!r}")
+
+
+def check_account(account: str) -> str:
+    if not isinstance(account, str) or not account.strip():
+        raise ValueError("an account (the API key's fingerprint) is required")
+    return account
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every time this package writes is UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+class WatchlistMixin:
+    """Watchlist reads and writes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
+
+    _engine: Engine
+    _writer: Engine
+
+    def watchlist(self, account: str) -> list[WatchItem]:
+        """Every watched subject of the account: its own sites first, then by subject."""
+        query = select(WATCH.c.kind, WATCH.c.subject, WATCH.c.origin, WATCH.c.added_at).where(
+            WATCH.c.account == check_account(account)
+        )
+        with self._engine.connect() as conn:
+            rows = conn.execute(query).all()
+        items = [WatchItem(row.kind, row.subject, row.origin, as_utc(row.added_at)) for row in rows]
+        return sorted(items, key=lambda item: (item.origin != "own", item.subject, item.kind))
+
+    def watch(self, account: str, kind: WatchKind, subject: str, origin: WatchOrigin = "added") -> bool:
+        """Watch a subject; True when it was not watched before (idempotent)."""
+        if origin not in WATCH_ORIGINS:
+            raise ValueError(f"origin is one of {', '.join(WATCH_ORIGINS)}")
+        row = {
+            "account": check_account(account),
+            "kind": kind,
+            "subject": normalise_subject(kind, subject),
+            "origin": origin,
+            "added_at": datetime.now(UTC),
+        }
+        with self._writer.begin() as conn:
+            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            stmt = (
+                dialect.insert(WATCH)
+                .values(row)
+                .on_conflict_do_nothing(index_elements=["account", "kind", "subject"])
+                .returning(WATCH.c.id)
+            )
+            added = conn.execute(stmt).first() is not None
+            if not added and origin == "own":
+                conn.execute(
+                    update(WATCH)
+                    .where(
+                        WATCH.c.account == account, WATCH.c.kind == kind, WATCH.c.subject == row["subject"]
+                    )
+                    .where(WATCH.c.origin != "own")
+                    .values(origin="own")
+                )
+        return added
+
+    def unwatch(self, account: str, kind: WatchKind, subject: str) -> bool:
+        """Stop watching a subject (its history stays); True when it was watched."""
+        stmt = delete(WATCH).where(
+            WATCH.c.account == check_account(account),
+            WATCH.c.kind == kind,
+            WATCH.c.subject == normalise_subject(kind, subject),
+        )
+        with self._writer.begin() as conn:
+            return conn.execute(stmt).rowcount > 0
+
+    def is_watched(self, account: str, kind: WatchKind, subject: str) -> bool:
+        query = select(
+            exists().where(
+                WATCH.c.account == check_account(account),
+                WATCH.c.kind == kind,
+                WATCH.c.subject == normalise_subject(kind, subject),
+            )
+        )
+        with self._engine.connect() as conn:
+            return bool(conn.execute(query).scalar())
+
+    def watched_subjects(self, account: str) -> frozenset[tuple[str, str]]:
+        """Every (kind, subject) pair the account watches: one cheap query, for the app's read hook."""
+        query = select(WATCH.c.kind, WATCH.c.subject).where(WATCH.c.account == check_account(account))
+        with self._engine.connect() as conn:
+            return frozenset((row.kind, row.subject) for row in conn.execute(query))

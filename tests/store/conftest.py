@@ -1,0 +1,52 @@
+"""Fixtures of the store tests: a real PostgreSQL server for the session, and each test's database.
+
+Store tests run twice, against an SQLite file and against PostgreSQL (``store_url`` is parametrised),
+each time on a database of their own, so tests never see each other's rows. No mocked database.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from store import HistoryStore
+from tests.store.postgres import PostgresServer, running_postgres
+
+_database_numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    try:
+        with running_postgres() as server:
+            yield server
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+
+
+def new_database_url(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / f'history-{next(_database_numbers)}.sqlite3'}"
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.create_database(f"history_{next(_database_numbers)}")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_kind(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def store_url(database_kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """A new, empty database of this test's kind."""
+    return new_database_url(database_kind, tmp_path, request)
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[HistoryStore]:
+    opened = HistoryStore.open(store_url)
+    yield opened
+    opened.close()

@@ -1,0 +1,110 @@
+"""Recording: one row per (account, subject, day), a second identical write is "unchanged", the latest
+write of the day wins, Trust Map links are replaced whole, and accounts never see each other's rows."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from sqlalchemy import func, select
+
+from store import HistoryStore
+from store.models import DomainSnapshotRow, KeywordSnapshotRow, TrustMapLinkRow
+from tests.store import samples
+from tests.store.samples import ACCOUNT, OTHER_ACCOUNT
+
+DAY = date(2025, 1, 6)
+
+
+def _count(store: HistoryStore, model: type) -> int:
+    with store.engine.connect() as conn:
+        return conn.execute(select(func.count()).select_from(model)).scalar_one()
+
+
+def test_the_same_lookup_twice_on_a_day_is_one_row_then_unchanged(store: HistoryStore) -> None:
+    assert store.record_lookup(ACCOUNT, samples.lookup(), DAY, "job") == "recorded"
+    assert store.record_lookup(ACCOUNT, samples.lookup(), DAY, "browsing") == "unchanged"
+    assert _count(store, DomainSnapshotRow) == 1
+    assert store.domain_history(ACCOUNT, ["stripe.com"])["source"].tolist() == ["job"]
+
+
+def test_the_latest_read_of_the_day_wins_and_other_days_are_kept(store: HistoryStore) -> None:
+    store.record_lookup(ACCOUNT, samples.lookup(dr=80), DAY - timedelta(days=1), "job")
+    store.record_lookup(ACCOUNT, samples.lookup(dr=80), DAY, "job")
+    assert store.record_lookup(ACCOUNT, samples.lookup(dr=82, traffic=5), DAY, "browsing") == "recorded"
+    history = store.domain_history(ACCOUNT, ["stripe.com"])
+    assert history["dr"].tolist() == [80, 82]
+    assert history["traffic"].tolist() == [1_000_000, 5]
+    assert history["source"].tolist() == ["job", "browsing"]
+    assert _count(store, DomainSnapshotRow) == 2
+
+
+def test_a_trust_map_replaces_its_links_for_the_day(store: HistoryStore) -> None:
+    first = samples.trust_map(members=("a.com", "b.com", "spam-links.net"))
+    assert store.record_trust_map(ACCOUNT, first, DAY, "job") == "recorded"
+    assert store.record_trust_map(ACCOUNT, first, DAY, "job") == "unchanged"
+    later = samples.trust_map(members=("b.com", "c.com", "d.com"), lost="b.com")
+    assert store.record_trust_map(ACCOUNT, later, DAY, "browsing") == "recorded"
+    links = store.trust_map_links(ACCOUNT, "stripe.com", DAY)
+    assert sorted(links["referring_domain"]) == ["b.com", "c.com", "d.com"]
+    assert links.set_index("referring_domain").loc["b.com", "status"] == "lost"
+    assert _count(store, TrustMapLinkRow) == 3
+    totals = store.trust_map_totals(ACCOUNT, "stripe.com")
+    assert totals[["sampled", "live", "lost", "spam_risky"]].values.tolist() == [[3, 2, 1, 0]]
+
+
+def test_a_changed_link_alone_is_recorded(store: HistoryStore) -> None:
+    store.record_trust_map(ACCOUNT, samples.trust_map(), DAY, "job")
+    changed = samples.trust_map()
+    changed.domains[0].dr = 99  # same totals, one link's DR moved
+    assert store.record_trust_map(ACCOUNT, changed, DAY, "job") == "recorded"
+    assert 99 in store.trust_map_links(ACCOUNT, "stripe.com", DAY)["dr"].tolist()
+
+
+def test_tracked_keywords_and_keyword_reports(store: HistoryStore) -> None:
+    assert store.record_tracked(ACCOUNT, samples.tracked(), DAY, "job") == "recorded"
+    assert store.record_tracked(ACCOUNT, samples.tracked(), DAY, "job") == "unchanged"
+    moved = samples.tracked(positions={"crm software": 3, "email marketing": 15})
+    assert store.record_tracked(ACCOUNT, moved, DAY, "browsing") == "recorded"
+    assert store.record_keyword_report(ACCOUNT, samples.keyword_report(), DAY, "job") == "recorded"
+    assert store.record_keyword_report(ACCOUNT, samples.keyword_report(), DAY, "job") == "unchanged"
+    assert _count(store, KeywordSnapshotRow) == 3
+    site = store.keyword_history(ACCOUNT, "example-com")
+    assert dict(zip(site["keyword"], site["position"], strict=True)) == {
+        "crm software": 3,
+        "email marketing": 15,
+    }
+    watched = store.keyword_history(ACCOUNT, "")
+    assert watched[["keyword", "position", "gap", "tier"]].values.tolist() == [
+        ["crm software", 4, 7.0, "advanced"]
+    ]
+
+
+def test_accounts_never_see_each_others_history(store: HistoryStore) -> None:
+    store.record_lookup(ACCOUNT, samples.lookup(dr=80), DAY, "job")
+    store.record_trust_map(ACCOUNT, samples.trust_map(), DAY, "job")
+    store.record_tracked(ACCOUNT, samples.tracked(), DAY, "job")
+    # The other account records the same subjects the same day: its own rows, not an update of ours.
+    assert store.record_lookup(OTHER_ACCOUNT, samples.lookup(dr=80), DAY, "job") == "recorded"
+    assert store.domain_history(OTHER_ACCOUNT, ["stripe.com"])["dr"].tolist() == [80]
+    assert store.trust_map_days(OTHER_ACCOUNT, "stripe.com") == []
+    assert store.keyword_history(OTHER_ACCOUNT, None).empty
+    assert store.trust_map_links(OTHER_ACCOUNT, "stripe.com", DAY).empty
+    assert store.has_rows(ACCOUNT) and store.has_rows(OTHER_ACCOUNT)
+    assert not store.has_rows("0000000000000000")
+
+
+def test_seeding_many_days_at_once(store: HistoryStore) -> None:
+    days = [DAY - timedelta(days=n) for n in range(60)]
+    written = store.seed(
+        ACCOUNT,
+        lookups=[(day, samples.lookup(dr=60 + n % 7)) for n, day in enumerate(days)],
+        trust_maps=[(day, samples.trust_map()) for day in days[:10]],
+        trackeds=[(day, samples.tracked()) for day in days],
+    )
+    assert written == 60 + 10 + 120
+    assert store.has_demo_rows(ACCOUNT)
+    assert len(store.domain_history(ACCOUNT, ["stripe.com"])) == 60
+    assert len(store.trust_map_days(ACCOUNT, "stripe.com")) == 10
+    assert len(store.keyword_history(ACCOUNT, "example-com")) == 120
+    # Seeding again writes nothing new.
+    assert store.seed(ACCOUNT, lookups=[(days[0], samples.lookup(dr=60))]) == 0

@@ -1,0 +1,64 @@
+"""The watchlist: adding is idempotent, subjects are recognised however they are typed, removing works,
+own sites come first, and one account never sees another's list."""
+
+from __future__ import annotations
+
+import pytest
+
+from client.errors import InvalidInputError
+from store import HistoryStore
+from tests.store.samples import ACCOUNT, OTHER_ACCOUNT
+
+
+def test_watching_twice_keeps_one_item_however_the_domain_is_typed(store: HistoryStore) -> None:
+    assert store.watch(ACCOUNT, "domain", "Stripe.com") is True
+    assert store.watch(ACCOUNT, "domain", "https://www.stripe.com/pricing") is False
+    assert [(w.kind, w.subject, w.origin) for w in store.watchlist(ACCOUNT)] == [
+        ("domain", "stripe.com", "added")
+    ]
+    assert store.is_watched(ACCOUNT, "domain", "STRIPE.COM")
+
+
+def test_unwatching_removes_only_that_item(store: HistoryStore) -> None:
+    store.watch(ACCOUNT, "domain", "stripe.com")
+    store.watch(ACCOUNT, "keyword", "CRM  Software")
+    assert store.unwatch(ACCOUNT, "keyword", "crm software") is True
+    assert store.unwatch(ACCOUNT, "keyword", "crm software") is False
+    assert store.watched_subjects(ACCOUNT) == frozenset({("domain", "stripe.com")})
+    assert not store.is_watched(ACCOUNT, "keyword", "crm software")
+
+
+def test_own_sites_come_first_then_by_subject(store: HistoryStore) -> None:
+    store.watch(ACCOUNT, "domain", "zeta.com")
+    store.watch(ACCOUNT, "keyword", "accounting app")
+    store.watch(ACCOUNT, "domain", "example.com", origin="own")
+    store.watch(ACCOUNT, "domain", "alpha.com")
+    # A competitor added by hand that turns out to be the account's own site becomes "own".
+    store.watch(ACCOUNT, "domain", "acme-widgets.com")
+    store.watch(ACCOUNT, "domain", "acme-widgets.com", origin="own")
+    listed = [(w.subject, w.origin) for w in store.watchlist(ACCOUNT)]
+    assert listed == [
+        ("acme-widgets.com", "own"),
+        ("example.com", "own"),
+        ("accounting app", "added"),
+        ("alpha.com", "added"),
+        ("zeta.com", "added"),
+    ]
+    assert all(w.added_at.tzinfo is not None for w in store.watchlist(ACCOUNT))
+
+
+def test_accounts_never_see_each_others_watchlist(store: HistoryStore) -> None:
+    store.watch(ACCOUNT, "domain", "stripe.com")
+    store.watch(OTHER_ACCOUNT, "domain", "hubspot.com")
+    assert store.watched_subjects(ACCOUNT) == frozenset({("domain", "stripe.com")})
+    assert store.watched_subjects(OTHER_ACCOUNT) == frozenset({("domain", "hubspot.com")})
+    assert store.unwatch(OTHER_ACCOUNT, "domain", "stripe.com") is False
+    assert store.is_watched(ACCOUNT, "domain", "stripe.com")
+
+
+def test_what_is_not_a_domain_or_keyword_is_refused(store: HistoryStore) -> None:
+    with pytest.raises(InvalidInputError):
+        store.watch(ACCOUNT, "domain", "not a domain")
+    with pytest.raises(ValueError):
+        store.watch(ACCOUNT, "page", "example.com")  # type: ignore[arg-type]
+    assert store.watchlist(ACCOUNT) == []
