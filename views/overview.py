@@ -14,10 +14,11 @@ from components.core.errors import read_or_show_error, show_error
 from components.core.pages import OVERVIEW, page_header
 from components.core.shared_inputs import domain_or_demo
 from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import SITE_RATING_COLUMNS, score_column, table_with_export
+from components.core.tables import SITE_RATING_COLUMNS, WRAPPED_ROW_HEIGHT, score_column, table_with_export
+from components.history.widgets import watch_controls
 from components.overview.charts import changes_chart, compare_chart
 from components.overview.frames import backlinks_frame, changes_frame, compare_frame, merged_note
-from components.overview.widgets import authority_cards, evidence_cards, site_heading
+from components.overview.widgets import authority_cards, compare_details, evidence_cards, site_heading
 
 #: Comparing more sites than this is a bulk job (the bulk DR checker), not a side-by-side view.
 MAX_COMPARE = 20
@@ -33,21 +34,30 @@ BACKLINK_COLUMNS = {
     "anchor": st.column_config.TextColumn("Anchor text"),
     "url": st.column_config.LinkColumn("Linking page"),
 }
+#: The comparison at a glance, narrow enough to fit the page at 1280 px (with the Problem column too).
+#: A site's title, confidence, verification, backlinks and weekly changes read in full in "Each site in
+#: full" under the table, and are in both CSVs.
 COMPARE_COLUMNS = {
-    "domain": st.column_config.TextColumn("Domain", pinned=True),
+    "domain": st.column_config.TextColumn("Domain", pinned=True, width=150),
     "title": st.column_config.TextColumn("Title"),
     **SITE_RATING_COLUMNS,
-    "gap": st.column_config.NumberColumn("TrueDR − DR", format="%+d"),
+    "dr": {**SITE_RATING_COLUMNS["dr"], "width": 64},
+    "true_dr": {**SITE_RATING_COLUMNS["true_dr"], "width": 68},
+    "trust_score": {**SITE_RATING_COLUMNS["trust_score"], "width": 58, "help": "Backlink trust, 0–100"},
+    "gap": st.column_config.NumberColumn("TrueDR − DR", format="%+d", width=90),
     "confidence": st.column_config.TextColumn("Confidence"),
-    "traffic": st.column_config.NumberColumn("Traffic", format="localized"),
-    "referring_domains": st.column_config.NumberColumn("Referring domains", format="localized"),
+    "traffic": st.column_config.NumberColumn(
+        "Traffic", format="localized", width=88, help="Estimated monthly visits"
+    ),
+    "referring_domains": st.column_config.NumberColumn("Referring domains", format="localized", width=125),
     "backlinks": st.column_config.NumberColumn("Backlinks", format="localized"),
-    "dr_weekly_change": st.column_config.NumberColumn("DR wk Δ", format="%+.1f"),
-    "true_dr_weekly_change": st.column_config.NumberColumn("TrueDR wk Δ", format="%+.1f"),
-    "traffic_change": st.column_config.NumberColumn("Traffic wk Δ", format="%+.0f"),
+    "dr_weekly_change": st.column_config.NumberColumn("DR change this week", format="%+.1f"),
+    "true_dr_weekly_change": st.column_config.NumberColumn("TrueDR change this week", format="%+.1f"),
+    "traffic_change": st.column_config.NumberColumn("Traffic change this week", format="%+.0f"),
     "verified": st.column_config.CheckboxColumn("Verified"),
-    "error": st.column_config.TextColumn("Problem"),
+    "error": st.column_config.TextColumn("Problem", width=165),
 }
+COMPARE_ORDER = ["domain", "dr", "true_dr", "gap", "trust_score", "traffic", "referring_domains"]
 
 
 def _unlisted(conn: Connection, domain: str) -> None:
@@ -98,6 +108,7 @@ def _single(conn: Connection, raw: str) -> None:
         return
 
     site_heading(lookup.domain, lookup.title)
+    watch_controls(conn, "domain", lookup.domain, key="overview", operation="lookup", value=lookup)
     authority_cards(lookup)
     evidence_cards(lookup)
 
@@ -154,13 +165,12 @@ def _compare(conn: Connection, text: str) -> None:
     progress.empty()
     frame = compare_frame(results)
     failed = int(frame["error"].notna().sum())
-    order = list(frame.columns)
+    order = list(COMPARE_ORDER)
     if failed:
         verb = "has" if failed == 1 else "have"
         st.caption(
             f"{failed} of {len(frame)} entries {verb} a problem; the Problem column says which and why."
         )
-        order.remove("error")
         order.insert(1, "error")  # failures are explained next to their domain, not off-screen
     if parsed.domains:
         st.plotly_chart(data.figure(compare_chart, frame), key="compare_chart")
@@ -170,7 +180,10 @@ def _compare(conn: Connection, text: str) -> None:
         key="compare",
         column_config=COMPARE_COLUMNS,
         column_order=order,
+        row_height=WRAPPED_ROW_HEIGHT if failed else None,  # a problem reads in full, over a few lines
+        narrowed_to_fit=True,
     )
+    compare_details([r for _, r in results if isinstance(r, Lookup)])
 
 
 conn = current_connection()

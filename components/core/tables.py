@@ -54,9 +54,12 @@ NAME_WORDS = {
     "html": "HTML",
     "csv": "CSV",
 }
-#: A row height (pixels) at which the grid wraps a long cell over about three lines (the default
-#: height fits one line, and then the grid cuts the text off with an ellipsis instead).
-WRAPPED_ROW_HEIGHT = 64
+#: A row height (pixels) at which the grid wraps a long cell over three lines. The grid wraps text only
+#: in rows taller than 4rem (64 px); at the default height a row fits one line, cut off with an ellipsis.
+WRAPPED_ROW_HEIGHT = 80
+#: The grid's header row (pixels), and how many rows a table with taller rows shows before it scrolls.
+HEADER_HEIGHT = 35
+MAX_AUTO_ROWS = 10
 #: How a true/false cell reads in the readable CSV.
 YES_NO = {True: "yes", False: "no"}
 
@@ -229,6 +232,9 @@ def table_with_export(
     ``narrowed_to_fit`` says ``column_order`` leaves columns off only so the table fits the page: the
     readable CSV keeps them (see ``readable_frame``).
     """
+    if row_height is not None and height == "auto":
+        # "auto" reckons with one-line rows: taller ones would be cut off under a scroll of their own.
+        height = HEADER_HEIGHT + row_height * min(len(frame), MAX_AUTO_ROWS) + 3
     st.dataframe(
         frame,
         hide_index=True,

@@ -1,7 +1,9 @@
-"""Metric cards for a lookup: the numbers a marketer reads first, each with its weekly change; and the
-heading every page gives one site."""
+"""Metric cards for a lookup: the numbers a marketer reads first, each with its weekly change; the
+heading every page gives one site; and, under the comparison table, what that narrow table leaves out."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import streamlit as st
 
@@ -110,3 +112,45 @@ def evidence_cards(lookup: Lookup) -> None:
     st.caption(
         f"Evidence report from {report}. Missing signals weaken the evidence; they are never shown as 0."
     )
+
+
+def _flag_words(value: bool | None, yes: str, no: str, unknown: str) -> str:
+    return unknown if value is None else (yes if value else no)
+
+
+def _change(label: str, value: float | None, digits: int, unit: str = "") -> str:
+    if is_missing(value):
+        return f"{label} {NOT_AVAILABLE}"
+    return f"{label} {signed(value, digits) or 0}{unit}"
+
+
+def site_in_brief(lookup: Lookup) -> str:
+    """One Markdown line with what the comparison table leaves out of a site: its title, confidence,
+    traffic check, verification, backlinks and weekly changes (missing ones said so, never 0)."""
+    a, c, e = lookup.authority, lookup.changes, lookup.evidence
+    title = f" — {escape_md(lookup.title)}" if lookup.title else ""
+    facts = [
+        f"confidence {a.confidence or NOT_AVAILABLE}",
+        _flag_words(
+            a.traffic_validated, "traffic validated", "traffic not validated", "traffic check unknown"
+        ),
+        _flag_words(lookup.verified, "verified", "not verified", "verification unknown"),
+        f"{fmt_int(e.backlinks)} backlinks",
+    ]
+    week = [
+        _change("DR", c.dr_weekly_change, 1),
+        _change("TrueDR", c.true_dr_weekly_change, 1),
+        _change("traffic", c.traffic_change, 0, " visits"),
+    ]
+    return (
+        f"- **{escape_md(lookup.domain)}**{title}  \n"
+        f"  {escape_md(' · '.join(facts))} · this week: {escape_md(', '.join(week))}"
+    )
+
+
+def compare_details(lookups: Sequence[Lookup]) -> None:
+    """Each compared site in full, under the table: the columns left out so the table fits the page."""
+    if not lookups:
+        return
+    with st.expander("Each site in full: title, confidence, verification, backlinks, weekly changes"):
+        st.markdown("\n".join(site_in_brief(lookup) for lookup in lookups))
