@@ -96,6 +96,7 @@ PAGE_VISITS: tuple[PageVisit, ...] = (
     PageVisit("ai-visibility", "ai-visibility", "domain=example.com", title="AI visibility"),
     PageVisit("search-console", "search-console", "domain=example.com", title="Search Console"),
     PageVisit("monitor", "monitor", "", title="Monitor"),
+    PageVisit("history", "history", "", ready='[data-testid="stTabs"]', title="History"),
     PageVisit("coach", "coach", "domain=example.com", title="Coach"),
 )
 

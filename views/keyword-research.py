@@ -21,6 +21,7 @@ from components.core.pages import (
 )
 from components.core.shared_inputs import domain_input
 from components.core.tables import score_column, table_with_export
+from components.history.widgets import watch_controls
 from components.keywords.charts import distribution_chart, serp_chart
 from components.keywords.frames.ranking import Outcome, distribution_frame, parse_keyword_list, ranking_frame
 from components.keywords.frames.report import (
@@ -191,6 +192,7 @@ def _single(conn: Connection, raw_keyword: str, raw_domain: str | None) -> None:
 
     st.subheader(escape_md(report.keyword), anchor=False)
     _source_badge(report)
+    watch_controls(conn, "keyword", report.keyword, key="kw", operation="keyword_report", value=report)
     _numbers(report)
     _verdict(report)
     user = report.user

@@ -13,6 +13,7 @@ from components.core.errors import show_error
 from components.core.pages import OVERVIEW, SITE_CHECK, TRUST_MAP, link_to, page_header
 from components.core.shared_inputs import domain_or_demo
 from components.core.tables import score_column, table_with_export
+from components.history.widgets import watch_controls
 from components.overview.widgets import site_heading
 from components.research.charts import breakdown_chart, dr_band_chart, importance_scatter
 from components.research.frames.trust_map import (
@@ -123,6 +124,7 @@ def _show(conn: Connection, raw: str) -> None:
         return
 
     _header(trust_map)
+    watch_controls(conn, "domain", trust_map.site.domain, key="map", operation="trust_map", value=trust_map)
     frame = map_frame(trust_map)
     if frame.empty:
         st.info("The service has no referring domains cached for this site.", icon=":material/info:")

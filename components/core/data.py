@@ -49,6 +49,7 @@ from client.models import (
     TrustMap,
 )
 from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
+from components.core import history
 from components.core.connection import Connection
 
 #: Authority data changes weekly; 15 minutes keeps a session snappy without going stale.
@@ -164,9 +165,12 @@ def call(conn: Connection, operation: str, *args: Any) -> Any:
     """Run a read operation through the cache; raises the client's typed errors."""
     if not conn.has_key:
         raise AuthError("No API key is set.", operation=operation)
+    fresh = operation in history.RECORDED and not is_cached(conn, operation, *args)
     outcome: Outcome = _cached_call(conn.base_url, conn.fingerprint, operation, args, client_for(conn))
     if outcome.error is not None:
         raise outcome.error
+    if fresh:  # a read the service just answered: history keeps it when its subject is watched
+        history.record_read(conn, operation, args, outcome.value)
     return outcome.value
 
 

@@ -60,6 +60,8 @@ SITE = AppPage("site", "Site details", ":material/dashboard:", "My sites")
 AI_VISIBILITY = AppPage("ai-visibility", "AI visibility", ":material/smart_toy:", "My sites")
 SEARCH_CONSOLE = AppPage("search-console", "Search Console", ":material/query_stats:", "My sites")
 MONITOR = AppPage("monitor", "Monitor", ":material/monitor_heart:", "My sites")
+# --- History ---------------------------------------------------------------------------------------
+HISTORY = AppPage("history", "History", ":material/history:", "History")
 # --- Coach -----------------------------------------------------------------------------------------
 COACH = AppPage("coach", "Coach", ":material/psychology:", "Coach")
 
@@ -81,6 +83,7 @@ ALL: tuple[AppPage, ...] = (
     AI_VISIBILITY,
     SEARCH_CONSOLE,
     MONITOR,
+    HISTORY,
     COACH,
 )
 

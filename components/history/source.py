@@ -33,6 +33,10 @@ class HistorySource(Protocol):
 
     def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame: ...
 
+    def watch_items(self) -> list[tuple[str, str, str]]:
+        """The watchlist as (kind, subject, origin), the account's own sites first."""
+        ...
+
 
 @dataclass(frozen=True)
 class StoreSource:
@@ -56,6 +60,9 @@ class StoreSource:
     def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self.store.keyword_history(self.account, site, since)
 
+    def watch_items(self) -> list[tuple[str, str, str]]:
+        return [(item.kind, item.subject, item.origin) for item in self.store.watchlist(self.account)]
+
 
 def _day_values(frame: pd.DataFrame) -> pd.Series:
     return pd.to_datetime(frame["day"]).dt.date
@@ -71,6 +78,8 @@ class FrameSource:
     links: dict[tuple[str, date], pd.DataFrame] = field(default_factory=dict)
     #: domain → its Trust Map totals by day.
     totals: dict[str, pd.DataFrame] = field(default_factory=dict)
+    #: The watchlist as (kind, subject, origin).
+    watch: list[tuple[str, str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._domain_days = _day_values(self.domains) if not self.domains.empty else None
@@ -109,3 +118,6 @@ class FrameSource:
             keep &= self._keyword_days >= since
         rows = self.keywords[keep].assign(day=self._keyword_days[keep])
         return rows.sort_values(["day", "keyword"], kind="stable").reset_index(drop=True)
+
+    def watch_items(self) -> list[tuple[str, str, str]]:
+        return sorted(self.watch, key=lambda item: (item[2] != "own", item[1], item[0]))

@@ -1,4 +1,5 @@
-"""Fixtures of the AppTest checks: the app in Live mode against the session sandbox, nothing cached."""
+"""Fixtures of the AppTest checks: the app in Live mode against the session sandbox, nothing cached, and
+its history in a temporary SQLite file (never the repository's data/ folder)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,17 @@ import pytest
 
 from sandbox import DEMO_KEY, SandboxServer
 from tests.apptest.app_pages import empty_caches
+
+
+@pytest.fixture(scope="session")
+def shared_history_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('history') / 'history.sqlite3'}"
+
+
+@pytest.fixture(autouse=True)
+def _history_database(shared_history_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every AppTest keeps its history in a temporary file; a test of history sets its own URL."""
+    monkeypatch.setenv("DASHBOARD_DATABASE_URL", shared_history_url)
 
 
 @pytest.fixture

@@ -70,6 +70,7 @@ CATALOGUE: tuple[PageCase, ...] = (
     PageCase("views/search-console.py", ("gsc_performance",), typed={"domain": MINE}),
     PageCase("views/monitor.py", ("monitor",)),
     PageCase("views/coach.py", ("lookup",), typed={"domain": MINE}),
+    PageCase("views/history.py", ("sites",)),
 )
 
 FAULTS: tuple[int | str, ...] = (

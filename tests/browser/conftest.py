@@ -1,5 +1,6 @@
 """Fixtures of the browser tests: one headless Chromium per module (launched as ``bench/`` launches
-it) and the app served by Streamlit on loopback in Live mode against the session sandbox."""
+it) and the app served by Streamlit on loopback in Live mode against the session sandbox, its history
+in a temporary SQLite file (never the repository's data/ folder)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from bench import chromium
 from bench.harness import app_process
 from sandbox import DEMO_KEY, SandboxServer
-from tests.browser.tabs import ServedApp, open_app_page
+from tests.browser.tabs import LAPTOP_WIDTHS, ServedApp, open_app_page
 
 
 @pytest.fixture(scope="module")
@@ -35,12 +36,27 @@ def served_app(
     starts on another page's URL; after one visit to the start page, deep links open cleanly.
     (Checking that very first deep link is a test of its own, on a server of its own.)
     """
-    log = tmp_path_factory.mktemp("app") / "streamlit.log"
-    with app_process(api_base=sandbox.base_url, api_key=DEMO_KEY, log_path=log) as app:
-        open_app_page(browser, app.url).close()
-        yield ServedApp(app.url, log)
+    folder = tmp_path_factory.mktemp("app")
+    log = folder / "streamlit.log"
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("DASHBOARD_DATABASE_URL", f"sqlite:///{folder / 'history.sqlite3'}")
+        with app_process(api_base=sandbox.base_url, api_key=DEMO_KEY, log_path=log) as app:
+            open_app_page(browser, app.url).close()
+            yield ServedApp(app.url, log)
 
 
 @pytest.fixture(scope="module")
 def app_url(served_app: ServedApp) -> str:
     return served_app.url
+
+
+@pytest.fixture(scope="module")
+def laptops(browser: Browser) -> Iterator[dict[int, Page]]:
+    """One tab per laptop width (``LAPTOP_WIDTHS``), shared by the module's tests: each test navigates
+    them to its page. Tall, so a page's tables are all drawn without scrolling."""
+    opened = {width: browser.new_page(viewport={"width": width, "height": 2400}) for width in LAPTOP_WIDTHS}
+    try:
+        yield opened
+    finally:
+        for tab in opened.values():
+            tab.close()

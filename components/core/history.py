@@ -1,0 +1,341 @@
+"""The app's side of the history store: one shared store per database, what the page reads through,
+demo history for the sandbox, and free history from the reads pages make anyway.
+
+- ``history_store()`` opens the database once per process (one ``st.cache_resource``). When it cannot
+  be opened the app keeps working: ``history_problem()`` says why in plain words (never a password),
+  and the store is asked again after ``RETRY_AFTER_S``, so a database that comes back is used again.
+- ``page_source(conn)`` is what the History page reads rows through: the store's rows for this
+  account, or (in a benchmark or test) whatever ``use_source`` put in its place.
+- ``record_read`` is called by the data layer after a fresh read of a lookup, Trust Map, tracked
+  keyword list or keyword report. The write runs on one background thread, so a page never waits on
+  the database, and it never fails a read: a store error is remembered and shown on the History page.
+- ``ensure_demo_history`` seeds an empty store with ``DEMO_DAYS`` of demo history in Sandbox mode
+  only, once per process and account.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import streamlit as st
+
+from components.core.connection import Connection
+from components.history.source import HistorySource, StoreSource
+
+if TYPE_CHECKING:
+    from store import HistoryStore
+
+#: After a failed open, how long the app works without history before it tries the database again.
+RETRY_AFTER_S = 30.0
+#: How long the read hook trusts its copy of an account's watched subjects (a watch from this app
+#: drops it at once; one from the job or another replica is seen within this time).
+WATCHED_TTL_S = 30.0
+#: The reads that leave history behind, and the kind of subject each one is about.
+RECORDED = {
+    "lookup": "domain",
+    "trust_map": "domain",
+    "tracked_keywords": "site",
+    "keyword_report": "keyword",
+}
+UNAVAILABLE = "History is unavailable"
+#: Demo Trust Maps are seeded once a week (60 referring domains each): churn between any two of them
+#: reads like a real history, and seeding stays a matter of seconds.
+DEMO_MAP_EVERY_DAYS = 7
+
+
+@dataclass
+class _Door:
+    """The store of one database URL: opened on first use, its problem remembered when it cannot be."""
+
+    url: str
+    store: HistoryStore | None = None
+    problem: str | None = None
+    failed_at: float | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    watched: dict[str, tuple[float, frozenset[tuple[str, str]]]] = field(default_factory=dict)
+    seeded: set[str] = field(default_factory=set)
+    #: account → whether its history is demo data (asked once per process).
+    demo: dict[str, bool] = field(default_factory=dict)
+    owned: set[str] = field(default_factory=set)
+
+    def open(self) -> HistoryStore | None:
+        if self.store is not None:
+            return self.store
+        with self.lock:
+            if self.store is not None:
+                return self.store
+            if self.failed_at is not None and time.monotonic() - self.failed_at < RETRY_AFTER_S:
+                return None
+            from store import HistoryStore, StoreUnavailable
+
+            try:
+                self.store = HistoryStore.open(self.url)
+                self.problem, self.failed_at = None, None
+            except StoreUnavailable as exc:
+                self.problem, self.failed_at = exc.reason, time.monotonic()
+            except Exception as exc:  # any other failure: the app goes on without history
+                self.problem = f"the history database could not be opened ({type(exc).__name__})"
+                self.failed_at = time.monotonic()
+            return self.store
+
+    def failed(self, exc: Exception) -> None:
+        """A read or write failed on an open store: say why on the page (the store stays open)."""
+        self.problem = getattr(exc, "reason", None) or f"the history database failed ({type(exc).__name__})"
+
+    def watched_subjects(self, account: str) -> frozenset[tuple[str, str]]:
+        cached = self.watched.get(account)
+        if cached is not None and cached[0] > time.monotonic():
+            return cached[1]
+        assert self.store is not None
+        subjects = self.store.watched_subjects(account)
+        self.watched[account] = (time.monotonic() + WATCHED_TTL_S, subjects)
+        return subjects
+
+
+@st.cache_resource(show_spinner=False)
+def _door(url: str) -> _Door:
+    return _Door(url)
+
+
+def _current_door() -> _Door:
+    from store import database_url
+
+    return _door(database_url())
+
+
+def history_store() -> HistoryStore | None:
+    """The shared store for the configured database, or None when it cannot be used just now."""
+    return _current_door().open()
+
+
+def history_problem() -> str | None:
+    """Why history is unavailable (or why its last read or write failed), in plain words; None if fine."""
+    return _current_door().problem
+
+
+def database_for_display() -> str:
+    """The configured database as it may be shown: its password hidden."""
+    from store import database_url, display_url
+
+    return display_url(database_url())
+
+
+def history_day(conn: Connection) -> date:
+    """The day a read stands for: the sandbox's own day in Sandbox mode, else today in UTC."""
+    if conn.mode == "sandbox":
+        try:
+            from sandbox.clock import today
+        except ImportError:
+            pass
+        else:
+            return today()
+    return datetime.now(UTC).date()
+
+
+# --- what the page reads through ---------------------------------------------------------------------
+
+_source_factory: Callable[[Connection], HistorySource | None] | None = None
+
+
+@contextmanager
+def use_source(factory: Callable[[Connection], HistorySource | None]) -> Iterator[None]:
+    """While the block runs, the History page reads its rows from ``factory(conn)`` (a benchmark's or a
+    test's in-memory rows) instead of the store."""
+    global _source_factory
+    previous, _source_factory = _source_factory, factory
+    try:
+        yield
+    finally:
+        _source_factory = previous
+
+
+def page_source(conn: Connection) -> HistorySource | None:
+    """Where this account's history rows come from; None when history is unavailable."""
+    if _source_factory is not None:
+        return _source_factory(conn)
+    store = history_store()
+    return None if store is None or not conn.has_key else StoreSource(store, conn.fingerprint)
+
+
+# --- the watchlist from the app --------------------------------------------------------------------
+
+
+def watched(conn: Connection) -> frozenset[tuple[str, str]]:
+    """This account's watched (kind, subject) pairs; empty when history is unavailable."""
+    door = _current_door()
+    if door.open() is None or not conn.has_key:
+        return frozenset()
+    try:
+        return door.watched_subjects(conn.fingerprint)
+    except Exception as exc:  # a failing store never breaks a page
+        door.failed(exc)
+        return frozenset()
+
+
+def set_watched(conn: Connection, kind: str, subject: str, watch: bool) -> bool:
+    """Watch or stop watching a subject for this account; True when that changed anything."""
+    door = _current_door()
+    store = door.open()
+    if store is None or not conn.has_key:
+        return False
+    account = conn.fingerprint
+    changed = store.watch(account, kind, subject) if watch else store.unwatch(account, kind, subject)  # type: ignore[arg-type]
+    door.watched.pop(account, None)
+    return changed
+
+
+def record_now(conn: Connection, operation: str, value: Any) -> None:
+    """Record a value a page already holds (right after Watch), on the calling thread."""
+    store = history_store()
+    if store is not None and conn.has_key:
+        _write(store, conn.fingerprint, operation, value, history_day(conn))
+
+
+def remember_own_sites(conn: Connection, domains: list[str]) -> None:
+    """Put the account's own sites on its watchlist (once per process and account)."""
+    door = _current_door()
+    store = door.open()
+    if store is None or not conn.has_key or conn.fingerprint in door.owned:
+        return
+    for domain in domains:
+        store.watch(conn.fingerprint, "domain", domain, origin="own")
+    door.owned.add(conn.fingerprint)
+    door.watched.pop(conn.fingerprint, None)
+
+
+# --- demo history ----------------------------------------------------------------------------------
+
+_seed_lock = threading.Lock()
+
+
+def ensure_demo_history(conn: Connection) -> bool:
+    """In Sandbox mode, seed an empty store with the demo account's history; True when the account's
+    history is demo data. Never seeds in Live mode."""
+    if conn.mode != "sandbox" or conn.api_key is None:
+        return False
+    door = _current_door()
+    store = door.open()
+    if store is None:
+        return False
+    account = conn.fingerprint
+    if account not in door.seeded:
+        with st.spinner("Preparing the demo history (once)…"):
+            _seed_if_empty(door, store, account, conn.api_key.get_secret_value(), history_day(conn))
+    if account not in door.demo:
+        door.demo[account] = store.has_demo_rows(account)
+    return door.demo[account]
+
+
+def _seed_if_empty(door: _Door, store: HistoryStore, account: str, key: str, today: date) -> None:
+    with _seed_lock:
+        if account in door.seeded:
+            return
+        if not store.has_rows(account):
+            _seed(store, account, key, today)
+        door.seeded.add(account)
+        door.watched.pop(account, None)
+
+
+def _seed(store: HistoryStore, account: str, key: str, today: date) -> None:
+    from client.growth_inputs import normalise_slug
+    from sandbox.demo_history import DEMO_DAYS, demo_subjects, lookup_on, tracked_on, trust_map_on
+
+    subjects = demo_subjects(key)
+    days = [today - timedelta(days=back) for back in range(DEMO_DAYS - 1, -1, -1)]
+    for domain in subjects.own_sites:
+        store.watch(account, "domain", domain, origin="own")
+    for domain in subjects.competitors:
+        store.watch(account, "domain", domain, origin="demo")
+    for keyword in subjects.keywords:
+        store.watch(account, "keyword", keyword, origin="demo")
+    domains = (*subjects.own_sites, *subjects.competitors)
+    map_days = days[::-DEMO_MAP_EVERY_DAYS][::-1]  # ending today
+    store.seed(
+        account,
+        lookups=((day, lookup_on(domain, day)) for domain in domains for day in days),
+        trust_maps=((day, trust_map_on(domain, day)) for domain in domains for day in map_days),
+        trackeds=(
+            (day, tracked_on(key, normalise_slug(site), day)) for site in subjects.own_sites for day in days
+        ),
+        source="demo",
+    )
+
+
+# --- free history from browsing --------------------------------------------------------------------
+
+_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history-writer")
+_pending: set[Future[None]] = set()
+_pending_lock = threading.Lock()
+
+
+def record_read(conn: Connection, operation: str, args: tuple[Any, ...], value: Any) -> None:
+    """After a fresh read: record it in the background when its subject is watched (own sites' tracked
+    keyword lists always). Never raises and never waits on the database."""
+    if operation not in RECORDED or value is None or conn.api_key is None:
+        return
+    try:
+        door = _current_door()
+        demo_key = conn.api_key.get_secret_value() if conn.mode == "sandbox" else None
+        job = _writer.submit(_record, door, conn.fingerprint, demo_key, operation, value, history_day(conn))
+        with _pending_lock:
+            _pending.add(job)
+        job.add_done_callback(_forget)
+    except Exception:  # noqa: S110 - history must never fail a read
+        pass
+
+
+def _forget(job: Future[None]) -> None:
+    with _pending_lock:
+        _pending.discard(job)
+
+
+def wait_for_recording(timeout_s: float = 10.0) -> None:
+    """Until the reads recorded so far are written (tests and benchmarks look at the store after)."""
+    with _pending_lock:
+        jobs = list(_pending)
+    wait(jobs, timeout=timeout_s)
+
+
+def _subject(operation: str, value: Any) -> tuple[str, str] | None:
+    from store import normalise_subject
+
+    if operation == "lookup":
+        return ("domain", normalise_subject("domain", value.domain))
+    if operation == "trust_map":
+        return ("domain", normalise_subject("domain", value.site.domain))
+    if operation == "keyword_report":
+        return ("keyword", normalise_subject("keyword", value.keyword))
+    return None  # a tracked keyword list: always one of the account's own sites
+
+
+def _record(door: _Door, account: str, demo_key: str | None, operation: str, value: Any, day: date) -> None:
+    try:
+        store = door.open()
+        if store is None:
+            return
+        if demo_key is not None:
+            _seed_if_empty(door, store, account, demo_key, day)
+        subject = _subject(operation, value)
+        if subject is not None and subject not in door.watched_subjects(account):
+            return
+        _write(store, account, operation, value, day)
+        door.problem = None
+    except Exception as exc:  # remembered, shown on the History page
+        door.failed(exc)
+
+
+def _write(store: HistoryStore, account: str, operation: str, value: Any, day: date) -> None:
+    writers = {
+        "lookup": store.record_lookup,
+        "trust_map": store.record_trust_map,
+        "tracked_keywords": store.record_tracked,
+        "keyword_report": store.record_keyword_report,
+    }
+    writers[operation](account, value, day, "browsing")

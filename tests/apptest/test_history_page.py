@@ -1,0 +1,184 @@
+"""The History page in AppTest, in Live mode against the session sandbox, its store a temporary SQLite
+file holding rows recorded through HistoryStore: trends, churn, positions, the watchlist, the Watch
+buttons of other pages, free history from browsing, and an unreachable database said in plain words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from client.models import MapSite, ReferringDomain, TrustMap
+from client.settings import key_fingerprint
+from components.core import history
+from sandbox import DEMO_KEY, SandboxServer
+from sandbox.accounts import ACCOUNTS
+from sandbox.demo_history import lookup_on, tracked_on
+from store import HistoryStore
+from tests.apptest.app_pages import button, metric, open_page, shown_text
+
+ACCOUNT = key_fingerprint(DEMO_KEY)
+MINE = ACCOUNTS[DEMO_KEY].sites[0]
+RIVAL = "semrush.com"
+TODAY = datetime.now(UTC).date()  # Live mode: a read stands for today in UTC
+PAGE = "views/history.py"
+UNREACHABLE = "postgresql+psycopg://u:secret@127.0.0.1:1/x"
+PASSWORD = re.compile(r"\bsecret\b")
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_env: SandboxServer) -> Iterator[HistoryStore]:
+    """A store of this test's own, the one the app opens (same URL), empty at the start."""
+    url = f"sqlite:///{tmp_path / 'history.sqlite3'}"
+    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
+    with HistoryStore.open(url) as opened:
+        yield opened
+    history.wait_for_recording()
+
+
+def _domain_days(store: HistoryStore, domains: tuple[str, ...], days: int = 40) -> None:
+    for domain in domains:
+        store.watch(ACCOUNT, "domain", domain)
+        for back in range(days):
+            day = TODAY - timedelta(days=back)
+            store.record_lookup(ACCOUNT, lookup_on(domain, day), day, "job")
+
+
+def _table(at: AppTest, column: str) -> pd.DataFrame:
+    """The first table on the page with this column (a table's key is not readable in AppTest)."""
+    found = [frame.value for frame in at.dataframe if column in frame.value.columns]
+    assert found, f"no table with a {column} column"
+    return found[0]
+
+
+def _sample(*links: tuple[str, str, float]) -> TrustMap:
+    return TrustMap(
+        site=MapSite(domain=MINE, dr=40),
+        total_domains=len(links),
+        domains=[ReferringDomain(domain=d, dr=30, status=s, spam_score=spam) for d, s, spam in links],
+    )
+
+
+def test_domain_trends_show_your_site_against_a_competitor_and_never_seed_demo_data(
+    store: HistoryStore,
+) -> None:
+    _domain_days(store, (MINE, RIVAL))
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    assert set(at.multiselect(key="history_domains").value) == {MINE, RIVAL}
+    charts = at.get("plotly_chart")
+    assert len(charts) == 2  # DR/TrueDR side by side, and traffic
+    assert "Week over week" in shown_text(at)
+    assert "Demo history" not in shown_text(at)
+    assert not store.has_demo_rows(ACCOUNT)  # Live mode: never seeded
+
+    at.segmented_control(key="history_period").set_value("30 days").run()
+    assert not at.exception
+    weekly = _table(at, "week_ending")
+    assert set(weekly["domain"]) == {MINE, RIVAL}
+    assert weekly["week_ending"].min() >= TODAY - timedelta(days=36)
+
+
+def test_trust_map_churn_between_two_snapshots(store: HistoryStore) -> None:
+    store.watch(ACCOUNT, "domain", MINE)
+    before = _sample(("a.com", "live", 10), ("b.com", "live", 10), ("c.com", "live", 10))
+    after = _sample(("a.com", "lost", 10), ("c.com", "live", 10), ("spammy.com", "live", 85))
+    store.record_trust_map(ACCOUNT, before, TODAY - timedelta(days=31), "job")
+    store.record_trust_map(ACCOUNT, after, TODAY, "job")
+
+    at = open_page(PAGE, history_tab="Trust Map churn")
+    assert not at.exception, [e.value for e in at.exception]
+    at.selectbox(key="history_churn_domain").select(MINE).run()
+    assert metric(at, "Appeared") == "1"
+    assert metric(at, "Disappeared") == "1"
+    assert metric(at, "New spam risk") == "1"
+    assert metric(at, "Live → lost") == "1"
+    table = _table(at, "referring_domain")
+    assert set(zip(table["change"], table["referring_domain"], strict=True)) == {
+        ("appeared", "spammy.com"),
+        ("disappeared", "b.com"),
+        ("new spam risk", "spammy.com"),
+        ("live → lost", "a.com"),
+    }
+
+
+def test_keyword_positions_of_your_site(store: HistoryStore) -> None:
+    for back in range(20):
+        day = TODAY - timedelta(days=back)
+        store.record_tracked(ACCOUNT, tracked_on(DEMO_KEY, MINE, day), day, "job")
+    tracked = tracked_on(DEMO_KEY, MINE, TODAY)
+
+    at = open_page(PAGE, history_tab="Keyword positions")
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="history_kw_site").value == MINE
+    assert metric(at, "Keywords") == str(len(tracked.keywords))
+    titles = [chart.proto.spec for chart in at.get("plotly_chart")]
+    assert len(titles) == 2 and "Positions over time" in titles[0] and '"reversed"' not in titles[0]
+    summary = _table(at, "best_position")
+    assert {"best_position", "days_in_top_10"} <= set(summary.columns)
+    assert (summary["days_recorded"] == 20).all()
+
+
+def test_the_watchlist_adds_and_removes_competitors(store: HistoryStore) -> None:
+    at = open_page(PAGE, history_tab="Watchlist")
+    assert not at.exception, [e.value for e in at.exception]
+    at.text_input(key="history_add_text").input("https://www.Rival-Example.com/pricing")
+    at.button(key="FormSubmitter:history_add-Add to watchlist").click().run()
+    assert not at.exception
+    assert store.is_watched(ACCOUNT, "domain", "rival-example.com")
+    assert "Now watching rival-example.com" in shown_text(at).replace("\\", "")  # as read, unescaped
+    listed = _table(at, "origin")
+    assert "rival-example.com" in set(listed["subject"])
+    own = listed[listed["origin"] == "Your site"]
+    assert set(own["subject"]) == set(ACCOUNTS[DEMO_KEY].sites)  # own sites come from the site list
+
+    at.selectbox(key="history_remove").select("rival-example.com (domain)")
+    button(at, "Remove").click().run()
+    assert not store.is_watched(ACCOUNT, "domain", "rival-example.com")
+
+
+def test_watch_on_the_domain_overview_records_today_and_links_to_history(store: HistoryStore) -> None:
+    at = open_page(domain=RIVAL)
+    assert not at.exception
+    button(at, "Watch").click().run()
+    assert not at.exception
+    assert store.is_watched(ACCOUNT, "domain", RIVAL)
+    rows = store.domain_history(ACCOUNT, [RIVAL], TODAY)
+    assert len(rows) == 1 and pd.Timestamp(rows["day"].iloc[0]).date() == TODAY
+    assert button(at, "Stop watching")
+    links = [link for link in at.get("page_link") if link.proto.page.endswith("history")]
+    assert links and f"History of {RIVAL}" in links[0].proto.label
+
+
+def test_reads_of_watched_subjects_become_history_once_a_day(store: HistoryStore) -> None:
+    store.watch(ACCOUNT, "domain", RIVAL)
+    at = open_page("views/trust-map.py", domain=RIVAL)
+    assert not at.exception
+    open_page(domain=RIVAL)  # the lookup of a watched domain, read anyway
+    open_page(domain="hubspot.com")  # not watched: not kept
+    history.wait_for_recording()
+    rows = store.domain_history(ACCOUNT, [RIVAL, "hubspot.com"], None)
+    assert list(rows["domain"]) == [RIVAL] and list(rows["source"]) == ["browsing"]
+    assert store.trust_map_days(ACCOUNT, RIVAL) == [TODAY]
+
+
+def test_an_unreachable_database_is_said_in_plain_words_and_pages_still_work(
+    live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DASHBOARD_DATABASE_URL", UNREACHABLE)
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    said = shown_text(at)
+    assert "History is unavailable" in said and "127.0.0.1" in said
+    assert not PASSWORD.search(said)  # the password never shows (".streamlit/secrets.toml" may)
+
+    overview = open_page(domain=RIVAL)
+    assert not overview.exception
+    assert metric(overview, "DR") != "not available"  # the page works
+    assert "History is unavailable" in shown_text(overview) and not PASSWORD.search(shown_text(overview))
+    assert not [b for b in overview.button if b.label == "Watch"]
