@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from sandbox.accounts import bearer_token
+from sandbox.clock import pinned
 from sandbox.config import SandboxConfig
 from sandbox.control import control_routes
 from sandbox.guard import account_of, quota_headers, sandbox_of
@@ -30,7 +31,8 @@ def _is_api(path: str) -> bool:
 
 
 class ApiRecorder:
-    """Counts every /api/v1 request (before any check can reject it) and adds the configured latency.
+    """Counts every /api/v1 request (before any check can reject it) and adds the configured latency;
+    every request (pages too) answers for the configured day, when one is set.
 
     Pure ASGI rather than ``BaseHTTPMiddleware``, so a long injected delay never ties up a thread
     and streaming stays untouched.
@@ -54,7 +56,8 @@ class ApiRecorder:
             )
             if self.config.latency_ms > 0:
                 await asyncio.sleep(self.config.latency_ms / 1000)
-        await self.app(scope, receive, send)
+        with pinned(self.config.today):
+            await self.app(scope, receive, send)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -7,6 +7,7 @@ uvicorn machinery (and without an import cycle).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 
 @dataclass(frozen=True)
@@ -15,12 +16,14 @@ class SandboxConfig:
 
     ``latency_ms`` is added to every /api/v1 request so the app's spinners and timeouts can be seen;
     ``rate_limit`` (requests per second per key, None for no limit) lets tests meet a 429;
-    ``quota`` is the number of quota units each key may spend on /dr and /site-check.
+    ``quota`` is the number of quota units each key may spend on /dr and /site-check;
+    ``today`` fixes the day the drifting demo numbers stand for (None: ``sandbox.clock.today()``).
     """
 
     latency_ms: float = 0
     rate_limit: float | None = None
     quota: int = 1000
+    today: date | None = None
 
     def __post_init__(self) -> None:
         if self.latency_ms < 0:

@@ -1,28 +1,31 @@
 """Site-level demo facts: DR, listing, Trust Map readiness, titles, categories and profiles.
 
-Everything here is a pure function of the (already normalised) registrable domain, so every route
-that mentions a domain (its own rating, a SERP row, a referring domain, a backlink) reports the same
-numbers for it, on every run and every machine. No I/O and no state: what changes while the sandbox
-runs lives in ``sandbox.state``.
+Everything here is a pure function of the (already normalised) registrable domain and the day, so
+every route that mentions a domain (its own rating, a SERP row, a referring domain, a backlink)
+reports the same numbers for it that day, on every run and every machine. The numbers drift with the
+day (``sandbox.drift``) and are exactly the ``base_*`` ones on the epoch day. No I/O and no state:
+what changes while the sandbox runs lives in ``sandbox.state``; the Trust Map's members live in
+``sandbox.links``.
 """
 
 from __future__ import annotations
 
-import math
 import random
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 
 from client.errors import InvalidInputError
 from client.inputs import normalise_domain
-from client.models import Backlink, ReferringDomain
 from sandbox.accounts import OWNED_SITES
+from sandbox.clock import EPOCH_DAY, days_from_epoch, resolve
+from sandbox.drift import Knots, climb, knots, knotted, members_present, shift
 from sandbox.hashing import rng_for, unit
-from sandbox.words import ADJECTIVES, ANCHORS, NOUNS, TAGLINES, TLDS
+from sandbox.words import ADJECTIVES, NOUNS, TAGLINES, TLDS
 
 #: The sandbox's "now" for stored data (report dates, SERP fetch times), so bodies are reproducible.
 SANDBOX_EPOCH = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
+assert SANDBOX_EPOCH.date() == EPOCH_DAY, "the numbers drift from the day the demo data stands for"
 
 #: Share of ordinary domains that are approved (listed) sites, and of those whose Trust Map is cold.
 LISTED_SHARE = 0.8
@@ -201,8 +204,13 @@ def domain_for_slug(slug: str) -> str | None:
     return None
 
 
-def dr_for(domain: str) -> int:
-    """Domain Rating 0–100: fixed for well-known and demo sites, otherwise skewed to 5–60."""
+@lru_cache(maxsize=16384)
+def base_dr(domain: str) -> int:
+    """Domain Rating 0–100 on the epoch day: well-known and demo sites fixed, others skewed to 5–60.
+
+    What a site's demo data is built from (which SERPs it wins, how spammy its links look), so
+    those never change with the day; ``dr_for`` is the rating a day reports.
+    """
     if domain in KNOWN_SITES:
         return KNOWN_SITES[domain].dr
     if domain in DEMO_SITES:
@@ -309,11 +317,11 @@ def _verified(domain: str, r: random.Random) -> bool:
     return domain in KNOWN_SITES or r.random() < 0.55
 
 
-@lru_cache(maxsize=4096)
-def site_profile(domain: str) -> SiteProfile:
-    """The profile of a site (meaningful for listed sites; computed for any domain)."""
+@lru_cache(maxsize=16384)
+def base_profile(domain: str) -> SiteProfile:
+    """The profile of a site on the epoch day (meaningful for listed sites; computed for any domain)."""
     r = rng_for("profile", domain)
-    dr = dr_for(domain)
+    dr = base_dr(domain)
     # TrueDR discounts links that bring no traffic, so it usually sits at or below DR.
     true_dr = _clamp(dr - r.randint(0, 15) if r.random() < 0.8 else dr + r.randint(1, 4))
     trust = _clamp(35 + dr * 0.5 + r.gauss(0, 12))
@@ -350,71 +358,139 @@ def site_profile(domain: str) -> SiteProfile:
     )
 
 
-def _importance(dr: int, dofollow: bool, live: bool, backlinks: int, spam: int) -> float:
-    """How much a referring domain matters to the site: strong, followed, live and clean links win."""
-    score = dr * 0.55 + (18 if dofollow else 4) + (12 if live else 0)
-    score += min(15.0, math.log2(backlinks + 1) * 2) - spam * 0.35
-    return round(max(0.0, min(100.0, score)), 1)
+# --- the profile on any day --------------------------------------------------------------------
+#: How far a rating swings: owned sites climb (see ``sandbox.drift.climb``), well-known sites barely
+#: move, the rest wander a few points.
+OWNED_CLIMB = 7.0
+DR_SWING = {"owned": (0.8, 0.4), "known": (1.0, 0.3), "other": (2.0, 0.5)}
 
 
-def _referring_name(r: random.Random) -> str:
-    # A few links come from famous sites, as in real link profiles; the rest from small ones.
-    if r.random() < 0.12:
-        return r.choice(tuple(KNOWN_SITES))
-    return made_up_domain(r)
+def _dr_shift(domain: str, t: int) -> float:
+    """How far the site's rating has moved on day ``t`` (before the weekly/monthly knots)."""
+    kind = "owned" if domain in DEMO_SITES else "known" if domain in KNOWN_SITES else "other"
+    amplitude, step = DR_SWING[kind]
+    moved = shift(("dr", domain), t, amplitude, step)
+    return moved + climb(t, OWNED_CLIMB) if kind == "owned" else moved
 
 
-@lru_cache(maxsize=1024)
-def referring_domains(domain: str) -> tuple[ReferringDomain, ...]:
-    """The cached referring domains of a site, at most ``MAP_SIZE``, most important first.
-
-    Each name's ``dr`` is exactly what /dr says for that name, so a user can follow any row.
-    """
-    r = rng_for("referring", domain)
-    wanted = min(site_profile(domain).referring_domains, MAP_SIZE)
-    seen: set[str] = {domain}
-    rows: list[ReferringDomain] = []
-    while len(rows) < wanted:
-        name = _referring_name(r)
-        if name in seen:
-            continue
-        seen.add(name)
-        dr = dr_for(name)
-        dofollow = r.random() < 0.72
-        live = r.random() < 0.86
-        backlinks = max(1, int(10 ** r.uniform(0, 2.4)))
-        spam = _clamp(r.betavariate(1.2, 5) * 100 + max(0, 30 - dr) * 0.5)
-        rows.append(
-            ReferringDomain(
-                domain=name,
-                dr=dr,
-                backlinks=backlinks,
-                link_type="dofollow" if dofollow else "nofollow",
-                status="live" if live else "lost",
-                importance=_importance(dr, dofollow, live, backlinks, spam),
-                spam_score=spam,
-            )
-        )
-    rows.sort(key=lambda row: (-(row.importance or 0), row.domain))
-    return tuple(rows)
+def _true_dr_shift(domain: str, t: int) -> float:
+    return _dr_shift(domain, t) + shift(("true-dr", domain), t, 0.8, 0.3)
 
 
-def _backlink(row: ReferringDomain, domain: str) -> Backlink:
-    r = rng_for("backlink", domain, row.domain)
-    path = f"{r.choice(NOUNS)}/{r.choice(ADJECTIVES)}-{r.choice(NOUNS)}"
-    anchor = r.choice((*ANCHORS, site_name(domain), domain))
-    return Backlink(
-        source_domain=row.domain,
-        dr=row.dr,
-        url=f"https://{row.domain}/{path}",
-        anchor=anchor,
-        follow=row.link_type == "dofollow",
+def _rating_day(domain: str, t: int) -> int:
+    """The day a rating stands for: owned and well-known sites are rated daily, the rest weekly
+    (the last rating on or before ``t``), which keeps a Trust Map of many small sites cheap."""
+    if domain in DEMO_SITES or domain in KNOWN_SITES:
+        return t
+    return t - t % 7
+
+
+@lru_cache(maxsize=16384)
+def _knots(domain: str) -> tuple[Knots, Knots, Knots]:
+    """Bends of DR, TrueDR and traffic so the epoch's weekly and monthly changes are the history's."""
+    p = base_profile(domain)
+    week, month = _rating_day(domain, -7), _rating_day(domain, -30)
+    dr = {
+        week: -p.dr_weekly_change - _dr_shift(domain, week),
+        month: -p.dr_monthly_change - _dr_shift(domain, month),
+    }
+    true_dr = {
+        -7: -p.true_dr_weekly_change - _true_dr_shift(domain, -7),
+        -30: -p.true_dr_monthly_change - _true_dr_shift(domain, -30),
+    }
+    traffic = {}
+    if p.traffic and p.traffic_change is not None:
+        traffic = {-30: -p.traffic_change / p.traffic - _traffic_shift(domain, -30)}
+    return knots(dr), knots(true_dr), knots(traffic)
+
+
+def _traffic_shift(domain: str, t: int) -> float:
+    return 0.015 * _dr_shift(domain, t) + shift(("traffic", domain), t, 0.05, 0.015)
+
+
+def _raw_dr(domain: str, t: int) -> int:
+    """The rating before clamping to 0–100, so weekly changes are exact differences."""
+    return _raw_dr_rated(domain, _rating_day(domain, t))
+
+
+@lru_cache(maxsize=65536)
+def _raw_dr_rated(domain: str, t: int) -> int:
+    if t == 0:
+        return base_dr(domain)
+    return base_dr(domain) + round(_dr_shift(domain, t) + knotted(t, _knots(domain)[0]))
+
+
+def _raw_true_dr(domain: str, t: int) -> int:
+    base = base_profile(domain).true_dr
+    if t == 0:
+        return base
+    return base + round(_true_dr_shift(domain, t) + knotted(t, _knots(domain)[1]))
+
+
+def _traffic_at(domain: str, t: int) -> int | None:
+    base = base_profile(domain).traffic
+    if base is None or t == 0:
+        return base
+    return max(0, round(base * (1 + _traffic_shift(domain, t) + knotted(t, _knots(domain)[2]))))
+
+
+def _referring_at(domain: str, t: int) -> int:
+    """Referring domains: small sites count their map's members, big ones move a few per cent."""
+    base = base_profile(domain).referring_domains
+    if t == 0:
+        return base
+    if base < MAP_SIZE:
+        return max(MIN_REFERRING_DOMAINS, members_present(domain, base, t))
+    moved = 0.01 * _dr_shift(domain, t) + shift(("referring", domain), t, 0.02, 0.01)
+    return max(MAP_SIZE, round(base * (1 + moved)))
+
+
+def dr_for(domain: str, day: date | None = None) -> int:
+    """Domain Rating 0–100 on ``day`` (default: the sandbox's day): what /dr, /lookup and every row
+    that names the domain report for it that day."""
+    return rating_at(domain, days_from_epoch(resolve(day)))
+
+
+@lru_cache(maxsize=262144)
+def rating_at(domain: str, t: int) -> int:
+    """``dr_for`` by days from the epoch (for callers that walk many days)."""
+    return _clamp(_raw_dr(domain, t))
+
+
+def site_profile(domain: str, day: date | None = None) -> SiteProfile:
+    """The profile of a site on ``day`` (default: the sandbox's day); the epoch day's is ``base_profile``."""
+    return _profile_at(domain, days_from_epoch(resolve(day)))
+
+
+@lru_cache(maxsize=16384)
+def _profile_at(domain: str, t: int) -> SiteProfile:
+    p = base_profile(domain)
+    if t == 0:
+        return p
+    dr_move = _dr_shift(domain, t)
+    referring = _referring_at(domain, t)
+    traffic = _traffic_at(domain, t)
+    month_ago = _traffic_at(domain, t - 30)
+    net_now = referring - _referring_at(domain, t - 30)
+    net_epoch = p.referring_domains - _referring_at(domain, -30)
+    return replace(
+        p,
+        dr=_clamp(_raw_dr(domain, t)),
+        true_dr=_clamp(_raw_true_dr(domain, t)),
+        trust_score=_clamp(p.trust_score + 0.5 * dr_move + shift(("trust", domain), t, 2.5, 1.0)),
+        confidence_score=round(
+            max(0.05, min(0.99, p.confidence_score + shift(("confidence", domain), t, 0.03, 0.01))), 2
+        ),
+        traffic=traffic,
+        referring_domains=referring,
+        backlinks=p.backlinks * referring // p.referring_domains,
+        global_rank=max(1, round(p.global_rank * 10 ** (-dr_move / 15))),
+        gained_domains=max(0, p.gained_domains + max(0, net_now) - max(0, net_epoch)),
+        lost_domains=max(0, p.lost_domains + max(0, -net_now) - max(0, -net_epoch)),
+        dr_weekly_change=_raw_dr(domain, t) - _raw_dr(domain, t - 7),
+        true_dr_weekly_change=_raw_true_dr(domain, t) - _raw_true_dr(domain, t - 7),
+        dr_monthly_change=_raw_dr(domain, t) - _raw_dr(domain, t - 30),
+        true_dr_monthly_change=_raw_true_dr(domain, t) - _raw_true_dr(domain, t - 30),
+        traffic_change=None if traffic is None or month_ago is None else traffic - month_ago,
+        report_created_at=p.report_created_at + timedelta(days=t),
     )
-
-
-def top_and_bottom_backlinks(domain: str, count: int = 5) -> tuple[list[Backlink], list[Backlink]]:
-    """The strongest and weakest public backlinks, drawn from the same referring domains as the map."""
-    rows = sorted(referring_domains(domain), key=lambda row: (-(row.dr or 0), row.domain))
-    top = [_backlink(row, domain) for row in rows[:count]]
-    bottom = [_backlink(row, domain) for row in reversed(rows[-count:])]
-    return top, bottom

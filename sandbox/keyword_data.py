@@ -1,8 +1,8 @@
 """Keyword demo data: the top 10 of a keyword, suggestions for a domain, tracked-keyword snapshots.
 
-A keyword's SERP is a pure function of the keyword (case-insensitive), and every row's DR is the
-same number /dr gives for that domain, so the report, the tracked snapshot and a DR lookup of any
-result always agree.
+A keyword's SERP is a pure function of the keyword (case-insensitive): who ranks is fixed, and every
+row's DR is the same number /dr gives for that domain on the day, so the report, the tracked snapshot
+and a DR lookup of any result always agree.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import re
 import statistics
-from datetime import timedelta
+from datetime import date, timedelta
 from functools import lru_cache
 
 from client.models import KeywordReport, KeywordSnapshot, KeywordUser, SerpResult, Suggestion
@@ -18,6 +18,7 @@ from sandbox.data import (
     DEMO_SITES,
     KNOWN_SITES,
     SANDBOX_EPOCH,
+    base_dr,
     category_for,
     dr_for,
     made_up_domain,
@@ -63,7 +64,7 @@ def _tokens(keyword: str) -> tuple[str, ...]:
 
 
 def _pick_domain(r: random.Random, target: float, tokens: tuple[str, ...], used: set[str]) -> str:
-    """A domain whose real (``dr_for``) rating is near the target, so DR stays consistent with /dr."""
+    """A domain whose epoch (``base_dr``) rating is near the target: who ranks never moves with the day."""
     if target >= 72:
         strong = sorted(d for d, site in KNOWN_SITES.items() if site.dr >= target - 6 and d not in used)
         if strong:
@@ -73,7 +74,7 @@ def _pick_domain(r: random.Random, target: float, tokens: tuple[str, ...], used:
         name = made_up_domain(r, tokens)
         if name in used:
             continue
-        distance = abs(dr_for(name) - target)
+        distance = abs(base_dr(name) - target)
         if best is None or distance < best[0]:
             best = (distance, name)
         if distance <= 8:
@@ -98,7 +99,7 @@ def _owned_positions(keyword: str, r: random.Random) -> dict[int, str]:
 
 @lru_cache(maxsize=2048)
 def serp(keyword: str) -> tuple[SerpResult, ...]:
-    """The live US top 10 for a (normalised) keyword."""
+    """The live US top 10 for a (normalised) keyword, rated as on the epoch day (see ``serp_on``)."""
     folded = keyword.casefold()
     r = rng_for("serp", folded)
     tokens = _tokens(keyword)
@@ -118,7 +119,7 @@ def serp(keyword: str) -> tuple[SerpResult, ...]:
             SerpResult(
                 position=position,
                 domain=domain,
-                dr=None if unresolved else dr_for(domain),
+                dr=None if unresolved else base_dr(domain),
                 url=f"https://{domain}/{path}",
                 title=f"{keyword[:1].upper()}{keyword[1:]} — {site_name(domain)}",
                 tracked_slug=slug_of(domain) if domain in DEMO_SITES else None,
@@ -127,21 +128,34 @@ def serp(keyword: str) -> tuple[SerpResult, ...]:
     return tuple(rows)
 
 
+def serp_on(keyword: str, day: date | None = None) -> list[SerpResult]:
+    """The top 10 with each resolved row rated as /dr rates it on ``day`` (default: the sandbox's day)."""
+    return [
+        row.model_copy(update={"dr": None if row.dr is None else dr_for(row.domain, day)})
+        for row in serp(keyword)
+    ]
+
+
 def median_and_min(results: list[SerpResult] | tuple[SerpResult, ...]) -> tuple[float | None, float | None]:
     """Median and lowest DR over the resolved rows; unresolved rows are left out, never counted as 0."""
-    known = [row.dr for row in results if row.dr is not None]
+    return _median_and_min([row.dr for row in results if row.dr is not None])
+
+
+def _median_and_min(known: list[int]) -> tuple[float | None, float | None]:
     if not known:
         return None, None
     return float(statistics.median(known)), float(min(known))
 
 
-def keyword_report(keyword: str, user_domain: str | None, *, cached: bool) -> KeywordReport:
-    """GET /keywords for a normalised keyword (and optional normalised domain)."""
-    results = [row.model_copy() for row in serp(keyword)]
+def keyword_report(
+    keyword: str, user_domain: str | None, *, cached: bool, day: date | None = None
+) -> KeywordReport:
+    """GET /keywords for a normalised keyword (and optional normalised domain) on ``day``."""
+    results = serp_on(keyword, day)
     median_dr, min_dr = median_and_min(results)
     user = None
     if user_domain is not None:
-        user_dr = dr_for(user_domain)
+        user_dr = dr_for(user_domain, day)
         gap = None if median_dr is None else round(median_dr - user_dr, 1)
         user = KeywordUser(
             domain=user_domain, dr=user_dr, gap=gap, tier=None if gap is None else tier_for(gap)
@@ -214,10 +228,14 @@ def ranked_position(site: str, keyword: str, *, attempt: int = 0) -> int | None:
     return r.randint(11, 80)
 
 
-def snapshot(site: str, keyword: str, *, position: int | None, previous: int | None) -> KeywordSnapshot:
-    """A stored difficulty snapshot of a tracked keyword, consistent with GET /keywords."""
-    median_dr, min_dr = median_and_min(serp(keyword))
-    user_dr = dr_for(site)
+def snapshot(
+    site: str, keyword: str, *, position: int | None, previous: int | None, day: date | None = None
+) -> KeywordSnapshot:
+    """A stored difficulty snapshot of a tracked keyword, consistent with GET /keywords on ``day``."""
+    median_dr, min_dr = _median_and_min(
+        [dr_for(row.domain, day) for row in serp(keyword) if row.dr is not None]
+    )
+    user_dr = dr_for(site, day)
     gap = None if median_dr is None else round(median_dr - user_dr, 1)
     volume, cpc = keyword_metrics(keyword)
     return KeywordSnapshot(

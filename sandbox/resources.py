@@ -8,6 +8,7 @@ where the operation needs that.
 
 from __future__ import annotations
 
+from datetime import date
 from html import escape
 from urllib.parse import quote
 
@@ -25,28 +26,21 @@ from client.models import (
     TrustMap,
 )
 from client.settings import DEFAULT_API_BASE
-from sandbox.data import (
-    CATEGORIES,
-    MAX_CATEGORIES_PER_SITE,
-    dr_for,
-    is_listed,
-    referring_domains,
-    site_profile,
-    slug_of,
-    top_and_bottom_backlinks,
-)
+from sandbox.clock import resolve
+from sandbox.data import CATEGORIES, MAX_CATEGORIES_PER_SITE, dr_for, is_listed, site_profile, slug_of
+from sandbox.links import referring_domains, top_and_bottom_backlinks
 
 BADGE_STYLES: tuple[str, ...] = ("default", "dark", "truedr", "compact")
 #: The real service's root, whose public pages and badges the snippets point at.
 PUBLIC_ROOT = DEFAULT_API_BASE
 
 
-def rating(domain: str) -> DomainRating:
+def rating(domain: str, day: date | None = None) -> DomainRating:
     """GET /dr: works for any domain; listed sites are rated by VerifiedDR, others by the provider."""
     listed = is_listed(domain)
     return DomainRating(
         domain=domain,
-        dr=dr_for(domain),
+        dr=dr_for(domain, day),
         source="verifieddr" if listed else "ahrefs",
         listed=listed,
         slug=slug_of(domain) if listed else None,
@@ -59,10 +53,11 @@ def public_links(domain: str, base_url: str) -> PublicLinks:
     return PublicLinks(page=f"{base_url}/site/{slug}", badge=f"{base_url}/badge/{slug}.svg")
 
 
-def lookup(domain: str, base_url: str) -> Lookup:
-    """GET /lookup for a listed site."""
-    p = site_profile(domain)
-    top, bottom = top_and_bottom_backlinks(domain)
+def lookup(domain: str, base_url: str, day: date | None = None) -> Lookup:
+    """GET /lookup for a listed site on ``day`` (default: the sandbox's day)."""
+    day = resolve(day)
+    p = site_profile(domain, day)
+    top, bottom = top_and_bottom_backlinks(domain, day=day)
     return Lookup(
         domain=domain,
         slug=slug_of(domain),
@@ -99,13 +94,17 @@ def lookup(domain: str, base_url: str) -> Lookup:
     )
 
 
-def trust_map(domain: str) -> TrustMap:
-    """GET /map for a listed site whose cache is warm."""
-    p = site_profile(domain)
+def trust_map(domain: str, day: date | None = None) -> TrustMap:
+    """GET /map for a listed site whose cache is warm, on ``day`` (default: the sandbox's day).
+
+    The total is the lookup's referring domains that day, never fewer than the sample shows."""
+    day = resolve(day)
+    p = site_profile(domain, day)
+    rows = [row.model_copy() for row in referring_domains(domain, day)]
     return TrustMap(
         site=MapSite(domain=domain, dr=p.dr, verified=p.verified, title=p.title),
-        total_domains=p.referring_domains,
-        domains=[row.model_copy() for row in referring_domains(domain)],
+        total_domains=max(p.referring_domains, len(rows)),
+        domains=rows,
     )
 
 

@@ -12,17 +12,9 @@ from typing import Any
 from starlette.routing import Route
 
 from client.inputs import normalise_domain, normalise_keyword
-from client.models import (
-    KeywordSuggestions,
-    TargetRef,
-    TargetRemoval,
-    TargetWrite,
-    TrackedKeywords,
-    TrackedQuota,
-    TrackedWebsite,
-)
+from client.models import KeywordSuggestions, TargetRef, TargetRemoval, TargetWrite
 from sandbox import resources
-from sandbox.data import is_map_cold, slug_of
+from sandbox.data import is_map_cold
 from sandbox.endpoints import body_endpoint, endpoint, listed, now
 from sandbox.growth_routes import growth_routes
 from sandbox.guard import Answer, Call
@@ -30,7 +22,7 @@ from sandbox.keyword_data import keyword_report, suggestions
 from sandbox.owners import owned_path_site
 from sandbox.problems import bad_request, not_found, program_gate, unavailable
 from sandbox.site_checks import saved_report
-from sandbox.tracked import TRACKED_LIMIT
+from sandbox.tracked import tracked_listing
 
 API_PREFIX = "/api/v1"
 COLD_MAP_MESSAGE = (
@@ -115,13 +107,8 @@ async def _keyword_suggestions(call: Call) -> Answer:
 
 async def _tracked_keywords(call: Call) -> Answer:
     site = owned_path_site(call)
-    listing = TrackedKeywords(
-        website=TrackedWebsite(slug=slug_of(site), url=f"https://{site}"),
-        keywords=call.state.tracked(site),
-        limit=TRACKED_LIMIT,
-        quota=TrackedQuota(used=call.state.checks_used(call.account.key), limit=call.account.monthly_checks),
-    )
-    return Answer(listing)
+    used = call.state.checks_used(call.account.key)
+    return Answer(tracked_listing(site, call.state.tracked(site), used, call.account.monthly_checks))
 
 
 async def _tracked_write(call: Call, body: Any) -> Answer:

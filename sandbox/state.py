@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from client.models import TrackedKeyword
 from sandbox.accounts import Account, fingerprint
@@ -173,9 +173,10 @@ class SandboxState:
 
     # --- tracked keywords -----------------------------------------------------------------
 
-    def tracked(self, site: str) -> list[TrackedKeyword]:
+    def tracked(self, site: str, day: date | None = None) -> list[TrackedKeyword]:
+        """The site's tracked keywords as the list shows them on ``day`` (default: the sandbox's day)."""
         with self._lock:
-            return [target.as_model(site) for target in self._tracked.targets(site)]
+            return [target.as_model(site, day) for target in self._tracked.targets(site)]
 
     def checks_used(self, key: str) -> int:
         with self._lock:

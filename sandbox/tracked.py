@@ -1,5 +1,9 @@
 """Tracked keywords of the owned sites: seeded at start, then changed in memory by the write calls.
 
+A seed keyword is checked once a week on a fixed schedule, and its position moves with the day
+(``scheduled_check``): the list on any day shows the latest check's position and the one before it.
+A keyword added or re-checked by hand keeps the snapshot of that check.
+
 Not thread-safe on its own: ``SandboxState`` calls it under its lock. Errors are raised as the
 service's answers (409 duplicate, 400 at the per-site limit, 402 when the free allowance is spent,
 404 unknown id), checked in that order so a refused write never spends an allowance check.
@@ -9,13 +13,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
-from client.models import KeywordSnapshot, TrackedKeyword
+from client.models import KeywordSnapshot, TrackedKeyword, TrackedKeywords, TrackedQuota, TrackedWebsite
 from sandbox.accounts import OWNED_SITES, Account
-from sandbox.data import SANDBOX_EPOCH
+from sandbox.clock import EPOCH_DAY, days_from_epoch, resolve
+from sandbox.data import SANDBOX_EPOCH, base_dr, dr_for, slug_of
+from sandbox.drift import shift
 from sandbox.hashing import rng_for
-from sandbox.keyword_data import ranked_position, search_console, snapshot
+from sandbox.keyword_data import TOP_N, ranked_position, search_console, snapshot
 from sandbox.problems import ApiProblem, bad_request, conflict, not_found
 
 #: Per-site tracked-keyword limit (the value in the vendor's example).
@@ -53,26 +59,101 @@ SEED_KEYWORDS: dict[str, tuple[str, ...]] = {
 assert set(SEED_KEYWORDS) == set(OWNED_SITES), "every owned site needs seed keywords"
 
 
+#: Days between two scheduled checks of a seed keyword.
+CHECK_EVERY = 7
+#: Lowest position the tracker reports; below it a keyword is not ranked.
+DEEPEST = 100
+
+
+def _check_lag(site: str, keyword: str) -> int:
+    """Days before the epoch of the seed keyword's check the epoch's list shows (1–6)."""
+    return rng_for("checked", site, keyword).randint(1, 6)
+
+
+def _position_at(site: str, keyword: str, check: int, lag: int) -> int | None:
+    """The position found by scheduled check number ``check`` (0: the epoch's latest, -1: the one before).
+
+    Checks 0 and -1 give the epoch's position and previous position exactly; later checks move
+    around the epoch's position, earlier ones around the previous one, and an owned site's climbing
+    rating lifts its positions a little.
+    """
+    level_check = 0 if check >= 0 else -1
+    level = ranked_position(site, keyword) if level_check == 0 else ranked_position(site, keyword, attempt=-1)
+    if check in (0, -1) or level is None:
+        return level
+    amplitude, step = (1.5, 0.5) if level <= TOP_N else (5.0, 2.0)
+    words = ("position", site, keyword.casefold())
+
+    def wave(n: int) -> float:
+        t = n * CHECK_EVERY - lag
+        return shift(words, t, amplitude, step) - 0.6 * (
+            dr_for(site, EPOCH_DAY + timedelta(days=t)) - base_dr(site)
+        )
+
+    return max(1, min(DEEPEST, level + round(wave(check) - wave(level_check))))
+
+
+def scheduled_check(site: str, keyword: str, day: date | None = None) -> tuple[KeywordSnapshot, datetime]:
+    """The seed keyword's latest scheduled check on ``day``: its snapshot and when it ran."""
+    day = resolve(day)
+    lag = _check_lag(site, keyword)
+    check = (days_from_epoch(day) + lag) // CHECK_EVERY
+    checked_at = SANDBOX_EPOCH + timedelta(days=check * CHECK_EVERY - lag)
+    position = _position_at(site, keyword, check, lag)
+    previous = _position_at(site, keyword, check - 1, lag)
+    return snapshot(site, keyword, position=position, previous=previous, day=day), checked_at
+
+
 @dataclass
 class Target:
-    """One tracked keyword and its latest stored snapshot."""
+    """One tracked keyword and, once checked by hand, the snapshot of that check.
+
+    ``snapshot`` None means the keyword follows the weekly schedule (``scheduled_check``)."""
 
     id: str
     keyword: str
-    snapshot: KeywordSnapshot
-    last_checked_at: datetime
+    snapshot: KeywordSnapshot | None
+    last_checked_at: datetime | None
     refreshes: int = 0
 
-    def as_model(self, site: str) -> TrackedKeyword:
-        impressions, gsc_position = search_console(site, self.keyword, self.snapshot.user_position)
+    def latest(self, site: str, day: date | None = None) -> tuple[KeywordSnapshot, datetime]:
+        if self.snapshot is None or self.last_checked_at is None:
+            return scheduled_check(site, self.keyword, day)
+        return self.snapshot, self.last_checked_at
+
+    def as_model(self, site: str, day: date | None = None) -> TrackedKeyword:
+        shown, checked_at = self.latest(site, day)
+        impressions, gsc_position = search_console(site, self.keyword, shown.user_position)
         return TrackedKeyword(
             id=self.id,
             keyword=self.keyword,
-            snapshot=self.snapshot.model_copy(),
-            last_checked_at=self.last_checked_at,
+            snapshot=shown.model_copy(),
+            last_checked_at=checked_at,
             impressions=impressions,
             gsc_position=gsc_position,
         )
+
+
+def seed_targets(site: str) -> list[Target]:
+    """The site's seed keywords as the list starts (ids from ``tgt_101`` across the owned sites)."""
+    next_id = FIRST_ID
+    for owned, keywords in SEED_KEYWORDS.items():
+        if owned == site:
+            return [Target(f"tgt_{next_id + i}", keyword, None, None) for i, keyword in enumerate(keywords)]
+        next_id += len(keywords)
+    return []
+
+
+def tracked_listing(
+    site: str, keywords: list[TrackedKeyword], used: int, monthly_checks: int | None
+) -> TrackedKeywords:
+    """GET /sites/:slug/keywords: the site's tracked keywords, its limit and the key's checks."""
+    return TrackedKeywords(
+        website=TrackedWebsite(slug=slug_of(site), url=f"https://{site}"),
+        keywords=keywords,
+        limit=TRACKED_LIMIT,
+        quota=TrackedQuota(used=used, limit=monthly_checks),
+    )
 
 
 class TrackedStore:
@@ -86,13 +167,9 @@ class TrackedStore:
 
     def seed(self) -> None:
         """Back to the start: the seed keywords, fresh ids from ``tgt_101``, no checks spent."""
-        self._targets = {site: [] for site in OWNED_SITES}
-        self._next_id = FIRST_ID
+        self._targets = {site: seed_targets(site) for site in OWNED_SITES}
+        self._next_id = FIRST_ID + sum(len(targets) for targets in self._targets.values())
         self.checks_used.clear()
-        for site, keywords in SEED_KEYWORDS.items():
-            for keyword in keywords:
-                days = rng_for("checked", site, keyword).randint(1, 6)
-                self._append(site, keyword, SANDBOX_EPOCH - timedelta(days=days))
 
     def _append(self, site: str, keyword: str, when: datetime) -> Target:
         position = ranked_position(site, keyword)
@@ -140,7 +217,7 @@ class TrackedStore:
         target = self._find(site, target_id)
         self._spend_check(account)
         target.refreshes += 1
-        previous = target.snapshot.user_position
+        previous = target.latest(site)[0].user_position
         position = ranked_position(site, target.keyword, attempt=target.refreshes)
         target.snapshot = snapshot(site, target.keyword, position=position, previous=previous)
         target.last_checked_at = now

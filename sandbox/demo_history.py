@@ -1,0 +1,77 @@
+"""The sandbox's answers on any past day, for seeding an empty history store with demo data.
+
+Pure (no server, no I/O): the same functions the sandbox's routes answer with, called for another
+day, so a seeded history ends exactly where today's live answers begin. The subjects are a demo
+key's own sites, a few well-known competitors (listed, with a warm Trust Map) and the own sites'
+seed keywords.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from client.models import Lookup, TrackedKeywords, TrustMap
+from client.settings import DEFAULT_API_BASE
+from sandbox.accounts import ACCOUNTS
+from sandbox.data import slug_of
+from sandbox.resources import lookup, trust_map
+from sandbox.tracked import SEED_KEYWORDS, seed_targets, tracked_listing
+
+#: How many days of demo history an empty store is seeded with (ending at the sandbox's day).
+DEMO_DAYS = 180
+#: Well-known competitors each key's history follows beside its own sites.
+COMPETITORS: dict[str, tuple[str, ...]] = {
+    "vdr_demo": ("semrush.com", "ahrefs.com", "moz.com", "hubspot.com"),
+    "vdr_free": ("medium.com", "wordpress.org", "notion.so"),
+}
+#: Where a lookup's public links point by default (the history keeps numbers, not these links).
+LINK_ROOT = DEFAULT_API_BASE
+
+
+@dataclass(frozen=True)
+class DemoSubjects:
+    """What a key's demo history covers."""
+
+    own_sites: tuple[str, ...]
+    competitors: tuple[str, ...]
+    keywords: tuple[str, ...]
+
+    @property
+    def domains(self) -> tuple[str, ...]:
+        return self.own_sites + self.competitors
+
+
+def demo_subjects(key: str) -> DemoSubjects:
+    """The key's own sites, its competitors and its sites' seed keywords (empty for an unknown key)."""
+    account = ACCOUNTS.get(key)
+    if account is None:
+        return DemoSubjects((), (), ())
+    keywords = tuple(dict.fromkeys(k for site in account.sites for k in SEED_KEYWORDS.get(site, ())))
+    return DemoSubjects(account.sites, COMPETITORS.get(key, ()), keywords)
+
+
+def lookup_on(domain: str, day: date, base_url: str = LINK_ROOT) -> Lookup:
+    """GET /lookup for a listed domain as the sandbox answers it on ``day``.
+
+    A running sandbox points the public links at itself: pass its ``base_url`` for the identical
+    answer (every number is the same either way)."""
+    return lookup(domain, base_url, day)
+
+
+def trust_map_on(domain: str, day: date) -> TrustMap:
+    """GET /map for a listed domain with a warm map as the sandbox answers it on ``day``."""
+    return trust_map(domain, day)
+
+
+def tracked_on(key: str, slug: str, day: date) -> TrackedKeywords:
+    """GET /sites/:slug/keywords of an owned site on ``day``, with its seed keywords and no checks spent.
+
+    ``slug`` may be the site's slug (``example-com``) or its domain.
+    """
+    account = ACCOUNTS[key]
+    site = next((site for site in account.sites if slug in (site, slug_of(site))), None)
+    if site is None:
+        raise ValueError(f"{slug} is not a site of this key.")
+    keywords = [target.as_model(site, day) for target in seed_targets(site)]
+    return tracked_listing(site, keywords, 0, account.monthly_checks)
