@@ -111,5 +111,5 @@ def running_postgres() -> Iterator[PostgresServer]:
     finally:
         with contextlib.suppress(Exception):
             if (data / "postmaster.pid").exists():
-                run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop")
+                run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(folder, ignore_errors=True)

@@ -85,7 +85,7 @@ print("done")
 def test_another_process_writing_while_this_one_writes(store_url: str) -> None:
     with HistoryStore.open(store_url) as store:
         other = subprocess.Popen(
-            [sys.executable, "-c", WRITER, store_url, str(ROUNDS * 2)],
+            [sys.executable, "-c", WRITER, store_url, str(ROUNDS)],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -1,0 +1,169 @@
+"""The daily job end to end: ``python -m store snapshot`` against the session's sandbox server (a real
+HTTP server) and a real database, as cron would run it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from client.settings import key_fingerprint
+from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
+from sandbox import data as sandbox_data
+from store import HistoryStore
+from store.cli import main
+from tests.sandbox_picks import listed_domains, new_domain
+
+AS_OF = "2025-01-06"
+DAY = date.fromisoformat(AS_OF)
+ACCOUNT = key_fingerprint(DEMO_KEY)
+OWN_SITES = ("acme-widgets.com", "example.com", "northwind-coffee.com")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def competitors(count: int) -> list[str]:
+    """Listed sandbox sites with a ready Trust Map that the demo key does not own."""
+    found = (d for d in listed_domains() if not sandbox_data.is_map_cold(d) and d not in OWN_SITES)
+    return [next(found) for _ in range(count)]
+
+
+def run_job(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], base_url: str, url: str, *extra: str
+) -> tuple[int, str, str]:
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
+    monkeypatch.setenv("VERIFIEDDR_API_BASE", base_url)
+    code = main(["snapshot", "--database-url", url, *extra])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_first_run_records_the_whole_watchlist_and_a_second_run_the_same_day_changes_nothing(
+    sandbox: SandboxServer,
+    store_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rivals = competitors(3)
+    with HistoryStore.open(store_url) as store:
+        for domain in rivals:
+            store.watch(ACCOUNT, "domain", domain)
+        store.watch(ACCOUNT, "keyword", "crm software")
+
+    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    subjects = len(OWN_SITES) + len(rivals) + 1
+    assert code == 0, err
+    assert out.strip().splitlines()[-1] == f"recorded {subjects}, unchanged 0, failed 0"
+    assert f"[{subjects}/{subjects}] " in err and f"{rivals[0]}: recorded" in err
+
+    with HistoryStore.open(store_url) as store:
+        assert [(w.subject, w.origin) for w in store.watchlist(ACCOUNT)][:3] == [
+            (s, "own") for s in OWN_SITES
+        ]
+        history = store.domain_history(ACCOUNT, [*OWN_SITES, *rivals])
+        assert sorted(history["domain"]) == sorted([*OWN_SITES, *rivals])
+        assert set(history["day"].dt.date) == {DAY} and set(history["source"]) == {"job"}
+        assert history["dr"].notna().all()
+        assert all(store.trust_map_days(ACCOUNT, d) == [DAY] for d in rivals)
+        tracked = store.keyword_history(ACCOUNT, "example-com")
+        assert len(tracked) > 0 and set(tracked["day"].dt.date) == {DAY}
+        assert store.keyword_history(ACCOUNT, "")["keyword"].tolist() == ["crm software"]
+        # Only operations that spend no quota: never /dr nor /site-check.
+        served = {path for (_, path, _), n in sandbox.state.request_counts.items() if n}
+        assert not any(p.startswith(("/api/v1/dr/", "/api/v1/site-check/")) for p in served)
+
+    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    assert code == 0, err
+    assert out.strip().splitlines()[-1] == f"recorded 0, unchanged {subjects}, failed 0"
+    with HistoryStore.open(store_url) as store:
+        assert len(store.domain_history(ACCOUNT, [*OWN_SITES, *rivals])) == len(OWN_SITES) + len(rivals)
+
+
+def test_a_domain_that_fails_is_named_and_the_exit_is_non_zero(
+    sandbox: SandboxServer,
+    store_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    unlisted = new_domain("history-unlisted-", listed=False)
+    rival = competitors(1)[0]
+    with HistoryStore.open(store_url) as store:
+        store.watch(ACCOUNT, "domain", unlisted)
+        store.watch(ACCOUNT, "domain", rival)
+    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    assert code == 1
+    assert out.strip().splitlines()[-1] == f"recorded {len(OWN_SITES) + 1}, unchanged 0, failed 1"
+    failure = next(line for line in err.splitlines() if line.startswith("failed: "))
+    assert failure.startswith(f"failed: {unlisted}: lookup and Trust Map failed: ")
+    assert "not a listed site" in failure
+    with HistoryStore.open(store_url) as store:
+        assert store.domain_history(ACCOUNT, [rival])["domain"].tolist() == [rival]
+
+
+def test_an_unreachable_database_stops_the_job_with_a_clear_message(
+    sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = "postgresql://history:hunter2-secret@127.0.0.1:9/history"
+    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, url)
+    assert code == 3 and out == ""
+    assert "History database unavailable: could not connect to the history database at " in err
+    assert "connection refused" in err and "hunter2-secret" not in err
+    assert sum(sandbox.state.request_counts.values()) == 0  # nothing asked of the service
+
+
+def test_without_an_api_key_the_job_says_what_to_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", "")
+    code = main(["snapshot", "--database-url", f"sqlite:///{tmp_path / 'h.sqlite3'}"])
+    assert code == 2
+    assert "set VERIFIEDDR_API_KEY" in capsys.readouterr().err
+
+
+def test_a_run_killed_half_way_keeps_what_it_recorded_and_the_next_run_completes(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'history.sqlite3'}"
+    rivals = competitors(8)
+    with HistoryStore.open(url) as store:
+        for domain in rivals:
+            store.watch(ACCOUNT, "domain", domain)
+    # A slow service, so the kill lands half-way.
+    with SandboxServer(SandboxConfig(latency_ms=100), host="127.0.0.1", port=0) as slow:
+        env = {**os.environ, "VERIFIEDDR_API_KEY": DEMO_KEY, "VERIFIEDDR_API_BASE": slow.base_url}
+        args = [
+            sys.executable,
+            "-m",
+            "store",
+            "snapshot",
+            "--database-url",
+            url,
+            "--as-of",
+            AS_OF,
+            "--workers",
+            "2",
+        ]
+        job = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        assert job.stderr is not None
+        done_lines = 0
+        deadline = time.monotonic() + 60
+        while done_lines < 4 and time.monotonic() < deadline:
+            if job.stderr.readline().startswith("["):
+                done_lines += 1
+        job.send_signal(signal.SIGKILL)
+        job.wait(timeout=10)
+        with HistoryStore.open(url) as store:
+            kept = len(store.domain_history(ACCOUNT, [*OWN_SITES, *rivals]))
+        assert 4 <= kept < len(OWN_SITES) + len(rivals)
+
+        finish = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert finish.returncode == 0, finish.stderr[-2000:]
+    recorded, unchanged = finish.stdout.strip().splitlines()[-1].split(", ")[:2]
+    assert int(recorded.split()[1]) > 0 and int(unchanged.split()[1]) >= 3
+    with HistoryStore.open(url) as store:
+        assert len(store.domain_history(ACCOUNT, [*OWN_SITES, *rivals])) == len(OWN_SITES) + len(rivals)
