@@ -159,17 +159,17 @@ def extra_members(wanted: int) -> int:
 
 def member_gone(domain: str, index: int, t: int) -> bool:
     """Whether the site's epoch member number ``index`` has left its map on day ``t`` (for a while)."""
-    return index >= STABLE_MEMBERS and window_event(("map-gone", domain, str(index)), t, 0.35, (150, 400))
+    return index >= STABLE_MEMBERS and window_event(("map-gone", domain, str(index)), t, 0.5, (120, 360))
 
 
 def extra_joined(domain: str, index: int, t: int) -> bool:
     """Whether the site's extra member number ``index`` links to it on day ``t``."""
-    return window_event(("map-new", domain, str(index)), t, 0.5, (120, 360))
+    return window_event(("map-new", domain, str(index)), t, 0.6, (90, 300))
 
 
 def link_lost(domain: str, member: str, t: int) -> bool:
     """Whether a live link from ``member`` to the site is lost on day ``t`` (it may come back)."""
-    return window_event(("map-lost", domain, member), t, 0.25, (90, 300))
+    return window_event(("map-lost", domain, member), t, 0.35, (60, 240))
 
 
 def members_present(domain: str, wanted: int, t: int) -> int:
