@@ -1,9 +1,15 @@
 """The served app and browser tabs on it: open a page, wait until Streamlit's script run has ended, and
 keep a screenshot in ``artifacts/`` for a person to look at. Shared by every browser test module, so they
-all wait for the same thing before they read the page."""
+all wait for the same thing before they read the page.
+
+Also the one measure of a drawn table (``GRID_STATE``, ``drawn_tables``, ``assert_tables_fit``) that every
+check of "this table fits a laptop-wide page" uses, so they all judge "fits" alike.
+"""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +20,24 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 #: Generous: other test runs may share the machine's two cores.
 TIMEOUT_MS = 60_000
 VIEWPORT_WIDTH = 1400
+#: The laptop widths every table must fit (the viewport, sidebar included).
+LAPTOP_WIDTHS = (1440, 1280)
+TABLE = '[data-testid="stDataFrame"]'
+#: Per drawn table: its width, its column count, the headers the grid actually draws, and by how much its
+#: content is wider than the table (then columns sit off to the right, behind a horizontal scroll).
+GRID_STATE = """grid => {
+  const table = grid.querySelector('table[role=grid]');
+  const scroller = grid.querySelector('.dvn-scroller');
+  return {
+    width: grid.getBoundingClientRect().width,
+    columns: table ? Number(table.getAttribute('aria-colcount')) : 0,
+    drawn: [...grid.querySelectorAll('th[role=columnheader]')].map(th => th.textContent),
+    overflow: scroller ? scroller.scrollWidth - scroller.clientWidth : 0,
+  };
+}"""
+#: How long the drawn tables must hold still to count as drawn, and how long to wait for that at most.
+STILL_MS = 150
+DRAW_TIMEOUT_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -34,6 +58,17 @@ def go_to(page: Page, url: str, *, ready: str = "h1") -> None:
     page.goto(url, wait_until="domcontentloaded")
     page.locator(ready).first.wait_for(timeout=TIMEOUT_MS)
     settled(page)
+
+
+def go_to_each(pages: Iterable[Page], url: str, *, ready: str = "h1") -> None:
+    """``go_to`` in several tabs at once: every tab starts loading before any is waited for, so their
+    script runs overlap instead of queueing."""
+    opened = list(pages)
+    for page in opened:
+        page.goto(url, wait_until="domcontentloaded")
+    for page in opened:
+        page.locator(ready).first.wait_for(timeout=TIMEOUT_MS)
+        settled(page)
 
 
 def open_app_page(browser: Browser, url: str, *, height: int = 1000) -> Page:
@@ -59,3 +94,30 @@ def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
     """``artifacts/<name>.png``: what the page looked like, for a person (nothing asserts on it)."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def drawn_tables(page: Page, *, count: int = 1) -> list[dict]:
+    """The state of every table on screen (see ``GRID_STATE``), once at least ``count`` tables have drawn
+    their columns and held still for ``STILL_MS``; a table in a closed tab or fold has no width and is
+    left out. Call it after the script run has ended (``go_to``, ``settled``). Polls instead of sleeping
+    a fixed time, so a quick page is read as soon as it is drawn."""
+    page.locator(f"{TABLE} table[role=grid]").first.wait_for(state="attached", timeout=TIMEOUT_MS)
+    deadline = time.monotonic() + DRAW_TIMEOUT_S
+    previous: list[dict] | None = None
+    while True:
+        states = [
+            s for s in page.locator(TABLE).evaluate_all(f"grids => grids.map({GRID_STATE})") if s["width"]
+        ]
+        drawn = len(states) >= count and all(s["columns"] and s["drawn"] for s in states)
+        if (drawn and states == previous) or time.monotonic() > deadline:
+            return states
+        previous = states if drawn else None
+        page.wait_for_timeout(STILL_MS)
+
+
+def assert_tables_fit(tables: list[dict], where: str) -> None:
+    """Each table shows all its columns inside the page: no sideways overflow, every header drawn."""
+    assert tables, f"{where}: no table drawn"
+    for table in tables:
+        assert table["overflow"] <= 1, f"{where}: {table} is wider than the page"
+        assert len(table["drawn"]) == table["columns"], f"{where}: columns cut off: {table}"

@@ -14,7 +14,17 @@ from client.inputs import slug_for
 from components.common.text import fmt_number
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from tests.browser.tabs import ARTIFACTS, TIMEOUT_MS, go_to, open_app_page, screenshot, settled
+from tests.browser.tabs import (
+    ARTIFACTS,
+    TIMEOUT_MS,
+    assert_tables_fit,
+    drawn_tables,
+    go_to,
+    go_to_each,
+    open_app_page,
+    screenshot,
+    settled,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -124,29 +134,16 @@ TABLE_PAGES = {
     "suggestions": f"/keyword-suggestions?domain={SITE}",
     "tracked": f"/tracked-keywords?domain={SITE}",
 }
-#: Each table's own scroller: wider content than box means columns are hidden off to the right.
-TABLE_WIDTHS = """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')].map(table => {
-    const scroller = table.querySelector('.dvn-scroller');
-    return {content: scroller.scrollWidth, box: scroller.clientWidth};
-})"""
 
 
-@pytest.mark.parametrize("width", [1440, 1280])
-def test_every_keyword_table_fits_the_page(app_url: str, browser: Browser, width: int) -> None:
+@pytest.mark.parametrize("name", list(TABLE_PAGES))
+def test_every_keyword_table_fits_the_page(app_url: str, laptops: dict[int, Page], name: str) -> None:
     """No column of a keyword table is cut off at the right edge on a laptop screen."""
-    for name, path in TABLE_PAGES.items():
-        page = browser.new_page(viewport={"width": width, "height": 1600})
-        try:
-            go_to(page, app_url + path)
-            page.locator('[data-testid="stDataFrame"] .dvn-scroller').first.wait_for(timeout=TIMEOUT_MS)
-            settled(page, linger_ms=500)
-            tables = page.evaluate(TABLE_WIDTHS)
-            screenshot(page, f"keyword_tables_{name}_{width}")
-            assert tables, f"{name}: no table shown"
-            for table in tables:
-                assert table["content"] <= table["box"] + 1, f"{name} at {width} px: {table}"
-        finally:
-            page.close()
+    go_to_each(laptops.values(), app_url + TABLE_PAGES[name])
+    for width, page in laptops.items():
+        tables = drawn_tables(page)
+        screenshot(page, f"keyword_tables_{name}_{width}")
+        assert_tables_fit(tables, f"{name} at {width} px")
 
 
 #: Each bar's value label, each bar, and each horizontal reference line with the layer it is drawn in.

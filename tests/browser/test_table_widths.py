@@ -1,98 +1,109 @@
-"""The Coach's tables, Discover and Categories as a person sees them at common laptop widths, in headless
-Chromium.
+"""Tables as a person sees them at common laptop widths, in headless Chromium: the Coach's tabs, Discover,
+Categories, the Domain overview's compare mode, the bulk DR checker's results and the site check's signals.
 
 Every table must show all its columns inside the page at 1440 and 1280 px: a column scrolled off to the
-right (the Coach's "Heuristic impact", "Why" and "Based on") is one nobody reads. What a narrow table
-leaves out (why an action helps, how a plan step is done) must still read in full on the page.
+right (the Coach's "Heuristic impact", "Why" and "Based on"; the comparison's last 13 columns) is one nobody
+reads. What a narrow table leaves out (why an action helps, how a plan step is done, a compared site's
+title and weekly changes) must still read in full on the page.
+
+Each case opens its page in one tab per width (shared by the module, see ``laptops``), both at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from urllib.parse import urlencode
+import re
+from urllib.parse import quote, urlencode
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from client import ApiClient
+from client.models import Lookup
 from components.coach import rules as coach
+from components.common.text import fmt_int
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox import data as sandbox_data
-from tests.browser.tabs import TIMEOUT_MS, go_to, screenshot, settled
-
-# The same measure of a drawn table as the site pages' check, so both judge "fits" alike.
-from tests.browser.test_site_pages_browser import GRID_STATE
+from tests.browser.tabs import (
+    TIMEOUT_MS,
+    assert_tables_fit,
+    drawn_tables,
+    go_to_each,
+    screenshot,
+    settled,
+)
 from tests.sandbox_picks import domain_where, listed_domains
 
 pytestmark = pytest.mark.browser
 
-#: The laptop widths the tables must fit (the viewport, sidebar included).
-WIDTHS = (1440, 1280)
 #: Demo sites with long and short evidence, one with every action (the longest action names), and a
 #: site whose Trust Map is still being built (the audit then lists the lookup's backlinks, with their
 #: anchors and linking pages).
 COACH_SITES = ("acme-widgets.com", "stripe.com")
 ALL_ACTIONS_SITE = domain_where(lambda lookup: len(coach.ranked_actions(lookup)) >= 5)
 COLD_MAP_SITE = next(d for d in listed_domains() if sandbox_data.is_map_cold(d))
-#: Where a Coach tab keeps a table folded away: the expander to open first.
-FOLDED = {"Diagnose": "The evidence as a table", "Track": "The changes as a table"}
-#: (address, the expander to open or None, how many tables it draws) for every table of this area.
-TABLE_PAGES = (
+#: Compared sites with long titles, an entry that is no domain (its row gets the Problem column, wrapped)
+#: and a bulk list with a line that is skipped; the bulk run's results are the table measured.
+COMPARED = ("stripe.com", "hubspot.com", "not a domain!!", "acme-widgets.com", "example.com")
+BULK_LIST = ("stripe.com", "https://www.github.com/features", "example.com, hubspot.com", "localhost")
+#: What to do on a page before its tables are measured, in order: ("text", t) clicks the text t (an
+#: expander's label), ("button", pattern) clicks the button whose name matches, ("see", t) waits for t.
+Step = tuple[str, str]
+FOLDED: dict[str, tuple[Step, ...]] = {
+    "Diagnose": (("text", "The evidence as a table"),),
+    "Track": (("text", "The changes as a table"),),
+}
+#: (address, what to do first, how many tables it draws) for every table of these pages.
+TABLE_PAGES: tuple[tuple[str, tuple[Step, ...], int], ...] = (
     *(
-        (f"coach?{urlencode({'domain': site, 'coach': tab})}", FOLDED.get(tab), count)
+        (f"coach?{urlencode({'domain': site, 'coach': tab})}", FOLDED.get(tab, ()), count)
         for site in COACH_SITES
         for tab, count in (("Actions", 1), ("Diagnose", 1), ("Audit backlinks", 3), ("Fix", 1), ("Track", 1))
     ),
     *(
-        (f"coach?{urlencode({'domain': ALL_ACTIONS_SITE, 'coach': tab})}", None, 1)
+        (f"coach?{urlencode({'domain': ALL_ACTIONS_SITE, 'coach': tab})}", (), 1)
         for tab in ("Actions", "Fix")
     ),
-    (f"coach?{urlencode({'domain': COLD_MAP_SITE, 'coach': 'Audit backlinks'})}", None, 2),
-    ("discover", None, 1),
-    ("discover?unverified=true&limit=50", None, 1),
-    ("categories", None, 1),
+    (f"coach?{urlencode({'domain': COLD_MAP_SITE, 'coach': 'Audit backlinks'})}", (), 2),
+    ("discover", (), 1),
+    ("discover?unverified=true&limit=50", (), 1),
+    ("categories", (), 1),
+    (f"?compare=true&domains={quote(chr(10).join(COMPARED))}", (), 1),
+    (
+        f"bulk-dr?bulk_domains={quote(chr(10).join(BULK_LIST))}",
+        (("button", r"^Check \d+ domains"), ("see", "Rated ")),
+        2,  # the skipped line, and the results
+    ),
+    (
+        "site-check?domain=example.com",
+        (("button", r"^Read the report"), ("text", "All signals as a table")),
+        1,
+    ),
 )
 
 
-@pytest.fixture(params=WIDTHS, ids=[f"{width}px" for width in WIDTHS])
-def width(request: pytest.FixtureRequest) -> int:
-    """Each laptop width in turn."""
-    return int(request.param)
+def _do(page: Page, steps: tuple[Step, ...]) -> None:
+    """Take ``steps`` on the page (see ``Step``), each once the script run before it has ended."""
+    for kind, what in steps:
+        if kind == "button":
+            page.get_by_role("button", name=re.compile(what)).click()
+            settled(page)
+        elif kind == "text":
+            page.get_by_text(what).first.click()
+        else:
+            page.get_by_text(what).first.wait_for(timeout=TIMEOUT_MS)
+            settled(page)
 
 
-@pytest.fixture
-def laptop(browser: Browser, width: int) -> Iterator[Page]:
-    """A tab ``width`` wide; tall, so a page's tables are all drawn without scrolling."""
-    page = browser.new_page(viewport={"width": width, "height": 2400})
-    try:
-        yield page
-    finally:
-        page.close()
-
-
-def _open(page: Page, url: str, folded: str | None) -> list[dict]:
-    """Open ``url`` (and the expander ``folded``), then the state of every table on screen (see
-    ``GRID_STATE``; a table in a closed tab has no width)."""
-    go_to(page, url)
-    if folded:
-        page.get_by_text(folded).first.click()
-    page.locator('[data-testid="stDataFrame"] table[role=grid]').first.wait_for(
-        state="attached", timeout=TIMEOUT_MS
-    )
-    settled(page, linger_ms=1000)
-    states = [grid.evaluate(GRID_STATE) for grid in page.locator('[data-testid="stDataFrame"]').all()]
-    return [s for s in states if s["width"] > 0]
-
-
-@pytest.mark.parametrize(("address", "folded", "count"), TABLE_PAGES, ids=[a for a, _, _ in TABLE_PAGES])
+@pytest.mark.parametrize(("address", "steps", "count"), TABLE_PAGES, ids=[a for a, _, _ in TABLE_PAGES])
 def test_every_table_shows_all_its_columns_at_laptop_widths(
-    app_url: str, laptop: Page, width: int, address: str, folded: str | None, count: int
+    app_url: str, laptops: dict[int, Page], address: str, steps: tuple[Step, ...], count: int
 ) -> None:
-    tables = _open(laptop, f"{app_url}/{address}", folded)
-    assert len(tables) == count, f"{address} at {width}px drew {len(tables)} tables, not {count}"
-    for table in tables:
-        assert table["overflow"] <= 1, f"{address} at {width}px: {table} is wider than the page"
-        assert len(table["drawn"]) == table["columns"], f"{address} at {width}px: columns cut off"
+    go_to_each(laptops.values(), f"{app_url}/{address}")
+    for width, page in laptops.items():
+        _do(page, steps)
+        tables = drawn_tables(page, count=count)
+        assert len(tables) == count, f"{address} at {width}px drew {len(tables)} tables, not {count}"
+        assert_tables_fit(tables, f"{address} at {width}px")
 
 
 def _reads_in_full(page: Page, text: str, width: int) -> None:
@@ -104,16 +115,34 @@ def _reads_in_full(page: Page, text: str, width: int) -> None:
 
 
 def test_why_each_action_helps_and_how_each_step_is_done_read_in_full(
-    app_url: str, laptop: Page, width: int, sandbox: SandboxServer
+    app_url: str, laptops: dict[int, Page], sandbox: SandboxServer
 ) -> None:
     site = ALL_ACTIONS_SITE
     with ApiClient(sandbox.base_url, DEMO_KEY) as client:
         lookup = client.lookup(site)
-    _open(laptop, f"{app_url}/coach?{urlencode({'domain': site, 'coach': 'Actions'})}", None)
-    for action in coach.ranked_actions(lookup):
-        _reads_in_full(laptop, action.detail, width)
-        _reads_in_full(laptop, action.impact, width)
-    screenshot(laptop, f"coach-actions-{width}")
-    _open(laptop, f"{app_url}/coach?{urlencode({'domain': site, 'coach': 'Fix'})}", None)
-    for phase in coach.fix_plan(lookup, coach.DEFAULT_GOAL).phases:
-        _reads_in_full(laptop, phase.detail, width)
+    go_to_each(laptops.values(), f"{app_url}/coach?{urlencode({'domain': site, 'coach': 'Actions'})}")
+    for width, page in laptops.items():
+        for action in coach.ranked_actions(lookup):
+            _reads_in_full(page, action.detail, width)
+            _reads_in_full(page, action.impact, width)
+        screenshot(page, f"coach-actions-{width}")
+    go_to_each(laptops.values(), f"{app_url}/coach?{urlencode({'domain': site, 'coach': 'Fix'})}")
+    for width, page in laptops.items():
+        for phase in coach.fix_plan(lookup, coach.DEFAULT_GOAL).phases:
+            _reads_in_full(page, phase.detail, width)
+
+
+def test_what_the_comparison_leaves_out_reads_in_full_under_it(
+    app_url: str, laptops: dict[int, Page], sandbox: SandboxServer
+) -> None:
+    with ApiClient(sandbox.base_url, DEMO_KEY) as client:
+        lookups: list[Lookup] = [client.lookup(d) for d in COMPARED if " " not in d]
+    assert all(lookup.title for lookup in lookups)
+    go_to_each(laptops.values(), f"{app_url}/?compare=true&domains={quote(chr(10).join(COMPARED))}")
+    for width, page in laptops.items():
+        drawn_tables(page)
+        screenshot(page, f"compare-table-{width}")
+        page.get_by_text("Each site in full").click()
+        for lookup in lookups:
+            _reads_in_full(page, str(lookup.title), width)
+            _reads_in_full(page, f"{fmt_int(lookup.evidence.backlinks)} backlinks", width)
