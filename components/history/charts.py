@@ -203,7 +203,11 @@ def rank_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
         )
     fig.update_layout(
         title=title,
-        yaxis={"title": "Position", "range": [max(deepest, TOP_10 + 2) + 1, 0.5], "dtick": 5},
+        yaxis={
+            "title": "Position",
+            "range": [max(deepest, TOP_10 + 2) + 1, 0.5],
+            "dtick": 5 if deepest <= 30 else 10,
+        },
         height=420,
         margin=MARGIN,
         legend={"orientation": "h", "y": -0.12},

@@ -1,0 +1,77 @@
+"""The History page in real Chromium, the app in Sandbox mode (no API key) on a fresh history database:
+the empty store is seeded with demo history, and the page draws DR/TrueDR trends for the demo site and a
+competitor, and the keyword position chart. Screenshots go to ``artifacts/``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from bench.harness import app_process
+from sandbox import DEMO_KEY
+from sandbox.demo_history import demo_subjects
+from tests.browser.tabs import TIMEOUT_MS, ServedApp, go_to, screenshot, settled
+
+SUBJECTS = demo_subjects(DEMO_KEY)
+MINE = SUBJECTS.own_sites[0]
+#: Seeding the demo history happens on the first visit; on a busy machine it takes a while.
+SEED_TIMEOUT_MS = 180_000
+CHART = '[data-stale="false"] .js-plotly-plot .main-svg'
+
+
+@pytest.fixture(scope="module")
+def sandbox_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedApp]:
+    """The app with no API key (Sandbox mode) and its history in a new temporary SQLite file."""
+    folder = tmp_path_factory.mktemp("history-app")
+    log = folder / "streamlit.log"
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("DASHBOARD_DATABASE_URL", f"sqlite:///{folder / 'history.sqlite3'}")
+        env.delenv("VERIFIEDDR_API_BASE", raising=False)
+        with app_process(api_key=None, log_path=log) as app:
+            yield ServedApp(app.url, log)
+
+
+def _tab(browser: Browser) -> Page:
+    return browser.new_page(viewport={"width": 1440, "height": 1100}, color_scheme="light")
+
+
+def _chart_text(page: Page, title: str) -> str:
+    """The text of the chart whose title starts with ``title`` (legend, axes, annotations)."""
+    page.locator(f'{CHART} .gtitle:has-text("{title}")').first.wait_for(timeout=TIMEOUT_MS)
+    texts = [chart.text_content() or "" for chart in page.locator(CHART).all()]
+    return next(text for text in texts if title in text)
+
+
+def test_demo_history_shows_dr_and_true_dr_trends_for_your_site_and_a_competitor(
+    browser: Browser, sandbox_app: ServedApp
+) -> None:
+    page = _tab(browser)
+    page.goto(f"{sandbox_app.url}/history", wait_until="domcontentloaded")
+    page.locator(CHART).first.wait_for(timeout=SEED_TIMEOUT_MS)
+    settled(page, linger_ms=500)
+    assert page.get_by_text("Demo history.").first.is_visible()
+    trends = _chart_text(page, "DR and TrueDR over time")
+    assert MINE in trends  # your site, and beside it in the same chart the competitors
+    assert sum(rival in trends for rival in SUBJECTS.competitors) >= 2
+    assert "TrueDR" in trends and "Rating (0–100)" in trends
+    assert page.get_by_text("Week over week").first.is_visible()
+    screenshot(page, "history-domain-trends")
+    page.close()
+
+
+def test_demo_history_shows_the_keyword_position_chart(browser: Browser, sandbox_app: ServedApp) -> None:
+    page = _tab(browser)
+    go_to(page, f"{sandbox_app.url}/history?history_tab=Keyword+positions", ready=CHART)
+    settled(page, linger_ms=500)
+    ranks = _chart_text(page, "Positions over time")
+    assert "Top 10" in ranks and "Position" in ranks
+    assert page.get_by_text("Days in top 10").first.is_visible() or "Days in top 10" in page.content()
+    screenshot(page, "history-keyword-positions")
+    page.close()
+
+
+def test_the_app_log_has_no_traceback(sandbox_app: ServedApp) -> None:
+    assert "Traceback" not in Path(sandbox_app.log).read_text(errors="replace")
