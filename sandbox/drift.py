@@ -150,6 +150,14 @@ def window_event(words: tuple[str, ...], t: int, chance: float, period: tuple[in
 #: The first this-many members of a site (in the order they were drawn) never leave its map, so a
 #: site always keeps enough referring domains for its top and bottom backlinks.
 STABLE_MEMBERS = 10
+#: Who links to a site is re-read once a week (as a crawl would): members join and leave, and
+#: links are lost, on the week's first day; the members' ratings still move daily.
+MAP_REFRESH_DAYS = 7
+
+
+def map_day(t: int) -> int:
+    """The day the site's map membership was last re-read (t itself on refresh days)."""
+    return t - t % MAP_REFRESH_DAYS
 
 
 def extra_members(wanted: int) -> int:
@@ -159,17 +167,18 @@ def extra_members(wanted: int) -> int:
 
 def member_gone(domain: str, index: int, t: int) -> bool:
     """Whether the site's epoch member number ``index`` has left its map on day ``t`` (for a while)."""
-    return index >= STABLE_MEMBERS and window_event(("map-gone", domain, str(index)), t, 0.5, (120, 360))
+    words = ("map-gone", domain, str(index))
+    return index >= STABLE_MEMBERS and window_event(words, map_day(t), 0.5, (120, 360))
 
 
 def extra_joined(domain: str, index: int, t: int) -> bool:
     """Whether the site's extra member number ``index`` links to it on day ``t``."""
-    return window_event(("map-new", domain, str(index)), t, 0.6, (90, 300))
+    return window_event(("map-new", domain, str(index)), map_day(t), 0.6, (90, 300))
 
 
 def link_lost(domain: str, member: str, t: int) -> bool:
     """Whether a live link from ``member`` to the site is lost on day ``t`` (it may come back)."""
-    return window_event(("map-lost", domain, member), t, 0.35, (60, 240))
+    return window_event(("map-lost", domain, member), map_day(t), 0.35, (60, 240))
 
 
 def members_present(domain: str, wanted: int, t: int) -> int:

@@ -25,7 +25,7 @@ from sandbox.data import (
     rating_at,
     site_name,
 )
-from sandbox.drift import extra_joined, extra_members, link_lost, member_gone
+from sandbox.drift import extra_joined, extra_members, link_lost, map_day, member_gone
 from sandbox.hashing import rng_for
 from sandbox.words import ADJECTIVES, ANCHORS, NOUNS
 
@@ -124,9 +124,20 @@ def _member_keys(domain: str) -> tuple[tuple[tuple[_Member, bool], ...], tuple[t
     return keys(epoch_members), keys(extras)
 
 
-def _on_day(member: _Member, live: bool, domain: str, t: int) -> ReferringDomain:
-    """The member as the map shows it on the day: that day's DR, and a live link perhaps lost."""
-    return _shown(member, rating_at(member[0], t), live and not link_lost(domain, member[0], t))
+@lru_cache(maxsize=4096)
+def _present(domain: str, week: int) -> tuple[tuple[_Member, bool], ...]:
+    """The members of the map re-read on day ``week`` (a ``map_day``), each with its link live or lost."""
+    epoch_members, extras = _member_keys(domain)
+    present = [(m, live) for i, (m, live) in enumerate(epoch_members) if not member_gone(domain, i, week)]
+    joined = [extra_joined(domain, j, week) for j in range(len(extras))]
+    if base_profile(domain).referring_domains >= MAP_SIZE:
+        # A big site's sample stays full: when more left than joined, the next newcomers fill it.
+        missing = MAP_SIZE - len(present) - sum(joined)
+        for j in range(len(extras)):
+            if missing > 0 and not joined[j]:
+                joined[j], missing = True, missing - 1
+    present += [member for member, joins in zip(extras, joined, strict=True) if joins]
+    return tuple((m, live and not link_lost(domain, m[0], week)) for m, live in present)
 
 
 @lru_cache(maxsize=4096)
@@ -134,22 +145,7 @@ def _rows_at(domain: str, t: int) -> tuple[ReferringDomain, ...]:
     if t == 0:
         rows = list(_members(domain)[0])
     else:
-        epoch_members, extras = _member_keys(domain)
-        rows = [
-            _on_day(m, live, domain, t)
-            for i, (m, live) in enumerate(epoch_members)
-            if not member_gone(domain, i, t)
-        ]
-        joined = [extra_joined(domain, j, t) for j in range(len(extras))]
-        if base_profile(domain).referring_domains >= MAP_SIZE:
-            # A big site's sample stays full: when more left than joined, the next newcomers fill it.
-            missing = MAP_SIZE - len(rows) - sum(joined)
-            for j in range(len(extras)):
-                if missing > 0 and not joined[j]:
-                    joined[j], missing = True, missing - 1
-        rows += [
-            _on_day(m, live, domain, t) for (m, live), joins in zip(extras, joined, strict=True) if joins
-        ]
+        rows = [_shown(m, rating_at(m[0], t), live) for m, live in _present(domain, map_day(t))]
     rows.sort(key=lambda row: (-(row.importance or 0), row.domain))
     return tuple(rows[:MAP_SIZE])
 
