@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 
 from client.growth_inputs import NewSite, normalise_url
 from client.growth_models import (
@@ -28,6 +28,7 @@ from client.inputs import normalise_domain
 from client.models import Authority, ShellSignals, SiteCheck
 from sandbox import resources
 from sandbox.accounts import Account
+from sandbox.clock import today
 from sandbox.data import (
     CATEGORIES,
     DEMO_SITES,
@@ -226,29 +227,15 @@ def trends(domain: str, store: SiteStore) -> list[TrendPoint]:
         submission = store.submission(domain)
         day = submission.created_at.date() if submission else SANDBOX_EPOCH.date()
         return [TrendPoint(date=day, dr=dr_for(domain))]
-    p = site_profile(domain)
-    r = rng_for("trend", domain)
-    dr, true_dr, traffic = float(p.dr), float(p.true_dr), p.traffic
+    # The same history the sandbox's lookups give day by day (sandbox.drift), one point a week,
+    # so the last step is the weekly change the record and /lookup report.
+    end = today()
     points: list[TrendPoint] = []
-    end: date = SANDBOX_EPOCH.date()
-    for week in range(TREND_WEEKS):
-        points.append(
-            TrendPoint(
-                date=end - timedelta(weeks=week),
-                dr=max(0, min(100, round(dr))),
-                true_dr=max(0, min(100, round(true_dr))),
-                traffic=None if traffic is None else max(0, int(traffic)),
-            )
-        )
-        if week == 0:  # the latest step is the weekly change the record and /lookup report
-            dr -= p.dr_weekly_change
-            true_dr -= p.true_dr_weekly_change
-        else:
-            dr -= r.choice((-1, 0, 0, 0, 1, 1)) * 0.6
-            true_dr -= r.choice((-1, 0, 0, 1, 1, 1)) * 0.7
-        if traffic is not None:
-            traffic = traffic / (1 + r.uniform(-0.04, 0.09))
-    return list(reversed(points))
+    for week in range(TREND_WEEKS - 1, -1, -1):
+        day = end - timedelta(weeks=week)
+        p = site_profile(domain, day)
+        points.append(TrendPoint(date=day, dr=p.dr, true_dr=p.true_dr, traffic=p.traffic))
+    return points
 
 
 def detail(domain: str, store: SiteStore) -> SiteDetail:
