@@ -121,7 +121,7 @@ def _flag_words(value: bool | None, yes: str, no: str, unknown: str) -> str:
 def _change(label: str, value: float | None, digits: int, unit: str = "") -> str:
     if is_missing(value):
         return f"{label} {NOT_AVAILABLE}"
-    return f"{label} {signed(value, digits) or 0}{unit}"
+    return f"{label} {signed(value, digits)}{unit}" if value else f"{label} unchanged"
 
 
 def site_in_brief(lookup: Lookup) -> str:

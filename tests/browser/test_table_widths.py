@@ -41,9 +41,11 @@ pytestmark = pytest.mark.browser
 COACH_SITES = ("acme-widgets.com", "stripe.com")
 ALL_ACTIONS_SITE = domain_where(lambda lookup: len(coach.ranked_actions(lookup)) >= 5)
 COLD_MAP_SITE = next(d for d in listed_domains() if sandbox_data.is_map_cold(d))
-#: Compared sites with long titles, an entry that is no domain (its row gets the Problem column, wrapped)
-#: and a bulk list with a line that is skipped; the bulk run's results are the table measured.
-COMPARED = ("stripe.com", "hubspot.com", "not a domain!!", "acme-widgets.com", "example.com")
+#: Compared sites with long titles, then an entry that is no domain and an unlisted one (their rows get
+#: the Problem column, wrapped) and a second spelling of a site (merged); and a bulk list with a line
+#: that is skipped, where the bulk run's results are the table measured.
+LISTED_COMPARED = ("stripe.com", "hubspot.com", "acme-widgets.com", "example.com")
+COMPARED = (*LISTED_COMPARED[:2], "not a domain!!", "example.co.uk", *LISTED_COMPARED[2:], "www.stripe.com")
 BULK_LIST = ("stripe.com", "https://www.github.com/features", "example.com, hubspot.com", "localhost")
 #: What to do on a page before its tables are measured, in order: ("text", t) clicks the text t (an
 #: expander's label), ("button", pattern) clicks the button whose name matches, ("see", t) waits for t.
@@ -136,7 +138,7 @@ def test_what_the_comparison_leaves_out_reads_in_full_under_it(
     app_url: str, laptops: dict[int, Page], sandbox: SandboxServer
 ) -> None:
     with ApiClient(sandbox.base_url, DEMO_KEY) as client:
-        lookups: list[Lookup] = [client.lookup(d) for d in COMPARED if " " not in d]
+        lookups: list[Lookup] = [client.lookup(d) for d in LISTED_COMPARED]
     assert all(lookup.title for lookup in lookups)
     go_to_each(laptops.values(), f"{app_url}/?compare=true&domains={quote(chr(10).join(COMPARED))}")
     for width, page in laptops.items():
@@ -146,3 +148,4 @@ def test_what_the_comparison_leaves_out_reads_in_full_under_it(
         for lookup in lookups:
             _reads_in_full(page, str(lookup.title), width)
             _reads_in_full(page, f"{fmt_int(lookup.evidence.backlinks)} backlinks", width)
+        screenshot(page, f"compare-in-full-{width}")
