@@ -13,7 +13,7 @@ from components.core import data
 from components.core.connection import Connection, current_connection
 from components.core.errors import read_or_show_error
 from components.core.pages import EXCHANGES, page_header
-from components.core.tables import table_with_export
+from components.core.tables import WRAPPED_ROW_HEIGHT, table_with_export
 from components.core.writes import show_flash
 from components.growth.frames import candidates_frame, partner_choice, partner_facts, was_proposed
 from components.growth.widgets import (
@@ -231,6 +231,7 @@ table_with_export(
     key="candidates",
     column_config=COLUMNS,
     column_order=ORDER,
+    row_height=WRAPPED_ROW_HEIGHT,  # why each partner fits, wrapped over a few lines
     narrowed_to_fit=True,
 )
 st.caption("Pick a partner below to read why it fits in full.")
