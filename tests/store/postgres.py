@@ -12,6 +12,7 @@ import contextlib
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -110,6 +111,22 @@ def running_postgres() -> Iterator[PostgresServer]:
         yield server
     finally:
         with contextlib.suppress(Exception):
-            if (data / "postmaster.pid").exists():
-                run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+            _stop(data)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _stop(data: Path) -> None:
+    """Immediate shutdown (SIGQUIT to the postmaster; the data is thrown away), waiting until it is gone."""
+    pid_file = data / "postmaster.pid"
+    if not pid_file.exists():
+        return
+    pid = int(pid_file.read_text().split()[0])
+    os.kill(pid, signal.SIGQUIT)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)

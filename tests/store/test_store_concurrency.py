@@ -74,6 +74,7 @@ from datetime import date
 from store import HistoryStore
 from tests.store import samples
 store = HistoryStore.open(sys.argv[1])
+print("ready", flush=True)
 for n in range(int(sys.argv[2])):
     store.record_lookup(samples.ACCOUNT, samples.lookup(dr=80 + n % 2), date(2025, 1, 6), "job")
     store.record_trust_map(samples.ACCOUNT, samples.trust_map(members=("a.com", "b.com")[: 1 + n % 2]),
@@ -91,10 +92,9 @@ def test_another_process_writing_while_this_one_writes(store_url: str) -> None:
             stderr=subprocess.PIPE,
             text=True,
         )
-        n = 0
-        # Keep writing until the other process is done, so the two really overlap.
-        while n < ROUNDS * 2 or other.poll() is None:
-            n += 1
+        assert other.stdout is not None
+        assert other.stdout.readline().strip() == "ready"  # both write from here on, at the same time
+        for n in range(ROUNDS):
             store.record_lookup(ACCOUNT, samples.lookup(dr=81 - n % 2), DAY, "browsing")
             store.record_trust_map(
                 ACCOUNT, samples.trust_map(members=("a.com", "b.com")[: 1 + n % 2]), DAY, "job"

@@ -125,7 +125,9 @@ def test_without_an_api_key_the_job_says_what_to_set(
     assert "set VERIFIEDDR_API_KEY" in capsys.readouterr().err
 
 
-def test_a_run_killed_half_way_keeps_what_it_recorded_and_the_next_run_completes(tmp_path: Path) -> None:
+def test_a_run_killed_half_way_keeps_what_it_recorded_and_the_next_run_completes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     url = f"sqlite:///{tmp_path / 'history.sqlite3'}"
     rivals = competitors(8)
     with HistoryStore.open(url) as store:
@@ -161,9 +163,9 @@ def test_a_run_killed_half_way_keeps_what_it_recorded_and_the_next_run_completes
             kept = len(store.domain_history(ACCOUNT, [*OWN_SITES, *rivals]))
         assert 4 <= kept < len(OWN_SITES) + len(rivals)
 
-        finish = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert finish.returncode == 0, finish.stderr[-2000:]
-    recorded, unchanged = finish.stdout.strip().splitlines()[-1].split(", ")[:2]
+        code, out, err = run_job(monkeypatch, capsys, slow.base_url, url, "--as-of", AS_OF)
+    assert code == 0, err
+    recorded, unchanged = out.strip().splitlines()[-1].split(", ")[:2]
     assert int(recorded.split()[1]) > 0 and int(unchanged.split()[1]) >= 3
     with HistoryStore.open(url) as store:
         assert len(store.domain_history(ACCOUNT, [*OWN_SITES, *rivals])) == len(OWN_SITES) + len(rivals)
