@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import streamlit as st
 
 from components.core.connection import Connection
-from components.history.source import HistorySource, StoreSource
+from components.history.source import CachedSource, HistorySource, QueryCache, StoreSource
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -45,6 +45,9 @@ RECORDED = {
     "keyword_report": "keyword",
 }
 UNAVAILABLE = "History is unavailable"
+#: How long the History page reuses what it read (rows written by the job or another replica show
+#: within this time; rows written by this process at once).
+QUERY_TTL_S = 60.0
 #: Demo Trust Maps are seeded once a week (60 referring domains each): churn between any two of them
 #: reads like a real history, and seeding stays a matter of seconds.
 DEMO_MAP_EVERY_DAYS = 7
@@ -64,6 +67,8 @@ class _Door:
     #: account → whether its history is demo data (asked once per process).
     demo: dict[str, bool] = field(default_factory=dict)
     owned: set[str] = field(default_factory=set)
+    #: The page's recent reads (see ``QueryCache``): dropped by every write from this process.
+    queries: QueryCache = field(default_factory=lambda: QueryCache(ttl_s=QUERY_TTL_S))
 
     def open(self) -> HistoryStore | None:
         if self.store is not None:
@@ -160,8 +165,11 @@ def page_source(conn: Connection) -> HistorySource | None:
     """Where this account's history rows come from; None when history is unavailable."""
     if _source_factory is not None:
         return _source_factory(conn)
-    store = history_store()
-    return None if store is None or not conn.has_key else StoreSource(store, conn.fingerprint)
+    door = _current_door()
+    store = door.open()
+    if store is None or not conn.has_key:
+        return None
+    return CachedSource(StoreSource(store, conn.fingerprint), door.queries)
 
 
 # --- the watchlist from the app --------------------------------------------------------------------
@@ -188,14 +196,17 @@ def set_watched(conn: Connection, kind: str, subject: str, watch: bool) -> bool:
     account = conn.fingerprint
     changed = store.watch(account, kind, subject) if watch else store.unwatch(account, kind, subject)  # type: ignore[arg-type]
     door.watched.pop(account, None)
+    door.queries.changed()
     return changed
 
 
 def record_now(conn: Connection, operation: str, value: Any) -> None:
     """Record a value a page already holds (right after Watch), on the calling thread."""
-    store = history_store()
+    door = _current_door()
+    store = door.open()
     if store is not None and conn.has_key:
         _write(store, conn.fingerprint, operation, value, history_day(conn))
+        door.queries.changed()
 
 
 def remember_own_sites(conn: Connection, domains: list[str]) -> None:
@@ -208,6 +219,7 @@ def remember_own_sites(conn: Connection, domains: list[str]) -> None:
         store.watch(conn.fingerprint, "domain", domain, origin="own")
     door.owned.add(conn.fingerprint)
     door.watched.pop(conn.fingerprint, None)
+    door.queries.changed()
 
 
 # --- demo history ----------------------------------------------------------------------------------
@@ -241,6 +253,7 @@ def _seed_if_empty(door: _Door, store: HistoryStore, account: str, key: str, tod
             _seed(store, account, key, today)
         door.seeded.add(account)
         door.watched.pop(account, None)
+        door.queries.changed()
 
 
 def _seed(store: HistoryStore, account: str, key: str, today: date) -> None:
@@ -325,17 +338,18 @@ def _record(door: _Door, account: str, demo_key: str | None, operation: str, val
         subject = _subject(operation, value)
         if subject is not None and subject not in door.watched_subjects(account):
             return
-        _write(store, account, operation, value, day)
+        if _write(store, account, operation, value, day) == "recorded":
+            door.queries.changed()
         door.problem = None
     except Exception as exc:  # remembered, shown on the History page
         door.failed(exc)
 
 
-def _write(store: HistoryStore, account: str, operation: str, value: Any, day: date) -> None:
+def _write(store: HistoryStore, account: str, operation: str, value: Any, day: date) -> str:
     writers = {
         "lookup": store.record_lookup,
         "trust_map": store.record_trust_map,
         "tracked_keywords": store.record_tracked,
         "keyword_report": store.record_keyword_report,
     }
-    writers[operation](account, value, day, "browsing")
+    return writers[operation](account, value, day, "browsing")

@@ -239,31 +239,31 @@ def keyword_summary(history: pd.DataFrame) -> pd.DataFrame:
     if history.empty:
         return empty(columns)
     frame = _numbers(with_days(history), ["position", "median_dr", "gap"])
-    frame = frame.drop_duplicates(["keyword", "day"], keep="last")
-    rows = []
-    for keyword, days in frame.groupby("keyword", sort=True):
-        latest = days.iloc[-1]
-        earlier = days.iloc[-2] if len(days) > 1 else None
-        ranked = days[days["position"].notna()]
-        best = ranked.loc[ranked["position"].idxmin()] if not ranked.empty else None
-        change = None
-        if earlier is not None and pd.notna(latest["position"]) and pd.notna(earlier["position"]):
-            change = float(earlier["position"] - latest["position"])  # up the ranking is positive
-        rows.append(
-            {
-                "keyword": keyword,
-                "position": latest["position"],
-                "change": change,
-                "best_position": None if best is None else best["position"],
-                "best_day": None if best is None else best["day"].date(),
-                "days_in_top_10": int((ranked["position"] <= TOP_10).sum()),
-                "days_recorded": len(days),
-                "median_dr": latest["median_dr"],
-                "gap": latest["gap"],
-                "latest_day": latest["day"].date(),
-            }
-        )
-    out = _numbers(pd.DataFrame(rows, columns=list(columns)), ["position", "change", "best_position"])
+    frame = frame.drop_duplicates(["keyword", "day"], keep="last").sort_values(
+        ["keyword", "day"], kind="stable"
+    )
+    frame["earlier"] = frame.groupby("keyword", sort=False)["position"].shift()
+    latest = frame.groupby("keyword", sort=True).tail(1).set_index("keyword")
+    ranked = frame[frame["position"].notna()]
+    # The first day at the best position: rows are in day order, so the first minimum is the earliest.
+    best = ranked.loc[ranked.groupby("keyword")["position"].idxmin()].set_index("keyword")
+    in_top_10 = ranked[ranked["position"] <= TOP_10].groupby("keyword").size()
+    out = pd.DataFrame(
+        {
+            "keyword": latest.index,
+            "position": latest["position"].to_numpy(),
+            "change": (latest["earlier"] - latest["position"]).to_numpy(),  # up the ranking is positive
+            "best_position": best["position"].reindex(latest.index).to_numpy(),
+            "best_day": best["day"].reindex(latest.index).dt.date.to_numpy(),
+            "days_in_top_10": in_top_10.reindex(latest.index, fill_value=0).astype(int).to_numpy(),
+            "days_recorded": frame.groupby("keyword", sort=True).size().reindex(latest.index).to_numpy(),
+            "median_dr": latest["median_dr"].to_numpy(),
+            "gap": latest["gap"].to_numpy(),
+            "latest_day": latest["day"].dt.date.to_numpy(),
+        }
+    )
+    out = _numbers(out, ["position", "change", "best_position"])
+    out["best_day"] = out["best_day"].astype(object).where(out["best_position"].notna(), None)
     out["unranked"] = out["position"].isna()
     out = out.sort_values(["unranked", "position", "keyword"], kind="stable").drop(columns="unranked")
     return out.reset_index(drop=True)

@@ -1,16 +1,21 @@
 """Where the History page's rows come from: a small source object, so the page never names the store.
 
-``StoreSource`` reads the current account's rows from a ``HistoryStore``; ``FrameSource`` serves the
-same columns from DataFrames held in memory (what the benchmark compares the store with, and what a
-test can feed the page). Pure: no Streamlit.
+``StoreSource`` reads the current account's rows from a ``HistoryStore``; ``CachedSource`` keeps its
+recent answers for a minute (history changes once a day; a rerun of the page should not read two years
+of rows again), dropped at once when this process writes; ``FrameSource`` serves the same columns from
+DataFrames held in memory (what the benchmark compares the store with, and what a test can feed the
+page). Pure: no Streamlit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pandas as pd
 
@@ -18,6 +23,8 @@ from components.history.frames import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLU
 
 if TYPE_CHECKING:
     from store import HistoryStore
+
+T = TypeVar("T")
 
 
 class HistorySource(Protocol):
@@ -62,6 +69,74 @@ class StoreSource:
 
     def watch_items(self) -> list[tuple[str, str, str]]:
         return [(item.kind, item.subject, item.origin) for item in self.store.watchlist(self.account)]
+
+
+class QueryCache:
+    """Recent answers of one database's reads, shared by every session of the process.
+
+    An answer is used for ``ttl_s`` at most (rows the daily job or another replica writes show within
+    that time) and never after ``changed()`` (a write from this process: a Watch, a recorded read).
+    Answers are shared, not copied: callers must not change a frame they get.
+    """
+
+    def __init__(self, ttl_s: float = 60.0, max_entries: int = 64) -> None:
+        self.ttl_s = ttl_s
+        self.max_entries = max_entries
+        self._lock = threading.Lock()
+        self._version = 0
+        self._entries: OrderedDict[tuple[Any, ...], tuple[float, int, Any]] = OrderedDict()
+
+    def changed(self) -> None:
+        with self._lock:
+            self._version += 1
+            self._entries.clear()
+
+    def get(self, key: tuple[Any, ...], read: Callable[[], T]) -> T:
+        now = time.monotonic()
+        with self._lock:
+            version = self._version
+            hit = self._entries.get(key)
+            if hit is not None and hit[0] > now and hit[1] == version:
+                self._entries.move_to_end(key)
+                return hit[2]
+        value = read()
+        with self._lock:
+            if self._version == version:  # not written meanwhile: the answer is still current
+                self._entries[key] = (now + self.ttl_s, version, value)
+                self._entries.move_to_end(key)
+                while len(self._entries) > self.max_entries:
+                    self._entries.popitem(last=False)
+        return value
+
+
+@dataclass(frozen=True)
+class CachedSource:
+    """A source whose answers are kept in a ``QueryCache`` under the account they belong to."""
+
+    inner: StoreSource
+    cache: QueryCache
+
+    def _get(self, name: str, *args: Any) -> Any:
+        key = (self.inner.account, name, *(tuple(a) if isinstance(a, list) else a for a in args))
+        return self.cache.get(key, lambda: getattr(self.inner, name)(*args))
+
+    def domain_history(self, domains: Sequence[str], since: date | None) -> pd.DataFrame:
+        return self._get("domain_history", tuple(domains), since)
+
+    def trust_map_days(self, domain: str) -> list[date]:
+        return self._get("trust_map_days", domain)
+
+    def trust_map_links(self, domain: str, day: date) -> pd.DataFrame:
+        return self._get("trust_map_links", domain, day)
+
+    def trust_map_totals(self, domain: str, since: date | None) -> pd.DataFrame:
+        return self._get("trust_map_totals", domain, since)
+
+    def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
+        return self._get("keyword_history", site, since)
+
+    def watch_items(self) -> list[tuple[str, str, str]]:
+        return self._get("watch_items")
 
 
 def _day_values(frame: pd.DataFrame) -> pd.Series:

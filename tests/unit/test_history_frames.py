@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from components.history import charts, frames
-from components.history.source import FrameSource
+from components.history.source import FrameSource, QueryCache
 
 START = date(2025, 1, 6)  # a Monday
 
@@ -240,3 +240,22 @@ def test_frame_source_answers_like_the_store_for_a_period() -> None:
     assert list(rows["domain"].unique()) == ["rival.com"] and len(rows) == 3
     assert len(source.keyword_history("example-com", None)) == 10
     assert source.keyword_history("other-com", None).empty
+
+
+def test_the_query_cache_reuses_an_answer_until_a_write_or_its_time_is_up() -> None:
+    reads: list[str] = []
+
+    def read(value: str) -> str:
+        reads.append(value)
+        return value
+
+    cache = QueryCache(ttl_s=60)
+    assert cache.get(("acct-a", "q"), lambda: read("a1")) == "a1"
+    assert cache.get(("acct-a", "q"), lambda: read("a2")) == "a1"  # a rerun: not read again
+    assert cache.get(("acct-b", "q"), lambda: read("b1")) == "b1"  # another account: its own answer
+    cache.changed()  # this process wrote: the next read goes to the store
+    assert cache.get(("acct-a", "q"), lambda: read("a3")) == "a3"
+    expired = QueryCache(ttl_s=0)
+    expired.get(("acct-a", "q"), lambda: read("x1"))
+    assert expired.get(("acct-a", "q"), lambda: read("x2")) == "x2"
+    assert reads == ["a1", "b1", "a3", "x1", "x2"]
