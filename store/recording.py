@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime
 from typing import Any, Literal, get_args
 
-from sqlalchemy import Connection, Engine, Table, delete, exists, insert, or_, select
+from sqlalchemy import Connection, Engine, Row, Table, delete, exists, insert, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
@@ -50,10 +50,15 @@ def _last_per_key(rows: Iterable[dict[str, Any]], key: Sequence[str]) -> list[di
     return list({tuple(row[name] for name in key): row for row in rows}.values())
 
 
-def upsert(
-    conn: Connection, table: Table, rows: list[dict[str, Any]], key: Sequence[str], values: Sequence[str]
-) -> list[int]:
-    """Insert ``rows``, or update the day's row where a value differs; the ids written (none: unchanged)."""
+def upsert_returning(
+    conn: Connection,
+    table: Table,
+    rows: list[dict[str, Any]],
+    key: Sequence[str],
+    values: Sequence[str],
+    returning: Sequence[str] = ("id",),
+) -> list[Row[Any]]:
+    """Insert ``rows``, or update the day's row where a value differs; the rows written (none: unchanged)."""
     if not rows:
         return []
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
@@ -64,14 +69,25 @@ def upsert(
         index_elements=[table.c[name] for name in key],
         set_={name: excluded[name] for name in rows[0] if name not in key},
         where=differs,
-    ).returning(table.c.id)
-    return list(conn.execute(stmt).scalars())
+    ).returning(*(table.c[name] for name in returning))
+    return list(conn.execute(stmt).all())
 
 
-def _replace_links(conn: Connection, snapshot_id: int, links: list[dict[str, Any]]) -> None:
-    conn.execute(delete(LINKS).where(LINKS.c.snapshot_id == snapshot_id))
-    if links:
-        conn.execute(insert(LINKS), [{"snapshot_id": snapshot_id, **link} for link in links])
+def upsert(
+    conn: Connection, table: Table, rows: list[dict[str, Any]], key: Sequence[str], values: Sequence[str]
+) -> list[int]:
+    """``upsert_returning``, giving the ids written (none: every row was unchanged)."""
+    return [row.id for row in upsert_returning(conn, table, rows, key, values)]
+
+
+def _replace_links(conn: Connection, links_by_snapshot: dict[int, list[dict[str, Any]]]) -> None:
+    """Each snapshot's links, replacing whatever it held (one DELETE and one executemany for all)."""
+    if not links_by_snapshot:
+        return
+    conn.execute(delete(LINKS).where(LINKS.c.snapshot_id.in_(list(links_by_snapshot))))
+    rows = [{"snapshot_id": sid, **link} for sid, links in links_by_snapshot.items() for link in links]
+    if rows:
+        conn.execute(insert(LINKS), rows)
 
 
 def _chunks(rows: list[dict[str, Any]]) -> Iterable[list[dict[str, Any]]]:
@@ -101,7 +117,7 @@ class RecordingMixin:
         with self._writer.begin() as conn:
             written = upsert(conn, TRUST_MAPS, [row], DOMAIN_KEY, shape.TRUST_MAP_VALUES)
             if written:
-                _replace_links(conn, written[0], links)
+                _replace_links(conn, {written[0]: links})
         return "recorded" if written else "unchanged"
 
     def record_tracked(
@@ -142,19 +158,20 @@ class RecordingMixin:
                 for chunk in _chunks(_last_per_key(domain_rows, DOMAIN_KEY)):
                     written += len(upsert(conn, DOMAINS, chunk, DOMAIN_KEY, shape.DOMAIN_VALUES))
 
-        maps_by_domain: dict[str, dict[date, TrustMap]] = defaultdict(dict)
+        # day → (snapshot row, its links), per domain; the last map given for a day wins.
+        maps_by_domain: dict[str, dict[date, tuple[dict[str, Any], list[dict[str, Any]]]]] = defaultdict(dict)
         for day, trust_map in trust_maps:
-            self._stamp(account, day, source)
-            maps_by_domain[shape.subject_name(trust_map.site.domain)][day] = trust_map
-        for maps in maps_by_domain.values():
+            links = shape.trust_map_links(trust_map)
+            row = {**self._stamp(account, day, source), **shape.trust_map_values(trust_map, links)}
+            maps_by_domain[row["domain"]][day] = (row, links)
+        for by_day in maps_by_domain.values():
             with self._writer.begin() as conn:
-                for day, trust_map in maps.items():
-                    links = shape.trust_map_links(trust_map)
-                    row = {**self._stamp(account, day, source), **shape.trust_map_values(trust_map, links)}
-                    ids = upsert(conn, TRUST_MAPS, [row], DOMAIN_KEY, shape.TRUST_MAP_VALUES)
-                    if ids:
-                        _replace_links(conn, ids[0], links)
-                        written += 1
+                for chunk in _chunks([row for row, _links in by_day.values()]):
+                    changed = upsert_returning(
+                        conn, TRUST_MAPS, chunk, DOMAIN_KEY, shape.TRUST_MAP_VALUES, ("id", "day")
+                    )
+                    _replace_links(conn, {row.id: by_day[row.day][1] for row in changed})
+                    written += len(changed)
 
         by_site: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for day, tracked in trackeds:

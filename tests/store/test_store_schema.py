@@ -13,6 +13,7 @@ from sqlalchemy import inspect, text
 from store import HistoryStore, StoreUnavailable
 from store.engine import make_engine
 from store.migrations import FIRST_REVISION, current_revision, head_revision, upgrade
+from tests.store import samples
 from tests.store.samples import ACCOUNT
 
 HEAD_TABLES = {
@@ -125,3 +126,15 @@ def test_a_database_of_another_kind_is_refused_with_the_forms_that_work() -> Non
         HistoryStore.open("mysql://root:pw@127.0.0.1/history")
     assert "pw" not in caught.value.reason.replace("postgresql+psycopg://user:password", "")
     assert "sqlite:///" in caught.value.reason
+
+
+def test_a_database_that_breaks_after_opening_gives_plain_words_not_a_traceback(store_url: str) -> None:
+    with HistoryStore.open(store_url) as store:
+        with store.engine.begin() as conn:
+            conn.execute(text("DROP TABLE domain_snapshots"))
+        with pytest.raises(StoreUnavailable) as caught:
+            store.record_lookup(ACCOUNT, samples.lookup(), date(2025, 1, 6), "job")
+        assert caught.value.reason.startswith("could not write to the history database at ")
+        with pytest.raises(StoreUnavailable) as caught:
+            store.domain_history(ACCOUNT, ["stripe.com"])
+        assert caught.value.reason.startswith("could not read the history database at ")
