@@ -7,11 +7,12 @@ domains share a chart, one colour per domain so a domain reads the same in every
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from components.common.figures import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure, floats
+from components.common.figures import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
 from components.history.frames import RATINGS, TOP_10, TREND_METRICS, with_days
 
 #: One colour per compared domain (the first is yours), readable on a light and a dark background.
@@ -20,6 +21,17 @@ RATING_RANGE = [0, 100]
 #: How a day reads in a tooltip.
 DAY = "%{x|%b %d, %Y}"
 MARGIN = {"t": 60, "b": 30, "l": 10, "r": 10}
+
+
+def _days(frame: pd.DataFrame) -> np.ndarray:
+    """A frame's days as one numpy array: plotly copies a figure's data when it is drawn, and a list of
+    thousands of Timestamps copies one object at a time (most of a two-year chart's time)."""
+    return pd.to_datetime(frame["day"]).to_numpy(dtype="datetime64[ns]")
+
+
+def _values(series: pd.Series) -> np.ndarray:
+    """A nullable column as a float array, missing as NaN (a gap in the line, never 0)."""
+    return pd.to_numeric(series, errors="coerce").astype("Float64").to_numpy(dtype=float, na_value=np.nan)
 
 
 def domain_colours(domains: list[str]) -> dict[str, str]:
@@ -75,8 +87,8 @@ def ratings_trend_chart(
         fig = go.Figure()
         for metric, colour in (("dr", DR_COLOUR), ("true_dr", TRUE_DR_COLOUR)):
             fig.add_scatter(
-                x=list(frame["day"]),
-                y=floats(frame[metric]),
+                x=_days(frame),
+                y=_values(frame[metric]),
                 mode="lines",
                 name=TREND_METRICS[metric],
                 line={"color": colour, "width": 2},
@@ -94,8 +106,8 @@ def ratings_trend_chart(
             for domain in domains:
                 rows = frame[frame["domain"] == domain]
                 fig.add_scatter(
-                    x=list(rows["day"]),
-                    y=floats(rows[metric]),
+                    x=_days(rows),
+                    y=_values(rows[metric]),
                     mode="lines",
                     name=domain,
                     legendgroup=domain,
@@ -126,8 +138,8 @@ def metric_trend_chart(history: pd.DataFrame, metric: str, order: list[str] | No
     for domain in domains:
         rows = frame[frame["domain"] == domain]
         fig.add_scatter(
-            x=list(rows["day"]),
-            y=floats(rows[metric]),
+            x=_days(rows),
+            y=_values(rows[metric]),
             mode="lines",
             name=domain,
             line={"color": colours[domain], "width": 2},
@@ -155,8 +167,8 @@ def trust_map_totals_chart(totals: pd.DataFrame, domain: str) -> go.Figure:
         ("spam_risky", "Spam-risky domains", "#9b6bd6"),
     ):
         fig.add_scatter(
-            x=list(frame["day"]),
-            y=floats(frame[column]),
+            x=_days(frame),
+            y=_values(frame[column]),
             mode="lines",
             name=label,
             line={"color": colour, "width": 2},
@@ -194,8 +206,8 @@ def rank_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
         if part.empty:
             continue
         fig.add_scatter(
-            x=list(part["day"]),
-            y=floats(part["position"]),
+            x=_days(part),
+            y=_values(part["position"]),
             mode="lines",
             name=keyword,
             line={"width": 2},
@@ -226,8 +238,8 @@ def gap_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
         if part.empty:
             continue
         fig.add_scatter(
-            x=list(part["day"]),
-            y=floats(part["gap"]),
+            x=_days(part),
+            y=_values(part["gap"]),
             mode="lines",
             name=keyword,
             line={"width": 2},
