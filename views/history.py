@@ -36,6 +36,7 @@ from components.history.widgets import (
     WATCHLIST_TAB,
     demo_label,
     unavailable_notice,
+    watch_controls,
     watchlist_tab,
 )
 from components.keywords.widgets import owned_sites
@@ -163,11 +164,16 @@ def _domain_trends(conn: Connection, source: HistorySource, own: dict[str, str],
     if not selected:
         st.caption("Pick one or more domains.")
         return
+    watched_domains = {s for kind, s, _ in source.watch_items() if kind == "domain"} | set(own)
+    for domain in [d for d in selected if d not in watched_domains][:2]:
+        st.caption(f"{escape_md(domain)} is not watched: nothing new is kept for it.")
+        watch_controls(conn, "domain", domain, key=f"history_watch_{domain}")
     rows = source.domain_history(selected, frames.since(period, today))
     if rows.empty:
+        when = "so far" if frames.PERIODS.get(period) is None else f"in the last {period}"
         st.info(
-            f"Nothing recorded for {escape_md(', '.join(selected))} in the last {period.lower()} yet. A "
-            "watched domain gets a row each day the snapshot job runs or someone opens it in the app.",
+            f"Nothing recorded for {escape_md(', '.join(selected))} {when}. A watched domain gets a row "
+            "each day the snapshot job runs or someone opens it in the app.",
             icon=":material/hourglass_empty:",
         )
         return

@@ -182,3 +182,13 @@ def test_an_unreachable_database_is_said_in_plain_words_and_pages_still_work(
     assert metric(overview, "DR") != "not available"  # the page works
     assert "History is unavailable" in shown_text(overview) and not PASSWORD.search(shown_text(overview))
     assert not [b for b in overview.button if b.label == "Watch"]
+
+
+def test_a_link_to_an_unwatched_domain_opens_it_and_offers_to_watch_it(store: HistoryStore) -> None:
+    at = open_page(PAGE, domain="HubSpot.com", history_tab="Domain trends")
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.multiselect(key="history_domains").value == ["hubspot.com"]
+    assert "hubspot.com is not watched" in shown_text(at).replace("\\", "")
+    button(at, "Watch").click().run()
+    assert store.is_watched(ACCOUNT, "domain", "hubspot.com")
+    assert "is not watched" not in shown_text(at)
