@@ -181,9 +181,9 @@ def _domain_trends(conn: Connection, source: HistorySource, own: dict[str, str],
     st.plotly_chart(data.figure(ratings_trend_chart, rows, moves, order=selected), key="history_ratings")
     if not moves.empty:
         st.caption(
-            "Ringed: the largest moves, "
+            "Ringed: the largest week-over-week moves (each line's largest): "
             + "; ".join(
-                f"{m.domain} {frames.TREND_METRICS[m.metric]} {m.change:+g} on {m.day:%b %d}"
+                f"{m.domain} {frames.TREND_METRICS[m.metric]} {m.change:+g} in the week to {m.day:%b %d}"
                 for m in moves.itertuples()
             )
             + "."

@@ -116,36 +116,36 @@ def week_over_week(history: pd.DataFrame, metrics: tuple[str, ...] = tuple(TREND
 
 
 def largest_moves(history: pd.DataFrame, metrics: tuple[str, ...] = RATINGS, n: int = 5) -> pd.DataFrame:
-    """The ``n`` largest changes between two consecutive recorded values of a domain's metric.
+    """The ``n`` largest week-over-week moves, at most one per domain and metric (its largest), so the
+    marks spread over the domains compared instead of piling onto one noisy line.
 
-    Columns: domain, metric, day (when the new value was first seen), value, change, previous_day.
-    Largest by size (up or down); of two moves of one size the later comes first. No change is a move.
+    A week's value is its last recorded one (weeks end on Sunday). Columns: domain, metric, day (the
+    last recorded day of the week that moved, where the mark sits on the line), value, change,
+    previous_day. Largest by size, up or down; of two moves of one size the later comes first.
     """
     columns = ("domain", "metric", "day", "value", "change", "previous_day")
     if history.empty:
         return empty(columns)
     frame = _numbers(with_days(history), list(metrics))
+    frame["week"] = frame["day"].dt.to_period("W-SUN")
     parts = []
     for metric in metrics:
-        for domain, rows in frame.groupby("domain", sort=True):
-            values = rows.loc[rows[metric].notna(), ["day", metric]]
-            if len(values) < 2:
-                continue
-            part = pd.DataFrame(
-                {
-                    "domain": domain,
-                    "metric": metric,
-                    "day": values["day"].to_numpy(),
-                    "value": values[metric].to_numpy(dtype=float),
-                    "change": values[metric].diff().to_numpy(dtype=float, na_value=float("nan")),
-                    "previous_day": values["day"].shift().to_numpy(),
-                }
-            )
-            parts.append(part[part["change"].abs() > 0])
-    if not parts:
-        return empty(columns)
+        known = frame[frame[metric].notna()]
+        weekly = known.groupby(["domain", "week"], sort=True).tail(1).sort_values(["domain", "day"])
+        weekly = weekly.assign(
+            value=weekly[metric].astype(float),
+            change=weekly.groupby("domain")[metric].diff().astype(float),
+            previous_day=weekly.groupby("domain")["day"].shift(),
+            metric=metric,
+        )
+        moved = weekly[weekly["change"].abs() > 0]
+        moved = moved.assign(size=moved["change"].abs()).sort_values(
+            ["size", "day"], ascending=[False, False], kind="stable"
+        )
+        parts.append(moved.drop_duplicates("domain"))  # each domain's largest move of this metric
     moves = pd.concat(parts, ignore_index=True)
-    moves["size"] = moves["change"].abs()
+    if moves.empty:
+        return empty(columns)
     moves = moves.sort_values(["size", "day"], ascending=[False, False], kind="stable").head(n)
     return moves.loc[:, list(columns)].reset_index(drop=True)
 

@@ -96,20 +96,21 @@ def test_week_over_week_of_nothing_keeps_its_columns() -> None:
     assert weekly.empty and "dr_change" in weekly.columns and "week_ending" in weekly.columns
 
 
-def test_largest_moves_are_the_biggest_steps_up_or_down() -> None:
+def test_largest_moves_are_each_domains_biggest_week_over_week_step() -> None:
+    steady = [50] * 17
     history = pd.concat(
         [
-            domain_rows("example.com", [40, 41, 41, 47, 47, 46], [50, 50, 50, 50, 50, 50]),
-            domain_rows("rival.com", [60, 60, 52, 52, 52, 52], [70, 70, 70, 70, 70, 71]),
+            # Weeks of Jan 6, 13 and 20: DR ends them at 40, 41, 47 (the third week is partial).
+            domain_rows("example.com", [40] * 7 + [41] * 7 + [47] * 3, steady),
+            domain_rows("rival.com", [60] * 7 + [52] * 7 + [53] * 3, steady),
         ]
     )
     moves = frames.largest_moves(history, n=3)
     assert list(zip(moves["domain"], moves["metric"], moves["change"], strict=True)) == [
         ("rival.com", "dr", -8.0),
-        ("example.com", "dr", 6.0),
-        ("example.com", "dr", -1.0),  # same size as +1 on the 7th, but later
+        ("example.com", "dr", 6.0),  # its +1 the week before is not marked: one mark per line
     ]
-    assert moves["day"].iloc[1] == pd.Timestamp(START + timedelta(days=3))
+    assert moves["day"].iloc[1] == pd.Timestamp(START + timedelta(days=16))  # on the line's last point
     assert moves["value"].iloc[1] == 47
 
 
@@ -188,13 +189,13 @@ def test_a_climb_is_a_positive_change() -> None:
 
 
 def test_one_domain_draws_dr_and_true_dr_on_the_0_to_100_scale_with_moves_ringed() -> None:
-    history = domain_rows("example.com", [40, 41, 48, 48])
+    history = domain_rows("example.com", [40] * 7 + [48] * 7)
     fig = charts.ratings_trend_chart(history, frames.largest_moves(history, n=4))
     names = [t.name for t in fig.data]
     assert names[:2] == ["DR", "Largest moves"] and "TrueDR" in names
     assert list(fig.layout.yaxis.range) == [0, 100]
     ring = fig.data[1]
-    assert list(ring.text) == ["+7", "+1"]
+    assert list(ring.text) == ["+8"] and list(ring.y) == [48]
 
 
 def test_several_domains_share_one_colour_per_domain_across_the_dr_and_true_dr_panels() -> None:
