@@ -35,6 +35,7 @@ from components.history.widgets import (
     TAB_KEY,
     WATCHLIST_TAB,
     demo_label,
+    guarded,
     unavailable_notice,
     watch_controls,
     watchlist_tab,
@@ -338,10 +339,10 @@ own = _own_sites(conn)
 today = history.history_day(conn)
 lazy_tabs(
     {
-        DOMAIN_TAB: lambda: _domain_trends(conn, source, own, today),
-        CHURN_TAB: lambda: _churn(source, own),
-        KEYWORD_TAB: lambda: _keywords(source, own, today),
-        WATCHLIST_TAB: lambda: watchlist_tab(conn, own),
+        DOMAIN_TAB: guarded(lambda: _domain_trends(conn, source, own, today)),
+        CHURN_TAB: guarded(lambda: _churn(source, own)),
+        KEYWORD_TAB: guarded(lambda: _keywords(source, own, today)),
+        WATCHLIST_TAB: guarded(lambda: watchlist_tab(conn, own)),
     },
     key=TAB_KEY,
 )

@@ -125,6 +125,13 @@ def history_problem() -> str | None:
     return _current_door().problem
 
 
+def store_failed(exc: Exception) -> None:
+    """A read of the page failed: remember why (the page says it) and read afresh next time."""
+    door = _current_door()
+    door.failed(exc)
+    door.queries.changed()
+
+
 def database_for_display() -> str:
     """The configured database as it may be shown: its password hidden."""
     from store import database_url, display_url
@@ -215,8 +222,12 @@ def remember_own_sites(conn: Connection, domains: list[str]) -> None:
     store = door.open()
     if store is None or not conn.has_key or conn.fingerprint in door.owned:
         return
-    for domain in domains:
-        store.watch(conn.fingerprint, "domain", domain, origin="own")
+    try:
+        for domain in domains:
+            store.watch(conn.fingerprint, "domain", domain, origin="own")
+    except Exception as exc:  # tried again on the next page run
+        door.failed(exc)
+        return
     door.owned.add(conn.fingerprint)
     door.watched.pop(conn.fingerprint, None)
     door.queries.changed()
@@ -237,11 +248,15 @@ def ensure_demo_history(conn: Connection) -> bool:
     if store is None:
         return False
     account = conn.fingerprint
-    if account not in door.seeded:
-        with st.spinner("Preparing the demo history (once)…"):
-            _seed_if_empty(door, store, account, conn.api_key.get_secret_value(), history_day(conn))
-    if account not in door.demo:
-        door.demo[account] = store.has_demo_rows(account)
+    try:
+        if account not in door.seeded:
+            with st.spinner("Preparing the demo history (once)…"):
+                _seed_if_empty(door, store, account, conn.api_key.get_secret_value(), history_day(conn))
+        if account not in door.demo:
+            door.demo[account] = store.has_demo_rows(account)
+    except Exception as exc:  # the page says history is unavailable; the rest of the app goes on
+        door.failed(exc)
+        return False
     return door.demo[account]
 
 

@@ -7,6 +7,7 @@ unavailable, the button's place says so in plain words and every page goes on wo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 import pandas as pd
@@ -36,6 +37,21 @@ def history_link(kind: Kind, subject: str, *, label: str | None = None) -> None:
         else {"keyword": subject, TAB_KEY: KEYWORD_TAB}
     )
     link_to(HISTORY, label=label or f"History of {subject}", query_params=params)
+
+
+def guarded(render: Callable[[], None]) -> Callable[[], None]:
+    """``render``, except that a database failing mid-page is said in plain words instead of a traceback."""
+
+    def run() -> None:
+        from store import StoreUnavailable
+
+        try:
+            render()
+        except StoreUnavailable as exc:
+            history.store_failed(exc)
+            unavailable_notice()
+
+    return run
 
 
 def unavailable_reason() -> str:

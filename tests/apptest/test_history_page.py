@@ -5,6 +5,7 @@ buttons of other pages, free history from browsing, and an unreachable database 
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -192,3 +193,16 @@ def test_a_link_to_an_unwatched_domain_opens_it_and_offers_to_watch_it(store: Hi
     button(at, "Watch").click().run()
     assert store.is_watched(ACCOUNT, "domain", "hubspot.com")
     assert "is not watched" not in shown_text(at)
+
+
+def test_a_database_that_breaks_after_it_was_opened_is_said_not_a_traceback(
+    store: HistoryStore, tmp_path: Path
+) -> None:
+    _domain_days(store, (MINE, RIVAL), days=10)
+    at = open_page(PAGE)
+    assert len(at.get("plotly_chart")) == 2
+    with sqlite3.connect(tmp_path / "history.sqlite3") as broken:  # someone drops a table under the app
+        broken.execute("DROP TABLE domain_snapshots")
+    at.segmented_control(key="history_period").set_value("All").run()  # a read the cache does not hold
+    assert not at.exception, [e.value for e in at.exception]
+    assert "History is unavailable" in shown_text(at)
