@@ -203,7 +203,7 @@ def set_watched(conn: Connection, kind: str, subject: str, watch: bool) -> bool:
     account = conn.fingerprint
     changed = store.watch(account, kind, subject) if watch else store.unwatch(account, kind, subject)  # type: ignore[arg-type]
     door.watched.pop(account, None)
-    door.queries.changed()
+    door.queries.changed(account)
     return changed
 
 
@@ -213,7 +213,7 @@ def record_now(conn: Connection, operation: str, value: Any) -> None:
     store = door.open()
     if store is not None and conn.has_key:
         _write(store, conn.fingerprint, operation, value, history_day(conn))
-        door.queries.changed()
+        door.queries.changed(conn.fingerprint)
 
 
 def remember_own_sites(conn: Connection, domains: list[str]) -> None:
@@ -230,7 +230,7 @@ def remember_own_sites(conn: Connection, domains: list[str]) -> None:
         return
     door.owned.add(conn.fingerprint)
     door.watched.pop(conn.fingerprint, None)
-    door.queries.changed()
+    door.queries.changed(conn.fingerprint)
 
 
 # --- demo history ----------------------------------------------------------------------------------
@@ -268,7 +268,7 @@ def _seed_if_empty(door: _Door, store: HistoryStore, account: str, key: str, tod
             _seed(store, account, key, today)
         door.seeded.add(account)
         door.watched.pop(account, None)
-        door.queries.changed()
+        door.queries.changed(account)
 
 
 def _seed(store: HistoryStore, account: str, key: str, today: date) -> None:
@@ -354,7 +354,7 @@ def _record(door: _Door, account: str, demo_key: str | None, operation: str, val
         if subject is not None and subject not in door.watched_subjects(account):
             return
         if _write(store, account, operation, value, day) == "recorded":
-            door.queries.changed()
+            door.queries.changed(account)
         door.problem = None
     except Exception as exc:  # remembered, shown on the History page
         door.failed(exc)

@@ -74,34 +74,38 @@ class StoreSource:
 class QueryCache:
     """Recent answers of one database's reads, shared by every session of the process.
 
-    An answer is used for ``ttl_s`` at most (rows the daily job or another replica writes show within
-    that time) and never after ``changed()`` (a write from this process: a Watch, a recorded read).
-    Answers are shared, not copied: callers must not change a frame they get.
+    A key starts with the account it belongs to. An answer is used for ``ttl_s`` at most (rows the
+    daily job or another replica writes show within that time) and never after ``changed(account)``
+    (a write from this process for that account: a Watch, a recorded read). Answers are shared, not
+    copied: callers must not change a frame they get.
     """
 
     def __init__(self, ttl_s: float = 60.0, max_entries: int = 64) -> None:
         self.ttl_s = ttl_s
         self.max_entries = max_entries
         self._lock = threading.Lock()
-        self._version = 0
+        self._versions: dict[Any, int] = {}
         self._entries: OrderedDict[tuple[Any, ...], tuple[float, int, Any]] = OrderedDict()
 
-    def changed(self) -> None:
+    def changed(self, account: str | None = None) -> None:
+        """Forget the answers of ``account`` (of every account when None)."""
         with self._lock:
-            self._version += 1
-            self._entries.clear()
+            for key in [k for k in self._entries if account is None or k[0] == account]:
+                del self._entries[key]
+            for name in [account] if account is not None else list(self._versions):
+                self._versions[name] = self._versions.get(name, 0) + 1
 
     def get(self, key: tuple[Any, ...], read: Callable[[], T]) -> T:
         now = time.monotonic()
         with self._lock:
-            version = self._version
+            version = self._versions.get(key[0], 0)
             hit = self._entries.get(key)
             if hit is not None and hit[0] > now and hit[1] == version:
                 self._entries.move_to_end(key)
                 return hit[2]
         value = read()
         with self._lock:
-            if self._version == version:  # not written meanwhile: the answer is still current
+            if self._versions.get(key[0], 0) == version:  # not written meanwhile: still current
                 self._entries[key] = (now + self.ttl_s, version, value)
                 self._entries.move_to_end(key)
                 while len(self._entries) > self.max_entries:

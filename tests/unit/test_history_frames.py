@@ -254,8 +254,9 @@ def test_the_query_cache_reuses_an_answer_until_a_write_or_its_time_is_up() -> N
     assert cache.get(("acct-a", "q"), lambda: read("a1")) == "a1"
     assert cache.get(("acct-a", "q"), lambda: read("a2")) == "a1"  # a rerun: not read again
     assert cache.get(("acct-b", "q"), lambda: read("b1")) == "b1"  # another account: its own answer
-    cache.changed()  # this process wrote: the next read goes to the store
+    cache.changed("acct-a")  # this process wrote for acct-a: its next read goes to the store
     assert cache.get(("acct-a", "q"), lambda: read("a3")) == "a3"
+    assert cache.get(("acct-b", "q"), lambda: read("b2")) == "b1"  # another account's answer stands
     expired = QueryCache(ttl_s=0)
     expired.get(("acct-a", "q"), lambda: read("x1"))
     assert expired.get(("acct-a", "q"), lambda: read("x2")) == "x2"
