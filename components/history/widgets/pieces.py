@@ -1,4 +1,6 @@
-"""Streamlit pieces of history: the Watch button other pages show, and the notices of the History page.
+"""Streamlit pieces of history shared by the History page's tabs and by other pages: the Watch button,
+the link to the History page, the notices (demo data, database unavailable) and the inputs several
+tabs share (the period, a subject linked from another page, the domains to choose from).
 
 A Watch button puts a domain or keyword on the account's watchlist (and records what the page already
 shows, so today's point is there at once) and links to the History page for it. When the database is
@@ -10,15 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-import pandas as pd
 import streamlit as st
 
-from client.errors import InvalidInputError
+from client.errors import ApiError
 from components.common.text import escape_md
-from components.core import history
+from components.core import data, history
 from components.core.connection import Connection
+from components.core.errors import show_error
 from components.core.pages import HISTORY, link_to
-from components.core.tables import table_with_export
+from components.history import frames
+from components.history.source import HistorySource
+from components.keywords.widgets import owned_sites
 
 TAB_KEY = "history_tab"
 DOMAIN_TAB = "Domain trends"
@@ -26,7 +30,9 @@ CHURN_TAB = "Trust Map churn"
 KEYWORD_TAB = "Keyword positions"
 WATCHLIST_TAB = "Watchlist"
 Kind = Literal["domain", "keyword"]
-_FLASH = "_history_watch_flash"
+#: Where a watchlist change leaves its message for the next run to show.
+FLASH = "_history_watch_flash"
+DEFAULT_PERIOD = "90 days"
 
 
 def history_link(kind: Kind, subject: str, *, label: str | None = None) -> None:
@@ -85,9 +91,9 @@ def _toggle(
             if watch
             else f"No longer watching {subject}."
         )
-        st.session_state[_FLASH] = (subject, done)
+        st.session_state[FLASH] = (subject, done)
     except Exception as exc:  # a failing database never breaks the page that shows the button
-        st.session_state[_FLASH] = (subject, f"Could not change the watchlist: {getattr(exc, 'reason', exc)}")
+        st.session_state[FLASH] = (subject, f"Could not change the watchlist: {getattr(exc, 'reason', exc)}")
 
 
 def watch_controls(
@@ -128,7 +134,7 @@ def watch_controls(
         if watching:
             st.badge("Watched", icon=":material/visibility:", color="green")
         history_link(kind, subject)
-        flash = st.session_state.pop(_FLASH, None)
+        flash = st.session_state.pop(FLASH, None)
         if flash and flash[0] == subject:
             st.caption(escape_md(flash[1]))
 
@@ -152,95 +158,45 @@ def demo_label() -> None:
     )
 
 
-# --- the Watchlist tab -----------------------------------------------------------------------------
-
-ORIGIN_WORDS = {"own": "Your site", "added": "Added", "demo": "Demo"}
-WATCHLIST_COLUMNS = {
-    "kind": st.column_config.TextColumn("Kind"),
-    "subject": st.column_config.TextColumn("Domain or keyword", pinned=True),
-    "origin": st.column_config.TextColumn("Why it is watched"),
-    "added_at": st.column_config.DatetimeColumn("Since", format="YYYY-MM-DD HH:mm"),
-}
-
-
-def _add(conn: Connection) -> None:
-    kind: Kind = "keyword" if st.session_state.get("history_add_kind") == "Keyword" else "domain"
-    typed = (st.session_state.get("history_add_text") or "").strip()
-    if not typed:
-        return
+def own_sites(conn: Connection) -> dict[str, str]:
+    """Your sites as {domain: slug}; put on the watchlist, since their history is always kept."""
     try:
-        subject = _checked(kind, typed)
-        added = history.set_watched(conn, kind, subject, True)
-    except InvalidInputError as exc:
-        st.session_state[_FLASH] = ("", f"Not added: {exc}")
-        return
-    except Exception as exc:
-        st.session_state[_FLASH] = ("", f"Could not change the watchlist: {getattr(exc, 'reason', exc)}")
-        return
-    st.session_state[_FLASH] = (
-        "",
-        f"Now watching {subject}." if added else f"{subject} was already watched.",
-    )
-    st.session_state["history_add_text"] = ""
+        listing = data.sites(conn)
+    except ApiError as exc:
+        show_error(exc, subject="your sites")
+        return {}
+    mine = owned_sites(conn) or {}
+    if listing.sites:
+        history.remember_own_sites(conn, list(mine))
+    return mine
 
 
-def _checked(kind: Kind, typed: str) -> str:
-    from store import normalise_subject
-
-    return normalise_subject(kind, typed)
-
-
-def _remove(conn: Connection, items: list[tuple[str, str]]) -> None:
-    picked = st.session_state.get("history_remove")
-    for kind, subject in items:
-        if picked == f"{subject} ({kind})":
-            history.set_watched(conn, kind, subject, False)  # type: ignore[arg-type]
-            st.session_state[_FLASH] = ("", f"No longer watching {subject}; its history is kept.")
-
-
-def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
-    """Add and remove competitor domains and keywords; your own sites are always watched."""
-    store = history.history_store()
-    if store is None or not conn.has_key:
-        unavailable_notice()
-        return
-    with st.form("history_add", border=True, enter_to_submit=True):
-        cols = st.columns([1, 3, 1], vertical_alignment="bottom")
-        cols[0].radio("Watch a", ["Domain", "Keyword"], key="history_add_kind", horizontal=True)
-        cols[1].text_input(
-            "Domain or keyword", key="history_add_text", placeholder="competitor.com or “web analytics”"
+def period_picker(key: str) -> str:
+    """30 / 90 / 365 days / All, kept in the URL."""
+    return (
+        st.segmented_control(
+            "Period",
+            list(frames.PERIODS),
+            default=DEFAULT_PERIOD,
+            required=True,
+            key=key,
+            bind="query-params",
         )
-        cols[2].form_submit_button("Add to watchlist", icon=":material/add:", on_click=_add, args=(conn,))
-    flash = st.session_state.pop(_FLASH, None)
-    if flash:
-        st.caption(escape_md(flash[1]))
-    items = store.watchlist(conn.fingerprint)
-    if not items:
-        st.info("Nothing is watched yet.", icon=":material/visibility:")
-        return
-    frame = pd.DataFrame(
-        {
-            "kind": [item.kind.capitalize() for item in items],
-            "subject": [item.subject for item in items],
-            "origin": [ORIGIN_WORDS.get(item.origin, item.origin) for item in items],
-            "added_at": [item.added_at for item in items],
-        }
+        or DEFAULT_PERIOD
     )
-    table_with_export(
-        frame,
-        what="watchlist",
-        key="history_watchlist",
-        column_config=WATCHLIST_COLUMNS,
-        column_order=list(WATCHLIST_COLUMNS),
-    )
-    removable = [(item.kind, item.subject) for item in items if item.origin != "own"]
-    st.caption(
-        f"Your sites ({len(own) or 'none'} in your site list) are always watched. Removing a domain or "
-        "keyword stops new history for it; what was recorded stays."
-    )
-    if removable:
-        cols = st.columns([3, 1], vertical_alignment="bottom")
-        cols[0].selectbox("Stop watching", [f"{s} ({k})" for k, s in removable], key="history_remove")
-        cols[1].button(
-            "Remove", key="history_remove_button", on_click=_remove, args=(conn, removable), width="stretch"
-        )
+
+
+def linked(name: str, key: str) -> str | None:
+    """A domain or keyword the URL asks for (a link from another page), each new one chosen once."""
+    value = st.query_params.get(name)
+    if value and st.session_state.get(f"_history_linked_{key}") != value:
+        st.session_state[f"_history_linked_{key}"] = value
+        return value
+    return None
+
+
+def domain_choices(source: HistorySource, own: dict[str, str]) -> tuple[list[str], set[str]]:
+    """The domains a tab offers (your sites, then the watched ones) and which of them are yours."""
+    watched = [s for kind, s, _ in source.watch_items() if kind == "domain"]
+    choices = list(dict.fromkeys([*own, *watched]))
+    return choices, set(own) | {s for kind, s, origin in source.watch_items() if origin == "own"}

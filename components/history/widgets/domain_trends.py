@@ -1,0 +1,125 @@
+"""The History page's Domain trends tab: DR and TrueDR of your site beside its competitors over a
+period, the largest moves ringed, trust / traffic / referring domains, and the week-over-week table."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import streamlit as st
+
+from client.errors import InvalidInputError
+from components.common.text import escape_md
+from components.core import data
+from components.core.connection import Connection
+from components.core.tables import table_with_export
+from components.history import frames
+from components.history.charts import metric_trend_chart, ratings_trend_chart
+from components.history.source import HistorySource
+from components.history.widgets.pieces import domain_choices, linked, period_picker, watch_controls
+
+#: Side by side, more lines than this stop being readable.
+MAX_DOMAINS = 8
+OTHER_METRICS = {"traffic": "Traffic", "referring_domains": "Referring domains", "trust_score": "Trust"}
+WEEKLY_COLUMNS = {
+    "domain": st.column_config.TextColumn("Domain", pinned=True),
+    "week_ending": st.column_config.DateColumn("Week ending", format="YYYY-MM-DD"),
+    "dr": st.column_config.NumberColumn("DR", format="%d"),
+    "dr_change": st.column_config.NumberColumn("DR Δ", format="%+g"),
+    "true_dr": st.column_config.NumberColumn("TrueDR", format="%d"),
+    "true_dr_change": st.column_config.NumberColumn("TrueDR Δ", format="%+g"),
+    "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
+    "trust_score_change": st.column_config.NumberColumn("Trust Δ", format="%+g"),
+    "traffic": st.column_config.NumberColumn("Traffic", format="localized"),
+    "traffic_change": st.column_config.NumberColumn("Traffic Δ", format="%+d"),
+    "referring_domains": st.column_config.NumberColumn("Referring domains", format="localized"),
+    "referring_domains_change": st.column_config.NumberColumn("Ref. domains Δ", format="%+d"),
+}
+
+
+def _choices(source: HistorySource, own: dict[str, str]) -> tuple[list[str], list[str]]:
+    """The domains to pick from (a domain linked from another page first) and the ones picked at first:
+    your first site and up to three watched domains."""
+    choices, mine = domain_choices(source, own)
+    asked = linked("domain", "domains")
+    if asked:
+        try:
+            asked = data.domain(asked)
+        except InvalidInputError:
+            asked = None
+    if asked and asked not in choices:
+        choices.insert(0, asked)
+    if asked:
+        st.session_state["history_domains"] = [asked]
+    default = [d for d in choices if d in mine][:1] + [d for d in choices if d not in mine][:3]
+    return choices, default or choices[:1]
+
+
+def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, str], today: date) -> None:
+    choices, default = _choices(source, own)
+    if not choices:
+        st.info(
+            "Nothing is watched yet. Add your competitors on the Watchlist tab, or press Watch on the "
+            "Domain overview or the Trust Map.",
+            icon=":material/visibility:",
+        )
+        return
+    left, right = st.columns([3, 2], vertical_alignment="bottom")
+    selected = left.multiselect(
+        "Domains",
+        choices,
+        default=default,
+        key="history_domains",
+        max_selections=MAX_DOMAINS,
+        help="Your sites and the domains you watch; pick several to see them side by side.",
+    )
+    with right:
+        period = period_picker("history_period")
+    if not selected:
+        st.caption("Pick one or more domains.")
+        return
+    watched_domains = {s for kind, s, _ in source.watch_items() if kind == "domain"} | set(own)
+    for domain in [d for d in selected if d not in watched_domains][:2]:
+        st.caption(f"{escape_md(domain)} is not watched: nothing new is kept for it.")
+        watch_controls(conn, "domain", domain, key=f"history_watch_{domain}")
+    rows = source.domain_history(selected, frames.since(period, today))
+    if rows.empty:
+        when = "so far" if frames.PERIODS.get(period) is None else f"in the last {period}"
+        st.info(
+            f"Nothing recorded for {escape_md(', '.join(selected))} {when}. A watched domain gets a row "
+            "each day the snapshot job runs or someone opens it in the app.",
+            icon=":material/hourglass_empty:",
+        )
+        return
+    moves = frames.largest_moves(rows, n=5)
+    st.plotly_chart(data.figure(ratings_trend_chart, rows, moves, order=selected), key="history_ratings")
+    if not moves.empty:
+        st.caption(
+            "Ringed: the largest week-over-week moves (each line's largest): "
+            + "; ".join(
+                f"{m.domain} {frames.TREND_METRICS[m.metric]} {m.change:+g} in the week to {m.day:%b %d}"
+                for m in moves.itertuples()
+            )
+            + "."
+        )
+    metric = (
+        st.segmented_control(
+            "Also over time",
+            list(OTHER_METRICS),
+            format_func=OTHER_METRICS.get,
+            default="traffic",
+            required=True,
+            key="history_metric",
+        )
+        or "traffic"
+    )
+    st.plotly_chart(data.figure(metric_trend_chart, rows, metric, order=selected), key="history_metric_chart")
+    st.markdown("**Week over week**")
+    table_with_export(
+        frames.week_over_week(rows),
+        what="domain-history-weekly",
+        subject=selected[0] if len(selected) == 1 else None,
+        key="history_weekly",
+        column_config=WEEKLY_COLUMNS,
+        column_order=list(WEEKLY_COLUMNS),
+    )
+    st.caption("Each week's last recorded value (weeks end on Sunday) and its change since the week before.")

@@ -1,0 +1,92 @@
+"""The History page's Keyword positions tab: for one of your sites (or the keywords you watch) the
+positions over time with the top 10 shaded, the gap to the top 10's median DR, and per keyword its best
+position ever and days in the top 10."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pandas as pd
+import streamlit as st
+
+from components.common.text import escape_md
+from components.core import data
+from components.core.tables import table_with_export
+from components.history import frames
+from components.history.charts import gap_chart, rank_chart
+from components.history.source import HistorySource
+from components.history.widgets.pieces import linked, period_picker
+
+WATCHED_KEYWORDS = "Watched keywords"
+DAY = st.column_config.DateColumn("Day", format="YYYY-MM-DD")
+SUMMARY_COLUMNS = {
+    "keyword": st.column_config.TextColumn("Keyword", pinned=True),
+    "position": st.column_config.NumberColumn("Position", format="%d", help="On the latest recorded day."),
+    "change": st.column_config.NumberColumn(
+        "Change", format="%+d", help="Places gained since the day before."
+    ),
+    "best_position": st.column_config.NumberColumn("Best ever", format="%d"),
+    "best_day": st.column_config.DateColumn("First at best", format="YYYY-MM-DD"),
+    "days_in_top_10": st.column_config.NumberColumn("Days in top 10", format="%d"),
+    "days_recorded": st.column_config.NumberColumn("Days recorded", format="%d"),
+    "median_dr": st.column_config.NumberColumn("Median DR", format="%g"),
+    "gap": st.column_config.NumberColumn("Gap", format="%+g", help="Median DR of the top 10 minus your DR."),
+    "latest_day": st.column_config.DateColumn("Latest day", format="YYYY-MM-DD"),
+}
+
+
+def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> None:
+    watched = sorted(s for kind, s, _ in source.watch_items() if kind == "keyword")
+    options = [*own, *([WATCHED_KEYWORDS] if watched else [])]
+    asked = linked("keyword", "keyword")
+    if asked and WATCHED_KEYWORDS in options:
+        st.session_state["history_kw_site"] = WATCHED_KEYWORDS
+    if not options:
+        st.info(
+            "Keyword positions are kept for your own sites' tracked keywords and for keywords you watch "
+            "(Watch on Keyword research). Neither has any yet.",
+            icon=":material/track_changes:",
+        )
+        return
+    left, right = st.columns([3, 2], vertical_alignment="bottom")
+    site = left.selectbox("Site", options, key="history_kw_site")
+    with right:
+        period = period_picker("history_kw_period")
+    slug = "" if site == WATCHED_KEYWORDS else own[site]
+    rows = source.keyword_history(slug, frames.since(period, today))
+    if rows.empty:
+        st.info(
+            f"No keyword position recorded for {escape_md(site)} in this period yet.",
+            icon=":material/hourglass_empty:",
+        )
+        return
+    summary = frames.keyword_summary(rows)
+    cols = st.columns(3)
+    cols[0].metric("Keywords", len(summary), border=True)
+    cols[1].metric("In the top 10 now", int((summary["position"] <= frames.TOP_10).sum()), border=True)
+    cols[2].metric("Ever in the top 10", int((summary["best_position"] <= frames.TOP_10).sum()), border=True)
+    keywords = list(summary["keyword"])
+    default = [asked] if asked in keywords else frames.chart_keywords(summary)
+    if asked in keywords:
+        st.session_state["history_kw_chosen"] = default
+    chosen = st.multiselect("Keywords on the charts", keywords, default=default, key="history_kw_chosen")
+    chart_rows = frames.keyword_rows(rows, chosen)
+    st.plotly_chart(data.figure(rank_chart, chart_rows, chosen), key="history_rank")
+    st.plotly_chart(data.figure(gap_chart, chart_rows, chosen), key="history_gap")
+    st.markdown("**Every keyword**")
+    table_with_export(
+        summary,
+        what="keyword-history",
+        subject=site,
+        key="history_kw_summary",
+        column_config=SUMMARY_COLUMNS,
+        column_order=list(SUMMARY_COLUMNS),
+    )
+    with st.expander("Every recorded day of the keywords on the charts"):
+        daily = chart_rows.loc[
+            :, ["keyword", "day", "position", "previous_position", "median_dr", "gap", "tier"]
+        ]
+        daily = daily.assign(day=pd.to_datetime(daily["day"]).dt.date)
+        table_with_export(
+            daily, what="keyword-positions", subject=site, key="history_kw_daily", column_config={"day": DAY}
+        )

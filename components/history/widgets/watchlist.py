@@ -1,0 +1,105 @@
+"""The History page's Watchlist tab: add and remove competitor domains and keywords (your own sites are
+always watched), and the list of everything watched with why and since when."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from client.errors import InvalidInputError
+from components.common.text import escape_md
+from components.core import history
+from components.core.connection import Connection
+from components.core.tables import table_with_export
+from components.history.widgets.pieces import FLASH, Kind, unavailable_notice
+
+ORIGIN_WORDS = {"own": "Your site", "added": "Added", "demo": "Demo"}
+WATCHLIST_COLUMNS = {
+    "kind": st.column_config.TextColumn("Kind"),
+    "subject": st.column_config.TextColumn("Domain or keyword", pinned=True),
+    "origin": st.column_config.TextColumn("Why it is watched"),
+    "added_at": st.column_config.DatetimeColumn("Since", format="YYYY-MM-DD HH:mm"),
+}
+
+
+def _add(conn: Connection) -> None:
+    kind: Kind = "keyword" if st.session_state.get("history_add_kind") == "Keyword" else "domain"
+    typed = (st.session_state.get("history_add_text") or "").strip()
+    if not typed:
+        return
+    try:
+        subject = _checked(kind, typed)
+        added = history.set_watched(conn, kind, subject, True)
+    except InvalidInputError as exc:
+        st.session_state[FLASH] = ("", f"Not added: {exc}")
+        return
+    except Exception as exc:
+        st.session_state[FLASH] = ("", f"Could not change the watchlist: {getattr(exc, 'reason', exc)}")
+        return
+    st.session_state[FLASH] = (
+        "",
+        f"Now watching {subject}." if added else f"{subject} was already watched.",
+    )
+    st.session_state["history_add_text"] = ""
+
+
+def _checked(kind: Kind, typed: str) -> str:
+    from store import normalise_subject
+
+    return normalise_subject(kind, typed)
+
+
+def _remove(conn: Connection, items: list[tuple[str, str]]) -> None:
+    picked = st.session_state.get("history_remove")
+    for kind, subject in items:
+        if picked == f"{subject} ({kind})":
+            history.set_watched(conn, kind, subject, False)  # type: ignore[arg-type]
+            st.session_state[FLASH] = ("", f"No longer watching {subject}; its history is kept.")
+
+
+def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
+    """Add and remove competitor domains and keywords; your own sites are always watched."""
+    store = history.history_store()
+    if store is None or not conn.has_key:
+        unavailable_notice()
+        return
+    with st.form("history_add", border=True, enter_to_submit=True):
+        cols = st.columns([1, 3, 1], vertical_alignment="bottom")
+        cols[0].radio("Watch a", ["Domain", "Keyword"], key="history_add_kind", horizontal=True)
+        cols[1].text_input(
+            "Domain or keyword", key="history_add_text", placeholder="competitor.com or “web analytics”"
+        )
+        cols[2].form_submit_button("Add to watchlist", icon=":material/add:", on_click=_add, args=(conn,))
+    flash = st.session_state.pop(FLASH, None)
+    if flash:
+        st.caption(escape_md(flash[1]))
+    items = store.watchlist(conn.fingerprint)
+    if not items:
+        st.info("Nothing is watched yet.", icon=":material/visibility:")
+        return
+    frame = pd.DataFrame(
+        {
+            "kind": [item.kind.capitalize() for item in items],
+            "subject": [item.subject for item in items],
+            "origin": [ORIGIN_WORDS.get(item.origin, item.origin) for item in items],
+            "added_at": [item.added_at for item in items],
+        }
+    )
+    table_with_export(
+        frame,
+        what="watchlist",
+        key="history_watchlist",
+        column_config=WATCHLIST_COLUMNS,
+        column_order=list(WATCHLIST_COLUMNS),
+    )
+    removable = [(item.kind, item.subject) for item in items if item.origin != "own"]
+    st.caption(
+        f"Your sites ({len(own) or 'none'} in your site list) are always watched. Removing a domain or "
+        "keyword stops new history for it; what was recorded stays."
+    )
+    if removable:
+        cols = st.columns([3, 1], vertical_alignment="bottom")
+        cols[0].selectbox("Stop watching", [f"{s} ({k})" for k, s in removable], key="history_remove")
+        cols[1].button(
+            "Remove", key="history_remove_button", on_click=_remove, args=(conn, removable), width="stretch"
+        )
