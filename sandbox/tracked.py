@@ -63,11 +63,25 @@ assert set(SEED_KEYWORDS) == set(OWNED_SITES), "every owned site needs seed keyw
 CHECK_EVERY = 7
 #: Lowest position the tracker reports; below it a keyword is not ranked.
 DEEPEST = 100
+#: The most places a keyword moves from one weekly check to the next (the epoch's move included), so
+#: a rank chart climbs and falls instead of jumping.
+LARGEST_CHECK_MOVE = 6
 
 
 def _check_lag(site: str, keyword: str) -> int:
     """Days before the epoch of the seed keyword's check the epoch's list shows (1–6)."""
     return rng_for("checked", site, keyword).randint(1, 6)
+
+
+def _epoch_positions(site: str, keyword: str) -> tuple[int | None, int | None]:
+    """The epoch's latest check and the one before: its rank, and the earlier draw moved at most
+    ``LARGEST_CHECK_MOVE`` places from it (an independent earlier draw would put a cliff of dozens of
+    places into the last week of every rank chart)."""
+    position = ranked_position(site, keyword)
+    previous = ranked_position(site, keyword, attempt=-1)
+    if position is not None and previous is not None and abs(previous - position) > LARGEST_CHECK_MOVE:
+        previous = position + (LARGEST_CHECK_MOVE if previous > position else -LARGEST_CHECK_MOVE)
+    return position, previous
 
 
 def _position_at(site: str, keyword: str, check: int, lag: int) -> int | None:
@@ -78,7 +92,7 @@ def _position_at(site: str, keyword: str, check: int, lag: int) -> int | None:
     rating lifts its positions a little.
     """
     level_check = 0 if check >= 0 else -1
-    level = ranked_position(site, keyword) if level_check == 0 else ranked_position(site, keyword, attempt=-1)
+    level = _epoch_positions(site, keyword)[-level_check]
     if check in (0, -1) or level is None:
         return level
     amplitude, step = (1.5, 0.5) if level <= TOP_N else (5.0, 2.0)
