@@ -2,8 +2,9 @@
 
 Pure (no server, no I/O): the same functions the sandbox's routes answer with, called for another
 day, so a seeded history ends exactly where today's live answers begin. The subjects are a demo
-key's own sites, a few well-known competitors (listed, with a warm Trust Map) and the own sites'
-seed keywords.
+key's own sites (with their tracked keywords), a few well-known competitors (listed, with a warm
+Trust Map) and a few keywords the key watches without tracking them (as Keyword research's Watch
+leaves them).
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from client.models import Lookup, TrackedKeywords, TrustMap
+from client.inputs import normalise_domain, normalise_keyword
+from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
 from client.settings import DEFAULT_API_BASE
 from sandbox.accounts import ACCOUNTS
 from sandbox.data import slug_of
+from sandbox.keyword_data import keyword_report, serp
 from sandbox.resources import lookup, trust_map
-from sandbox.tracked import SEED_KEYWORDS, seed_targets, tracked_listing
+from sandbox.tracked import seed_targets, tracked_listing
 
 #: How many days of demo history an empty store is seeded with (ending at the sandbox's day).
 DEMO_DAYS = 180
@@ -24,6 +27,11 @@ DEMO_DAYS = 180
 COMPETITORS: dict[str, tuple[str, ...]] = {
     "vdr_demo": ("semrush.com", "ahrefs.com", "moz.com", "hubspot.com"),
     "vdr_free": ("medium.com", "wordpress.org", "notion.so"),
+}
+#: Keywords each key watches (researched, not tracked): none of its sites tracks them. Only keys in the
+#: growth program can research keywords, so only they watch any.
+WATCHED_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "vdr_demo": ("cookie free analytics", "cold brew coffee", "website heatmap tool"),
 }
 #: Where a lookup's public links point by default (the history keeps numbers, not these links).
 LINK_ROOT = DEFAULT_API_BASE
@@ -43,12 +51,19 @@ class DemoSubjects:
 
 
 def demo_subjects(key: str) -> DemoSubjects:
-    """The key's own sites, its competitors and its sites' seed keywords (empty for an unknown key)."""
+    """The key's own sites, its competitors and its watched keywords (empty for an unknown key)."""
     account = ACCOUNTS.get(key)
     if account is None:
         return DemoSubjects((), (), ())
-    keywords = tuple(dict.fromkeys(k for site in account.sites for k in SEED_KEYWORDS.get(site, ())))
-    return DemoSubjects(account.sites, COMPETITORS.get(key, ()), keywords)
+    return DemoSubjects(account.sites, COMPETITORS.get(key, ()), WATCHED_KEYWORDS.get(key, ()))
+
+
+def asking_domain(key: str, keyword: str) -> str | None:
+    """The domain the key researches a watched keyword for: its own site in the keyword's top 10, else
+    its first site (None for a key with no sites)."""
+    sites = ACCOUNTS[key].sites if key in ACCOUNTS else ()
+    ranking = {row.domain for row in serp(normalise_keyword(keyword))}
+    return next((site for site in sites if site in ranking), sites[0] if sites else None)
 
 
 def lookup_on(domain: str, day: date, base_url: str = LINK_ROOT) -> Lookup:
@@ -75,3 +90,13 @@ def tracked_on(key: str, slug: str, day: date) -> TrackedKeywords:
         raise ValueError(f"{slug} is not a site of this key.")
     keywords = [target.as_model(site, day) for target in seed_targets(site)]
     return tracked_listing(site, keywords, 0, account.monthly_checks)
+
+
+def keyword_report_on(
+    keyword: str, day: date, domain: str | None = None, *, cached: bool = True
+) -> KeywordReport:
+    """GET /keywords?keyword=…&domain=… as the sandbox answers it on ``day`` (a keyword asked before, so
+    served from the cache unless ``cached`` is False). Keyword and domain are normalised as the server
+    does."""
+    user_domain = normalise_domain(domain) if domain else None
+    return keyword_report(normalise_keyword(keyword), user_domain, cached=cached, day=day)

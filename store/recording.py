@@ -146,6 +146,7 @@ class RecordingMixin:
         trust_maps: Iterable[tuple[date, TrustMap]] = (),
         trackeds: Iterable[tuple[date, TrackedKeywords]] = (),
         source: Source = "demo",
+        keyword_reports: Iterable[tuple[date, KeywordReport]] = (),
     ) -> int:
         """Many days at once (demo history, backfills): one transaction per subject; rows written."""
         written = 0
@@ -182,6 +183,15 @@ class RecordingMixin:
         for site_rows in by_site.values():
             with self._writer.begin() as conn:
                 for chunk in _chunks(_last_per_key(site_rows, KEYWORD_KEY)):
+                    written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, shape.KEYWORD_VALUES))
+
+        report_rows = [
+            {**self._stamp(account, day, source), **shape.keyword_report_values(report)}
+            for day, report in keyword_reports
+        ]
+        if report_rows:  # watched keywords' reports: one transaction for all of them
+            with self._writer.begin() as conn:
+                for chunk in _chunks(_last_per_key(report_rows, KEYWORD_KEY)):
                     written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, shape.KEYWORD_VALUES))
         return written
 

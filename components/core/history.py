@@ -265,15 +265,25 @@ def _seed_if_empty(door: _Door, store: HistoryStore, account: str, key: str, tod
         if account in door.seeded:
             return
         if not store.has_rows(account):
-            _seed(store, account, key, today)
+            seed_demo_history(store, account, key, today)
         door.seeded.add(account)
         door.watched.pop(account, None)
         door.queries.changed(account)
 
 
-def _seed(store: HistoryStore, account: str, key: str, today: date) -> None:
+def seed_demo_history(store: HistoryStore, account: str, key: str, today: date) -> None:
+    """``DEMO_DAYS`` of the demo key's history ending ``today``: daily lookups, tracked keywords and
+    watched-keyword reports (as the daily job records them), weekly Trust Maps; all marked as demo."""
     from client.growth_inputs import normalise_slug
-    from sandbox.demo_history import DEMO_DAYS, demo_subjects, lookup_on, tracked_on, trust_map_on
+    from sandbox.demo_history import (
+        DEMO_DAYS,
+        asking_domain,
+        demo_subjects,
+        keyword_report_on,
+        lookup_on,
+        tracked_on,
+        trust_map_on,
+    )
 
     subjects = demo_subjects(key)
     days = [today - timedelta(days=back) for back in range(DEMO_DAYS - 1, -1, -1)]
@@ -284,15 +294,20 @@ def _seed(store: HistoryStore, account: str, key: str, today: date) -> None:
     for keyword in subjects.keywords:
         store.watch(account, "keyword", keyword, origin="demo")
     domains = (*subjects.own_sites, *subjects.competitors)
-    map_days = days[::-DEMO_MAP_EVERY_DAYS][::-1]  # ending today
+    weekly = days[::-DEMO_MAP_EVERY_DAYS][::-1]  # ending today
     store.seed(
         account,
         lookups=((day, lookup_on(domain, day)) for domain in domains for day in days),
-        trust_maps=((day, trust_map_on(domain, day)) for domain in domains for day in map_days),
+        trust_maps=((day, trust_map_on(domain, day)) for domain in domains for day in weekly),
         trackeds=(
             (day, tracked_on(key, normalise_slug(site), day)) for site in subjects.own_sites for day in days
         ),
         source="demo",
+        keyword_reports=(
+            (day, keyword_report_on(keyword, day, asking_domain(key, keyword)))
+            for keyword in subjects.keywords
+            for day in days
+        ),
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -26,8 +27,17 @@ from sandbox.data import (
     made_up_domain,
     site_profile,
 )
-from sandbox.demo_history import DEMO_DAYS, demo_subjects, lookup_on, tracked_on, trust_map_on
+from sandbox.demo_history import (
+    DEMO_DAYS,
+    asking_domain,
+    demo_subjects,
+    keyword_report_on,
+    lookup_on,
+    tracked_on,
+    trust_map_on,
+)
 from sandbox.hashing import rng_for
+from sandbox.keyword_data import keyword_report, serp
 from sandbox.tracked import LARGEST_CHECK_MOVE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,13 +59,35 @@ def _days(start: date, count: int, every: int = 1) -> list[date]:
     return [start + timedelta(days=i * every) for i in range(count)]
 
 
-def test_demo_subjects_are_the_keys_sites_listed_competitors_and_seed_keywords() -> None:
+def test_demo_subjects_are_the_keys_sites_listed_competitors_and_watched_keywords() -> None:
     assert DEMO.own_sites == ("example.com", "acme-widgets.com", "northwind-coffee.com")
     assert 3 <= len(DEMO.competitors) <= 4
     assert all(is_listed(d) and not is_map_cold(d) for d in DEMO.competitors)
-    assert "privacy friendly analytics" in DEMO.keywords
-    assert demo_subjects("vdr_free").own_sites == ("tinyblog.net",)
+    tracked = {k.keyword for site in DEMO.own_sites for k in tracked_on("vdr_demo", site, EPOCH_DAY).keywords}
+    assert 2 <= len(DEMO.keywords) <= 3 and not tracked & set(DEMO.keywords)  # watched, not tracked
+    free = demo_subjects("vdr_free")
+    assert free.own_sites == ("tinyblog.net",) and free.keywords == ()  # no keyword research on Free
     assert demo_subjects("not-a-key") == type(DEMO)((), (), ())
+
+
+def test_a_watched_keywords_report_on_a_day_rates_its_top_10_as_that_day() -> None:
+    """The bar (median and lowest DR of the top 10) and the asking site's gap move with the day, and
+    on the epoch day they are the report the demo always gave."""
+    moved = 0
+    for keyword in DEMO.keywords:
+        site = asking_domain("vdr_demo", keyword)
+        assert site in DEMO.own_sites
+        assert keyword_report_on(keyword, EPOCH_DAY, site) == keyword_report(keyword, site, cached=True)
+        report = keyword_report_on(keyword, DRIFTED_DAY, site)
+        rated = [dr_for(row.domain, DRIFTED_DAY) for row in report.results if row.dr is not None]
+        assert [row.dr for row in report.results if row.dr is not None] == rated
+        assert report.median_dr == statistics.median(rated) and report.min_dr == min(rated)
+        assert report.user is not None and report.user.dr == dr_for(site, DRIFTED_DAY)
+        assert report.user.gap == round(report.median_dr - report.user.dr, 1)
+        moved += report.median_dr != keyword_report_on(keyword, EPOCH_DAY, site).median_dr
+    assert moved
+    ranked = [k for k in DEMO.keywords if asking_domain("vdr_demo", k) in {r.domain for r in serp(k)}]
+    assert len(ranked) >= 2  # the History page has positions to draw for most of them
 
 
 def test_the_epoch_day_answers_the_numbers_the_demo_always_showed() -> None:

@@ -1,19 +1,34 @@
 """Over HTTP, the sandbox answers for its day: the session's sandbox (pinned to the epoch day) and a
 sandbox configured with another day give exactly what ``sandbox.demo_history`` computes for that
-day, so demo history seeded from those functions ends where the live answers begin."""
+day, so demo history seeded from those functions ends where the live answers begin (checked on a
+store seeded the way the app seeds it in Sandbox mode)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
+from pathlib import Path
+from urllib.parse import urlencode
 
 import httpx
+import pandas as pd
 import pytest
 
+from client.settings import key_fingerprint
+from components.core.history import seed_demo_history
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox.clock import EPOCH_DAY
 from sandbox.data import dr_for
-from sandbox.demo_history import demo_subjects, lookup_on, tracked_on, trust_map_on
+from sandbox.demo_history import (
+    DEMO_DAYS,
+    asking_domain,
+    demo_subjects,
+    keyword_report_on,
+    lookup_on,
+    tracked_on,
+    trust_map_on,
+)
+from store import HistoryStore
 
 API = "/api/v1"
 LATER_DAY = date(2025, 8, 29)
@@ -79,3 +94,50 @@ def test_tracked_keywords_answer_the_days_positions(sandbox: SandboxServer, late
     then = _get(sandbox, "/sites/example-com/keywords")["keywords"]
     now = _get(later, "/sites/example-com/keywords")["keywords"]
     assert [k["snapshot"]["userPosition"] for k in then] != [k["snapshot"]["userPosition"] for k in now]
+
+
+def _report(server: SandboxServer, keyword: str, domain: str | None) -> dict:
+    query = urlencode({"keyword": keyword, **({"domain": domain} if domain else {})})
+    return _get(server, f"/keywords?{query}")["report"]
+
+
+def test_watched_keywords_answer_the_days_report(sandbox: SandboxServer, later: SandboxServer) -> None:
+    for server, day in ((sandbox, EPOCH_DAY), (later, LATER_DAY)):
+        for keyword in DEMO.keywords:
+            domain = asking_domain(DEMO_KEY, keyword)
+            answered = _report(server, keyword, domain)
+            expected = keyword_report_on(keyword, day, domain, cached=answered["cached"])
+            assert answered == expected.to_json_dict(), (keyword, day)
+    keyword = DEMO.keywords[0]
+    domain = asking_domain(DEMO_KEY, keyword)
+    then, now = _report(sandbox, keyword, domain), _report(later, keyword, domain)
+    assert now["user"]["dr"] != then["user"]["dr"]  # the asking site's rating moved with the day
+    assert [r["dr"] for r in now["results"]] != [r["dr"] for r in then["results"]]
+
+
+def test_seeded_demo_history_watches_keywords_whose_last_day_is_the_live_report(
+    sandbox: SandboxServer, tmp_path: Path
+) -> None:
+    """What the History page's Watched keywords shows in Sandbox mode: every demo day of each watched
+    keyword, ending with what the sandbox answers today."""
+    account = key_fingerprint(DEMO_KEY)
+    with HistoryStore.open(f"sqlite:///{tmp_path / 'history.sqlite3'}") as store:
+        seed_demo_history(store, account, DEMO_KEY, EPOCH_DAY)
+        watched = {(item.subject, item.origin) for item in store.watchlist(account) if item.kind == "keyword"}
+        rows = store.keyword_history(account, "", None)
+    assert watched == {(keyword, "demo") for keyword in DEMO.keywords}
+    assert set(rows["source"]) == {"demo"}
+    for keyword in DEMO.keywords:
+        days = rows[rows["keyword"] == keyword]
+        assert (
+            list(days["day"].dt.date) == [EPOCH_DAY - timedelta(days=back) for back in range(DEMO_DAYS)][::-1]
+        )
+        last = days.iloc[-1]
+        live = _report(sandbox, keyword, asking_domain(DEMO_KEY, keyword))
+        shown = next((r["position"] for r in live["results"] if r["domain"] == live["user"]["domain"]), None)
+        assert (last["median_dr"], last["min_dr"], last["gap"]) == (
+            live["medianDr"],
+            live["minDr"],
+            live["user"]["gap"],
+        )
+        assert (None if pd.isna(last["position"]) else int(last["position"])) == shown  # None: not in top 10
