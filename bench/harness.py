@@ -14,6 +14,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -25,6 +26,8 @@ from bench.chromium import launch as launch_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO_KEY = "vdr_demo"
+#: Where the app keeps its history (the store's setting; see store/config.py).
+DATABASE_ENV = "DASHBOARD_DATABASE_URL"
 
 
 @dataclass(frozen=True)
@@ -193,15 +196,30 @@ def app_process(
     api_key: str | None = DEMO_KEY,
     extra: list[str] | None = None,
     log_path: Path | None = None,
+    database_url: str | None = None,
 ) -> Iterator[AppProcess]:
     """``streamlit run`` on a free loopback port; ``api_base`` set → Live mode against that sandbox.
 
-    Its output goes to ``log_path`` when given (a test reads it), else nowhere.
+    Its output goes to ``log_path`` when given (a test reads it), else nowhere. Its history database
+    is ``database_url``, else the caller's ``DASHBOARD_DATABASE_URL``, else a new SQLite file in a
+    temporary folder removed when the app stops: a benchmark never writes into the repository's data/.
     """
     port = free_port()
     env = {**os.environ, "VERIFIEDDR_API_KEY": api_key or ""}
     if api_base:
         env["VERIFIEDDR_API_BASE"] = api_base
+    with contextlib.ExitStack() as history_folder:
+        if database_url:
+            env[DATABASE_ENV] = database_url
+        elif not env.get(DATABASE_ENV):
+            folder = Path(history_folder.enter_context(tempfile.TemporaryDirectory(prefix="bench-history-")))
+            env[DATABASE_ENV] = f"sqlite:///{folder / 'history.sqlite3'}"
+        yield from _served(script, env, port, extra, log_path)
+
+
+def _served(
+    script: str, env: dict[str, str], port: int, extra: list[str] | None, log_path: Path | None
+) -> Iterator[AppProcess]:
     args = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true"]
     args += [
         "--server.address",
