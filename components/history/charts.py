@@ -20,7 +20,10 @@ DOMAIN_COLOURS = ("#5b8def", "#f2a541", "#2e9e5b", "#d64545", "#9b6bd6", "#17a2b
 RATING_RANGE = [0, 100]
 #: How a day reads in a tooltip.
 DAY = "%{x|%b %d, %Y}"
-MARGIN = {"t": 60, "b": 30, "l": 10, "r": 10}
+#: Room at the bottom for two-line date ticks ("Oct 20" over "2024") and, under them, the legend.
+MARGIN = {"t": 60, "b": 90, "l": 10, "r": 10}
+#: The legend along the figure's bottom edge, below the date ticks, never over them.
+LEGEND = {"orientation": "h", "yref": "container", "y": 0.02, "yanchor": "bottom", "x": 0, "xanchor": "left"}
 
 
 def _days(frame: pd.DataFrame) -> np.ndarray:
@@ -43,8 +46,18 @@ def _domains_in(history: pd.DataFrame, order: list[str] | None) -> list[str]:
     return [d for d in order if d in present] if order else sorted(present)
 
 
-def _mark_moves(fig: go.Figure, moves: pd.DataFrame, metric: str, **cell: int) -> None:
-    """The largest moves as open rings with their size written next to them."""
+def _mark_moves(
+    fig: go.Figure,
+    moves: pd.DataFrame,
+    metric: str,
+    colours: dict[str, str] | None = None,
+    **cell: int,
+) -> None:
+    """The largest moves as open rings with their size written next to them.
+
+    With ``colours`` (several domains on one chart) a ring takes the colour of the line it sits on, so
+    it is never read as another domain's mark; alone, green is up and red is down.
+    """
     part = moves[moves["metric"] == metric]
     if part.empty:
         return
@@ -57,7 +70,11 @@ def _mark_moves(fig: go.Figure, moves: pd.DataFrame, metric: str, **cell: int) -
             "symbol": "circle-open",
             "size": 16,
             "line": {"width": 2},
-            "color": [UP if c > 0 else DOWN for c in part["change"]],
+            "color": (
+                [colours.get(str(d), "gray") for d in part["domain"]]
+                if colours
+                else [UP if c > 0 else DOWN for c in part["change"]]
+            ),
         },
         text=[f"{c:+g}" for c in part["change"]],
         textposition="top center",
@@ -117,11 +134,11 @@ def ratings_trend_chart(
                     row=1,
                     col=col,
                 )
-            _mark_moves(fig, moves, metric, row=1, col=col)
+            _mark_moves(fig, moves, metric, colours, row=1, col=col)
         fig.update_yaxes(range=RATING_RANGE, row=1, col=1, title="Rating (0–100)")
         fig.update_yaxes(range=RATING_RANGE, row=1, col=2)
         fig.update_layout(title=title)
-    fig.update_layout(height=420, margin=MARGIN, hovermode="closest", legend={"orientation": "h", "y": -0.12})
+    fig.update_layout(height=460, margin=MARGIN, hovermode="closest", legend=LEGEND)
     return fig
 
 
@@ -148,9 +165,7 @@ def metric_trend_chart(history: pd.DataFrame, metric: str, order: list[str] | No
     axis: dict[str, object] = {"title": label, "rangemode": "tozero"}
     if metric == "trust_score":
         axis["range"] = RATING_RANGE
-    fig.update_layout(
-        title=title, yaxis=axis, height=320, margin=MARGIN, legend={"orientation": "h", "y": -0.18}
-    )
+    fig.update_layout(title=title, yaxis=axis, height=360, margin=MARGIN, legend=LEGEND)
     return fig
 
 
@@ -177,11 +192,17 @@ def trust_map_totals_chart(totals: pd.DataFrame, domain: str) -> go.Figure:
     fig.update_layout(
         title=title,
         yaxis={"title": "Referring domains in the sample", "rangemode": "tozero"},
-        height=300,
+        height=340,
         margin=MARGIN,
-        legend={"orientation": "h", "y": -0.2},
+        legend=LEGEND,
     )
     return fig
+
+
+def position_ticks(deepest: float) -> list[int]:
+    """Position 1 (the top of the results) and then every 5 places, or every 10 on a deep chart."""
+    step = 5 if deepest <= 30 else 10
+    return [1, *range(step, int(max(deepest, TOP_10 + 2)) + 2, step)]
 
 
 def rank_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
@@ -218,11 +239,11 @@ def rank_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
         yaxis={
             "title": "Position",
             "range": [max(deepest, TOP_10 + 2) + 1, 0.5],
-            "dtick": 5 if deepest <= 30 else 10,
+            "tickvals": position_ticks(deepest),
         },
-        height=420,
+        height=460,
         margin=MARGIN,
-        legend={"orientation": "h", "y": -0.12},
+        legend=LEGEND,
     )
     return fig
 
@@ -245,12 +266,14 @@ def gap_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
             line={"width": 2},
             hovertemplate="%{fullData.name}: gap %{y:+g} on %{x|%b %d, %Y}<extra></extra>",
         )
-    fig.add_hline(y=0, line_width=1, line_color="gray")
+    fig.add_hline(
+        y=0, line_width=1, line_color="gray", annotation_text="At the median", annotation_position="top left"
+    )
     fig.update_layout(
         title=title,
-        yaxis={"title": "DR points short of the median (below 0: above it)"},
-        height=320,
+        yaxis={"title": "DR points short", "zeroline": False},
+        height=360,
         margin=MARGIN,
-        legend={"orientation": "h", "y": -0.18},
+        legend=LEGEND,
     )
     return fig

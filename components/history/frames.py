@@ -60,6 +60,9 @@ RATINGS = ("dr", "true_dr")
 #: The periods a trend can cover; None is everything the store holds.
 PERIODS: dict[str, int | None] = {"30 days": 30, "90 days": 90, "365 days": 365, "All": None}
 TOP_10 = 10
+#: The smallest week-over-week DR / TrueDR move worth a mark: ratings are whole numbers, so a point
+#: either way is often rounding, not a change anyone should act on.
+MIN_MOVE = 2
 #: How a churn row says what changed.
 APPEARED = "appeared"
 DISAPPEARED = "disappeared"
@@ -93,7 +96,8 @@ def _numbers(frame: pd.DataFrame, columns: tuple[str, ...] | list[str]) -> pd.Da
 
 def week_over_week(history: pd.DataFrame, metrics: tuple[str, ...] = tuple(TREND_METRICS)) -> pd.DataFrame:
     """Each domain's numbers at the end of each week (the week's last recorded value, weeks ending on
-    Sunday) and their change since the previous recorded week; newest week first.
+    Sunday) and their change since the previous recorded week; newest week first. The week under way
+    ends on the latest day recorded, so no row is dated in the future.
 
     Columns: domain, week_ending, then ``<metric>`` and ``<metric>_change`` for each metric. A week
     without any record is left out, so a change always compares two weeks that hold values.
@@ -110,14 +114,18 @@ def week_over_week(history: pd.DataFrame, metrics: tuple[str, ...] = tuple(TREND
         part.insert(0, "domain", domain)
         parts.append(part)
     out = pd.concat(parts, ignore_index=True)
-    out["week_ending"] = out["week_ending"].dt.date
+    # The week under way ends on the latest recorded day, not on a Sunday still to come.
+    out["week_ending"] = out["week_ending"].clip(upper=frame["day"].max()).dt.date
     out = out.sort_values(["week_ending", "domain"], ascending=[False, True], kind="stable")
     return out.loc[:, columns].reset_index(drop=True)
 
 
-def largest_moves(history: pd.DataFrame, metrics: tuple[str, ...] = RATINGS, n: int = 5) -> pd.DataFrame:
-    """The ``n`` largest week-over-week moves, at most one per domain and metric (its largest), so the
-    marks spread over the domains compared instead of piling onto one noisy line.
+def largest_moves(
+    history: pd.DataFrame, metrics: tuple[str, ...] = RATINGS, n: int = 5, min_change: float = MIN_MOVE
+) -> pd.DataFrame:
+    """The ``n`` largest week-over-week moves of at least ``min_change`` points, at most one per domain
+    and metric (its largest), so the marks spread over the domains compared instead of piling onto one
+    noisy line; none when every week held within a point (nothing worth a mark).
 
     A week's value is its last recorded one (weeks end on Sunday). Columns: domain, metric, day (the
     last recorded day of the week that moved, where the mark sits on the line), value, change,
@@ -138,7 +146,7 @@ def largest_moves(history: pd.DataFrame, metrics: tuple[str, ...] = RATINGS, n: 
             previous_day=weekly.groupby("domain")["day"].shift(),
             metric=metric,
         )
-        moved = weekly[weekly["change"].abs() > 0]
+        moved = weekly[weekly["change"].abs() >= max(min_change, 1e-9)]
         moved = moved.assign(size=moved["change"].abs()).sort_values(
             ["size", "day"], ascending=[False, False], kind="stable"
         )

@@ -83,6 +83,9 @@ def test_domain_trends_show_your_site_against_a_competitor_and_never_seed_demo_d
     weekly = _table(at, "week_ending")
     assert set(weekly["domain"]) == {MINE, RIVAL}
     assert weekly["week_ending"].min() >= TODAY - timedelta(days=36)
+    assert weekly["week_ending"].max() == TODAY  # the week under way is never dated in the future
+    said = shown_text(at)
+    assert "moves of 2 points or more" in said or "nothing is ringed" in said  # what the rings mean
 
 
 def test_trust_map_churn_between_two_snapshots(store: HistoryStore) -> None:
@@ -123,6 +126,8 @@ def test_keyword_positions_of_your_site(store: HistoryStore) -> None:
     summary = _table(at, "best_position")
     assert {"best_position", "days_in_top_10"} <= set(summary.columns)
     assert (summary["days_recorded"] == 20).all()
+    assert f"Positions on {TODAY:%b %d, %Y}, the latest recorded day." in shown_text(at)
+    assert "Above the line your site is that many points short" in shown_text(at)  # the gap explained
 
 
 def test_the_watchlist_adds_and_removes_competitors(store: HistoryStore) -> None:
@@ -135,6 +140,7 @@ def test_the_watchlist_adds_and_removes_competitors(store: HistoryStore) -> None
     assert "Now watching rival-example.com" in shown_text(at).replace("\\", "")  # as read, unescaped
     listed = _table(at, "origin")
     assert "rival-example.com" in set(listed["subject"])
+    assert listed.loc[listed["subject"] == "rival-example.com", "origin"].item() == "Added by your team"
     own = listed[listed["origin"] == "Your site"]
     assert set(own["subject"]) == set(ACCOUNTS[DEMO_KEY].sites)  # own sites come from the site list
 

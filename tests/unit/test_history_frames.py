@@ -69,11 +69,12 @@ def keyword_rows(keyword: str, positions: list[int | None]) -> pd.DataFrame:
 # --- domain trends ---------------------------------------------------------------------------------
 
 
-def test_week_over_week_compares_the_last_value_of_each_week() -> None:
+def test_week_over_week_compares_the_last_value_of_each_week_and_never_dates_one_in_the_future() -> None:
     # Two weeks (Mon 6 – Sun 12, Mon 13 – Sun 19) and the Monday after: DR ends them at 41, 44, 40.
     history = domain_rows("example.com", [40, 40, 40, 41, 41, 41, 41, 42, 42, 43, 43, 44, 44, 44, 40])
     weekly = frames.week_over_week(history)
-    assert list(weekly["week_ending"]) == [date(2025, 1, 26), date(2025, 1, 19), date(2025, 1, 12)]
+    # The week under way ends on its latest recorded day (Monday the 20th), not on Sunday the 26th.
+    assert list(weekly["week_ending"]) == [date(2025, 1, 20), date(2025, 1, 19), date(2025, 1, 12)]
     assert list(weekly["dr"]) == [40, 44, 41]
     assert list(weekly["dr_change"].astype(float).fillna(-999)) == [-4, 3, -999]  # the first has none
     assert list(weekly["true_dr_change"].astype(float).fillna(-999)) == [-4, 3, -999]
@@ -112,6 +113,14 @@ def test_largest_moves_are_each_domains_biggest_week_over_week_step() -> None:
     ]
     assert moves["day"].iloc[1] == pd.Timestamp(START + timedelta(days=16))  # on the line's last point
     assert moves["value"].iloc[1] == 47
+
+
+def test_a_point_either_way_is_not_marked_as_a_move() -> None:
+    # Weeks of Jan 6, 13 and 20: DR ends them at 40, 41, 40; TrueDR at 45, 45, 47.
+    history = domain_rows("example.com", [40] * 7 + [41] * 7 + [40] * 3, [45] * 14 + [47] * 3)
+    moves = frames.largest_moves(history)
+    assert list(zip(moves["metric"], moves["change"], strict=True)) == [("true_dr", 2.0)]
+    assert frames.largest_moves(domain_rows("example.com", [40] * 7 + [41] * 7, [45] * 14)).empty
 
 
 def test_a_missing_rating_is_not_a_move() -> None:
@@ -210,11 +219,25 @@ def test_several_domains_share_one_colour_per_domain_across_the_dr_and_true_dr_p
     assert list(fig.layout.yaxis.range) == [0, 100] and list(fig.layout.yaxis2.range) == [0, 100]
 
 
+def test_rings_on_a_shared_chart_take_the_colour_of_the_line_they_mark() -> None:
+    history = pd.concat(
+        [domain_rows("example.com", [40] * 7 + [44] * 7), domain_rows("rival.com", [60] * 7 + [52] * 7)]
+    )
+    order = ["example.com", "rival.com"]
+    fig = charts.ratings_trend_chart(history, frames.largest_moves(history), order=order)
+    colours = charts.domain_colours(order)
+    rings = [t for t in fig.data if t.name == "Largest moves" and t.xaxis == "x"]
+    assert list(rings[0].customdata) == ["rival.com", "example.com"]
+    assert list(rings[0].marker.color) == [colours["rival.com"], colours["example.com"]]
+
+
 def test_rank_chart_puts_position_1_on_top_and_shades_the_top_10() -> None:
     rows = frames.keyword_rows(keyword_rows("crm", [14, 9, None, 4]), ["crm"])
     fig = charts.rank_chart(rows, ["crm"])
     low, high = fig.layout.yaxis.range
     assert low > high == 0.5  # reversed: larger positions at the bottom
+    assert list(fig.layout.yaxis.tickvals) == [1, 5, 10, 15]  # the top of the results is labelled
+    assert charts.position_ticks(57)[:3] == [1, 10, 20]
     band = fig.layout.shapes[0]
     assert (band.y0, band.y1) == (0.5, 10.5)
     assert pd.isna(fig.data[0].y[2])  # a day out of the results is a gap, not position 0

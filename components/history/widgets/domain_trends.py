@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import pandas as pd
 import streamlit as st
 
 from client.errors import InvalidInputError
@@ -22,7 +23,9 @@ MAX_DOMAINS = 8
 OTHER_METRICS = {"traffic": "Traffic", "referring_domains": "Referring domains", "trust_score": "Trust"}
 WEEKLY_COLUMNS = {
     "domain": st.column_config.TextColumn("Domain", pinned=True),
-    "week_ending": st.column_config.DateColumn("Week ending", format="YYYY-MM-DD"),
+    "week_ending": st.column_config.DateColumn(
+        "Week to", format="YYYY-MM-DD", help="Weeks end on Sunday; the week under way, on its latest day."
+    ),
     "dr": st.column_config.NumberColumn("DR", format="%d"),
     "dr_change": st.column_config.NumberColumn("DR Δ", format="%+g"),
     "true_dr": st.column_config.NumberColumn("TrueDR", format="%d"),
@@ -34,6 +37,9 @@ WEEKLY_COLUMNS = {
     "referring_domains": st.column_config.NumberColumn("Referring domains", format="localized"),
     "referring_domains_change": st.column_config.NumberColumn("Ref. domains Δ", format="%+d"),
 }
+#: What the table shows: trust is left off so the table fits a 1280 px page (the "Also over time" chart
+#: draws it, and the CSV keeps it).
+WEEKLY_SHOWN = [c for c in WEEKLY_COLUMNS if not c.startswith("trust_score")]
 
 
 def _choices(source: HistorySource, own: dict[str, str]) -> tuple[list[str], list[str]]:
@@ -52,6 +58,24 @@ def _choices(source: HistorySource, own: dict[str, str]) -> tuple[list[str], lis
         st.session_state["history_domains"] = [asked]
     default = [d for d in choices if d in mine][:1] + [d for d in choices if d not in mine][:3]
     return choices, default or choices[:1]
+
+
+def moves_caption(moves: pd.DataFrame) -> str:
+    """What the rings on the DR / TrueDR chart mark, or that no week moved enough to be marked."""
+    if moves.empty:
+        return (
+            f"No week moved DR or TrueDR by {frames.MIN_MOVE} points or more in this period, so nothing "
+            "is ringed: a point either way is usually rounding."
+        )
+    return (
+        f"Ringed: the largest week-over-week moves of {frames.MIN_MOVE} points or more (each line's "
+        "largest): "
+        + "; ".join(
+            f"{m.domain} {frames.TREND_METRICS[m.metric]} {m.change:+g} in the week to {m.day:%b %d}"
+            for m in moves.itertuples()
+        )
+        + "."
+    )
 
 
 def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, str], today: date) -> None:
@@ -92,15 +116,7 @@ def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, st
         return
     moves = frames.largest_moves(rows, n=5)
     st.plotly_chart(data.figure(ratings_trend_chart, rows, moves, order=selected), key="history_ratings")
-    if not moves.empty:
-        st.caption(
-            "Ringed: the largest week-over-week moves (each line's largest): "
-            + "; ".join(
-                f"{m.domain} {frames.TREND_METRICS[m.metric]} {m.change:+g} in the week to {m.day:%b %d}"
-                for m in moves.itertuples()
-            )
-            + "."
-        )
+    st.caption(moves_caption(moves))
     metric = (
         st.segmented_control(
             "Also over time",
@@ -120,6 +136,10 @@ def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, st
         subject=selected[0] if len(selected) == 1 else None,
         key="history_weekly",
         column_config=WEEKLY_COLUMNS,
-        column_order=list(WEEKLY_COLUMNS),
+        column_order=WEEKLY_SHOWN,
+        narrowed_to_fit=True,
     )
-    st.caption("Each week's last recorded value (weeks end on Sunday) and its change since the week before.")
+    st.caption(
+        "Each week's last recorded value (weeks end on Sunday; the week under way on its latest day) and "
+        "its change (Δ) since the week before."
+    )

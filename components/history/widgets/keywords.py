@@ -33,6 +33,23 @@ SUMMARY_COLUMNS = {
     "gap": st.column_config.NumberColumn("Gap", format="%+g", help="Median DR of the top 10 minus your DR."),
     "latest_day": st.column_config.DateColumn("Latest day", format="YYYY-MM-DD"),
 }
+#: What the table shows: each keyword's latest day is said under it instead, so the table fits a
+#: 1280 px page (the CSV keeps the column).
+SUMMARY_SHOWN = [c for c in SUMMARY_COLUMNS if c != "latest_day"]
+
+
+def as_of_caption(summary: pd.DataFrame) -> str:
+    """The day the positions stand for, and how many keywords were last recorded before it."""
+    days = pd.to_datetime(summary["latest_day"])
+    latest = days.max()
+    earlier = int((days < latest).sum())
+    said = f"Positions on {latest:%b %d, %Y}, the latest recorded day"
+    if earlier:
+        said += (
+            f"; {earlier} keyword{'s were' if earlier != 1 else ' was'} last recorded earlier (the CSV has "
+            "each keyword's latest day)"
+        )
+    return said + ". Change: places gained since the day before."
 
 
 def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> None:
@@ -73,6 +90,10 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
     chart_rows = frames.keyword_rows(rows, chosen)
     st.plotly_chart(data.figure(rank_chart, chart_rows, chosen), key="history_rank")
     st.plotly_chart(data.figure(gap_chart, chart_rows, chosen), key="history_gap")
+    st.caption(
+        "Gap: the median DR of the sites in the top 10 for the keyword minus your site's DR. Above the "
+        "line your site is that many points short of the median; below it, ahead."
+    )
     st.markdown("**Every keyword**")
     table_with_export(
         summary,
@@ -80,8 +101,10 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
         subject=site,
         key="history_kw_summary",
         column_config=SUMMARY_COLUMNS,
-        column_order=list(SUMMARY_COLUMNS),
+        column_order=SUMMARY_SHOWN,
+        narrowed_to_fit=True,
     )
+    st.caption(as_of_caption(summary))
     with st.expander("Every recorded day of the keywords on the charts"):
         daily = chart_rows.loc[
             :, ["keyword", "day", "position", "previous_position", "median_dr", "gap", "tier"]

@@ -13,12 +13,12 @@ from components.core.connection import Connection
 from components.core.tables import table_with_export
 from components.history.widgets.pieces import FLASH, Kind, unavailable_notice
 
-ORIGIN_WORDS = {"own": "Your site", "added": "Added", "demo": "Demo"}
+ORIGIN_WORDS = {"own": "Your site", "added": "Added by your team", "demo": "Demo example"}
 WATCHLIST_COLUMNS = {
     "kind": st.column_config.TextColumn("Kind"),
     "subject": st.column_config.TextColumn("Domain or keyword", pinned=True),
     "origin": st.column_config.TextColumn("Why it is watched"),
-    "added_at": st.column_config.DatetimeColumn("Since", format="YYYY-MM-DD HH:mm"),
+    "added_at": st.column_config.DatetimeColumn("Since (UTC)", format="YYYY-MM-DD HH:mm"),
 }
 
 
