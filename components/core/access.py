@@ -1,0 +1,116 @@
+"""Who is using the app and what they may change, decided afresh on every script run.
+
+- ``sign_in_configured()``: whether ``.streamlit/secrets.toml`` has an ``[auth]`` section. Without one
+  the app runs as one local person with every right (``Person("local", None, "admin", False)``).
+- ``current_person()``: with sign-in on, the person ``st.user`` names, with the role the *current*
+  ``[access]`` lists give their address (the login cookie lasts 30 days; taking someone off a list
+  takes effect on their next click). Not signed in, or on no list: ``role`` is None.
+- ``write_permission()``: whether the current person may write, and if not the plain reason a
+  disabled control shows (``disabled=not allowed, help=why``).
+
+The role rules themselves are pure and live in ``components/common/access_rules.py``. Tests drive
+this module through AppTest's own ``at.user`` and ``at.secrets`` (what ``st.user`` and ``st.secrets``
+read), so there is no test-only door here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from components.common.access_rules import (
+    LOCAL_PERSON,
+    AccessLists,
+    Role,
+    may_see_everyones_activity,
+    may_write,
+    role_for,
+)
+
+#: What a disabled write control says when no contact is configured.
+EDITORS_ONLY = "Editors only: you can read everything here; ask an admin of this dashboard to change things."
+
+
+@dataclass(frozen=True)
+class Person:
+    """The person behind this run: e-mail (or ``"local"``), display name, role (None: on no list)."""
+
+    email: str
+    name: str | None
+    role: Role | None
+    signed_in: bool
+
+    @property
+    def label(self) -> str:
+        """How the app names this person on screen."""
+        if not self.signed_in:
+            return "Local user (sign-in is off)"
+        return f"{self.name} ({self.email})" if self.name else self.email
+
+
+LOCAL = Person(LOCAL_PERSON, None, "admin", False)
+
+
+def _secrets_section(name: str) -> Mapping[str, Any] | None:
+    """A table of ``st.secrets`` (None when absent, or when there is no secrets file at all)."""
+    try:
+        if name not in st.secrets:
+            return None
+        section = st.secrets[name]
+    except Exception:  # no secrets file, or one that does not parse: treated as no section
+        return None
+    return section if isinstance(section, Mapping) else None
+
+
+def sign_in_configured() -> bool:
+    """Whether an ``[auth]`` section is configured (then every visitor must sign in)."""
+    return _secrets_section("auth") is not None
+
+
+def access_lists() -> AccessLists:
+    """The ``[access]`` lists as they are now (read on every call, never remembered)."""
+    return AccessLists.from_mapping(_secrets_section("access"))
+
+
+def _user_claim(key: str) -> Any:
+    try:
+        return st.user.get(key)
+    except Exception:  # st.user outside a run, or a claim the provider does not send
+        return None
+
+
+def current_person() -> Person:
+    """The person of this run and their role from the current ``[access]`` lists."""
+    if not sign_in_configured():
+        return LOCAL
+    if not _user_claim("is_logged_in"):
+        return Person("", None, None, False)
+    email = str(_user_claim("email") or "").strip()
+    name = _user_claim("name")
+    role = role_for(email or None, access_lists())
+    return Person(email, str(name) if name else None, role, True)
+
+
+def contact() -> str | None:
+    """Whom to ask for access, from ``[access] contact`` (None when not set)."""
+    return access_lists().contact
+
+
+def write_permission() -> tuple[bool, str | None]:
+    """``(True, None)`` for editors and admins; otherwise ``(False, reason)`` for a disabled control."""
+    person = current_person()
+    if person.role is not None and may_write(person.role):
+        return True, None
+    who = contact()
+    if who:
+        return False, f"Editors only: you can read everything here; ask {who} to change things."
+    return False, EDITORS_ONLY
+
+
+def sees_everyones_activity() -> bool:
+    """Whether the current person sees every person's rows on the Activity page (admins)."""
+    role = current_person().role
+    return role is not None and may_see_everyones_activity(role)
