@@ -1,9 +1,10 @@
 """``HistoryStore``: one history database, opened (and migrated) once, shared by threads.
 
-It joins the watchlist (``store.watchlist``), the writes (``store.recording``) and the reads
-(``store.queries``) over one SQLAlchemy engine. ``open`` applies the migrations, so the app, the job
-and ``python -m store upgrade`` all find the newest schema. Every failure to reach or use the
-database, at open and later, is a ``StoreUnavailable`` whose reason is plain words without password.
+It joins the watchlist (``store.watchlist``), the writes (``store.recording``), the reads
+(``store.queries``) and the append-only audit log (``store.audit``) over one SQLAlchemy engine.
+``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
+newest schema. Every failure to reach or use the database, at open and later, is a
+``StoreUnavailable`` whose reason is plain words without password.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, Self, TypeVar
 from alembic.util import CommandError
 from sqlalchemy import Engine
 
+from store.audit import AuditMixin
 from store.config import display_url, parse_url
 from store.engine import DATABASE_ERRORS, StoreUnavailable, make_engine, unavailable, write_engine
 from store.migrations import upgrade
@@ -44,7 +46,7 @@ def _guarded(doing: str) -> Callable[[F], F]:
     return wrap
 
 
-class HistoryStore(WatchlistMixin, RecordingMixin, QueriesMixin):
+class HistoryStore(WatchlistMixin, RecordingMixin, QueriesMixin, AuditMixin):
     """The history of every account in one database; each method takes the account it serves."""
 
     def __init__(self, engine: Engine, url: str) -> None:
@@ -108,6 +110,8 @@ def _guard_public_methods() -> None:
         "trust_map_links",
         "trust_map_totals",
         "keyword_history",
+        "audit_events",
+        "audit_people",
     )
     writes = (
         "watch",
@@ -117,6 +121,7 @@ def _guard_public_methods() -> None:
         "record_tracked",
         "record_keyword_report",
         "seed",
+        "record_audit",
     )
     for name in reads:
         setattr(HistoryStore, name, _guarded("read")(getattr(HistoryStore, name)))

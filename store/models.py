@@ -17,9 +17,11 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -145,3 +147,29 @@ class KeywordSnapshotRow(Base):
     search_volume: Mapped[int | None] = mapped_column(BigInteger)
     source: Mapped[str] = mapped_column(String(SHORT_LEN))
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+AUDIT_TEXT_LEN = 500
+
+
+class AuditEventRow(Base):
+    """One write attempt from the app: who, in which account, what, on what, and what became of it.
+
+    Appended only: nothing in the store updates or deletes these rows. Never holds the API key; for an
+    exchange proposal ``detail`` holds the subject, never the message body.
+    """
+
+    __tablename__ = "audit_events"
+    __table_args__ = (Index(None, "account", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    person: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    role: Mapped[str | None] = mapped_column(String(SHORT_LEN))
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    operation: Mapped[str] = mapped_column(String(SHORT_LEN * 2))
+    target: Mapped[str | None] = mapped_column(String(AUDIT_TEXT_LEN))
+    outcome: Mapped[str] = mapped_column(String(SHORT_LEN))
+    status: Mapped[int | None] = mapped_column(Integer)
+    message: Mapped[str | None] = mapped_column(Text)
+    detail: Mapped[str | None] = mapped_column(Text)
