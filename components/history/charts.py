@@ -37,6 +37,22 @@ def _values(series: pd.Series) -> np.ndarray:
     return pd.to_numeric(series, errors="coerce").astype("Float64").to_numpy(dtype=float, na_value=np.nan)
 
 
+def _short_history_readable(fig: go.Figure) -> go.Figure:
+    """A line of one or two days is drawn with dots (a lone day is invisible as a line), and a chart
+    whose days are all one day spans a week around it, ticked by day instead of by the hour."""
+    days: list[np.datetime64] = []
+    for trace in fig.data:
+        if trace.mode == "lines" and trace.x is not None and len(trace.x) <= 2:
+            trace.mode = "lines+markers"
+        if trace.mode in ("lines", "lines+markers") and trace.x is not None:
+            days.extend(np.asarray(trace.x, dtype="datetime64[ns]"))
+    if days and max(days) - min(days) < np.timedelta64(1, "D"):
+        first = pd.Timestamp(min(days))
+        span = [first - pd.Timedelta(days=3), first + pd.Timedelta(days=3)]
+        fig.update_xaxes(range=span, tickformat="%b %d", dtick=86_400_000)
+    return fig
+
+
 def domain_colours(domains: list[str]) -> dict[str, str]:
     return {d: DOMAIN_COLOURS[i % len(DOMAIN_COLOURS)] for i, d in enumerate(domains)}
 
@@ -139,7 +155,7 @@ def ratings_trend_chart(
         fig.update_yaxes(range=RATING_RANGE, row=1, col=2)
         fig.update_layout(title=title)
     fig.update_layout(height=460, margin=MARGIN, hovermode="closest", legend=LEGEND)
-    return fig
+    return _short_history_readable(fig)
 
 
 def metric_trend_chart(history: pd.DataFrame, metric: str, order: list[str] | None = None) -> go.Figure:
@@ -166,7 +182,7 @@ def metric_trend_chart(history: pd.DataFrame, metric: str, order: list[str] | No
     if metric == "trust_score":
         axis["range"] = RATING_RANGE
     fig.update_layout(title=title, yaxis=axis, height=360, margin=MARGIN, legend=LEGEND)
-    return fig
+    return _short_history_readable(fig)
 
 
 def trust_map_totals_chart(totals: pd.DataFrame, domain: str) -> go.Figure:
@@ -196,7 +212,7 @@ def trust_map_totals_chart(totals: pd.DataFrame, domain: str) -> go.Figure:
         margin=MARGIN,
         legend=LEGEND,
     )
-    return fig
+    return _short_history_readable(fig)
 
 
 def position_ticks(deepest: float) -> list[int]:
@@ -245,7 +261,7 @@ def rank_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
         margin=MARGIN,
         legend=LEGEND,
     )
-    return fig
+    return _short_history_readable(fig)
 
 
 def gap_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
@@ -276,4 +292,4 @@ def gap_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
         margin=MARGIN,
         legend=LEGEND,
     )
-    return fig
+    return _short_history_readable(fig)

@@ -94,6 +94,18 @@ def _numbers(frame: pd.DataFrame, columns: tuple[str, ...] | list[str]) -> pd.Da
     return out
 
 
+def whole_numbers(frame: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> pd.DataFrame:
+    """Columns whose values are all whole numbers as integers (missing kept missing), so a CSV reads
+    "91", not "91.0"; a column with a fraction (a median DR of 39.5) stays as it is."""
+    out = frame.copy()
+    for column in columns:
+        values = pd.to_numeric(out[column], errors="coerce").astype("Float64")
+        known = values.dropna()
+        if (known == known.round()).all():
+            out[column] = values.round().astype("Int64")
+    return out
+
+
 def week_over_week(history: pd.DataFrame, metrics: tuple[str, ...] = tuple(TREND_METRICS)) -> pd.DataFrame:
     """Each domain's numbers at the end of each week (the week's last recorded value, weeks ending on
     Sunday) and their change since the previous recorded week; newest week first. The week under way
@@ -117,7 +129,7 @@ def week_over_week(history: pd.DataFrame, metrics: tuple[str, ...] = tuple(TREND
     # The week under way ends on the latest recorded day, not on a Sunday still to come.
     out["week_ending"] = out["week_ending"].clip(upper=frame["day"].max()).dt.date
     out = out.sort_values(["week_ending", "domain"], ascending=[False, True], kind="stable")
-    return out.loc[:, columns].reset_index(drop=True)
+    return whole_numbers(out.loc[:, columns].reset_index(drop=True), columns[2:])
 
 
 def largest_moves(
@@ -274,7 +286,9 @@ def keyword_summary(history: pd.DataFrame) -> pd.DataFrame:
     out["best_day"] = out["best_day"].astype(object).where(out["best_position"].notna(), None)
     out["unranked"] = out["position"].isna()
     out = out.sort_values(["unranked", "position", "keyword"], kind="stable").drop(columns="unranked")
-    return out.reset_index(drop=True)
+    return whole_numbers(
+        out.reset_index(drop=True), ["position", "change", "best_position", "median_dr", "gap"]
+    )
 
 
 def chart_keywords(summary: pd.DataFrame, n: int = 8) -> list[str]:
@@ -287,5 +301,8 @@ def keyword_rows(history: pd.DataFrame, keywords: list[str]) -> pd.DataFrame:
     if history.empty:
         return with_days(history) if "day" in history else history
     frame = history[history["keyword"].isin(keywords)]
-    frame = _numbers(with_days(frame), ["position", "median_dr", "gap", "user_dr"])
-    return frame.drop_duplicates(["keyword", "day"], keep="last").reset_index(drop=True)
+    numbers = ["position", "previous_position", "median_dr", "gap", "user_dr"]
+    frame = _numbers(with_days(frame), numbers)
+    return whole_numbers(
+        frame.drop_duplicates(["keyword", "day"], keep="last").reset_index(drop=True), numbers
+    )

@@ -1,9 +1,11 @@
 """The History page in real Chromium, the app in Sandbox mode (no API key) on a fresh history database:
 the empty store is seeded with demo history, and the page draws DR/TrueDR trends for the demo site and a
-competitor, and the keyword position chart. Screenshots go to ``artifacts/``."""
+competitor, and the keyword position chart; Watch on the Domain overview and its History link open that
+domain's trends, and the trends' CSV reads in words. Screenshots go to ``artifacts/``."""
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -70,6 +72,28 @@ def test_demo_history_shows_the_keyword_position_chart(browser: Browser, sandbox
     assert "Top 10" in ranks and "Position" in ranks
     assert page.get_by_text("Days in top 10").first.is_visible() or "Days in top 10" in page.content()
     screenshot(page, "history-keyword-positions")
+    page.close()
+
+
+def test_watch_on_the_domain_overview_then_its_history_link_opens_that_domains_trends(
+    browser: Browser, sandbox_app: ServedApp
+) -> None:
+    watched = "wikipedia.org"  # in the sandbox, not among the demo history's domains
+    page = _tab(browser)
+    go_to(page, f"{sandbox_app.url}/?domain={watched}", ready='[data-testid="stMetric"]')
+    page.get_by_role("button", name="Watch", exact=True).first.click()
+    page.get_by_role("button", name="Stop watching").wait_for(timeout=TIMEOUT_MS)
+    page.get_by_role("link", name=f"History of {watched}").first.click()
+    trends = _chart_text(page, f"DR and TrueDR over time: {watched}")  # that domain alone, not the defaults
+    assert "Rating (0–100)" in trends
+    assert page.get_by_text("is not watched").count() == 0
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download CSV").first.click()
+    with Path(download.value.path()).open(encoding="utf-8-sig") as file:
+        rows = list(csv.reader(file))
+    assert rows[0][:4] == ["Domain", "Week to", "DR", "DR Δ"] and "Trust" in rows[0]  # kept in the file
+    assert rows[1][0] == watched and rows[1][2].isdigit()  # "41", not "41.0"
+    screenshot(page, "history-from-watch-link")
     page.close()
 
 

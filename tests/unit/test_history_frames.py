@@ -231,6 +231,20 @@ def test_rings_on_a_shared_chart_take_the_colour_of_the_line_they_mark() -> None
     assert list(rings[0].marker.color) == [colours["rival.com"], colours["example.com"]]
 
 
+def test_a_domain_watched_today_shows_its_one_day_as_a_dot_on_a_week_wide_axis() -> None:
+    history = domain_rows("example.com", [40])
+    fig = charts.ratings_trend_chart(history, frames.largest_moves(history))
+    assert {t.mode for t in fig.data if t.name in ("DR", "TrueDR")} == {"lines+markers"}
+    low, high = (pd.Timestamp(x) for x in fig.layout.xaxis.range)
+    assert (low, high) == (
+        pd.Timestamp(START) - pd.Timedelta(days=3),
+        pd.Timestamp(START) + pd.Timedelta(days=3),
+    )
+    assert fig.layout.xaxis.tickformat == "%b %d"  # days, not hours of one day
+    longer = charts.metric_trend_chart(domain_rows("example.com", [40] * 5), "traffic")
+    assert longer.data[0].mode == "lines" and longer.layout.xaxis.range is None
+
+
 def test_rank_chart_puts_position_1_on_top_and_shades_the_top_10() -> None:
     rows = frames.keyword_rows(keyword_rows("crm", [14, 9, None, 4]), ["crm"])
     fig = charts.rank_chart(rows, ["crm"])
@@ -284,3 +298,16 @@ def test_the_query_cache_reuses_an_answer_until_a_write_or_its_time_is_up() -> N
     expired.get(("acct-a", "q"), lambda: read("x1"))
     assert expired.get(("acct-a", "q"), lambda: read("x2")) == "x2"
     assert reads == ["a1", "b1", "a3", "x1", "x2"]
+
+
+def test_whole_numbers_read_as_integers_in_a_csv_and_fractions_stay() -> None:
+    weekly = frames.week_over_week(domain_rows("example.com", [40] * 7 + [41]))
+    assert weekly.loc[:, ["week_ending", "dr", "dr_change"]].to_csv(index=False).splitlines() == [
+        "week_ending,dr,dr_change",
+        "2025-01-13,41,1",
+        "2025-01-12,40,",
+    ]
+    mixed = frames.whole_numbers(
+        pd.DataFrame({"median_dr": [39.5, 41.0], "position": [3.0, None]}), ["median_dr", "position"]
+    )
+    assert mixed.to_csv(index=False).splitlines() == ["median_dr,position", "39.5,3", "41.0,"]

@@ -33,14 +33,21 @@ Kind = Literal["domain", "keyword"]
 #: Where a watchlist change leaves its message for the next run to show.
 FLASH = "_history_watch_flash"
 DEFAULT_PERIOD = "90 days"
+#: The URL names a link to the History page gives its domain or keyword.
+LINK_PARAM: dict[str, str] = {"domain": "history_domain", "keyword": "history_keyword"}
 
 
 def history_link(kind: Kind, subject: str, *, label: str | None = None) -> None:
-    """A link to the History page open on this domain's trends or this keyword's positions."""
+    """A link to the History page open on this domain's trends or this keyword's positions.
+
+    The subject travels as ``history_domain`` / ``history_keyword``: the pages that show the link keep
+    their own ``domain`` and ``keyword`` boxes in the URL, and Streamlit drops those names from a link
+    when it leaves such a page, so the History page would open on its defaults.
+    """
     params = (
-        {"domain": subject, TAB_KEY: DOMAIN_TAB}
+        {LINK_PARAM["domain"]: subject, TAB_KEY: DOMAIN_TAB}
         if kind == "domain"
-        else {"keyword": subject, TAB_KEY: KEYWORD_TAB}
+        else {LINK_PARAM["keyword"]: subject, TAB_KEY: KEYWORD_TAB}
     )
     link_to(HISTORY, label=label or f"History of {subject}", query_params=params)
 
@@ -186,9 +193,10 @@ def period_picker(key: str) -> str:
     )
 
 
-def linked(name: str, key: str) -> str | None:
-    """A domain or keyword the URL asks for (a link from another page), each new one chosen once."""
-    value = st.query_params.get(name)
+def linked(name: Kind, key: str) -> str | None:
+    """A domain or keyword the URL asks for (a link from another page, or a typed ``?domain=``), each
+    new one chosen once."""
+    value = st.query_params.get(LINK_PARAM[name]) or st.query_params.get(name)
     if value and st.session_state.get(f"_history_linked_{key}") != value:
         st.session_state[f"_history_linked_{key}"] = value
         return value

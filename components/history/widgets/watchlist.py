@@ -3,6 +3,8 @@ always watched), and the list of everything watched with why and since when."""
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import pandas as pd
 import streamlit as st
 
@@ -82,7 +84,10 @@ def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
             "kind": [item.kind.capitalize() for item in items],
             "subject": [item.subject for item in items],
             "origin": [ORIGIN_WORDS.get(item.origin, item.origin) for item in items],
-            "added_at": [item.added_at for item in items],
+            # In UTC to the minute: the CSV reads "2025-01-06 09:30:00", not microseconds and an offset.
+            "added_at": [
+                item.added_at.astimezone(UTC).replace(tzinfo=None, second=0, microsecond=0) for item in items
+            ],
         }
     )
     table_with_export(
