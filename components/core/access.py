@@ -27,11 +27,13 @@ from components.common.access_rules import (
     Role,
     may_see_everyones_activity,
     may_write,
+    refusal_words,
     role_for,
 )
+from components.common.text import escape_md
 
 #: What a disabled write control says when no contact is configured.
-EDITORS_ONLY = "Editors only: you can read everything here; ask an admin of this dashboard to change things."
+EDITORS_ONLY = refusal_words(None)
 
 
 @dataclass(frozen=True)
@@ -101,16 +103,17 @@ def contact() -> str | None:
 
 def write_permission() -> tuple[bool, str | None]:
     """``(True, None)`` for editors and admins; otherwise ``(False, reason)`` for a disabled control."""
-    person = current_person()
-    if person.role is not None and may_write(person.role):
+    if may_write(current_person().role):
         return True, None
-    who = contact()
-    if who:
-        return False, f"Editors only: you can read everything here; ask {who} to change things."
-    return False, EDITORS_ONLY
+    return False, refusal_words(contact())
+
+
+def read_only_note(reason: str | None) -> None:
+    """Once, beside a page's write controls: why they are disabled (nothing when they are not)."""
+    if reason:
+        st.caption(f":material/lock: {escape_md(reason)}")
 
 
 def sees_everyones_activity() -> bool:
     """Whether the current person sees every person's rows on the Activity page (admins)."""
-    role = current_person().role
-    return role is not None and may_see_everyones_activity(role)
+    return may_see_everyones_activity(current_person().role)

@@ -62,6 +62,8 @@ SEARCH_CONSOLE = AppPage("search-console", "Search Console", ":material/query_st
 MONITOR = AppPage("monitor", "Monitor", ":material/monitor_heart:", "My sites")
 # --- History ---------------------------------------------------------------------------------------
 HISTORY = AppPage("history", "History", ":material/history:", "History")
+# --- Team ------------------------------------------------------------------------------------------
+ACTIVITY = AppPage("activity", "Activity", ":material/manage_history:", "Team")
 # --- Coach -----------------------------------------------------------------------------------------
 COACH = AppPage("coach", "Coach", ":material/psychology:", "Coach")
 
@@ -84,6 +86,7 @@ ALL: tuple[AppPage, ...] = (
     SEARCH_CONSOLE,
     MONITOR,
     HISTORY,
+    ACTIVITY,
     COACH,
 )
 

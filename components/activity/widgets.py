@@ -1,0 +1,132 @@
+"""The Activity page's Streamlit pieces: whose rows are shown, the filters, the table and its CSV.
+
+Rows are read through the history store (``components.core.history.history_store``), one account at a
+time. Who sees what is decided here from the current person's role, and the store is asked only for
+the rows that person may see: admins every person's rows of the account, editors and viewers their own.
+Nothing here changes or removes a row: the audit log is append-only.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+import streamlit as st
+
+from components.activity.frames import (
+    activity_frame,
+    filter_activity,
+    operation_choices,
+    outcome_choices,
+)
+from components.common.text import escape_md
+from components.core.access import Person
+from components.core.tables import table_with_export
+
+if TYPE_CHECKING:
+    from store import HistoryStore
+
+PEOPLE_KEY = "activity_people"
+OPERATIONS_KEY = "activity_operations"
+OUTCOMES_KEY = "activity_outcomes"
+DAYS_KEY = "activity_days"
+#: The most rows the page reads at once (newest first); the CSV holds the same rows.
+ROW_LIMIT = 5000
+COLUMN_CONFIG: dict[str, Any] = {
+    "at": st.column_config.DatetimeColumn("When (UTC)", format="YYYY-MM-DD HH:mm:ss"),
+    "person": st.column_config.TextColumn("Person"),
+    "role": st.column_config.TextColumn("Role", width="small"),
+    "operation": st.column_config.TextColumn("Change"),
+    "target": st.column_config.TextColumn("On"),
+    "outcome": st.column_config.TextColumn("Outcome"),
+    "status": st.column_config.NumberColumn("Status", format="%d", width="small"),
+    "message": st.column_config.TextColumn("Message", width="large"),
+}
+
+
+def whose_rows(person: Person, everyone: bool) -> None:
+    """One line saying whose changes the page lists."""
+    if everyone:
+        st.caption("Every person's changes in this account, newest first. The log cannot be edited.")
+    else:
+        st.caption(
+            f"Your own changes ({escape_md(person.email)}) in this account, newest first. Admins see "
+            "everyone's."
+        )
+
+
+def read_rows(store: HistoryStore, account: str, person: Person, everyone: bool) -> pd.DataFrame:
+    """The rows this person may see, in plain words (an editor's or viewer's own only)."""
+    rows = store.audit_events(account, person=None if everyone else person.email, limit=ROW_LIMIT)
+    return activity_frame(rows)
+
+
+def empty_state(everyone: bool) -> None:
+    """What the page says before anything was changed: what will appear here."""
+    who = "Every change anyone makes" if everyone else "Every change you make"
+    st.info(
+        f"**No activity yet.** {who} from this dashboard will be listed here: tracked keywords added, "
+        "refreshed or removed, exchange proposals previewed and sent, sites submitted, badges verified, "
+        "AI-visibility questions and runs, Search Console audits and watchlist changes. Each with when, "
+        "who, on what, and whether the service took it, refused it, or it was refused because only "
+        "editors may change things.",
+        icon=":material/history_edu:",
+    )
+
+
+def _days(picked: Any) -> tuple[date | None, date | None]:
+    """The date input's range: empty means every day; one picked day (mid-choice) means from then on."""
+    if isinstance(picked, date):
+        return picked, picked
+    days = tuple(picked or ())
+    if not days:
+        return None, None
+    return days[0], days[1] if len(days) > 1 else None
+
+
+def filters(frame: pd.DataFrame, people: list[str], *, everyone: bool) -> pd.DataFrame:
+    """The filters (person for admins, change, outcome, days) and the rows that match them."""
+    cols = st.columns(4 if everyone else 3)
+    chosen_people: list[str] = []
+    if everyone:
+        chosen_people = cols[0].multiselect(
+            "Person", people, key=PEOPLE_KEY, placeholder="Everyone", help="Whose changes to list."
+        )
+    rest = cols[1:] if everyone else cols
+    operations = rest[0].multiselect(
+        "Change", operation_choices(frame), key=OPERATIONS_KEY, placeholder="Every change"
+    )
+    outcomes = rest[1].multiselect("Outcome", outcome_choices(), key=OUTCOMES_KEY, placeholder="Any outcome")
+    today = datetime.now(UTC).date()
+    since, until = _days(
+        rest[2].date_input(
+            "Days (UTC)",
+            value=(),
+            max_value=today,
+            key=DAYS_KEY,
+            format="YYYY-MM-DD",
+            help="A first and a last day, both included; empty lists every day.",
+        )
+    )
+    return filter_activity(
+        frame, people=chosen_people, operations=operations, outcomes=outcomes, since=since, until=until
+    )
+
+
+def activity_table(shown: pd.DataFrame, total: int) -> None:
+    """The matching rows with their CSV, or a line saying none match."""
+    if shown.empty:
+        st.info("No activity matches these filters.", icon=":material/filter_alt_off:")
+        return
+    noun = "change" if total == 1 else "changes"
+    st.caption(f"{len(shown)} of {total} {noun}, newest first.")
+    if total >= ROW_LIMIT:
+        st.caption(f"Only the newest {ROW_LIMIT} are read; narrow the days to see older ones.")
+    table_with_export(
+        shown,
+        what="activity",
+        key="activity",
+        column_config=COLUMN_CONFIG,
+        column_order=list(COLUMN_CONFIG),
+    )
