@@ -9,7 +9,7 @@ from client.growth_inputs import MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS, Discovery
 from client.growth_models import ExchangeCandidate, ExchangeContact
 from client.models import Lookup
 from components.common.text import escape_md, fmt_int
-from components.core import data
+from components.core import access, data
 from components.core.connection import Connection, current_connection
 from components.core.errors import read_or_show_error
 from components.core.pages import EXCHANGES, page_header
@@ -104,7 +104,11 @@ def _quota_text(contact: ExchangeContact | None) -> str | None:
 
 
 def _preview_panel(
-    conn: Connection, previewed: PreviewedProposal, partner: str, fields: tuple[str, str]
+    conn: Connection,
+    previewed: PreviewedProposal,
+    partner: str,
+    fields: tuple[str, str],
+    locked: str | None = None,
 ) -> None:
     """Inside the proposal form: what the preview showed, and Approve, which submits the ``fields``
     (subject and message keys) with the click, so the text judged is the text on screen."""
@@ -127,6 +131,8 @@ def _preview_panel(
             icon=":material/send:",
             on_click=approve_proposal,
             args=(conn, previewed, partner, *fields),
+            disabled=locked is not None,
+            help=locked,
         )
     st.caption("Changed the text? Preview it again: only previewed text can be approved.")
 
@@ -172,6 +178,8 @@ def _proposal(
     _partner_detail(lookup, partner, labels, was_proposed(partner, proposed))
     subject, message = _default_text(lookup, partner)
     subject_key, message_key = f"ex_subject:{lookup.domain}:{target}", f"ex_message:{lookup.domain}:{target}"
+    _, locked = access.write_permission()
+    access.read_only_note(locked)
     with st.form(f"proposal:{lookup.domain}:{target}", border=True):
         st.text_input("Subject", value=subject, key=subject_key, max_chars=MAX_SUBJECT_CHARS)
         st.text_area("Message", value=message, key=message_key, height=230, max_chars=MAX_MESSAGE_CHARS)
@@ -180,11 +188,13 @@ def _proposal(
             icon=":material/visibility:",
             on_click=preview_proposal,
             args=(conn, lookup.domain, target, subject_key, message_key),
+            disabled=locked is not None,
+            help=locked,
         )
         show_text_changed()
         previewed = previewed_proposal(lookup.domain, target)
         if previewed is not None:
-            _preview_panel(conn, previewed, partner.domain, (subject_key, message_key))
+            _preview_panel(conn, previewed, partner.domain, (subject_key, message_key), locked)
         else:
             st.caption(
                 "Preview the proposal to see exactly what would be sent; approving comes after the preview."

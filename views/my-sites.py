@@ -9,7 +9,7 @@ from client.growth_inputs import MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, NewSite
 from client.growth_models import SubmittedSite
 from client.models import Categories
 from components.common.text import escape_md, fmt_int
-from components.core import data, pages
+from components.core import access, data, pages
 from components.core.connection import Connection, current_connection
 from components.core.errors import read_or_show_error, show_error
 from components.core.sidebar import RESULT_PREFIX
@@ -168,6 +168,8 @@ def _submit_form(conn: Connection) -> None:
         show_error(exc, subject="the category list")
     labels = {c.value: c.label or c.value for c in categories.categories} if categories else {}
     most = categories.max_per_site if categories else None
+    _, locked = access.write_permission()
+    access.read_only_note(locked)
     with st.form("submit_site_form", clear_on_submit=False):
         st.text_input("Site URL", key="submit_url", placeholder="https://example.com")
         st.text_input("Title (optional)", key="submit_title", max_chars=MAX_TITLE_CHARS)
@@ -192,7 +194,13 @@ def _submit_form(conn: Connection) -> None:
             help="The fraud verdict (real, suspicious, shell or unreachable) with its reasons.",
         )
         st.form_submit_button(
-            "Submit site", type="primary", icon=":material/send:", on_click=_submit, args=(conn,)
+            "Submit site",
+            type="primary",
+            icon=":material/send:",
+            on_click=_submit,
+            args=(conn,),
+            disabled=locked is not None,
+            help=locked,
         )
     show_flash("submit_site", subject="this submission")
     last = st.session_state.get(LAST_SUBMISSION)

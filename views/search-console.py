@@ -10,7 +10,7 @@ from client.errors import ApiError
 from client.growth_inputs import DEFAULT_GSC_RANGE, GSC_RANGES
 from client.visibility_models import GscAudit, GscPerformance
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
-from components.core import data
+from components.core import access, data
 from components.core.connection import Connection, current_connection
 from components.core.errors import read_or_show_error
 from components.core.pages import SEARCH_CONSOLE, page_header
@@ -196,13 +196,17 @@ def _audit(conn: Connection, domain: str) -> None:
     if result is None:
         return
     cooldown = result.cooldown_hours
+    _, locked = access.write_permission()
     st.button(
         "Run a fresh audit",
         key="gsc_run",
         icon=":material/play_arrow:",
         on_click=_run_audit,
         args=(conn, domain),
+        disabled=locked is not None,
+        help=locked,
     )
+    access.read_only_note(locked)
     st.caption(
         "A run inspects a sample of your URLs and spends part of the Search Console URL-inspection budget. "
         f"There is a cooldown of {cooldown or 'several'} hours between runs, and it takes minutes."

@@ -9,7 +9,7 @@ import streamlit as st
 from client.errors import InvalidInputError
 from client.growth_models import SiteDetail, Verification
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
-from components.core import data
+from components.core import access, data
 from components.core.connection import Connection, current_connection
 from components.core.errors import read_or_show_error
 from components.core.pages import SITE, page_header
@@ -146,9 +146,18 @@ def _verify_tab(conn: Connection, domain: str, site: SiteDetail) -> None:
     )
     if site.last_verified_at:
         st.caption(f"Last checked {site.last_verified_at.astimezone(UTC).strftime('%Y-%m-%d %H:%M UTC')}.")
+    _, locked = access.write_permission()
+    access.read_only_note(locked)
     with st.form("verify_form"):
         st.text_input("Page with the badge", value=site.url or f"https://{domain}/", key="verify_url")
-        st.form_submit_button("Verify badge", icon=":material/verified:", on_click=_verify, args=(conn,))
+        st.form_submit_button(
+            "Verify badge",
+            icon=":material/verified:",
+            on_click=_verify,
+            args=(conn,),
+            disabled=locked is not None,
+            help=locked,
+        )
     show_flash("verify", subject="this page")
     result = st.session_state.get(LAST_VERIFICATION)
     if isinstance(result, Verification) and result.domain == domain:

@@ -7,7 +7,7 @@ import streamlit as st
 from client.errors import ApiError, ConflictError, InvalidInputError, NotFoundError
 from client.models import TrackedKeywords
 from components.common.text import escape_md
-from components.core import data
+from components.core import access, data
 from components.core.connection import Connection, current_connection
 from components.core.errors import read_or_show_error, show_error
 from components.core.pages import TRACKED_KEYWORDS, page_header
@@ -237,7 +237,7 @@ def _show_outcome(conn: Connection, slug: str, limit: int | None) -> WriteOutcom
     return outcome
 
 
-def _add_form(slug: str, domain: str, use: Usage, busy: bool) -> None:
+def _add_form(slug: str, domain: str, use: Usage, busy: bool, locked: str | None) -> None:
     with st.form("track_form"):
         # Never disabled: Streamlit drops the value a disabled field was submitted with, and the
         # typed text must survive a failed add. The submit button is what waits.
@@ -247,7 +247,8 @@ def _add_form(slug: str, domain: str, use: Usage, busy: bool) -> None:
             icon=":material/add_chart:",
             on_click=_request_add,
             args=(slug, domain),
-            disabled=busy or use.at_limit,
+            disabled=busy or use.at_limit or locked is not None,
+            help=locked,
             type="primary",
         )
         cost = ""
@@ -256,7 +257,7 @@ def _add_form(slug: str, domain: str, use: Usage, busy: bool) -> None:
         st.caption(("The site is at its limit: remove a keyword first." if use.at_limit else "") + cost)
 
 
-def _manage(listing: TrackedKeywords, slug: str, use: Usage, busy: bool) -> None:
+def _manage(listing: TrackedKeywords, slug: str, use: Usage, busy: bool, locked: str | None) -> None:
     keywords = {k.id: k.keyword for k in listing.keywords}
     if not keywords:
         st.caption("Nothing to refresh or remove yet.")
@@ -274,9 +275,9 @@ def _manage(listing: TrackedKeywords, slug: str, use: Usage, busy: bool) -> None
         icon=":material/refresh:",
         on_click=request_refresh,
         args=(slug, target_id, keyword),
-        disabled=busy,
+        disabled=busy or locked is not None,
         width="stretch",
-        help="Re-measure the top 10 now. " + LIVE_SERP_NOTE,
+        help=locked or "Re-measure the top 10 now. " + LIVE_SERP_NOTE,
     )
     cols[1].button(
         "Remove…",
@@ -284,12 +285,13 @@ def _manage(listing: TrackedKeywords, slug: str, use: Usage, busy: bool) -> None
         icon=":material/delete:",
         on_click=_ask_remove,
         args=(slug, target_id),
-        disabled=busy,
+        disabled=busy or locked is not None,
+        help=locked,
         width="stretch",
     )
     if use.checks_limit:
         st.caption(f"A refresh spends 1 of your monthly checks ({use.checks_left} left).")
-    if st.session_state.get(CONFIRM_KEY) == (slug, target_id):
+    if locked is None and st.session_state.get(CONFIRM_KEY) == (slug, target_id):
         with st.container(border=True):
             st.warning(
                 f"Stop tracking **“{escape_md(keyword)}”**? Its stored snapshot is deleted; adding it "
@@ -333,13 +335,15 @@ def _site(conn: Connection, domain: str, slug: str) -> None:
     use = usage(listing)
     _meters(use)
     busy = write_requested(TRACKED_SLOT)
+    _, locked = access.write_permission()
+    access.read_only_note(locked)
     left, right = st.columns(2, gap="large")
     with left:
         st.markdown("**Add a keyword**")
-        _add_form(slug, domain, use, busy)
+        _add_form(slug, domain, use, busy, locked)
     with right:
         st.markdown("**Refresh or remove one**")
-        _manage(listing, slug, use, busy)
+        _manage(listing, slug, use, busy, locked)
     run_requested_write(conn, TRACKED_SLOT, note="Sending your change to the service…")
     _table(listing, domain)
 

@@ -1,0 +1,94 @@
+"""Write controls for people who may only read: a viewer sees every write control of the tracked
+keywords, link exchanges, My sites and History pages (and the Watch button) drawn disabled, each
+saying why, with the reason once beside them; an editor sees the same controls enabled.
+
+The person is set through AppTest's own ``user`` and ``secrets`` (what ``st.user`` and ``st.secrets``
+read), against the session sandbox in Live mode with the demo key."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from client.settings import key_fingerprint
+from components.core import history
+from sandbox import DEMO_KEY, SandboxServer
+from sandbox.accounts import ACCOUNTS
+from store import HistoryStore
+from tests.apptest.app_pages import APP, shown_text
+from tests.apptest.test_activity_page import AUTH
+
+ACCOUNT = key_fingerprint(DEMO_KEY)
+MINE = ACCOUNTS[DEMO_KEY].sites[0]
+RIVAL = "semrush.com"
+ACCESS = {"editors": ["ann@acme.com"], "viewers": ["@acme.com"], "contact": "it@acme.com"}
+REASON = "Editors only: you can read everything here; ask it@acme.com to change things."
+
+#: (page, its URL query, the labels of its write controls)
+PAGES: list[tuple[str, dict[str, str], tuple[str, ...]]] = [
+    ("views/tracked-keywords.py", {"site": MINE}, ("Track keyword", "Refresh snapshot", "Remove…")),
+    ("views/exchanges.py", {"domain": MINE}, ("Preview (dry run: nothing is sent)",)),
+    ("views/my-sites.py", {"sites_tab": "Submit a site"}, ("Submit site",)),
+    ("views/history.py", {"history_tab": "Watchlist"}, ("Add to watchlist", "Remove")),
+    ("views/overview.py", {"domain": RIVAL}, ("Watch",)),
+]
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_env: SandboxServer) -> Iterator[HistoryStore]:
+    """A store of this test's own, watching a competitor (so the watchlist has one to remove)."""
+    url = f"sqlite:///{tmp_path / 'history.sqlite3'}"
+    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
+    with HistoryStore.open(url) as opened:
+        opened.watch(ACCOUNT, "domain", "rival-example.com")
+        yield opened
+    history.wait_for_recording()
+
+
+def _open(email: str, page: str, query: dict[str, str]) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.secrets["auth"] = AUTH
+    at.secrets["access"] = ACCESS
+    at.user = {"is_logged_in": True, "email": email, "name": email.split("@")[0].title()}
+    for name, value in query.items():
+        at.query_params[name] = value
+    at.switch_page(page)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _controls(at: AppTest, labels: tuple[str, ...]) -> dict[str, Any]:
+    buttons = [*at.get("form_submit_button"), *at.button]
+    found = {b.label: b for b in buttons if b.label in labels}
+    assert set(found) == set(labels), f"missing {set(labels) - set(found)}; have {[b.label for b in buttons]}"
+    return found
+
+
+@pytest.mark.parametrize(("page", "query", "labels"), PAGES, ids=[p for p, _, _ in PAGES])
+def test_a_viewer_sees_the_write_controls_disabled_with_the_reason(
+    store: HistoryStore, page: str, query: dict[str, str], labels: tuple[str, ...]
+) -> None:
+    at = _open("bob@acme.com", page, query)
+    for label, control in _controls(at, labels).items():
+        assert control.disabled, f"{label} is usable by a viewer"
+        assert control.help == REASON, f"{label} does not say why: {control.help!r}"
+    if page != "views/overview.py":  # the Watch button sits in a toolbar: its tooltip says why
+        assert shown_text(at).replace("\\", "").count(REASON) == 1  # said once, near the controls
+    # Typed text is never lost: fields stay enabled (Streamlit drops a disabled field's value).
+    assert not [field.label for field in at.text_input if field.disabled]
+
+
+@pytest.mark.parametrize(("page", "query", "labels"), PAGES, ids=[p for p, _, _ in PAGES])
+def test_an_editor_sees_them_enabled(
+    store: HistoryStore, page: str, query: dict[str, str], labels: tuple[str, ...]
+) -> None:
+    at = _open("ann@acme.com", page, query)
+    for label, control in _controls(at, labels).items():
+        assert not control.disabled, f"{label} is disabled for an editor"
+        assert control.help != REASON
+    assert "Editors only" not in shown_text(at)
