@@ -44,8 +44,8 @@ def _add(conn: Connection, domain: str) -> None:
     _done(outcome)
 
 
-def _remove(conn: Connection, domain: str, prompt_id: str) -> None:
-    _done(site_writes.remove_ai_prompt(conn, domain, prompt_id))
+def _remove(conn: Connection, domain: str, prompt_id: str, question: str) -> None:
+    _done(site_writes.remove_ai_prompt(conn, domain, prompt_id, question))
 
 
 def _reset(conn: Connection, domain: str) -> None:
@@ -204,7 +204,7 @@ def _questions(conn: Connection, view: AiVisibility, domain: str) -> None:
                 icon=":material/delete:",
                 type="tertiary",
                 on_click=_remove,
-                args=(conn, domain, prompt.id),
+                args=(conn, domain, prompt.id, prompt.prompt),
             )
     with st.container(horizontal=True):
         st.button(

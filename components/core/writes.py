@@ -1,4 +1,12 @@
-"""Writes (POST, DELETE) happen exactly once per user action.
+"""Writes (POST, DELETE) happen exactly once per user action, only for people who may write, and
+each attempt leaves a row in the audit log.
+
+The one write path, in this order: role check (a viewer's write is refused with "Editors only: …",
+never sent, and audited as refused by role) → exactly-once guard → client call → audit row (sent,
+refused by the service with its status and words, or failed) → the reads it changed are dropped.
+The audit row never holds a write back: when the history store is unavailable the write still goes
+out and the missing row is logged (``components.core.write_audit``). Watchlist changes are store
+writes, not API calls; ``audited_store_write`` gives them the same role check and audit.
 
 A rerun never repeats a write (writes run in widget callbacks, which reruns do not call again), and
 a double click or a second submit of the same write while the first is running, or within a few
@@ -16,14 +24,15 @@ disabled (``write_requested``), then sends the write once and reruns.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import streamlit as st
 
 from client.errors import ApiError, AuthError
-from components.core import data
+from components.common.access_rules import may_write
+from components.core import access, data, write_audit
 from components.core.connection import Connection
 from components.core.errors import show_error
 from components.core.sidebar import RESULT_PREFIX
@@ -37,6 +46,7 @@ _REQUEST = RESULT_PREFIX + "write_request:"
 REQUEST_TTL_S = 30.0
 
 State = Literal["running", "done", "failed"]
+T = TypeVar("T")
 
 
 @dataclass
@@ -52,6 +62,8 @@ class WriteOutcome:
     message: str | None = None
     #: The reads this write changes; a later successful write to one of them ends its dedup window.
     reads: frozenset[tuple[Any, ...]] = field(default_factory=frozenset, repr=False)
+    #: Why the write was not sent because of the person's role ("Editors only: …"); None otherwise.
+    refusal: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -68,11 +80,21 @@ def write_once(
     *args: Any,
     invalidates: Iterable[tuple[Any, ...]] = (),
     success: str | None = None,
+    target: str | None = None,
 ) -> WriteOutcome:
-    """Call ``client.<operation>(*args)`` unless this very write is running or just succeeded.
+    """Call ``client.<operation>(*args)`` if the person may write, unless this very write is running or
+    just succeeded; every attempt but a repeat answered from the first is audited.
 
-    ``invalidates`` lists the reads (``(operation, *args)``) whose cached answers the write changes.
+    ``invalidates`` lists the reads (``(operation, *args)``) whose cached answers the write changes;
+    ``target`` names what the write is about when its arguments do not say it in words (an id).
     """
+    person = access.current_person()
+    about, detail = write_audit.describe(operation, args, target)
+    audit = _auditor(conn, person, operation, about, detail)
+    refusal = _role_refusal(person)
+    if refusal is not None:
+        audit("refused_by_role", None, refusal)
+        return WriteOutcome(operation, "failed", refusal=refusal)
     registry = _registry()
     token = (conn.base_url, conn.fingerprint, operation, args)
     previous = registry.get(token)
@@ -93,11 +115,14 @@ def write_once(
         outcome.value = getattr(client, operation)(*args)
     except ApiError as err:
         outcome.state, outcome.error = "failed", err
-    except BaseException:
+        audit(*write_audit.service_refusal(err))
+    except BaseException as exc:
         outcome.state = "failed"  # never left "running": that would refuse every later attempt
+        audit("failed", None, f"The write stopped unexpectedly ({type(exc).__name__}).")
         raise
     else:
         outcome.state = "done"
+        audit("sent", None, None)
         for read in reads:
             data.forget(conn, *read)
         _end_earlier_windows(registry, token, reads)
@@ -105,6 +130,54 @@ def write_once(
         outcome.at = time.monotonic()
         data.record_quota(conn, client.last_quota)
     return outcome
+
+
+def _role_refusal(person: access.Person) -> str | None:
+    """The words a refused write shows when ``person`` may not write; None when they may."""
+    if may_write(person.role):
+        return None
+    return access.write_permission()[1] or access.EDITORS_ONLY
+
+
+def _auditor(
+    conn: Connection, person: access.Person, operation: str, target: str | None, detail: str | None
+) -> Callable[[str, int | None, str | None], None]:
+    """Append the audit row of this attempt, once its outcome is known."""
+
+    def audit(outcome: str, status: int | None, message: str | None) -> None:
+        write_audit.record(
+            conn,
+            person=person.email,
+            role=person.role,
+            operation=operation,
+            target=target,
+            detail=detail,
+            outcome=outcome,
+            status=status,
+            message=message,
+        )
+
+    return audit
+
+
+def audited_store_write(conn: Connection, operation: str, target: str, action: Callable[[], T]) -> T | None:
+    """A change to the history store itself (watch, unwatch) through the same role check and audit:
+    ``action()``'s result, or None when the person may not write (audited as refused by role; the
+    caller shows ``access.write_permission()``'s words). A store error is audited as failed and raised.
+    """
+    person = access.current_person()
+    audit = _auditor(conn, person, operation, target, None)
+    refusal = _role_refusal(person)
+    if refusal is not None:
+        audit("refused_by_role", None, refusal)
+        return None
+    try:
+        result = action()
+    except Exception as exc:
+        audit("failed", None, getattr(exc, "reason", None) or f"The change failed ({type(exc).__name__}).")
+        raise
+    audit("sent", None, None)
+    return result
 
 
 def _end_earlier_windows(
@@ -132,7 +205,9 @@ def show_flash(slot: str, *, subject: str = "this change") -> WriteOutcome | Non
     outcome: WriteOutcome | None = st.session_state.pop(_FLASH + slot, None)
     if outcome is None:
         return None
-    if outcome.error is not None:
+    if outcome.refusal is not None:
+        st.warning(outcome.refusal, icon=":material/lock:")
+    elif outcome.error is not None:
         show_error(outcome.error, subject=subject)
     elif outcome.duplicate:
         st.info("That was already done; it was not sent again.", icon=":material/done_all:")
@@ -153,6 +228,7 @@ class WriteRequest:
     invalidates: tuple[tuple[Any, ...], ...]
     success: str | None
     at: float = field(default_factory=time.monotonic)
+    target: str | None = None
 
 
 def request_write(
@@ -161,11 +237,13 @@ def request_write(
     *args: Any,
     invalidates: Iterable[tuple[Any, ...]] = (),
     success: str | None = None,
+    target: str | None = None,
 ) -> None:
     """Widget callback: ask for a write. A second click while one is waiting in ``slot`` is ignored."""
-    st.session_state.setdefault(
-        _REQUEST + slot, WriteRequest(operation, tuple(args), tuple(tuple(r) for r in invalidates), success)
+    request = WriteRequest(
+        operation, tuple(args), tuple(tuple(r) for r in invalidates), success, target=target
     )
+    st.session_state.setdefault(_REQUEST + slot, request)
 
 
 def write_requested(slot: str) -> bool:
@@ -195,7 +273,12 @@ def run_requested_write(conn: Connection, slot: str, *, note: str = "Saving your
     if request is None:
         return
     outcome = write_once(
-        conn, request.operation, *request.args, invalidates=request.invalidates, success=request.success
+        conn,
+        request.operation,
+        *request.args,
+        invalidates=request.invalidates,
+        success=request.success,
+        target=request.target,
     )
     flash(slot, outcome)
     st.rerun()

@@ -84,10 +84,17 @@ def site_to_track(conn: Connection, domain: str | None) -> str | None:
 # --- tracked-keyword writes (call from widget callbacks or form submits only) ---------------------
 
 
-def _request(operation: str, slug: str, *args: str, success: str) -> None:
-    """Ask for a write to the site's tracked keywords; once sent, it drops the site's cached list."""
+def _request(operation: str, slug: str, *args: str, success: str, keyword: str) -> None:
+    """Ask for a write to the site's tracked keywords; once sent, it drops the site's cached list.
+    ``keyword`` is what the audit log names (a refresh or removal itself carries only its id)."""
     request_write(
-        TRACKED_SLOT, operation, slug, *args, invalidates=[("tracked_keywords", slug)], success=success
+        TRACKED_SLOT,
+        operation,
+        slug,
+        *args,
+        invalidates=[("tracked_keywords", slug)],
+        success=success,
+        target=keyword,
     )
 
 
@@ -99,16 +106,17 @@ def request_add(slug: str, domain: str, typed: str) -> None:
         flash(TRACKED_SLOT, refused("add_tracked_keyword", exc))
         return
     success = f"Now tracking “{escape_md(keyword)}” for {escape_md(domain)}."
-    _request("add_tracked_keyword", slug, keyword, success=success)
+    _request("add_tracked_keyword", slug, keyword, success=success, keyword=keyword)
 
 
 def request_refresh(slug: str, target_id: str, keyword: str) -> None:
     success = f"Refreshed the snapshot of “{escape_md(keyword)}”."
-    _request("refresh_tracked_keyword", slug, target_id, success=success)
+    _request("refresh_tracked_keyword", slug, target_id, success=success, keyword=keyword)
 
 
 def request_remove(slug: str, target_id: str, keyword: str) -> None:
-    _request("remove_tracked_keyword", slug, target_id, success=f"Stopped tracking “{escape_md(keyword)}”.")
+    success = f"Stopped tracking “{escape_md(keyword)}”."
+    _request("remove_tracked_keyword", slug, target_id, success=success, keyword=keyword)
 
 
 def refusal_context(err: ApiError, limit: int | None) -> str | None:

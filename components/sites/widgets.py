@@ -125,10 +125,13 @@ def verify(conn: Connection, url: str) -> WriteOutcome:
     )
 
 
-def _ai_write(conn: Connection, operation: str, site: str, *args: Any, success: str) -> WriteOutcome:
+def _ai_write(
+    conn: Connection, operation: str, site: str, *args: Any, success: str, target: str | None = None
+) -> WriteOutcome:
     """A write to the site's AI visibility; it changes the site's cached AI-visibility read."""
     slug = data.slug(site)
-    return write_once(conn, operation, slug, *args, invalidates=[("ai_visibility", slug)], success=success)
+    reads = [("ai_visibility", slug)]
+    return write_once(conn, operation, slug, *args, invalidates=reads, success=success, target=target)
 
 
 def add_ai_prompt(conn: Connection, site: str, prompt: str, location: str | None = None) -> WriteOutcome:
@@ -137,8 +140,11 @@ def add_ai_prompt(conn: Connection, site: str, prompt: str, location: str | None
     )
 
 
-def remove_ai_prompt(conn: Connection, site: str, prompt_id: str) -> WriteOutcome:
-    return _ai_write(conn, "remove_ai_prompt", site, prompt_id, success="Question removed.")
+def remove_ai_prompt(
+    conn: Connection, site: str, prompt_id: str, question: str | None = None
+) -> WriteOutcome:
+    """Stop asking a question; ``question`` (its words) is what the audit log names."""
+    return _ai_write(conn, "remove_ai_prompt", site, prompt_id, success="Question removed.", target=question)
 
 
 def reset_ai_prompts(conn: Connection, site: str) -> WriteOutcome:

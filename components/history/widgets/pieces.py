@@ -16,10 +16,11 @@ import streamlit as st
 
 from client.errors import ApiError
 from components.common.text import escape_md
-from components.core import data, history
+from components.core import access, data, history
 from components.core.connection import Connection
 from components.core.errors import show_error
 from components.core.pages import HISTORY, link_to
+from components.core.writes import audited_store_write
 from components.history import frames
 from components.history.source import HistorySource
 from components.keywords.widgets import owned_sites
@@ -90,7 +91,15 @@ def _toggle(
     conn: Connection, kind: Kind, subject: str, watch: bool, operation: str | None, value: Any
 ) -> None:
     try:
-        history.set_watched(conn, kind, subject, watch)
+        changed = audited_store_write(
+            conn,
+            "watch" if watch else "unwatch",
+            subject,
+            lambda: history.set_watched(conn, kind, subject, watch),
+        )
+        if changed is None:  # the person may not change the watchlist (refused and audited)
+            st.session_state[FLASH] = (subject, access.write_permission()[1] or access.EDITORS_ONLY)
+            return
         if watch and operation and value is not None:
             history.record_now(conn, operation, value)
         done = (

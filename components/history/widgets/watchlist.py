@@ -3,6 +3,7 @@ always watched), and the list of everything watched with why and since when."""
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC
 
 import pandas as pd
@@ -10,9 +11,10 @@ import streamlit as st
 
 from client.errors import InvalidInputError
 from components.common.text import escape_md
-from components.core import history
+from components.core import access, history
 from components.core.connection import Connection
 from components.core.tables import table_with_export
+from components.core.writes import audited_store_write
 from components.history.widgets.pieces import FLASH, Kind, unavailable_notice
 
 ORIGIN_WORDS = {"own": "Your site", "added": "Added by your team", "demo": "Demo example"}
@@ -31,12 +33,17 @@ def _add(conn: Connection) -> None:
         return
     try:
         subject = _checked(kind, typed)
-        added = history.set_watched(conn, kind, subject, True)
+        added = audited_store_write(
+            conn, "watch", subject, lambda: history.set_watched(conn, kind, subject, True)
+        )
     except InvalidInputError as exc:
         st.session_state[FLASH] = ("", f"Not added: {exc}")
         return
     except Exception as exc:
         st.session_state[FLASH] = ("", f"Could not change the watchlist: {getattr(exc, 'reason', exc)}")
+        return
+    if added is None:  # the person may not change the watchlist (refused and audited)
+        st.session_state[FLASH] = ("", access.write_permission()[1] or access.EDITORS_ONLY)
         return
     st.session_state[FLASH] = (
         "",
@@ -55,8 +62,10 @@ def _remove(conn: Connection, items: list[tuple[str, str]]) -> None:
     picked = st.session_state.get("history_remove")
     for kind, subject in items:
         if picked == f"{subject} ({kind})":
-            history.set_watched(conn, kind, subject, False)  # type: ignore[arg-type]
-            st.session_state[FLASH] = ("", f"No longer watching {subject}; its history is kept.")
+            unwatch = functools.partial(history.set_watched, conn, kind, subject, False)
+            removed = audited_store_write(conn, "unwatch", subject, unwatch)
+            words = f"No longer watching {subject}; its history is kept."
+            st.session_state[FLASH] = ("", words if removed is not None else access.write_permission()[1])
 
 
 def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
