@@ -158,6 +158,19 @@ def ratings_trend_chart(
     return _short_history_readable(fig)
 
 
+#: When one compared domain's typical value is this many times another's, a linear axis flattens the
+#: smaller one onto 0 (your 600 visits beside a competitor's 500,000): the axis turns logarithmic.
+LOG_SCALE_FROM = 50
+
+
+def needs_log_scale(frame: pd.DataFrame, metric: str) -> bool:
+    """Whether the domains' typical ``metric`` values lie so far apart that a linear axis hides some."""
+    values = pd.to_numeric(frame[metric], errors="coerce")
+    typical = values.groupby(frame["domain"]).median().dropna()
+    typical = typical[typical > 0]
+    return len(typical) > 1 and float(typical.max() / typical.min()) >= LOG_SCALE_FROM
+
+
 def metric_trend_chart(history: pd.DataFrame, metric: str, order: list[str] | None = None) -> go.Figure:
     """One of trust, traffic or referring domains over time, a line per domain."""
     label = TREND_METRICS[metric]
@@ -181,6 +194,8 @@ def metric_trend_chart(history: pd.DataFrame, metric: str, order: list[str] | No
     axis: dict[str, object] = {"title": label, "rangemode": "tozero"}
     if metric == "trust_score":
         axis["range"] = RATING_RANGE
+    elif needs_log_scale(frame, metric):
+        axis = {"title": f"{label} (log scale)", "type": "log"}
     fig.update_layout(title=title, yaxis=axis, height=360, margin=MARGIN, legend=LEGEND)
     return _short_history_readable(fig)
 

@@ -245,6 +245,15 @@ def test_a_domain_watched_today_shows_its_one_day_as_a_dot_on_a_week_wide_axis()
     assert longer.data[0].mode == "lines" and longer.layout.xaxis.range is None
 
 
+def test_traffic_far_apart_is_drawn_on_a_log_scale_so_the_smaller_site_is_not_flat_on_0() -> None:
+    small = domain_rows("example.com", [40] * 3)  # traffic about 1,000
+    big = domain_rows("rival.com", [60] * 3).assign(traffic=[500_000, 510_000, 520_000])
+    fig = charts.metric_trend_chart(pd.concat([small, big]), "traffic")
+    assert fig.layout.yaxis.type == "log" and "log scale" in fig.layout.yaxis.title.text
+    close = charts.metric_trend_chart(pd.concat([small, domain_rows("other.com", [50] * 3)]), "traffic")
+    assert close.layout.yaxis.type != "log"
+
+
 def test_rank_chart_puts_position_1_on_top_and_shades_the_top_10() -> None:
     rows = frames.keyword_rows(keyword_rows("crm", [14, 9, None, 4]), ["crm"])
     fig = charts.rank_chart(rows, ["crm"])

@@ -134,16 +134,19 @@ def watch_controls(
             )
             return
         watching = (kind, _stored(kind, subject)) in history.watched(conn)
+        _, locked = access.write_permission()
         st.button(
             "Stop watching" if watching else "Watch",
             key=f"{key}_watch",
             icon=":material/visibility_off:" if watching else ":material/visibility:",
             type="tertiary" if watching else "secondary",
-            help=(
+            help=locked
+            or (
                 "Stop keeping daily history of this " + kind
                 if watching
                 else f"Keep daily history of this {kind}: its numbers are recorded once a day."
             ),
+            disabled=locked is not None,
             on_click=_toggle,
             args=(conn, kind, subject, not watching, operation, value),
         )

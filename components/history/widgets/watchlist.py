@@ -74,13 +74,22 @@ def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
     if store is None or not conn.has_key:
         unavailable_notice()
         return
+    _, locked = access.write_permission()
+    access.read_only_note(locked)
     with st.form("history_add", border=True, enter_to_submit=True):
         cols = st.columns([1, 3, 1], vertical_alignment="bottom")
         cols[0].radio("Watch a", ["Domain", "Keyword"], key="history_add_kind", horizontal=True)
         cols[1].text_input(
             "Domain or keyword", key="history_add_text", placeholder="competitor.com or “web analytics”"
         )
-        cols[2].form_submit_button("Add to watchlist", icon=":material/add:", on_click=_add, args=(conn,))
+        cols[2].form_submit_button(
+            "Add to watchlist",
+            icon=":material/add:",
+            on_click=_add,
+            args=(conn,),
+            disabled=locked is not None,
+            help=locked,
+        )
     flash = st.session_state.pop(FLASH, None)
     if flash:
         st.caption(escape_md(flash[1]))
@@ -115,5 +124,11 @@ def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
         cols = st.columns([3, 1], vertical_alignment="bottom")
         cols[0].selectbox("Stop watching", [f"{s} ({k})" for k, s in removable], key="history_remove")
         cols[1].button(
-            "Remove", key="history_remove_button", on_click=_remove, args=(conn, removable), width="stretch"
+            "Remove",
+            key="history_remove_button",
+            on_click=_remove,
+            args=(conn, removable),
+            width="stretch",
+            disabled=locked is not None,
+            help=locked,
         )
