@@ -9,7 +9,7 @@ import streamlit as st
 from client.growth_inputs import MAX_LOCATION_CHARS, PROMPT_MAX_CHARS, PROMPT_MIN_CHARS
 from client.visibility_models import AiVisibility
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
-from components.core import data
+from components.core import access, data
 from components.core.connection import Connection, current_connection
 from components.core.pages import AI_VISIBILITY, page_header
 from components.core.tables import score_column, table_with_export
@@ -179,6 +179,8 @@ def _sources(view: AiVisibility, domain: str) -> None:
 
 
 def _questions(conn: Connection, view: AiVisibility, domain: str) -> None:
+    _, locked = access.write_permission()
+    access.read_only_note(locked)
     with st.form("ai_add_form", border=True):
         st.text_input(
             "Track a question",
@@ -190,7 +192,14 @@ def _questions(conn: Connection, view: AiVisibility, domain: str) -> None:
         st.text_input(
             "Location (optional)", key="ai_location", max_chars=MAX_LOCATION_CHARS, placeholder="US"
         )
-        st.form_submit_button("Add question", icon=":material/add:", on_click=_add, args=(conn, domain))
+        st.form_submit_button(
+            "Add question",
+            icon=":material/add:",
+            on_click=_add,
+            args=(conn, domain),
+            disabled=locked is not None,
+            help=locked,
+        )
     if not view.prompts:
         st.caption("No questions tracked yet.")
     for prompt in view.prompts:
@@ -203,6 +212,8 @@ def _questions(conn: Connection, view: AiVisibility, domain: str) -> None:
                 key=f"ai_remove_{prompt.id}",
                 icon=":material/delete:",
                 type="tertiary",
+                disabled=locked is not None,
+                help=locked,
                 on_click=_remove,
                 args=(conn, domain, prompt.id, prompt.prompt),
             )
@@ -214,10 +225,19 @@ def _questions(conn: Connection, view: AiVisibility, domain: str) -> None:
             icon=":material/play_arrow:",
             on_click=_run,
             args=(conn, domain),
+            disabled=locked is not None,
+            help=locked,
         )
         with st.popover("Reseed from keywords", icon=":material/restart_alt:"):
             st.write("Replace every tracked question with questions made from the site's tracked keywords.")
-            st.button("Replace the questions", key="ai_reset", on_click=_reset, args=(conn, domain))
+            st.button(
+                "Replace the questions",
+                key="ai_reset",
+                on_click=_reset,
+                args=(conn, domain),
+                disabled=locked is not None,
+                help=locked,
+            )
     st.caption(
         "A run asks every question on each assistant. It is part of paid plans, possible once per site "
         "per week, and takes a few minutes on the real service."
