@@ -195,7 +195,7 @@ def metric_trend_chart(history: pd.DataFrame, metric: str, order: list[str] | No
     if metric == "trust_score":
         axis["range"] = RATING_RANGE
     elif needs_log_scale(frame, metric):
-        axis = {"title": f"{label} (log scale)", "type": "log"}
+        axis = {"title": f"{label} (log scale)", "type": "log", "dtick": 1}  # 1k, 10k, 100k: no 2s and 5s
     fig.update_layout(title=title, yaxis=axis, height=360, margin=MARGIN, legend=LEGEND)
     return _short_history_readable(fig)
 

@@ -250,6 +250,7 @@ def test_traffic_far_apart_is_drawn_on_a_log_scale_so_the_smaller_site_is_not_fl
     big = domain_rows("rival.com", [60] * 3).assign(traffic=[500_000, 510_000, 520_000])
     fig = charts.metric_trend_chart(pd.concat([small, big]), "traffic")
     assert fig.layout.yaxis.type == "log" and "log scale" in fig.layout.yaxis.title.text
+    assert fig.layout.yaxis.dtick == 1  # ticks at powers of ten only
     close = charts.metric_trend_chart(pd.concat([small, domain_rows("other.com", [50] * 3)]), "traffic")
     assert close.layout.yaxis.type != "log"
 
