@@ -1,6 +1,7 @@
 """Write controls for people who may only read: a viewer sees every write control of the tracked
-keywords, link exchanges, My sites and History pages (and the Watch button) drawn disabled, each
-saying why, with the reason once beside them; an editor sees the same controls enabled.
+keywords, link exchanges, My sites, History, AI visibility, Site details and Search Console pages (and
+the Watch button) drawn disabled, each saying why, with the reason once beside them; an editor sees
+the same controls enabled.
 
 The person is set through AppTest's own ``user`` and ``secrets`` (what ``st.user`` and ``st.secrets``
 read), against the session sandbox in Live mode with the demo key."""
@@ -35,6 +36,13 @@ PAGES: list[tuple[str, dict[str, str], tuple[str, ...]]] = [
     ("views/my-sites.py", {"sites_tab": "Submit a site"}, ("Submit site",)),
     ("views/history.py", {"history_tab": "Watchlist"}, ("Add to watchlist", "Remove")),
     ("views/overview.py", {"domain": RIVAL}, ("Watch",)),
+    (
+        "views/ai-visibility.py",
+        {"domain": MINE, "ai_tab": "Questions"},
+        ("Add question", "Run now", "Replace the questions"),
+    ),
+    ("views/site.py", {"domain": MINE, "site_tab": "Verify badge"}, ("Verify badge",)),
+    ("views/search-console.py", {"domain": MINE, "gsc_tab": "Index audit"}, ("Run a fresh audit",)),
 ]
 
 
