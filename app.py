@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components.core import pages
+from components.core import pages, signin
 from components.core.shared_inputs import remember_shared_inputs, restore_shared_inputs
 from components.core.sidebar import render_sidebar
 
@@ -13,7 +13,11 @@ st.set_page_config(page_title="Authority Dashboard", page_icon=":material/insigh
 # The pages and their sections are defined once, in components/core/pages.py; each file lives in
 # views/, named like its url_path. (Not pages/: Streamlit 1.67 would run a pages/ file without this
 # entry point on a fresh server's first deep link, skipping the sidebar and the connection settings.)
+# With sign-in configured, a visitor not signed in (or on no access list) gets only the page that says
+# so: the gate draws it in place of every page and ends the run before any page or setting is drawn.
+person = signin.gate()
 navigation = st.navigation(pages.navigation(), expanded=True)
+signin.sidebar_block(person)
 render_sidebar()
 restore_shared_inputs(navigation.url_path)
 try:

@@ -11,9 +11,11 @@ from typing import Literal
 import streamlit as st
 
 from client.models import QuotaInfo
+from components.common.access_rules import may_write
 from components.common.figures import DOWN, UP
 from components.common.text import escape_md, fmt_int
 from components.core import data
+from components.core.access import current_person, sign_in_configured
 from components.core.connection import (
     DEMO_ACCOUNT_KEY,
     DEMO_ACCOUNTS,
@@ -85,6 +87,17 @@ def quota_bar_style(colour: str) -> str:
     return f"<style>{fill} {{ background-color: {colour}; }}</style>"
 
 
+def own_key_allowed() -> bool:
+    """Whether this person may use a key of their own: everyone without sign-in; with sign-in, editors
+    and admins (a viewer reads with the team's key, which is never shown). A key typed before the
+    person lost the right is dropped, so it is never used again."""
+    person = current_person()
+    if not sign_in_configured() or (person.role is not None and may_write(person.role)):
+        return True
+    st.session_state.pop(SESSION_KEY_KEY, None)
+    return False
+
+
 def render_sidebar() -> Connection:
     """Draw the settings and return the connection this run uses."""
     settings = configured_settings()
@@ -106,7 +119,7 @@ def render_sidebar() -> Connection:
                 key=DEMO_ACCOUNT_KEY,
                 help="The free account shows what a key without a growth program sees.",
             )
-        else:
+        elif own_key_allowed():
             st.text_input(
                 "API key for this session",
                 type="password",
