@@ -82,7 +82,8 @@ def _utc(values: pd.Series) -> pd.Series:
 def activity_frame(rows: pd.DataFrame) -> pd.DataFrame:
     """The audit rows as a person reads them: newest first, operation, outcome and role in words.
 
-    ``message`` carries what the service said, or for an exchange proposal its subject (never the body).
+    ``message`` carries what the service said, else the write's own detail as the write path wrote it
+    (a proposal's "Subject: …, from …", never its body; "for <site>" for a keyword or question).
     """
     if rows.empty:
         return pd.DataFrame({name: pd.Series(dtype="object") for name in COLUMNS}).assign(
@@ -96,7 +97,7 @@ def activity_frame(rows: pd.DataFrame) -> pd.DataFrame:
     frame["status"] = pd.to_numeric(frame["status"], errors="coerce").astype("Int64")
     subject = frame["detail"].where(frame["detail"].notna() & (frame["detail"].astype(str) != ""))
     said = frame["message"].where(frame["message"].notna() & (frame["message"].astype(str) != ""))
-    frame["message"] = said.combine_first(subject.map(lambda s: f"Subject: {s}", na_action="ignore"))
+    frame["message"] = said.combine_first(subject)
     frame = frame.sort_values("at", ascending=False, kind="stable").reset_index(drop=True)
     return frame[list(COLUMNS)]
 

@@ -41,7 +41,7 @@ COLUMN_CONFIG: dict[str, Any] = {
     "target": st.column_config.TextColumn("On"),
     "outcome": st.column_config.TextColumn("Outcome"),
     "status": st.column_config.NumberColumn("Status", format="%d", width="small"),
-    "message": st.column_config.TextColumn("Message", width="large"),
+    "message": st.column_config.TextColumn("Details", width="large"),
 }
 
 

@@ -21,7 +21,7 @@ def _rows() -> pd.DataFrame:
     return pd.DataFrame(
         [
             ("2026-03-01 09:00:00", "ann@acme.com", "editor", "add_tracked_keyword", "web analytics", "sent",
-             None, None, None),
+             None, None, "for example-com"),
             ("2026-03-03 18:30:00", "bob@acme.com", "viewer", "remove_tracked_keyword", "crm",
              "refused_by_role", None, "Editors only", None),
             ("2026-03-02 12:00:00", "ann@acme.com", "editor", "approve_exchange", "partner.com",
@@ -29,7 +29,7 @@ def _rows() -> pd.DataFrame:
             ("2026-03-03 23:59:00", "cat@acme.com", "admin", "run_gsc_audit", "acme.com", "failed",
              None, "The service did not answer in time.", None),
             ("2026-03-02 08:00:00", "ann@acme.com", "editor", "approve_exchange", "other.com", "sent",
-             None, None, "Hello there"),
+             None, None, "Subject: Hello there, from acme.com"),
         ],
         columns=["at", "person", "role", "operation", "target", "outcome", "status", "message", "detail"],
     ).assign(account="fp123")  # fmt: skip
@@ -66,8 +66,9 @@ def test_the_services_refusal_keeps_status_and_message_and_a_proposal_its_subjec
     frame = activity_frame(_rows()).set_index("target")
     assert frame.loc["partner.com", "status"] == 409
     assert frame.loc["partner.com", "message"] == "Already proposed."  # what the service said comes first
-    assert frame.loc["other.com", "message"] == "Subject: Hello there"
-    assert pd.isna(frame.loc["web analytics", "message"])
+    assert frame.loc["other.com", "message"] == "Subject: Hello there, from acme.com"
+    # a keyword's detail names its site as written; it is not a proposal's subject
+    assert frame.loc["web analytics", "message"] == "for example-com"
 
 
 def test_filters_keep_exactly_the_rows_asked_for() -> None:
