@@ -29,7 +29,7 @@ def _page() -> None:
         return
     people = store.audit_people(conn.fingerprint) if everyone else [person.email]
     shown = filters(frame, people, everyone=everyone)
-    activity_table(shown, len(frame))
+    activity_table(shown, len(frame), everyone=everyone)
 
 
 page_header(

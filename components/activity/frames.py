@@ -2,7 +2,9 @@
 
 The store keeps each write attempt under the client's operation name (``add_tracked_keyword``) and an
 outcome code (``refused_by_role``); people read "Add tracked keyword" and "Refused: editors only".
-The words live here, once, so the table, the filters and the CSV say the same thing. No Streamlit.
+The words live here, once, so the table, the filters and the CSV say the same thing. So does which
+columns the page's table shows, and how wide each is (``shown_columns``, ``column_widths``): together they
+fit a 1280 px laptop's page beside the sidebar. No Streamlit.
 """
 
 from __future__ import annotations
@@ -40,6 +42,22 @@ OUTCOME_WORDS: dict[str, str] = {
 ROLE_WORDS: dict[str, str] = {"viewer": "Viewer", "editor": "Editor", "admin": "Admin"}
 #: The columns of the page's table (and its CSV), in order.
 COLUMNS: tuple[str, ...] = ("at", "person", "role", "operation", "target", "outcome", "status", "message")
+#: How wide (pixels) the page's table is at most: a 1280 px laptop's page beside the sidebar (820 px),
+#: less room for a vertical scroll bar. At wider pages the grid spreads what is left among the columns.
+TABLE_WIDTH = 800
+#: Each column's width (pixels) when shown; "Details" gets the rest of ``TABLE_WIDTH``, over two lines.
+#: Text wraps in the table's rows, so "Send edited exchange proposal" and "Refused by the service" take
+#: two lines rather than a wider column.
+COLUMN_WIDTHS: dict[str, int] = {
+    "at": 115,
+    "person": 150,
+    "operation": 120,
+    "target": 110,
+    "outcome": 115,
+    "status": 55,
+}
+#: Below this the details would be too narrow to read; the table then scrolls sideways instead.
+MIN_DETAILS_WIDTH = 120
 STORE_COLUMNS: tuple[str, ...] = (
     "at",
     "person",
@@ -100,6 +118,28 @@ def activity_frame(rows: pd.DataFrame) -> pd.DataFrame:
     frame["message"] = said.combine_first(subject)
     frame = frame.sort_values("at", ascending=False, kind="stable").reset_index(drop=True)
     return frame[list(COLUMNS)]
+
+
+def shown_columns(frame: pd.DataFrame, *, everyone: bool) -> list[str]:
+    """The columns the page's table shows, in order; the CSV has every column of ``COLUMNS``.
+
+    The role is in the CSV only. The person only when the rows are everyone's (an editor's or viewer's
+    rows are all their own); the service's status only when a row has one.
+    """
+    hidden = {"role"}
+    if not everyone:
+        hidden.add("person")
+    if "status" not in frame.columns or not frame["status"].notna().any():
+        hidden.add("status")
+    return [column for column in COLUMNS if column not in hidden]
+
+
+def column_widths(columns: Collection[str]) -> dict[str, int]:
+    """Each shown column's width (pixels): ``COLUMN_WIDTHS``, and the details the rest of ``TABLE_WIDTH``."""
+    widths = {column: COLUMN_WIDTHS[column] for column in columns if column in COLUMN_WIDTHS}
+    if "message" in columns:
+        widths["message"] = max(MIN_DETAILS_WIDTH, TABLE_WIDTH - sum(widths.values()))
+    return widths
 
 
 def filter_activity(

@@ -16,9 +16,11 @@ import streamlit as st
 
 from components.activity.frames import (
     activity_frame,
+    column_widths,
     filter_activity,
     operation_choices,
     outcome_choices,
+    shown_columns,
 )
 from components.common.text import escape_md
 from components.core.access import Person
@@ -33,16 +35,35 @@ OUTCOMES_KEY = "activity_outcomes"
 DAYS_KEY = "activity_days"
 #: The most rows the page reads at once (newest first); the CSV holds the same rows.
 ROW_LIMIT = 5000
-COLUMN_CONFIG: dict[str, Any] = {
-    "at": st.column_config.DatetimeColumn("When (UTC)", format="YYYY-MM-DD HH:mm:ss"),
-    "person": st.column_config.TextColumn("Person"),
-    "role": st.column_config.TextColumn("Role", width="small"),
-    "operation": st.column_config.TextColumn("Change"),
-    "target": st.column_config.TextColumn("On"),
-    "outcome": st.column_config.TextColumn("Outcome"),
-    "status": st.column_config.NumberColumn("Status", format="%d", width="small"),
-    "message": st.column_config.TextColumn("Details", width="large"),
+#: A row height (pixels) at which the grid wraps a cell's text over two lines (it wraps only above 64).
+TWO_LINE_ROW_HEIGHT = 66
+#: Each column's label, and how it is drawn (its width is set per table, see ``column_config``).
+COLUMN_LABELS: dict[str, str] = {
+    "at": "When (UTC)",
+    "person": "Person",
+    "role": "Role",
+    "operation": "Change",
+    "target": "On",
+    "outcome": "Outcome",
+    "status": "Status",
+    "message": "Details",
 }
+
+
+def column_config(columns: list[str]) -> dict[str, Any]:
+    """The table's column config: every column labelled (the CSV's headers too), the shown ones sized
+    so the table fits the page (``column_widths``); the time to the minute, the CSV's to the second."""
+    widths = column_widths(columns)
+    config: dict[str, Any] = {}
+    for name, label in COLUMN_LABELS.items():
+        width = widths.get(name)
+        if name == "at":
+            config[name] = st.column_config.DatetimeColumn(label, format="YYYY-MM-DD HH:mm", width=width)
+        elif name == "status":
+            config[name] = st.column_config.NumberColumn(label, format="%d", width=width)
+        else:
+            config[name] = st.column_config.TextColumn(label, width=width)
+    return config
 
 
 def whose_rows(person: Person, everyone: bool) -> None:
@@ -114,8 +135,11 @@ def filters(frame: pd.DataFrame, people: list[str], *, everyone: bool) -> pd.Dat
     )
 
 
-def activity_table(shown: pd.DataFrame, total: int) -> None:
-    """The matching rows with their CSV, or a line saying none match."""
+def activity_table(shown: pd.DataFrame, total: int, *, everyone: bool) -> None:
+    """The matching rows with their CSV, or a line saying none match.
+
+    The table shows what fits a laptop's page (``shown_columns``), the details over two lines; the
+    "Download CSV" file has every column, the person's role and the full time included."""
     if shown.empty:
         st.info("No activity matches these filters.", icon=":material/filter_alt_off:")
         return
@@ -123,10 +147,13 @@ def activity_table(shown: pd.DataFrame, total: int) -> None:
     st.caption(f"{len(shown)} of {total} {noun}, newest first.")
     if total >= ROW_LIMIT:
         st.caption(f"Only the newest {ROW_LIMIT} are read; narrow the days to see older ones.")
+    columns = shown_columns(shown, everyone=everyone)
     table_with_export(
         shown,
         what="activity",
         key="activity",
-        column_config=COLUMN_CONFIG,
-        column_order=list(COLUMN_CONFIG),
+        column_config=column_config(columns),
+        column_order=columns,
+        row_height=TWO_LINE_ROW_HEIGHT,
+        narrowed_to_fit=True,
     )

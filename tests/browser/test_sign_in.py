@@ -43,7 +43,15 @@ from tests.browser.oidc import (
     sign_in,
     write_secrets,
 )
-from tests.browser.tabs import TIMEOUT_MS, VIEWPORT_WIDTH, go_to, screenshot, settled
+from tests.browser.tabs import (
+    LAPTOP_WIDTHS,
+    TIMEOUT_MS,
+    assert_tables_fit,
+    drawn_tables,
+    go_to,
+    screenshot,
+    settled,
+)
 from tests.browser.test_secret_hygiene import secret_sightings
 
 pytestmark = pytest.mark.browser
@@ -64,7 +72,11 @@ TRACKED = f"tracked-keywords?domain={SITE}"
 EDITOR_KEYWORD = "sign in audit keyword"
 LEAVER_KEYWORD = "too late keyword"
 SIDEBAR = '[data-testid="stSidebar"]'
+#: The README's screenshots are taken at this width (a common laptop), in the light theme.
+SCREENSHOT_WIDTH = max(LAPTOP_WIDTHS)
 STATUS = '[data-testid="stStatusWidget"]'
+#: A link that would open a mail program: e-mail addresses are shown as plain text instead.
+MAILTO = 'a[href^="mailto:"]'
 #: Calls a button's own click handler, past its ``disabled`` attribute: what a forged click can do.
 FORCED_CLICK = """button => {
   const props = Object.entries(button).find(([k]) => k.startsWith('__reactProps'))?.[1];
@@ -93,7 +105,7 @@ class SignedInApp:
     def context(self) -> BrowserContext:
         """A browser context of its own (one person's cookies), loopback only, watched for secrets."""
         context = self.browser.new_context(
-            viewport={"width": VIEWPORT_WIDTH, "height": 1100}, accept_downloads=True
+            viewport={"width": SCREENSHOT_WIDTH, "height": 1100}, color_scheme="light", accept_downloads=True
         )
         loopback_only(context)
         context.on("page", self._watch)
@@ -142,8 +154,10 @@ def signed_app(
 
 
 def _sidebar_text(page: Page) -> str:
-    """The sidebar's text once its connection settings are drawn to the end (the quota line)."""
+    """The sidebar's text once its connection settings are drawn to the end (the quota line), and the
+    signed-in block above them to its end (the Sign out button)."""
     page.locator(SIDEBAR).get_by_text("Quota left").wait_for(timeout=TIMEOUT_MS)
+    page.locator(SIDEBAR).get_by_role("button", name="Sign out").wait_for(timeout=TIMEOUT_MS)
     return page.locator(SIDEBAR).inner_text()
 
 
@@ -265,6 +279,7 @@ def test_a_visitor_not_signed_in_sees_only_the_sign_in_page(signed_app: SignedIn
             assert page.locator(SIDEBAR).count() == 0, f"/{path}: a sidebar is drawn before sign-in"
             text = page.inner_text("body")
             assert "Sign in to continue" in text and CONTACT in text
+            assert page.locator(MAILTO).count() == 0, f"/{path}: the contact address is a mailto link"
             for hidden in ("Connection", "Trust Map", "Tracked keywords", "Page not found", SITE):
                 assert hidden not in text, f"/{path} shows {hidden!r} before sign-in"
             app.keep(page)
@@ -305,6 +320,7 @@ def test_a_viewer_reads_but_every_change_is_for_editors(
         assert "Viewer:" in sidebar and "Sign out" in sidebar
         assert _own_key_fields(page) == 0, "a viewer is offered a key of their own"
         assert "Sign-in is off" not in sidebar
+        assert page.locator(f"{SIDEBAR} {MAILTO}").count() == 0, "the sidebar's address is a mailto link"
 
         go_to(page, f"{app.url}/{TRACKED}", ready="text=Keyword to track")
         track = page.get_by_role("button", name="Track keyword")
@@ -352,12 +368,18 @@ def test_an_admin_sees_everyones_activity(writes: Writes, signed_app: SignedInAp
         page = context.new_page()
         sign_in(page, app.url, ADMIN)
         sidebar = _sidebar_text(page)
-        assert f"Signed in as {ADMIN.name}" in sidebar and "Admin:" in sidebar
+        assert f"Signed in as {ADMIN.name} ({ADMIN.email})" in sidebar and "Admin:" in sidebar
+        assert page.locator(f"{SIDEBAR} {MAILTO}").count() == 0, "the sidebar's address is a mailto link"
         assert _own_key_fields(page) == 1, "an admin is not offered a key of their own"
         rows = _activity_csv(page, app)
         assert {EDITOR.email, LEAVER.email} <= set(rows["Person"])
         assert "Refused: editors only" in set(rows["Outcome"])
-        screenshot(page, "sign-in-admin-activity")
+        assert {"Editor", "Viewer"} <= set(rows["Role"]), "the CSV leaves out the role the table leaves out"
+        for width in sorted(LAPTOP_WIDTHS):  # the widest last: the screenshot's
+            page.set_viewport_size({"width": width, "height": 1100})
+            settled(page)
+            assert_tables_fit(drawn_tables(page), f"Activity at {width}px")
+            screenshot(page, f"sign-in-admin-activity-{width}")
     finally:
         context.close()
 

@@ -8,11 +8,17 @@ from datetime import UTC, date, datetime
 import pandas as pd
 
 from components.activity.frames import (
+    COLUMN_WIDTHS,
+    COLUMNS,
+    MIN_DETAILS_WIDTH,
+    TABLE_WIDTH,
     activity_frame,
+    column_widths,
     date_bounds,
     filter_activity,
     operation_choices,
     outcome_choices,
+    shown_columns,
 )
 
 
@@ -102,3 +108,24 @@ def test_choices_and_date_bounds() -> None:
     empty = activity_frame(_rows().iloc[0:0])
     assert empty.empty and list(empty.columns)[:2] == ["at", "person"]
     assert date_bounds(empty, date(2026, 3, 10)) == (date(2026, 3, 10), date(2026, 3, 10))
+
+
+def test_the_table_shows_what_fits_a_laptop_and_the_csv_keeps_the_rest() -> None:
+    frame = activity_frame(_rows())
+    everyone = shown_columns(frame, everyone=True)
+    assert everyone == ["at", "person", "operation", "target", "outcome", "status", "message"]
+    assert "role" not in everyone and set(COLUMNS) - set(everyone) == {"role"}  # the role: CSV only
+    own = shown_columns(frame.head(2), everyone=False)  # an editor's own rows: no person, no status
+    assert own == ["at", "operation", "target", "outcome", "message"]
+    assert frame.head(2)["status"].isna().all()
+
+
+def test_the_shown_columns_fit_the_table_width_and_the_details_get_the_rest() -> None:
+    frame = activity_frame(_rows())
+    for everyone in (True, False):
+        columns = shown_columns(frame, everyone=everyone)
+        widths = column_widths(columns)
+        assert set(widths) == set(columns)
+        assert sum(widths.values()) == TABLE_WIDTH
+        assert widths["message"] >= MIN_DETAILS_WIDTH
+    assert sum(COLUMN_WIDTHS.values()) + MIN_DETAILS_WIDTH <= TABLE_WIDTH  # even with every column shown
