@@ -92,7 +92,8 @@ def _sign_in_page() -> None:
                     icon=":material/error:",
                 )
     who = contact()
-    st.caption(f"No access yet? Ask {escape_md(who)}." if who else "No access yet? Ask whoever runs it.")
+    # Plain text, not Markdown: Markdown would make the address a mailto link.
+    st.text(f"No access yet? Ask {who}." if who else "No access yet? Ask whoever runs it.")
 
 
 def _not_on_a_list_page(person: Person) -> None:
@@ -148,8 +149,9 @@ def sidebar_block(person: Person) -> None:
         if not person.signed_in:
             st.caption(f":material/lock_open: {SIGN_IN_OFF}")
             return
-        address = f" ({escape_md(person.email)})" if person.name else ""
-        st.markdown(f"Signed in as **{escape_md(person.name or person.email)}**{address}")
+        address = f" ({person.email})" if person.name else ""
+        # Plain text, not Markdown: Markdown would make the address a mailto link.
+        st.text(f"Signed in as {person.name or person.email}{address}")
         if person.role is not None:
             st.caption(ROLE_WORDS[person.role])
         st.button("Sign out", key=SIGN_OUT_KEY, on_click=st.logout, icon=":material/logout:")
