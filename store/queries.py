@@ -15,43 +15,14 @@ import pandas as pd
 from sqlalchemy import Engine, Select, select
 
 from store.models import DomainSnapshotRow, KeywordSnapshotRow, TrustMapLinkRow, TrustMapSnapshotRow
-from store.rows import subject_name
+from store.rows import DOMAIN_VALUES, KEYWORD_VALUES, LINK_VALUES, TRUST_MAP_TOTALS, subject_name
 from store.watchlist import check_account
 
-DOMAIN_COLUMNS = (
-    "domain",
-    "day",
-    "dr",
-    "true_dr",
-    "trust_score",
-    "confidence",
-    "traffic",
-    "referring_domains",
-    "backlinks",
-    "gained_domains",
-    "lost_domains",
-    "global_rank",
-    "traffic_validated",
-    "verified",
-    "source",
-)
-LINK_COLUMNS = ("referring_domain", "dr", "backlinks", "link_type", "status", "spam_score", "importance")
-TRUST_TOTAL_COLUMNS = ("day", "total_domains", "sampled", "live", "lost", "spam_risky")
-KEYWORD_COLUMNS = (
-    "site",
-    "keyword",
-    "day",
-    "position",
-    "previous_position",
-    "median_dr",
-    "min_dr",
-    "user_dr",
-    "gap",
-    "tier",
-    "impressions",
-    "search_volume",
-    "source",
-)
+# The columns of each query's frame: the subject and day, what was read (as recorded), and where from.
+DOMAIN_COLUMNS = ("domain", "day", *DOMAIN_VALUES, "source")
+LINK_COLUMNS = ("referring_domain", *LINK_VALUES)
+TRUST_TOTAL_COLUMNS = ("day", *TRUST_MAP_TOTALS)
+KEYWORD_COLUMNS = ("site", "keyword", "day", *KEYWORD_VALUES, "source")
 
 INTEGER_COLUMNS = frozenset(
     {

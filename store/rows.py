@@ -33,7 +33,9 @@ DOMAIN_VALUES = (
     "traffic_validated",
     "verified",
 )
-TRUST_MAP_VALUES = ("total_domains", "sampled", "live", "lost", "spam_risky", "links_digest")
+#: A Trust Map snapshot's totals; the digest of its links tells a changed sample from an unchanged one.
+TRUST_MAP_TOTALS = ("total_domains", "sampled", "live", "lost", "spam_risky")
+TRUST_MAP_VALUES = (*TRUST_MAP_TOTALS, "links_digest")
 LINK_VALUES = ("dr", "backlinks", "link_type", "status", "spam_score", "importance")
 KEYWORD_VALUES = (
     "position",

@@ -1,7 +1,8 @@
 """History shaping: store rows → what the History page shows. Pure: no Streamlit, no database.
 
-Every function takes the DataFrames the store's queries return (columns fixed in ``*_COLUMNS`` below)
-and keeps missing values missing: a day the service gave no TrueDR is a gap in a line, never a 0.
+Every function takes the DataFrames the store's queries return (their columns are fixed once, in
+``store.queries``) and keeps missing values missing: a day the service gave no TrueDR is a gap in a
+line, never a 0.
 """
 
 from __future__ import annotations
@@ -12,41 +13,7 @@ from datetime import date, timedelta
 import pandas as pd
 
 from components.research.frames.trust_map import SPAM_RISK_FROM
-
-DOMAIN_COLUMNS = (
-    "domain",
-    "day",
-    "dr",
-    "true_dr",
-    "trust_score",
-    "confidence",
-    "traffic",
-    "referring_domains",
-    "backlinks",
-    "gained_domains",
-    "lost_domains",
-    "global_rank",
-    "traffic_validated",
-    "verified",
-    "source",
-)
-LINK_COLUMNS = ("referring_domain", "dr", "backlinks", "link_type", "status", "spam_score", "importance")
-TOTALS_COLUMNS = ("day", "total_domains", "sampled", "live", "lost", "spam_risky")
-KEYWORD_COLUMNS = (
-    "site",
-    "keyword",
-    "day",
-    "position",
-    "previous_position",
-    "median_dr",
-    "min_dr",
-    "user_dr",
-    "gap",
-    "tier",
-    "impressions",
-    "search_volume",
-    "source",
-)
+from store.queries import LINK_COLUMNS
 
 #: The numbers a domain's trend shows, as a person calls them.
 TREND_METRICS: dict[str, str] = {

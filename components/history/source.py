@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pandas as pd
 
-from components.history.frames import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, TOTALS_COLUMNS, empty
+from components.history.frames import empty
+from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, TRUST_TOTAL_COLUMNS
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -183,7 +184,7 @@ class FrameSource:
     def trust_map_totals(self, domain: str, since: date | None) -> pd.DataFrame:
         found = self.totals.get(domain)
         if found is None:
-            return empty(TOTALS_COLUMNS)
+            return empty(TRUST_TOTAL_COLUMNS)
         days = _day_values(found)
         return found[days >= since] if since is not None else found.copy()
 

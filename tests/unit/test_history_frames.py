@@ -10,6 +10,7 @@ import pytest
 
 from components.history import charts, frames
 from components.history.source import FrameSource, QueryCache
+from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS
 
 START = date(2025, 1, 6)  # a Monday
 
@@ -28,7 +29,7 @@ def domain_rows(domain: str, drs: list[int | None], true_drs: list[int | None] |
         }
         for i, (dr, tdr) in enumerate(zip(drs, true_drs, strict=True))
     ]
-    frame = frames.empty(frames.DOMAIN_COLUMNS)
+    frame = frames.empty(DOMAIN_COLUMNS)
     return pd.concat([frame, pd.DataFrame(rows)], ignore_index=True)
 
 
@@ -46,7 +47,7 @@ def links(*rows: tuple[str, str, float | None]) -> pd.DataFrame:
             }
             for name, status, spam in rows
         ],
-        columns=list(frames.LINK_COLUMNS),
+        columns=list(LINK_COLUMNS),
     )
 
 
@@ -63,7 +64,7 @@ def keyword_rows(keyword: str, positions: list[int | None]) -> pd.DataFrame:
             }
             for i, p in enumerate(positions)
         ]
-    ).reindex(columns=list(frames.KEYWORD_COLUMNS))
+    ).reindex(columns=list(KEYWORD_COLUMNS))
 
 
 # --- domain trends ---------------------------------------------------------------------------------
@@ -93,7 +94,7 @@ def test_week_over_week_skips_a_week_with_no_record_and_keeps_domains_apart() ->
 
 
 def test_week_over_week_of_nothing_keeps_its_columns() -> None:
-    weekly = frames.week_over_week(frames.empty(frames.DOMAIN_COLUMNS))
+    weekly = frames.week_over_week(frames.empty(DOMAIN_COLUMNS))
     assert weekly.empty and "dr_change" in weekly.columns and "week_ending" in weekly.columns
 
 
@@ -154,7 +155,7 @@ def test_churn_names_what_appeared_disappeared_turned_risky_and_was_lost() -> No
         "new spam risk",
         "live → lost",
     ]
-    assert list(table.columns) == ["change", *frames.LINK_COLUMNS]
+    assert list(table.columns) == ["change", *LINK_COLUMNS]
 
 
 def test_a_domain_already_spam_risky_is_not_new_and_same_samples_have_no_churn() -> None:
@@ -269,12 +270,12 @@ def test_rank_chart_puts_position_1_on_top_and_shades_the_top_10() -> None:
 
 @pytest.mark.parametrize("builder", [charts.rank_chart, charts.gap_chart])
 def test_keyword_charts_say_when_there_is_nothing(builder) -> None:  # type: ignore[no-untyped-def]
-    fig = builder(frames.keyword_rows(frames.empty(frames.KEYWORD_COLUMNS), []), [])
+    fig = builder(frames.keyword_rows(frames.empty(KEYWORD_COLUMNS), []), [])
     assert "No " in fig.layout.annotations[0].text
 
 
 def test_an_empty_period_says_so_instead_of_a_blank_chart() -> None:
-    fig = charts.ratings_trend_chart(frames.empty(frames.DOMAIN_COLUMNS), frames.empty(("metric",)))
+    fig = charts.ratings_trend_chart(frames.empty(DOMAIN_COLUMNS), frames.empty(("metric",)))
     assert "Nothing recorded" in fig.layout.annotations[0].text
 
 
