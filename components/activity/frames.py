@@ -14,6 +14,8 @@ from datetime import date
 
 import pandas as pd
 
+from store.audit import AUDIT_COLUMNS
+
 #: The client's write operations (and the store's watchlist changes) in plain words.
 OPERATION_WORDS: dict[str, str] = {
     "add_tracked_keyword": "Add tracked keyword",
@@ -58,18 +60,8 @@ COLUMN_WIDTHS: dict[str, int] = {
 }
 #: Below this the details would be too narrow to read; the table then scrolls sideways instead.
 MIN_DETAILS_WIDTH = 120
-STORE_COLUMNS: tuple[str, ...] = (
-    "at",
-    "person",
-    "role",
-    "account",
-    "operation",
-    "target",
-    "outcome",
-    "status",
-    "message",
-    "detail",
-)
+#: The columns of the store's audit rows (what ``activity_frame`` reads).
+STORE_COLUMNS: tuple[str, ...] = AUDIT_COLUMNS
 
 
 def operation_words(operation: str) -> str:

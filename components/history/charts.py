@@ -236,6 +236,22 @@ def position_ticks(deepest: float) -> list[int]:
     return [1, *range(step, int(max(deepest, TOP_10 + 2)) + 2, step)]
 
 
+def _keyword_lines(fig: go.Figure, rows: pd.DataFrame, keywords: list[str], column: str, said: str) -> None:
+    """One line of ``column`` over time per keyword, in the order given; a keyword with no rows has none."""
+    for keyword in keywords:
+        part = rows[rows["keyword"] == keyword]
+        if part.empty:
+            continue
+        fig.add_scatter(
+            x=_days(part),
+            y=_values(part[column]),
+            mode="lines",
+            name=keyword,
+            line={"width": 2},
+            hovertemplate=f"%{{fullData.name}}: {said} on %{{x|%b %d, %Y}}<extra></extra>",
+        )
+
+
 def rank_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
     """Google positions over time, position 1 at the top, the top 10 shaded; a day out of the
     results is a gap in the line."""
@@ -253,18 +269,7 @@ def rank_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
         annotation_text="Top 10",
         annotation_position="top left",
     )
-    for keyword in keywords:
-        part = rows[rows["keyword"] == keyword]
-        if part.empty:
-            continue
-        fig.add_scatter(
-            x=_days(part),
-            y=_values(part["position"]),
-            mode="lines",
-            name=keyword,
-            line={"width": 2},
-            hovertemplate="%{fullData.name}: position %{y} on %{x|%b %d, %Y}<extra></extra>",
-        )
+    _keyword_lines(fig, rows, keywords, "position", "position %{y}")
     fig.update_layout(
         title=title,
         yaxis={
@@ -285,18 +290,7 @@ def gap_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
     if rows.empty or rows["gap"].isna().all():
         return empty_figure(title, "No gap recorded for these keywords in this period.")
     fig = go.Figure()
-    for keyword in keywords:
-        part = rows[rows["keyword"] == keyword]
-        if part.empty:
-            continue
-        fig.add_scatter(
-            x=_days(part),
-            y=_values(part["gap"]),
-            mode="lines",
-            name=keyword,
-            line={"width": 2},
-            hovertemplate="%{fullData.name}: gap %{y:+g} on %{x|%b %d, %Y}<extra></extra>",
-        )
+    _keyword_lines(fig, rows, keywords, "gap", "gap %{y:+g}")
     fig.add_hline(
         y=0, line_width=1, line_color="gray", annotation_text="At the median", annotation_position="top left"
     )
