@@ -57,15 +57,7 @@ def _member(r: random.Random, name: str, *, spammy: bool = False) -> ReferringDo
     spam = _clamp(r.betavariate(1.2, 5) * 100 + max(0, 30 - dr) * 0.5)
     if spammy:
         spam = max(spam, _clamp(r.uniform(55, 95)))
-    return ReferringDomain(
-        domain=name,
-        dr=dr,
-        backlinks=backlinks,
-        link_type="dofollow" if dofollow else "nofollow",
-        status="live" if live else "lost",
-        importance=_importance(dr, dofollow, live, backlinks, spam),
-        spam_score=spam,
-    )
+    return _shown((name, dofollow, backlinks, spam), dr, live)
 
 
 @lru_cache(maxsize=2048)
