@@ -11,6 +11,14 @@ from streamlit.testing.v1 import AppTest
 from components.core import data
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
+#: An [auth] section as Streamlit reads it; AppTest never follows it (the person comes from ``at.user``).
+SIGN_IN_SECTION = {
+    "redirect_uri": "http://127.0.0.1:8501/oauth2callback",
+    "cookie_secret": "not-a-real-cookie-secret",
+    "client_id": "dashboard",
+    "client_secret": "not-a-real-client-secret",
+    "server_metadata_url": "http://127.0.0.1:9/.well-known/openid-configuration",
+}
 
 
 def open_page(page: str | None = None, **query: str) -> AppTest:
@@ -22,6 +30,14 @@ def open_page(page: str | None = None, **query: str) -> AppTest:
     if page is not None:
         at.switch_page(page)
     return at.run()
+
+
+def signed_in(at: AppTest, email: str, access: dict[str, Any]) -> AppTest:
+    """``at`` with sign-in on, ``access`` as its ``[access]`` lists and ``email`` signed in."""
+    at.secrets["auth"] = SIGN_IN_SECTION
+    at.secrets["access"] = access
+    at.user = {"is_logged_in": True, "email": email, "name": email.split("@")[0].title()}
+    return at
 
 
 def metric(at: AppTest, label: str) -> str:

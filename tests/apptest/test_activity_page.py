@@ -19,7 +19,7 @@ from client.settings import key_fingerprint
 from components.core import history
 from sandbox import DEMO_KEY, SandboxServer
 from store import AuditEvent, HistoryStore
-from tests.apptest.app_pages import APP, shown_text
+from tests.apptest.app_pages import APP, shown_text, signed_in
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 PAGE = "views/activity.py"
@@ -29,14 +29,6 @@ ACCESS = {
     "editors": ["ann@acme.com"],
     "viewers": ["@acme.com"],
     "contact": "it@acme.com",
-}
-#: An [auth] section as Streamlit reads it; AppTest never follows it (the person comes from ``at.user``).
-AUTH = {
-    "redirect_uri": "http://127.0.0.1:8501/oauth2callback",
-    "cookie_secret": "not-a-real-cookie-secret",
-    "client_id": "dashboard",
-    "client_secret": "not-a-real-client-secret",
-    "server_metadata_url": "http://127.0.0.1:9/.well-known/openid-configuration",
 }
 
 
@@ -68,9 +60,7 @@ def _open(email: str | None) -> AppTest:
     """The Activity page for ``email`` signed in (None: sign-in off, the local user)."""
     at = AppTest.from_file(APP, default_timeout=30)
     if email is not None:
-        at.secrets["auth"] = AUTH
-        at.secrets["access"] = ACCESS
-        at.user = {"is_logged_in": True, "email": email, "name": email.split("@")[0].title()}
+        signed_in(at, email, ACCESS)
     at.switch_page(PAGE)
     return at.run()
 

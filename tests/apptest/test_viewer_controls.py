@@ -20,8 +20,7 @@ from components.core import history
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from store import HistoryStore
-from tests.apptest.app_pages import APP, shown_text
-from tests.apptest.test_activity_page import AUTH
+from tests.apptest.app_pages import APP, shown_text, signed_in
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -59,9 +58,7 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_env: SandboxServ
 
 def _open(email: str, page: str, query: dict[str, str]) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=30)
-    at.secrets["auth"] = AUTH
-    at.secrets["access"] = ACCESS
-    at.user = {"is_logged_in": True, "email": email, "name": email.split("@")[0].title()}
+    signed_in(at, email, ACCESS)
     for name, value in query.items():
         at.query_params[name] = value
     at.switch_page(page)

@@ -24,7 +24,7 @@ from components.core import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from store import HistoryStore
-from tests.apptest.app_pages import button, open_page, shown_text
+from tests.apptest.app_pages import button, open_page, shown_text, signed_in
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 TRACKED = pages.TRACKED_KEYWORDS.file
@@ -33,13 +33,6 @@ SLUG = slug_for(SITE)
 KEYWORDS_PATH = f"/api/v1/sites/{SLUG}/keywords"
 NEW_KEYWORD = "audited keyword probe"
 ACCESS = {"admins": ["boss@acme.com"], "editors": ["ann@acme.com"], "viewers": ["@acme.com"]}
-AUTH = {
-    "redirect_uri": "http://127.0.0.1:8501/oauth2callback",
-    "cookie_secret": "not-a-real-cookie-secret",
-    "client_id": "dashboard",
-    "client_secret": "not-a-real-client-secret",
-    "server_metadata_url": "http://127.0.0.1:9/.well-known/openid-configuration",
-}
 
 
 @pytest.fixture
@@ -69,10 +62,7 @@ def _add_on_the_page(at: AppTest, keyword: str = NEW_KEYWORD) -> AppTest:
 
 
 def _signed_in(at: AppTest, email: str) -> AppTest:
-    at.secrets["auth"] = AUTH
-    at.secrets["access"] = ACCESS
-    at.user = {"is_logged_in": True, "email": email, "name": email.split("@")[0].title()}
-    return at
+    return signed_in(at, email, ACCESS)
 
 
 def test_the_local_admins_add_lands_once_with_one_sent_row(
