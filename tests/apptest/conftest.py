@@ -4,10 +4,13 @@ its history in a temporary SQLite file (never the repository's data/ folder)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from components.core import history
 from sandbox import DEMO_KEY, SandboxServer
+from store import HistoryStore
 from tests.apptest.app_pages import empty_caches
 
 
@@ -32,3 +35,16 @@ def live_env(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch) -> Iterato
     empty_caches()
     yield sandbox
     empty_caches()
+
+
+@pytest.fixture
+def own_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_env: SandboxServer
+) -> Iterator[HistoryStore]:
+    """An empty history database of this test's own, the one the app opens (same URL); the app's
+    background recording has finished before the test's files are removed."""
+    url = f"sqlite:///{tmp_path / 'history.sqlite3'}"
+    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
+    with HistoryStore.open(url) as opened:
+        yield opened
+    history.wait_for_recording()

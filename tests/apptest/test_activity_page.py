@@ -6,7 +6,6 @@ table; the CSV is there; without sign-in the local user is an admin; an unreacha
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -33,27 +32,23 @@ ACCESS = {
 
 
 @pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_env: SandboxServer) -> Iterator[HistoryStore]:
+def store(own_store: HistoryStore) -> HistoryStore:
     """A store of this test's own, the one the app opens, holding a few changes by three people."""
-    url = f"sqlite:///{tmp_path / 'history.sqlite3'}"
-    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
-    with HistoryStore.open(url) as opened:
-        events = [
-            AuditEvent("ann@acme.com", "editor", ACCOUNT, "add_tracked_keyword", "web analytics", "sent",
-                       at=NOW - timedelta(days=3)),
-            AuditEvent("ann@acme.com", "editor", ACCOUNT, "approve_exchange", "partner.com",
-                       "refused_by_service", 409, "Already proposed.", "Swap links?",
-                       at=NOW - timedelta(days=1)),
-            AuditEvent("bob@acme.com", "viewer", ACCOUNT, "remove_tracked_keyword", "crm", "refused_by_role",
-                       at=NOW - timedelta(hours=2)),
-            AuditEvent("boss@acme.com", "admin", ACCOUNT, "run_gsc_audit", "acme.com", "failed",
-                       message="The service did not answer in time.", at=NOW - timedelta(hours=1)),
-            AuditEvent("eve@other.com", "admin", "another-account", "submit_site", "other.com", "sent"),
-        ]  # fmt: skip
-        for event in events:
-            opened.record_audit(event)
-        yield opened
-    history.wait_for_recording()
+    events = [
+        AuditEvent("ann@acme.com", "editor", ACCOUNT, "add_tracked_keyword", "web analytics", "sent",
+                   at=NOW - timedelta(days=3)),
+        AuditEvent("ann@acme.com", "editor", ACCOUNT, "approve_exchange", "partner.com",
+                   "refused_by_service", 409, "Already proposed.", "Swap links?",
+                   at=NOW - timedelta(days=1)),
+        AuditEvent("bob@acme.com", "viewer", ACCOUNT, "remove_tracked_keyword", "crm", "refused_by_role",
+                   at=NOW - timedelta(hours=2)),
+        AuditEvent("boss@acme.com", "admin", ACCOUNT, "run_gsc_audit", "acme.com", "failed",
+                   message="The service did not answer in time.", at=NOW - timedelta(hours=1)),
+        AuditEvent("eve@other.com", "admin", "another-account", "submit_site", "other.com", "sent"),
+    ]  # fmt: skip
+    for event in events:
+        own_store.record_audit(event)
+    return own_store
 
 
 def _open(email: str | None) -> AppTest:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -33,13 +32,9 @@ PASSWORD = re.compile(r"\bsecret\b")
 
 
 @pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_env: SandboxServer) -> Iterator[HistoryStore]:
+def store(own_store: HistoryStore) -> HistoryStore:
     """A store of this test's own, the one the app opens (same URL), empty at the start."""
-    url = f"sqlite:///{tmp_path / 'history.sqlite3'}"
-    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
-    with HistoryStore.open(url) as opened:
-        yield opened
-    history.wait_for_recording()
+    return own_store
 
 
 def _domain_days(store: HistoryStore, domains: tuple[str, ...], days: int = 40) -> None:

@@ -8,16 +8,13 @@ read), against the session sandbox in Live mode with the demo key."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from client.settings import key_fingerprint
-from components.core import history
-from sandbox import DEMO_KEY, SandboxServer
+from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
 from store import HistoryStore
 from tests.apptest.app_pages import APP, shown_text, signed_in
@@ -46,14 +43,10 @@ PAGES: list[tuple[str, dict[str, str], tuple[str, ...]]] = [
 
 
 @pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_env: SandboxServer) -> Iterator[HistoryStore]:
+def store(own_store: HistoryStore) -> HistoryStore:
     """A store of this test's own, watching a competitor (so the watchlist has one to remove)."""
-    url = f"sqlite:///{tmp_path / 'history.sqlite3'}"
-    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
-    with HistoryStore.open(url) as opened:
-        opened.watch(ACCOUNT, "domain", "rival-example.com")
-        yield opened
-    history.wait_for_recording()
+    own_store.watch(ACCOUNT, "domain", "rival-example.com")
+    return own_store
 
 
 def _open(email: str, page: str, query: dict[str, str]) -> AppTest:

@@ -10,7 +10,6 @@ stops a write. The API key is never in a row."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -36,12 +35,9 @@ ACCESS = {"admins": ["boss@acme.com"], "editors": ["ann@acme.com"], "viewers": [
 
 
 @pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_env: SandboxServer) -> Iterator[HistoryStore]:
+def store(own_store: HistoryStore) -> HistoryStore:
     """An empty history database of this test's own: the one the app writes its audit rows to."""
-    url = f"sqlite:///{tmp_path / 'history.sqlite3'}"
-    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
-    with HistoryStore.open(url) as opened:
-        yield opened
+    return own_store
 
 
 def _posts(server: SandboxServer, path: str = KEYWORDS_PATH) -> int:
