@@ -4,6 +4,7 @@ No Streamlit here: the app (through one cached resource in ``components/core/his
 daily job (``python -m store snapshot``) and tests use it alike. See ``HistoryStore``.
 """
 
+from store.alerts import ALERT_COLUMNS, RULES, EvaluationReport, RuleSetting
 from store.audit import AUDIT_COLUMNS, AUDIT_OUTCOMES, AuditEvent, AuditOutcome
 from store.config import database_url, display_url
 from store.engine import StoreUnavailable
@@ -12,12 +13,16 @@ from store.recording import RecordOutcome, Source
 from store.watchlist import WatchItem, WatchKind, WatchOrigin, normalise_subject
 
 __all__ = [
+    "ALERT_COLUMNS",
     "AUDIT_COLUMNS",
     "AUDIT_OUTCOMES",
+    "RULES",
     "AuditEvent",
     "AuditOutcome",
+    "EvaluationReport",
     "HistoryStore",
     "RecordOutcome",
+    "RuleSetting",
     "Source",
     "StoreUnavailable",
     "WatchItem",

@@ -1,7 +1,8 @@
 """``HistoryStore``: one history database, opened (and migrated) once, shared by threads.
 
 It joins the watchlist (``store.watchlist``), the writes (``store.recording``), the reads
-(``store.queries``) and the append-only audit log (``store.audit``) over one SQLAlchemy engine.
+(``store.queries``), the append-only audit log (``store.audit``) and the alerts
+(``store.alerts.state``) over one SQLAlchemy engine.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
 newest schema. Every failure to reach or use the database, at open and later, is a
 ``StoreUnavailable`` whose reason is plain words without password.
@@ -16,6 +17,7 @@ from typing import Any, Self, TypeVar
 from alembic.util import CommandError
 from sqlalchemy import Engine
 
+from store.alerts.state import AlertsMixin
 from store.audit import AuditMixin
 from store.config import display_url, parse_url
 from store.engine import DATABASE_ERRORS, StoreUnavailable, make_engine, unavailable, write_engine
@@ -46,7 +48,7 @@ def _guarded(doing: str) -> Callable[[F], F]:
     return wrap
 
 
-class HistoryStore(WatchlistMixin, RecordingMixin, QueriesMixin, AuditMixin):
+class HistoryStore(WatchlistMixin, RecordingMixin, QueriesMixin, AuditMixin, AlertsMixin):
     """The history of every account in one database; each method takes the account it serves."""
 
     def __init__(self, engine: Engine, url: str) -> None:
@@ -112,6 +114,11 @@ def _guard_public_methods() -> None:
         "keyword_history",
         "audit_events",
         "audit_people",
+        "alert_settings",
+        "alerts",
+        "open_alert_count",
+        "alert_accounts",
+        "latest_snapshot_day",
     )
     writes = (
         "watch",
@@ -122,6 +129,10 @@ def _guard_public_methods() -> None:
         "record_keyword_report",
         "seed",
         "record_audit",
+        "set_alert_setting",
+        "evaluate_alerts",
+        "record_findings",
+        "acknowledge_alert",
     )
     for name in reads:
         setattr(HistoryStore, name, _guarded("read")(getattr(HistoryStore, name)))

@@ -173,3 +173,65 @@ class AuditEventRow(Base):
     status: Mapped[int | None] = mapped_column(Integer)
     message: Mapped[str | None] = mapped_column(Text)
     detail: Mapped[str | None] = mapped_column(Text)
+
+
+class AlertRuleRow(Base):
+    """An account's choice for one alert rule (threshold, on or off); no row means the rule's defaults."""
+
+    __tablename__ = "alert_rules"
+    __table_args__ = (UniqueConstraint("account", "rule"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    rule: Mapped[str] = mapped_column(String(SHORT_LEN))
+    threshold: Mapped[float | None] = mapped_column(Float)
+    enabled: Mapped[bool] = mapped_column(Boolean)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_by: Mapped[str | None] = mapped_column(String(SUBJECT_LEN))
+
+
+class AlertRow(Base):
+    """One thing a rule found on one snapshot day; ``fingerprint`` makes re-evaluating the day a no-op.
+
+    Open while ``acknowledged_at`` is empty; acknowledged ones are kept for history.
+    """
+
+    __tablename__ = "alerts"
+    __table_args__ = (
+        UniqueConstraint("account", "rule", "fingerprint"),
+        Index(None, "account", "acknowledged_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    rule: Mapped[str] = mapped_column(String(SHORT_LEN))
+    fingerprint: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    subject: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    day: Mapped[date] = mapped_column(Date)
+    title: Mapped[str] = mapped_column(Text)
+    before_value: Mapped[str | None] = mapped_column(String(SHORT_LEN * 2))
+    after_value: Mapped[str | None] = mapped_column(String(SHORT_LEN * 2))
+    detail: Mapped[str | None] = mapped_column(Text)
+    chart: Mapped[str] = mapped_column(String(SHORT_LEN))
+    chart_subject: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    acknowledged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    acknowledged_by: Mapped[str | None] = mapped_column(String(SUBJECT_LEN))
+
+
+class AlertDeliveryRow(Base):
+    """An alert's delivery to one channel (the webhook): an outbox row, made with the alert."""
+
+    __tablename__ = "alert_deliveries"
+    __table_args__ = (UniqueConstraint("alert_id", "channel"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    alert_id: Mapped[int] = mapped_column(ForeignKey("alerts.id", ondelete="CASCADE"))
+    channel: Mapped[str] = mapped_column(String(SHORT_LEN))
+    state: Mapped[str] = mapped_column(String(SHORT_LEN))
+    attempts: Mapped[int] = mapped_column(Integer)
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_status: Mapped[int | None] = mapped_column(Integer)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
