@@ -1,0 +1,168 @@
+"""Real servers on 127.0.0.1 for the delivery tests: a webhook receiver that misbehaves on cue, and an
+SMTP server (aiosmtpd) that keeps what it is sent.
+
+``WebhookReceiver`` answers each request by the script for its Idempotency-Key: "timeout" (sleeps past
+the client's timeout, then hangs up), "503", "drop" (closes the connection without a word), "404", or
+"ok" (200, the default once the script is used up), and records every request with what it did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, Envelope, LoginPassword
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class ReceivedRequest:
+    key: str | None
+    path: str
+    headers: dict[str, str]
+    body: bytes
+    action: str
+    at: float
+
+    @property
+    def answered_ok(self) -> bool:
+        return self.action == "ok"
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class WebhookReceiver:
+    sleep_s: float = 1.0
+    #: Idempotency-Key -> the answers to give, in order ("ok" once they are used up).
+    script: dict[str, list[str]] = field(default_factory=dict)
+    #: Seconds to take over an "ok" answer (to make concurrent runs overlap).
+    ok_delay_s: float = 0.0
+    requests: list[ReceivedRequest] = field(default_factory=list)
+    port: int = 0
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def url(self, path: str = "/") -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def next_action(self, key: str | None) -> str:
+        with self._lock:
+            queue = self.script.get(key or "", [])
+            return queue.pop(0) if queue else "ok"
+
+    def record(self, request: ReceivedRequest) -> None:
+        with self._lock:
+            self.requests.append(request)
+
+    def answered_ok(self) -> list[str | None]:
+        """The Idempotency-Keys of the requests answered 2xx, in order."""
+        return [request.key for request in self.requests if request.answered_ok]
+
+    def by_key(self, key: str) -> list[ReceivedRequest]:
+        return [request for request in self.requests if request.key == key]
+
+
+def _handler(receiver: WebhookReceiver) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length)
+            key = self.headers.get("Idempotency-Key")
+            action = receiver.next_action(key)
+            receiver.record(
+                ReceivedRequest(key, self.path, dict(self.headers.items()), body, action, time.monotonic())
+            )
+            if action in ("timeout", "drop"):
+                if action == "timeout":
+                    time.sleep(receiver.sleep_s)
+                self.close_connection = True  # hang up without a status line
+                return
+            if action == "ok" and receiver.ok_delay_s:
+                time.sleep(receiver.ok_delay_s)
+            status = 200 if action == "ok" else int(action)
+            payload = b"ok" if status == 200 else b"no"
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, *_args: Any) -> None:  # quiet test output
+            return
+
+    return Handler
+
+
+@contextlib.contextmanager
+def webhook_receiver(**options: Any) -> Iterator[WebhookReceiver]:
+    receiver = WebhookReceiver(**options)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(receiver))
+    server.daemon_threads = True
+    receiver.port = server.server_address[1]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield receiver
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@dataclass
+class MailBox:
+    """What the SMTP server accepted: envelopes and the parsed messages."""
+
+    envelopes: list[tuple[str, list[str], EmailMessage]] = field(default_factory=list)
+    logins: list[str] = field(default_factory=list)
+    port: int = 0
+
+    async def handle_DATA(self, _server: Any, _session: Any, envelope: Envelope) -> str:
+        raw = envelope.original_content or envelope.content or b""
+        message = message_from_bytes(raw if isinstance(raw, bytes) else raw.encode(), policy=policy.default)
+        self.envelopes.append((str(envelope.mail_from), list(envelope.rcpt_tos), message))  # type: ignore[arg-type]
+        return "250 Message accepted for delivery"
+
+
+@contextlib.contextmanager
+def smtp_server(user: str | None = None, password: str | None = None) -> Iterator[MailBox]:
+    """An SMTP server on 127.0.0.1 (no TLS); with ``user``/``password`` it requires that login."""
+    box = MailBox(port=free_port())
+    options: dict[str, Any] = {}
+    if user is not None:
+
+        def authenticator(_server: Any, _session: Any, _envelope: Any, mechanism: str, data: Any) -> Any:
+            if isinstance(data, LoginPassword) and (data.login.decode(), data.password.decode()) == (
+                user,
+                password,
+            ):
+                box.logins.append(user)
+                return AuthResult(success=True)
+            return AuthResult(success=False, handled=False)
+
+        options = {"authenticator": authenticator, "auth_require_tls": False, "auth_required": True}
+    controller = Controller(box, hostname="127.0.0.1", port=box.port, **options)
+    controller.start()
+    try:
+        yield box
+    finally:
+        controller.stop()

@@ -1,0 +1,167 @@
+"""Webhook delivery against a real HTTP receiver on 127.0.0.1, on SQLite and PostgreSQL.
+
+The receiver fails the first attempts (a timeout, a 503, a dropped connection) and then accepts; runs
+at advancing times must deliver each alert exactly once, wait out the backoff, refuse a 404 for good,
+and never put a secret in a body. Two runs at once never send one alert twice.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+from sqlalchemy import update
+
+from store import HistoryStore
+from store.alerts.config import AlertConfig
+from store.alerts.webhook import DeliveryReport, backoff, deliver_pending
+from tests.store.alert_samples import DELIVERIES, T0, add_alert, delivery
+from tests.store.local_servers import webhook_receiver
+from tests.store.samples import ACCOUNT, OTHER_ACCOUNT
+
+TOKEN_PATH = "/services/T000/B000/s3cr3t-webhook-token"
+API_KEY = "vdr_live_0123456789abcdef"
+TIMEOUT_S = 0.4
+DASHBOARD = "https://dash.example.com"
+
+
+def _key(account: str, alert_id: int) -> str:
+    return f"alert-{account[:12]}-{alert_id}"
+
+
+def test_each_alert_is_accepted_exactly_once_through_timeouts_503s_and_dropped_connections(
+    store: HistoryStore,
+) -> None:
+    ids = [add_alert(store, ACCOUNT, f"DR of site{n}.com fell", subject=f"site{n}.com") for n in range(4)]
+    timeout_id, flaky_id, drop_id, gone_id = ids
+    other = add_alert(store, OTHER_ACCOUNT, "Verification lost for other.com", subject="other.com")
+    script = {
+        _key(ACCOUNT, timeout_id): ["timeout"],
+        _key(ACCOUNT, flaky_id): ["503", "503"],
+        _key(ACCOUNT, drop_id): ["drop"],
+        _key(ACCOUNT, gone_id): ["404"],
+    }
+    with webhook_receiver(script=script, sleep_s=TIMEOUT_S + 0.6) as receiver:
+        config = AlertConfig(receiver.url(TOKEN_PATH), "json", DASHBOARD)
+
+        def run(after: timedelta) -> DeliveryReport:
+            return deliver_pending(store, config, now=T0 + after, timeout_s=TIMEOUT_S)
+
+        first = run(timedelta(0))
+        assert first == DeliveryReport(delivered=1, waiting=3, rejected=1)  # only the other account's
+        assert delivery(store, gone_id).state == "rejected"
+        assert delivery(store, gone_id).last_status == 404
+        assert delivery(store, timeout_id).last_error == "the webhook did not answer in time"
+
+        asked = len(receiver.requests)
+        assert run(timedelta(minutes=4)) == DeliveryReport(0, 3, 0)  # the 5-minute backoff holds
+        assert len(receiver.requests) == asked
+
+        assert run(timedelta(minutes=5)) == DeliveryReport(delivered=2, waiting=1, rejected=0)
+        assert delivery(store, flaky_id).attempts == 2
+        # The second failure waits twice as long: 10 minutes from the 5-minute run.
+        assert run(timedelta(minutes=14)) == DeliveryReport(0, 1, 0)
+        assert run(timedelta(minutes=15)) == DeliveryReport(1, 0, 0)
+        assert run(timedelta(hours=10)) == DeliveryReport(0, 0, 0)
+
+    accepted = receiver.answered_ok()
+    expected = {_key(ACCOUNT, i) for i in (timeout_id, flaky_id, drop_id)} | {_key(OTHER_ACCOUNT, other)}
+    assert sorted(accepted) == sorted(expected)  # each exactly once, the refused one never
+    assert [r.action for r in receiver.by_key(_key(ACCOUNT, gone_id))] == ["404"]
+    assert [r.action for r in receiver.by_key(_key(ACCOUNT, flaky_id))] == ["503", "503", "ok"]
+    for request in receiver.requests:
+        text = request.body.decode()
+        assert "s3cr3t" not in text and API_KEY not in text and ACCOUNT not in text
+        assert request.path == TOKEN_PATH
+    body = receiver.by_key(_key(ACCOUNT, drop_id))[-1].json()
+    assert body == {
+        "id": drop_id,
+        "rule": "authority_drop",
+        "rule_name": "DR or TrueDR dropped",
+        "subject": "site2.com",
+        "day": "2026-11-22",
+        "title": "DR of site2.com fell",
+        "before": "80",
+        "after": "76",
+        "detail": None,
+        "link": f"{DASHBOARD}/history?history_domain=site2.com&history_tab=Domain+trends",
+    }
+
+
+def test_slack_body_reads_as_a_sentence_with_a_link_and_cannot_mention_the_channel(
+    store: HistoryStore,
+) -> None:
+    alert_id = add_alert(
+        store,
+        ACCOUNT,
+        "Keyword <!channel> left the top 10",
+        rule="keyword_left_top10",
+        subject="best crm",
+        before="8",
+        after="14",
+        chart="keyword",
+    )
+    with webhook_receiver() as receiver:
+        config = AlertConfig(receiver.url(TOKEN_PATH), "slack", DASHBOARD)
+        assert deliver_pending(store, config, now=T0, timeout_s=TIMEOUT_S).delivered == 1
+    [request] = receiver.requests
+    assert request.key == _key(ACCOUNT, alert_id)
+    text = request.json()["text"]
+    assert "Keyword &lt;!channel&gt; left the top 10" in text
+    assert "8 → 14" in text
+    assert f"<{DASHBOARD}/history?history_keyword=best+crm&history_tab=Keyword+positions|" in text
+    assert ACCOUNT not in text and "s3cr3t" not in text
+
+
+def test_a_run_that_died_while_sending_is_taken_over_once_its_claim_runs_out(store: HistoryStore) -> None:
+    alert_id = add_alert(store, ACCOUNT, "Traffic validation lost for a.com", subject="a.com")
+    with store.engine.begin() as conn:  # what a run killed between claiming and settling leaves
+        conn.execute(
+            update(DELIVERIES)
+            .where(DELIVERIES.c.alert_id == alert_id)
+            .values(state="sending", attempts=1, claimed_until=T0 + timedelta(minutes=2))
+        )
+    with webhook_receiver() as receiver:
+        config = AlertConfig(receiver.url(TOKEN_PATH), "json", DASHBOARD)
+        assert deliver_pending(store, config, now=T0 + timedelta(minutes=1)) == DeliveryReport(0, 1, 0)
+        assert receiver.requests == []
+        assert deliver_pending(store, config, now=T0 + timedelta(minutes=3)) == DeliveryReport(1, 0, 0)
+    assert receiver.answered_ok() == [_key(ACCOUNT, alert_id)]
+    row = delivery(store, alert_id)
+    assert (row.state, row.attempts, row.last_status) == ("delivered", 2, 200)
+
+
+def test_two_runs_at_once_never_send_one_alert_twice(store: HistoryStore) -> None:
+    ids = [
+        add_alert(store, ACCOUNT, f"Referring domains of d{n}.com fell", subject=f"d{n}.com")
+        for n in range(12)
+    ]
+    reports: list[DeliveryReport] = []
+    with webhook_receiver(ok_delay_s=0.02) as receiver:
+        config = AlertConfig(receiver.url(TOKEN_PATH), "json", DASHBOARD)
+        start = threading.Barrier(2)
+
+        def run() -> None:
+            start.wait()
+            reports.append(deliver_pending(store, config, timeout_s=5))
+
+        threads = [threading.Thread(target=run) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    assert sorted(receiver.answered_ok()) == sorted(_key(ACCOUNT, i) for i in ids)
+    assert sum(report.delivered for report in reports) == len(ids)
+
+
+def test_without_a_webhook_nothing_is_sent_and_the_alerts_keep_waiting(store: HistoryStore) -> None:
+    add_alert(store, ACCOUNT, "DR of a.com fell", subject="a.com")
+    lines: list[str] = []
+    report = deliver_pending(store, AlertConfig(), now=T0, progress=lines.append)
+    assert report == DeliveryReport(0, 1, 0)
+    assert lines == ["webhook: not configured, 1 alerts wait for it"]
+
+
+def test_backoff_doubles_from_five_minutes_up_to_six_hours() -> None:
+    assert [backoff(n) for n in (1, 2, 3)] == [timedelta(minutes=m) for m in (5, 10, 20)]
+    assert backoff(30) == timedelta(hours=6)
