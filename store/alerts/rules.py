@@ -1,0 +1,307 @@
+"""The alert rules on domains and keywords: history frames in, findings out (pure: no database here).
+
+Each rule looks at one snapshot day ``day`` of a subject against the snapshots before it, and is
+edge-triggered: it fires on the day a condition starts to hold, not on every day it goes on holding
+(the snapshot before ``day`` is checked the same way). A subject without a snapshot on ``day`` or
+without an earlier one to compare to never fires. The Trust Map and link-exchange rules are in
+``store.alerts.link_rules``.
+
+The frames are ``HistoryStore.domain_history`` and ``keyword_history`` frames; ``settings`` is
+``HistoryStore.alert_settings``: a disabled rule finds nothing, thresholds come from there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+import pandas as pd
+
+from store.alerts.catalog import Finding, RuleSetting
+
+#: "7 days before" may be a few days earlier when the job skipped days (the nearest on or before).
+WEEK = timedelta(days=7)
+WEEK_GAP = timedelta(days=3)
+TOP = 10
+METRICS = (("dr", "DR"), ("true_dr", "TrueDR"))
+
+Row = dict[str, Any]
+
+
+def threshold_of(settings: Mapping[str, RuleSetting], rule: str) -> float | None:
+    """The rule's threshold when it is enabled (rules without a threshold: 0); None when it is off."""
+    setting = settings.get(rule)
+    if setting is None or not setting.enabled:
+        return None
+    return setting.threshold if setting.threshold is not None else 0.0
+
+
+def _number(value: Any) -> float | None:
+    return None if value is None or pd.isna(value) else float(value)
+
+
+def _whole(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def series_by(frame: pd.DataFrame, keys: tuple[str, ...]) -> dict[tuple[str, ...], list[Row]]:
+    """The frame's rows per subject (``keys``), each as a dict with ``day`` a date, oldest first."""
+    grouped: dict[tuple[str, ...], list[Row]] = {}
+    for record in frame.to_dict("records"):
+        record["day"] = pd.Timestamp(record["day"]).date()
+        grouped.setdefault(tuple(record[key] for key in keys), []).append(record)
+    for rows in grouped.values():
+        rows.sort(key=lambda row: row["day"])
+    return grouped
+
+
+def _on(rows: list[Row], day: date) -> Row | None:
+    return next((row for row in reversed(rows) if row["day"] == day), None)
+
+
+def _before(rows: list[Row], day: date) -> Row | None:
+    """The latest snapshot before ``day``."""
+    return next((row for row in reversed(rows) if row["day"] < day), None)
+
+
+def _week_before(rows: list[Row], day: date) -> Row | None:
+    """The snapshot nearest to 7 days before ``day``: on or before it, at most a few days earlier."""
+    latest, earliest = day - WEEK, day - WEEK - WEEK_GAP
+    return next((row for row in reversed(rows) if earliest <= row["day"] <= latest), None)
+
+
+# --- domains --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _WeekChange:
+    before: float
+    after: float
+    days: int
+
+
+def _week_change(rows: list[Row], now: Row, column: str) -> _WeekChange | None:
+    base = _week_before(rows, now["day"])
+    if base is None:
+        return None
+    before, after = _number(base[column]), _number(now[column])
+    if before is None or after is None:
+        return None
+    return _WeekChange(before, after, (now["day"] - base["day"]).days)
+
+
+def _in_days(days: int) -> str:
+    return "in 7 days" if days == 7 else f"in {days} days"
+
+
+def _authority_drops(
+    domain: str, rows: list[Row], now: Row, previous: Row | None, points: float
+) -> list[Finding]:
+    found = []
+    for column, label in METRICS:
+        change = _week_change(rows, now, column)
+        if change is None or change.before - change.after < points:
+            continue
+        earlier = _week_change(rows, previous, column) if previous is not None else None
+        if earlier is not None and earlier.before - earlier.after >= points:
+            continue  # it already held on the snapshot before: the same drop, told once
+        fell = change.before - change.after
+        found.append(
+            Finding(
+                rule="authority_drop",
+                subject=domain,
+                day=now["day"],
+                title=(
+                    f"{domain}: {label} fell {_whole(fell)} point{'s' if fell != 1 else ''} "
+                    f"{_in_days(change.days)} ({_whole(change.before)} → {_whole(change.after)})"
+                ),
+                chart="domain",
+                chart_subject=domain,
+                before=_whole(change.before),
+                after=_whole(change.after),
+                key=column,
+            )
+        )
+    return found
+
+
+def _referring_fell_percent(rows: list[Row], now: Row) -> tuple[_WeekChange, float] | None:
+    change = _week_change(rows, now, "referring_domains")
+    if change is None or change.before <= 0:
+        return None
+    return change, (change.before - change.after) / change.before * 100
+
+
+def _referring_domains_fell(
+    domain: str, rows: list[Row], now: Row, previous: Row | None, percent: float
+) -> list[Finding]:
+    fell = _referring_fell_percent(rows, now)
+    if fell is None or fell[1] < percent:
+        return []
+    earlier = _referring_fell_percent(rows, previous) if previous is not None else None
+    if earlier is not None and earlier[1] >= percent:
+        return []
+    change, share = fell
+    return [
+        Finding(
+            rule="referring_domains_fell",
+            subject=domain,
+            day=now["day"],
+            title=(
+                f"{domain}: referring domains fell {share:.0f}% {_in_days(change.days)} "
+                f"({_whole(change.before)} → {_whole(change.after)})"
+            ),
+            chart="domain",
+            chart_subject=domain,
+            before=_whole(change.before),
+            after=_whole(change.after),
+        )
+    ]
+
+
+#: rule -> (the yes/no column, the title's ending, before, after)
+_LOST_FLAGS = {
+    "traffic_validation_lost": (
+        "traffic_validated",
+        "traffic is no longer validated",
+        "validated",
+        "not validated",
+    ),
+    "verification_lost": ("verified", "no longer verified", "verified", "not verified"),
+}
+
+
+def _flag_lost(rule: str, domain: str, now: Row, previous: Row | None) -> list[Finding]:
+    column, words, before, after = _LOST_FLAGS[rule]
+    if previous is None or previous[column] is not True or now[column] is not False:
+        return []
+    return [
+        Finding(
+            rule=rule,
+            subject=domain,
+            day=now["day"],
+            title=f"{domain}: {words} (it was on {previous['day']:%-d %b %Y})",
+            chart="domain",
+            chart_subject=domain,
+            before=before,
+            after=after,
+        )
+    ]
+
+
+def _flag(value: Any) -> bool | None:
+    return (
+        None
+        if value is None or value is pd.NA or (isinstance(value, float) and pd.isna(value))
+        else bool(value)
+    )
+
+
+def domain_findings(history: pd.DataFrame, day: date, settings: Mapping[str, RuleSetting]) -> list[Finding]:
+    """What the domain rules find on ``day`` in a ``domain_history`` frame (the watched domains')."""
+    drop_points = threshold_of(settings, "authority_drop")
+    fell_percent = threshold_of(settings, "referring_domains_fell")
+    flags = [rule for rule in _LOST_FLAGS if threshold_of(settings, rule) is not None]
+    found: list[Finding] = []
+    for (domain,), rows in sorted(series_by(history, ("domain",)).items()):
+        for row in rows:
+            for column, *_ in _LOST_FLAGS.values():
+                row[column] = _flag(row[column])
+        now = _on(rows, day)
+        if now is None:
+            continue
+        previous = _before(rows, day)
+        if drop_points is not None:
+            found += _authority_drops(domain, rows, now, previous, drop_points)
+        for rule in flags:
+            found += _flag_lost(rule, domain, now, previous)
+        if fell_percent is not None:
+            found += _referring_domains_fell(domain, rows, now, previous, fell_percent)
+    return found
+
+
+# --- keywords -------------------------------------------------------------------------------------
+
+
+def _ranked(row: Row) -> int | None:
+    position = _number(row["position"])
+    return None if position is None else int(position)
+
+
+def _was_read(row: Row) -> bool:
+    """Whether the day's row says where the site stood (ranked or not), not merely "not checked"."""
+    return _number(row["median_dr"]) is not None and (
+        row["site"] != "" or _number(row["user_dr"]) is not None
+    )
+
+
+def _place(position: int | None) -> str:
+    return f"#{position}" if position is not None else "not ranking"
+
+
+def _where(site: str, site_names: Mapping[str, str]) -> str:
+    if site == "":
+        return ""
+    return f" for {site_names.get(site, site)}"
+
+
+def keyword_findings(
+    history: pd.DataFrame,
+    day: date,
+    settings: Mapping[str, RuleSetting],
+    site_names: Mapping[str, str] | None = None,
+) -> list[Finding]:
+    """What the keyword rules find on ``day`` in a ``keyword_history`` frame: tracked keywords (a site's
+    slug), and watched keywords whose report recorded the asking site's position (site "").
+
+    ``site_names`` turns a tracked site's slug into the domain people know it by.
+    """
+    names = site_names or {}
+    left_on = threshold_of(settings, "keyword_left_top10") is not None
+    move_by = threshold_of(settings, "keyword_moved")
+    found: list[Finding] = []
+    for (site, keyword), rows in sorted(series_by(history, ("site", "keyword")).items()):
+        now, previous = _on(rows, day), _before(rows, day)
+        if now is None or previous is None or not _was_read(now) or not _was_read(previous):
+            continue
+        before, after = _ranked(previous), _ranked(now)
+        key = site or "watched"
+        where = _where(site, names)
+        if left_on and before is not None and before <= TOP and (after is None or after > TOP):
+            found.append(
+                Finding(
+                    rule="keyword_left_top10",
+                    subject=keyword,
+                    day=day,
+                    title=f"“{keyword}” left the top 10{where} ({_place(before)} → {_place(after)})",
+                    chart="keyword",
+                    chart_subject=keyword,
+                    before=_place(before),
+                    after=_place(after),
+                    key=key,
+                )
+            )
+            continue  # told as leaving the top 10, not also as a move
+        if move_by is None or before is None or after is None or abs(after - before) < move_by:
+            continue
+        moved = abs(after - before)
+        direction = "rose" if after < before else "fell"
+        found.append(
+            Finding(
+                rule="keyword_moved",
+                subject=keyword,
+                day=day,
+                title=(
+                    f"“{keyword}” {direction} {moved} position{'s' if moved != 1 else ''}{where} "
+                    f"({_place(before)} → {_place(after)})"
+                ),
+                chart="keyword",
+                chart_subject=keyword,
+                before=_place(before),
+                after=_place(after),
+                key=key,
+            )
+        )
+    return found
