@@ -1,0 +1,344 @@
+"""The weekly digest's content: the period's alerts and biggest moves, as HTML and as plain text.
+
+Pure: history and alert frames in, strings out (``store.jobs.digest`` reads the store and sends). Every
+text that came from the service (domains, keywords, alert titles) is escaped, in the HTML with
+``html.escape`` and in links by ``urlencode``; the HTML is simple tables with inline styles, which is
+what mail programs render. A move is measured from the last snapshot before the period (or the
+period's first one) to the period's last.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from html import escape
+from typing import Any
+
+import pandas as pd
+
+from store.alerts.links import chart_url
+
+PRODUCT = "Authority Dashboard"
+ALERTS_PATH = "alerts"
+MOVES_SHOWN = 10
+ALERTS_SHOWN = 50
+#: A keyword not in the results counts as this position when ranking keyword moves.
+UNRANKED = 101
+
+CELL = "padding:4px 10px;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:top"
+HEAD = CELL + ";background:#f3f4f6;font-weight:600"
+TABLE = "border-collapse:collapse;font-size:14px;margin:6px 0 18px 0"
+BODY = "font-family:Arial,Helvetica,sans-serif;color:#111827;line-height:1.4;max-width:820px"
+
+
+@dataclass(frozen=True)
+class DomainMove:
+    domain: str
+    dr: tuple[int | None, int | None]
+    true_dr: tuple[int | None, int | None]
+    referring_domains: tuple[int | None, int | None]
+
+    @property
+    def points(self) -> int:
+        """The larger DR or TrueDR change, in points (either way)."""
+        return max(abs(_change(self.dr) or 0), abs(_change(self.true_dr) or 0))
+
+    @property
+    def referring_percent(self) -> float:
+        before, after = self.referring_domains
+        if before is None or after is None or before == 0:
+            return 0.0
+        return (after - before) / before * 100
+
+
+@dataclass(frozen=True)
+class KeywordMove:
+    keyword: str
+    site: str
+    before: int | None
+    after: int | None
+
+    @property
+    def size(self) -> int:
+        return abs((self.after or UNRANKED) - (self.before or UNRANKED))
+
+    @property
+    def words(self) -> str:
+        """ "up 6", "down 3", "entered the results", "left the results"."""
+        if self.before is None:
+            return "entered the results"
+        if self.after is None:
+            return "left the results"
+        change = self.before - self.after
+        return f"up {change}" if change > 0 else f"down {-change}"
+
+
+@dataclass(frozen=True)
+class AccountDigest:
+    """One account's part: ``label`` names it for people (its own sites), never by its key."""
+
+    label: str
+    alerts: pd.DataFrame
+    domain_moves: list[DomainMove] = field(default_factory=list)
+    keyword_moves: list[KeywordMove] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Digest:
+    start: date
+    end: date
+    dashboard_url: str
+    accounts: list[AccountDigest]
+
+    @property
+    def alert_count(self) -> int:
+        return sum(len(account.alerts) for account in self.accounts)
+
+    @property
+    def subject(self) -> str:
+        """E.g. "Authority Dashboard: weekly digest, 16–22 Nov 2026 — 3 alerts"."""
+        days = (self.end - self.start).days + 1
+        kind = "weekly digest" if days == 7 else f"{days}-day digest"
+        return (
+            f"{PRODUCT}: {kind}, {period_words(self.start, self.end)} — {_count(self.alert_count, 'alert')}"
+        )
+
+
+def period(as_of: date, days: int) -> tuple[date, date]:
+    """The ``days`` days ending with ``as_of``."""
+    return as_of - timedelta(days=max(days, 1) - 1), as_of
+
+
+def period_words(start: date, end: date) -> str:
+    """16–22 Nov 2026, 28 Nov – 4 Dec 2026, 28 Dec 2026 – 3 Jan 2027."""
+    if start == end:
+        return f"{end.day} {end:%b %Y}"
+    if (start.year, start.month) == (end.year, end.month):
+        return f"{start.day}–{end.day} {end:%b %Y}"
+    if start.year == end.year:
+        return f"{start.day} {start:%b} – {end.day} {end:%b %Y}"
+    return f"{start.day} {start:%b %Y} – {end.day} {end:%b %Y}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}" if number else f"no {noun}s"
+
+
+def _value(value: Any) -> int | None:
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return int(value)
+
+
+def _change(pair: tuple[int | None, int | None]) -> int | None:
+    before, after = pair
+    return None if before is None or after is None else after - before
+
+
+def _ends(rows: pd.DataFrame, start: date) -> tuple[pd.Series, pd.Series] | None:
+    """The rows a move is measured between (sorted by day); None when there is only one day."""
+    days = rows["day"].dt.date
+    before = rows[days < start]
+    baseline = before.iloc[-1] if len(before) else rows.iloc[0]
+    latest = rows.iloc[-1]
+    if baseline["day"] >= latest["day"]:
+        return None
+    return baseline, latest
+
+
+def domain_moves(history: pd.DataFrame, start: date, end: date, limit: int = MOVES_SHOWN) -> list[DomainMove]:
+    """The watched domains whose DR, TrueDR or referring domains changed, biggest first."""
+    frame = history[history["day"].dt.date <= end].sort_values("day") if len(history) else history
+    moves: list[DomainMove] = []
+    for domain, rows in frame.groupby("domain", sort=True):
+        ends = _ends(rows, start)
+        if ends is None:
+            continue
+        first, last = ends
+        move = DomainMove(
+            str(domain),
+            *((_value(first[name]), _value(last[name])) for name in ("dr", "true_dr", "referring_domains")),
+        )
+        if any(before != after for before, after in (move.dr, move.true_dr, move.referring_domains)):
+            moves.append(move)
+    moves.sort(key=lambda m: (-m.points, -abs(m.referring_percent), m.domain))
+    return moves[:limit]
+
+
+def keyword_moves(
+    history: pd.DataFrame, start: date, end: date, limit: int = MOVES_SHOWN
+) -> list[KeywordMove]:
+    """The keywords whose position changed over the period, biggest move first."""
+    frame = history[history["day"].dt.date <= end].sort_values("day") if len(history) else history
+    moves: list[KeywordMove] = []
+    for (site, keyword), rows in frame.groupby(["site", "keyword"], sort=True):
+        ends = _ends(rows, start)
+        if ends is None:
+            continue
+        first, last = ends
+        move = KeywordMove(str(keyword), str(site), _value(first["position"]), _value(last["position"]))
+        if move.before != move.after:
+            moves.append(move)
+    moves.sort(key=lambda m: (-m.size, m.keyword, m.site))
+    return moves[:limit]
+
+
+# --- HTML -------------------------------------------------------------------------------------
+
+
+def _pair(pair: tuple[int | None, int | None], *, percent: bool = False) -> str:
+    before, after = pair
+    if before is None and after is None:
+        return "—"
+    text = f"{_number(before)} → {_number(after)}"
+    change = _change(pair)
+    if change:
+        text += f" ({change:+,}" + (f", {change / before * 100:+.1f} %" if percent and before else "") + ")"
+    return text
+
+
+def _number(value: int | None) -> str:
+    return "—" if value is None else f"{value:,}"
+
+
+def _day(value: Any) -> str:
+    return pd.Timestamp(value).date().isoformat()
+
+
+def _link(url: str, text: str) -> str:
+    return f'<a href="{escape(url)}" style="color:#1d4ed8">{escape(text)}</a>'
+
+
+def _table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A table of cells that are already HTML (escaped by the caller)."""
+    head = "".join(f'<th style="{HEAD}">{escape(h)}</th>' for h in headers)
+    body = "".join("<tr>" + "".join(f'<td style="{CELL}">{c}</td>' for c in row) + "</tr>" for row in rows)
+    return f'<table style="{TABLE}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _site_words(site: str) -> str:
+    return site if site else "watched keyword"
+
+
+def _account_html(account: AccountDigest, dashboard: str) -> str:
+    parts = [f'<h2 style="font-size:18px;margin:24px 0 6px 0">{escape(account.label)}</h2>']
+    alerts = account.alerts.head(ALERTS_SHOWN)
+    parts.append(f'<h3 style="font-size:15px;margin:12px 0 4px 0">Alerts ({len(account.alerts)})</h3>')
+    if len(alerts):
+        rows = [
+            (
+                escape(_day(alert.day)),
+                _link(chart_url(dashboard, alert.chart, alert.chart_subject), alert.title),
+                escape(alert.before if alert.before is not None else "—"),
+                escape(alert.after if alert.after is not None else "—"),
+            )
+            for alert in alerts.itertuples()
+        ]
+        parts.append(_table(("Day", "What happened", "Before", "After"), rows))
+        if len(account.alerts) > len(alerts):
+            parts.append(f"<p>… and {len(account.alerts) - len(alerts)} more in the dashboard.</p>")
+    else:
+        parts.append("<p>No alerts in this period.</p>")
+    parts.append('<h3 style="font-size:15px;margin:12px 0 4px 0">Watched domains: biggest moves</h3>')
+    if account.domain_moves:
+        rows = [
+            (
+                _link(chart_url(dashboard, "domain", move.domain), move.domain),
+                escape(_pair(move.dr)),
+                escape(_pair(move.true_dr)),
+                escape(_pair(move.referring_domains, percent=True)),
+            )
+            for move in account.domain_moves
+        ]
+        parts.append(_table(("Domain", "DR", "TrueDR", "Referring domains"), rows))
+    else:
+        parts.append("<p>No watched domain moved.</p>")
+    parts.append('<h3 style="font-size:15px;margin:12px 0 4px 0">Keywords: biggest moves</h3>')
+    if account.keyword_moves:
+        rows = [
+            (
+                _link(chart_url(dashboard, "keyword", move.keyword), move.keyword),
+                escape(_site_words(move.site)),
+                escape(f"{_number(move.before)} → {_number(move.after)}"),
+                escape(move.words),
+            )
+            for move in account.keyword_moves
+        ]
+        parts.append(_table(("Keyword", "For", "Position", "Change"), rows))
+    else:
+        parts.append("<p>No keyword moved.</p>")
+    return "\n".join(parts)
+
+
+def render_html(digest: Digest) -> str:
+    dashboard = digest.dashboard_url.rstrip("/")
+    sections = "\n".join(_account_html(account, dashboard) for account in digest.accounts)
+    if not digest.accounts:
+        sections = "<p>No account has any history yet.</p>"
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(digest.subject)}</title></head>\n"
+        f'<body style="{BODY}">\n'
+        f'<h1 style="font-size:20px;margin:0 0 4px 0">{escape(PRODUCT)}: '
+        f"{escape(period_words(digest.start, digest.end))}</h1>\n"
+        f"<p>{escape(_count(digest.alert_count, 'alert').capitalize())} in this period. "
+        f"{_link(f'{dashboard}/{ALERTS_PATH}', 'Open the Alerts page')} · "
+        f"{_link(dashboard, 'Open the dashboard')}</p>\n"
+        f"{sections}\n"
+        '<p style="color:#6b7280;font-size:12px;margin-top:24px">Sent by the Authority Dashboard '
+        "(python -m store digest).</p>\n</body></html>\n"
+    )
+
+
+# --- plain text --------------------------------------------------------------------------------
+
+
+def _account_text(account: AccountDigest, dashboard: str) -> list[str]:
+    lines = [account.label, "=" * len(account.label), "", f"Alerts ({len(account.alerts)})"]
+    for alert in account.alerts.head(ALERTS_SHOWN).itertuples():
+        evidence = ""
+        if alert.before is not None or alert.after is not None:
+            evidence = f" ({alert.before or '—'} → {alert.after or '—'})"
+        lines.append(f"- {_day(alert.day)}: {alert.title}{evidence}")
+        lines.append(f"  {chart_url(dashboard, alert.chart, alert.chart_subject)}")
+    if len(account.alerts) > ALERTS_SHOWN:
+        lines.append(f"… and {len(account.alerts) - ALERTS_SHOWN} more in the dashboard.")
+    if account.alerts.empty:
+        lines.append("No alerts in this period.")
+    lines += ["", "Watched domains: biggest moves"]
+    for move in account.domain_moves:
+        lines.append(
+            f"- {move.domain}: DR {_pair(move.dr)}; TrueDR {_pair(move.true_dr)}; "
+            f"referring domains {_pair(move.referring_domains, percent=True)}"
+        )
+    if not account.domain_moves:
+        lines.append("No watched domain moved.")
+    lines += ["", "Keywords: biggest moves"]
+    for move in account.keyword_moves:
+        lines.append(
+            f'- "{move.keyword}" ({_site_words(move.site)}): position {_number(move.before)} → '
+            f"{_number(move.after)}, {move.words}"
+        )
+    if not account.keyword_moves:
+        lines.append("No keyword moved.")
+    return [*lines, ""]
+
+
+def render_text(digest: Digest) -> str:
+    dashboard = digest.dashboard_url.rstrip("/")
+    title = f"{PRODUCT}: {period_words(digest.start, digest.end)}"
+    lines = [
+        title,
+        "",
+        f"{_count(digest.alert_count, 'alert').capitalize()} in this period.",
+        f"Alerts page: {dashboard}/{ALERTS_PATH}",
+        f"Dashboard: {dashboard}",
+        "",
+    ]
+    for account in digest.accounts:
+        lines += _account_text(account, dashboard)
+    if not digest.accounts:
+        lines.append("No account has any history yet.")
+    return "\n".join(lines).rstrip() + "\n"

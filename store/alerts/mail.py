@@ -1,0 +1,99 @@
+"""Sending the digest by e-mail with the standard library: ``EmailMessage`` and ``smtplib``.
+
+The message is multipart/alternative: a plain-text part first, the HTML second (mail programs show
+the last part they can). The connection is STARTTLS on the submission port (default), implicit TLS
+(``tls = "ssl"``) or plain (``tls = "none"``, for a relay on the same machine); certificates are
+checked. Every failure becomes ``MailError`` whose reason is plain words and never holds the password.
+"""
+
+from __future__ import annotations
+
+import smtplib
+import socket
+import ssl
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid, parseaddr
+
+from store.alerts.config import EmailConfig
+
+SMTP_TIMEOUT_S = 30.0
+
+
+class MailError(Exception):
+    """The digest could not be sent; ``reason`` says why in plain words, never with the password."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def build_message(subject: str, text: str, html: str, email: EmailConfig) -> EmailMessage:
+    message = EmailMessage()
+    message["Subject"] = subject
+    message["From"] = email.sender
+    message["To"] = ", ".join(email.to)
+    message["Date"] = formatdate(localtime=False)
+    domain = parseaddr(email.sender)[1].rpartition("@")[2] or "localhost"
+    message["Message-ID"] = make_msgid("digest", domain=domain)
+    message.set_content(text)
+    message.add_alternative(html, subtype="html")
+    return message
+
+
+def _scrub(text: str, email: EmailConfig) -> str:
+    if email.password:
+        text = text.replace(email.password, "***")
+    return text
+
+
+def _server_words(exc: smtplib.SMTPResponseException) -> str:
+    raw = exc.smtp_error
+    answer = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    return f"{exc.smtp_code} {answer}".strip()
+
+
+def _reason(exc: BaseException, email: EmailConfig) -> str:
+    """What went wrong, in words for someone setting ``[alerts.email]`` up."""
+    server = email.server_for_display
+    if isinstance(exc, smtplib.SMTPAuthenticationError):
+        return f"the mail server {server} refused the user name or password"
+    if isinstance(exc, smtplib.SMTPNotSupportedError):
+        return f"the mail server {server} does not offer that (STARTTLS or login): check tls and user"
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return f"the mail server {server} refused every recipient"
+    if isinstance(exc, smtplib.SMTPSenderRefused):
+        return f"the mail server {server} refused the sender address ({_server_words(exc)})"
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return f"the mail server {server} answered {_server_words(exc)}"
+    if isinstance(exc, smtplib.SMTPServerDisconnected):
+        return f"the mail server {server} closed the connection"
+    if isinstance(exc, ssl.SSLError):
+        return f"the secure connection to {server} failed ({exc.reason or 'TLS error'}): check tls and port"
+    if isinstance(exc, ConnectionRefusedError):
+        return f"the mail server {server} refused the connection"
+    if isinstance(exc, socket.gaierror):
+        return f"the mail server's host name {email.host} could not be found"
+    if isinstance(exc, TimeoutError | socket.timeout):
+        return f"the mail server {server} did not answer in time"
+    if isinstance(exc, OSError):
+        return f"could not reach the mail server {server} ({exc.strerror or type(exc).__name__})"
+    return f"sending through {server} failed ({type(exc).__name__})"
+
+
+def send_message(message: EmailMessage, email: EmailConfig, timeout_s: float = SMTP_TIMEOUT_S) -> list[str]:
+    """Send ``message`` to ``email.to``; the recipients the server refused (others still got it)."""
+    context = ssl.create_default_context()
+    try:
+        if email.tls == "ssl":
+            smtp: smtplib.SMTP = smtplib.SMTP_SSL(email.host, email.port, timeout=timeout_s, context=context)
+        else:
+            smtp = smtplib.SMTP(email.host, email.port, timeout=timeout_s)
+        with smtp:
+            if email.tls == "starttls":
+                smtp.starttls(context=context)
+            if email.user:
+                smtp.login(email.user, email.password or "")
+            refused = smtp.send_message(message, to_addrs=list(email.to))
+    except (smtplib.SMTPException, OSError) as exc:
+        raise MailError(_scrub(_reason(exc, email), email)) from None
+    return sorted(refused)

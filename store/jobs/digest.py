@@ -1,0 +1,116 @@
+"""The ``digest`` command's work: read each account's period from the store, render, send or write.
+
+One digest covers every account in the store (``alert_accounts``), a section each, named by the
+account's own sites; it is one e-mail to ``[alerts.email] to`` (or one HTML file with ``--output``,
+which needs no mail server and wins over e-mail when both are there). Exit codes as the other
+commands: 0 sent or written, 1 the mail server or the file refused, 2 nowhere to send it, 3 the
+history database could not be read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, timedelta
+from pathlib import Path
+
+from store.alerts.config import AlertConfig
+from store.alerts.digest import (
+    AccountDigest,
+    Digest,
+    domain_moves,
+    keyword_moves,
+    period,
+    render_html,
+    render_text,
+)
+from store.alerts.mail import MailError, build_message, send_message
+from store.engine import StoreUnavailable
+from store.history import HistoryStore
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
+NO_DESTINATION = (
+    "The digest has nowhere to go: add an [alerts.email] section (host, from, to; see the README) to "
+    ".streamlit/secrets.toml, or pass --output digest.html to write it to a file."
+)
+
+
+def account_label(store: HistoryStore, account: str) -> str:
+    """ "Your sites: a.com, b.com" (the account's own sites), else a short form of its fingerprint."""
+    own = [
+        item.subject for item in store.watchlist(account) if item.kind == "domain" and item.origin == "own"
+    ]
+    if own:
+        shown = ", ".join(own[:5]) + (f" and {len(own) - 5} more" if len(own) > 5 else "")
+        return f"Sites: {shown}"
+    return f"Account {account[:8]}"
+
+
+def account_digest(store: HistoryStore, account: str, start: date, end: date) -> AccountDigest:
+    """One account's alerts of the period and the moves of what it watches."""
+    alerts = store.alerts(account, state="all", since=start)
+    alerts = alerts[alerts["day"].dt.date <= end].reset_index(drop=True)
+    # The day before the period is the baseline; look one more period back for it.
+    since = start - (end - start) - timedelta(days=1)
+    watched = store.watchlist(account)
+    domains = [item.subject for item in watched if item.kind == "domain"]
+    domain_frame = store.domain_history(account, domains, since=since)
+    keyword_frame = store.keyword_history(account, since=since)
+    return AccountDigest(
+        account_label(store, account),
+        alerts,
+        domain_moves(domain_frame, start, end),
+        keyword_moves(keyword_frame, start, end),
+    )
+
+
+def build_digest(store: HistoryStore, config: AlertConfig, as_of: date, days: int) -> Digest:
+    start, end = period(as_of, days)
+    accounts = [account_digest(store, account, start, end) for account in store.alert_accounts()]
+    return Digest(start, end, config.dashboard_url, accounts)
+
+
+def run_digest(
+    store: HistoryStore,
+    config: AlertConfig,
+    *,
+    as_of: date,
+    days: int,
+    output: Path | None,
+    progress: Callable[[str], None],
+) -> int:
+    """Build the digest of the ``days`` days ending ``as_of`` and write it to ``output`` or mail it."""
+    if output is None and config.email is None:
+        progress(NO_DESTINATION)
+        return EXIT_USAGE
+    if days < 1:
+        progress("The digest covers at least one day (--days 1 or more).")
+        return EXIT_USAGE
+    try:
+        digest = build_digest(store, config, as_of, days)
+    except StoreUnavailable as exc:
+        progress(f"History database unavailable: {exc.reason}")
+        return EXIT_DATABASE
+    progress(f"{digest.subject} ({len(digest.accounts)} account{'s' if len(digest.accounts) != 1 else ''})")
+    html = render_html(digest)
+    if output is not None:
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(html, encoding="utf-8")
+        except OSError as exc:
+            progress(f"The digest could not be written to {output}: {exc.strerror or exc}")
+            return EXIT_FAILED
+        progress(f"digest: written to {output}")
+        return EXIT_OK
+    assert config.email is not None
+    message = build_message(digest.subject, render_text(digest), html, config.email)
+    try:
+        refused = send_message(message, config.email)
+    except MailError as exc:
+        progress(f"The digest could not be sent: {exc.reason}")
+        return EXIT_FAILED
+    for address in refused:
+        progress(f"The mail server refused the recipient {address}")
+    sent_to = len(config.email.to) - len(refused)
+    recipients = f"{sent_to} recipient{'s' if sent_to != 1 else ''}"
+    progress(f"digest: sent to {recipients} via {config.email.server_for_display}")
+    return EXIT_FAILED if refused else EXIT_OK

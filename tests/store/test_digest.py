@@ -1,0 +1,201 @@
+"""The weekly digest: what it says about a constructed week, and that it arrives by real SMTP.
+
+The mail server is aiosmtpd on 127.0.0.1 (with a login, no TLS); the history is recorded through the
+store's own ``seed`` and the alerts written as evaluation writes them. SQLite only: the digest only
+reads, through queries that the store's own tests run on both databases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date, timedelta
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from store import HistoryStore
+from store.alerts.config import AlertConfig, EmailConfig
+from store.alerts.digest import KeywordMove, domain_moves, keyword_moves, period_words
+from store.jobs.digest import run_digest
+from tests.store.alert_samples import add_alert
+from tests.store.local_servers import free_port, smtp_server
+from tests.store.samples import ACCOUNT, OTHER_ACCOUNT, lookup, tracked
+
+AS_OF = date(2026, 11, 22)
+DASHBOARD = "https://dash.example.com"
+PASSWORD = "smtp-pa55word"
+DROP_TITLE = "DR of stripe.com dropped by 6 points"
+HOSTILE_TITLE = "Keyword <script>alert(1)</script> left the top 10"
+DOMAIN_LINK = f"{DASHBOARD}/history?history_domain=stripe.com&history_tab=Domain+trends"
+#: aiosmtpd warns about a login without TLS: the test server is on 127.0.0.1 and the password a dummy.
+pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
+
+
+@pytest.fixture
+def week(tmp_path: Path) -> Iterator[HistoryStore]:
+    """Two weeks of history: stripe.com falls 80 → 74 this week, quiet.com stays; a keyword drops."""
+    store = HistoryStore.open(f"sqlite:///{tmp_path / 'history.sqlite3'}")
+    store.watch(ACCOUNT, "domain", "stripe.com", origin="own")
+    store.watch(ACCOUNT, "domain", "quiet.com")
+    days = [AS_OF - timedelta(days=n) for n in range(13, -1, -1)]
+    dr = {day: 80 if day < date(2026, 11, 18) else 74 for day in days}
+    store.seed(
+        ACCOUNT,
+        lookups=[(day, lookup("stripe.com", dr=dr[day])) for day in days]
+        + [(day, lookup("quiet.com", dr=40)) for day in days],
+        trackeds=[
+            (day, tracked("stripe-com", {"crm software": 7 if day < AS_OF else 14, "email marketing": 15}))
+            for day in days
+        ],
+    )
+    store.seed(OTHER_ACCOUNT, lookups=[(AS_OF, lookup("other.com", dr=30))])
+    add_alert(store, ACCOUNT, DROP_TITLE, day=date(2026, 11, 18), before="80", after="74")
+    add_alert(
+        store,
+        ACCOUNT,
+        HOSTILE_TITLE,
+        rule="keyword_left_top10",
+        subject="crm software",
+        chart="keyword",
+        before="7",
+        after="14",
+    )
+    add_alert(store, ACCOUNT, "An old alert from last week", day=date(2026, 11, 10), subject="old.com")
+    add_alert(store, OTHER_ACCOUNT, "Verification lost for other.com", day=AS_OF, subject="other.com")
+    yield store
+    store.close()
+
+
+def _mail_config(port: int, password: str = PASSWORD) -> AlertConfig:
+    email = EmailConfig(
+        "127.0.0.1",
+        port,
+        "none",
+        "Authority Dashboard <digest@example.com>",
+        ("seo@example.com", "lead@example.com"),
+        "digest",
+        password,
+    )
+    return AlertConfig(None, "slack", DASHBOARD, email)
+
+
+def test_the_digest_arrives_with_a_text_and_an_html_part_for_every_recipient(week: HistoryStore) -> None:
+    lines: list[str] = []
+    with smtp_server("digest", PASSWORD) as box:
+        code = run_digest(
+            week, _mail_config(box.port), as_of=AS_OF, days=7, output=None, progress=lines.append
+        )
+    assert code == 0, lines
+    assert box.logins == ["digest"]
+    [(mail_from, recipients, message)] = box.envelopes
+    assert mail_from == "digest@example.com"
+    assert recipients == ["seo@example.com", "lead@example.com"]
+    assert message["From"] == "Authority Dashboard <digest@example.com>"
+    assert message["To"] == "seo@example.com, lead@example.com"
+    assert message["Subject"] == "Authority Dashboard: weekly digest, 16–22 Nov 2026 — 3 alerts"
+    text = message.get_body(("plain",)).get_content()
+    html = message.get_body(("html",)).get_content()
+    assert [part.get_content_type() for part in message.iter_parts()] == ["text/plain", "text/html"]
+
+    assert DROP_TITLE in text and HOSTILE_TITLE in text
+    assert "An old alert from last week" not in text  # before the period
+    assert DOMAIN_LINK in text and f"{DASHBOARD}/alerts" in text
+    assert "stripe.com: DR 80 → 74 (-6)" in text
+    assert "quiet.com" not in text  # did not move
+    assert '"crm software" (stripe-com): position 7 → 14, down 7' in text
+    assert "email marketing" not in text
+    assert "Sites: stripe.com" in text and "Account ffeeddcc" in text  # both accounts, a section each
+    assert "Verification lost for other.com" in text
+
+    assert DROP_TITLE in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>" not in html
+    assert DOMAIN_LINK.replace("&", "&amp;") in html
+    assert "80 → 74 (-6)" in html
+    assert PASSWORD not in message.as_string() and ACCOUNT not in message.as_string()
+    assert lines[-1] == "digest: sent to 2 recipients via 127.0.0.1:" + str(box.port) + " (none)"
+
+
+def test_a_refused_login_is_reported_without_the_password(week: HistoryStore) -> None:
+    lines: list[str] = []
+    with smtp_server("digest", PASSWORD) as box:
+        config = _mail_config(box.port, password="wrong-s3cret")
+        code = run_digest(week, config, as_of=AS_OF, days=7, output=None, progress=lines.append)
+    assert code == 1
+    assert box.envelopes == []
+    assert "refused the user name or password" in lines[-1]
+    assert all("wrong-s3cret" not in line for line in lines)
+
+
+def test_an_unreachable_mail_server_is_a_failure_in_plain_words(week: HistoryStore) -> None:
+    lines: list[str] = []
+    code = run_digest(
+        week, _mail_config(free_port()), as_of=AS_OF, days=7, output=None, progress=lines.append
+    )
+    assert code == 1
+    assert lines[-1].startswith("The digest could not be sent: the mail server 127.0.0.1:")
+    assert "refused the connection" in lines[-1]
+
+
+def test_output_writes_the_html_without_a_mail_server(week: HistoryStore, tmp_path: Path) -> None:
+    target = tmp_path / "out" / "digest.html"
+    lines: list[str] = []
+    code = run_digest(week, AlertConfig(), as_of=AS_OF, days=7, output=target, progress=lines.append)
+    assert code == 0
+    html = target.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>")
+    assert DROP_TITLE in html and "&lt;script&gt;" in html and "<script>" not in html
+    assert "http://localhost:8501/history?history_domain=stripe.com&amp;history_tab=Domain+trends" in html
+    assert lines[-1] == f"digest: written to {target}"
+
+
+def test_without_mail_settings_or_a_file_it_says_where_to_configure_and_exits_2(week: HistoryStore) -> None:
+    lines: list[str] = []
+    assert run_digest(week, AlertConfig(), as_of=AS_OF, days=7, output=None, progress=lines.append) == 2
+    assert "[alerts.email]" in lines[0] and "--output" in lines[0]
+
+
+def _frame(rows: list[tuple[str, str, int | None]], columns: tuple[str, ...]) -> pd.DataFrame:
+    frame = pd.DataFrame(rows, columns=list(columns))
+    frame["day"] = pd.to_datetime(frame["day"])
+    return frame
+
+
+def test_moves_are_measured_from_the_day_before_the_period_and_sorted_biggest_first() -> None:
+    start, end = date(2026, 11, 16), AS_OF
+    positions = _frame(
+        [
+            ("s", "up", "2026-11-15", 20),
+            ("s", "up", "2026-11-22", 11),
+            ("s", "noise", "2026-11-15", 5),
+            ("s", "noise", "2026-11-19", 6),
+            ("s", "noise", "2026-11-22", 5),
+            ("s", "gone", "2026-11-16", 3),
+            ("s", "gone", "2026-11-22", None),
+            ("s", "future", "2026-11-15", 1),
+            ("s", "future", "2026-11-23", 50),
+        ],
+        ("site", "keyword", "day", "position"),
+    )
+    assert keyword_moves(positions, start, end) == [
+        KeywordMove("gone", "s", 3, None),
+        KeywordMove("up", "s", 20, 11),
+    ]
+    domains = pd.DataFrame(
+        {
+            "domain": ["a.com", "a.com", "b.com", "b.com"],
+            "day": pd.to_datetime(["2026-11-10", "2026-11-20", "2026-11-15", "2026-11-22"]),
+            "dr": pd.array([50, 49, 30, 30], dtype="Int64"),
+            "true_dr": pd.array([45, 45, 28, 20], dtype="Int64"),
+            "referring_domains": pd.array([100, 90, 10, pd.NA], dtype="Int64"),
+        }
+    )
+    moves = domain_moves(domains, start, end)
+    assert [move.domain for move in moves] == ["b.com", "a.com"]
+    assert moves[0].true_dr == (28, 20) and moves[0].referring_domains == (10, None)
+
+
+def test_period_words_read_like_a_calendar() -> None:
+    assert period_words(date(2026, 11, 16), date(2026, 11, 22)) == "16–22 Nov 2026"
+    assert period_words(date(2026, 11, 28), date(2026, 12, 4)) == "28 Nov – 4 Dec 2026"
+    assert period_words(date(2026, 12, 28), date(2027, 1, 3)) == "28 Dec 2026 – 3 Jan 2027"
