@@ -8,7 +8,7 @@ and never put a secret in a body. Two runs at once never send one alert twice.
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
+from datetime import date, timedelta
 
 from sqlalchemy import update
 
@@ -17,7 +17,7 @@ from store.alerts.config import AlertConfig
 from store.alerts.webhook import DeliveryReport, backoff, deliver_pending
 from tests.store.alert_samples import DELIVERIES, T0, add_alert, delivery
 from tests.store.local_servers import webhook_receiver
-from tests.store.samples import ACCOUNT, OTHER_ACCOUNT
+from tests.store.samples import ACCOUNT, OTHER_ACCOUNT, lookup
 
 TOKEN_PATH = "/services/T000/B000/s3cr3t-webhook-token"
 API_KEY = "vdr_live_0123456789abcdef"
@@ -165,3 +165,36 @@ def test_without_a_webhook_nothing_is_sent_and_the_alerts_keep_waiting(store: Hi
 def test_backoff_doubles_from_five_minutes_up_to_six_hours() -> None:
     assert [backoff(n) for n in (1, 2, 3)] == [timedelta(minutes=m) for m in (5, 10, 20)]
     assert backoff(30) == timedelta(hours=6)
+
+
+def test_alerts_found_by_evaluation_reach_the_webhook_once_and_the_app_shows_them_sent(
+    store: HistoryStore,
+) -> None:
+    days = [date(2026, 11, 15) + timedelta(days=n) for n in range(9)]
+    last, before_last = days[-1], days[-2]
+    store.watch(ACCOUNT, "domain", "stripe.com", origin="own")
+    store.watch(ACCOUNT, "domain", "quiet.com")
+    store.seed(
+        ACCOUNT,
+        lookups=[(day, lookup("stripe.com", dr=80 if day < before_last else 72)) for day in days]
+        + [(day, lookup("quiet.com", dr=40 if day < last else 33)) for day in days],
+    )
+    # Found before a webhook was configured: kept in the app, never sent.
+    unsent = store.evaluate_alerts(ACCOUNT, as_of=before_last, channels=())
+    assert unsent.by_rule.get("authority_drop", 0) >= 1
+    found = store.evaluate_alerts(ACCOUNT, as_of=last, channels=("webhook",))
+    assert found.by_rule.get("authority_drop", 0) >= 1
+    lines: list[str] = []
+    with webhook_receiver() as receiver:
+        config = AlertConfig(receiver.url(TOKEN_PATH), "slack", DASHBOARD)
+        first = deliver_pending(store, config, progress=lines.append, timeout_s=5)
+        again = deliver_pending(store, config, timeout_s=5)
+    assert (first.delivered, first.waiting, again.delivered) == (found.new, 0, 0)
+    assert len(receiver.answered_ok()) == found.new
+    texts = [request.json()["text"] for request in receiver.requests]
+    assert all("quiet.com" in text and "stripe.com" not in text for text in texts)
+    assert "history_domain=quiet.com" in texts[0]
+    deliveries = store.alerts(ACCOUNT, state="all").set_index("subject")["delivery"]
+    assert set(deliveries[["quiet.com"]]) == {"sent"}
+    assert deliveries[["stripe.com"]].isna().all()
+    assert lines and all("s3cr3t" not in line and ACCOUNT not in line for line in lines)
