@@ -23,6 +23,7 @@ from datetime import date
 import pandas as pd
 
 from store.alerts.catalog import Finding, RuleSetting
+from store.alerts.rules import say_day as _day
 from store.alerts.rules import threshold_of
 
 Links = dict[str, dict[str, object]]
@@ -135,7 +136,7 @@ def trust_map_findings(
                     chart_subject=domain,
                     before="live",
                     after="lost",
-                    detail=f"Live on {previous_day:%-d %b %Y}, lost on {day:%-d %b %Y}.",
+                    detail=f"Live on {_day(previous_day)}, lost on {_day(day)}.",
                     key=name,
                 )
             )
@@ -175,12 +176,12 @@ def partner_findings(
                     rule="partner_stopped_linking",
                     subject=name,
                     day=day,
-                    title=f"{name} no longer links to {site} (exchange proposed on {partner.sent:%-d %b %Y})",
+                    title=f"{name} no longer links to {site} (exchange proposed on {_day(partner.sent)})",
                     chart="trust_map",
                     chart_subject=site,
                     before="live",
                     after=after,
-                    detail=f"Linked on {previous_day:%-d %b %Y}; {after} on {day:%-d %b %Y}.",
+                    detail=f"Linked on {_day(previous_day)}; {after} on {_day(day)}.",
                     key=site,
                 )
             )

@@ -38,6 +38,14 @@ def threshold_of(settings: Mapping[str, RuleSetting], rule: str) -> float | None
     return setting.threshold if setting.threshold is not None else 0.0
 
 
+def say_day(day: date) -> str:
+    """A day as people write it: "4 Mar 2025"."""
+    return f"{day.day} {day:%b %Y}"
+
+
+_day = say_day
+
+
 def _number(value: Any) -> float | None:
     return None if value is None or pd.isna(value) else float(value)
 
@@ -182,7 +190,7 @@ def _flag_lost(rule: str, domain: str, now: Row, previous: Row | None) -> list[F
             rule=rule,
             subject=domain,
             day=now["day"],
-            title=f"{domain}: {words} (it was on {previous['day']:%-d %b %Y})",
+            title=f"{domain}: {words} (it was on {_day(previous['day'])})",
             chart="domain",
             chart_subject=domain,
             before=before,
