@@ -207,6 +207,14 @@ def _day(value: Any) -> str:
     return pd.Timestamp(value).date().isoformat()
 
 
+def _alert_url(dashboard: str, alert: Any) -> str:
+    """The chart an alert row is about (the dashboard for a chart this version does not know)."""
+    try:
+        return chart_url(dashboard, alert.chart, alert.chart_subject)
+    except ValueError:
+        return dashboard
+
+
 def _link(url: str, text: str) -> str:
     return f'<a href="{escape(url)}" style="color:#1d4ed8">{escape(text)}</a>'
 
@@ -230,7 +238,7 @@ def _account_html(account: AccountDigest, dashboard: str) -> str:
         rows = [
             (
                 escape(_day(alert.day)),
-                _link(chart_url(dashboard, alert.chart, alert.chart_subject), alert.title),
+                _link(_alert_url(dashboard, alert), alert.title),
                 escape(alert.before if alert.before is not None else "—"),
                 escape(alert.after if alert.after is not None else "—"),
             )
@@ -302,7 +310,7 @@ def _account_text(account: AccountDigest, dashboard: str) -> list[str]:
         if alert.before is not None or alert.after is not None:
             evidence = f" ({alert.before or '—'} → {alert.after or '—'})"
         lines.append(f"- {_day(alert.day)}: {alert.title}{evidence}")
-        lines.append(f"  {chart_url(dashboard, alert.chart, alert.chart_subject)}")
+        lines.append(f"  {_alert_url(dashboard, alert)}")
     if len(account.alerts) > ALERTS_SHOWN:
         lines.append(f"… and {len(account.alerts) - ALERTS_SHOWN} more in the dashboard.")
     if account.alerts.empty:

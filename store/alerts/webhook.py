@@ -92,7 +92,11 @@ def backoff(attempts: int) -> timedelta:
 
 
 def alert_link(alert: OutgoingAlert, dashboard_url: str) -> str:
-    return chart_url(dashboard_url, alert.chart, alert.chart_subject)
+    """The chart the alert is about (the dashboard itself for a chart this version does not know)."""
+    try:
+        return chart_url(dashboard_url, alert.chart, alert.chart_subject)
+    except ValueError:
+        return dashboard_url
 
 
 def _slack_escape(text: str) -> str:
