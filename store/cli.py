@@ -1,8 +1,10 @@
-"""The command line: ``python -m store upgrade`` and ``python -m store snapshot``.
+"""The command line: ``python -m store upgrade``, ``snapshot``, ``alerts`` and ``digest``.
 
-Exit codes: 0 done; 1 the snapshot ran but some subjects failed (each is named on stderr); 2 it could
-not start (no API key, a bad argument); 3 the history database cannot be reached or migrated. Progress
-goes to stderr; the snapshot's last line on stdout is exactly ``recorded N, unchanged M, failed K``,
+Exit codes: 0 done; 1 the snapshot ran but some subjects failed (each is named on stderr), or its alerts
+could not be evaluated, or the webhook refused an alert; 2 it could not start (no API key, a bad
+argument or alert setting); 3 the history database cannot be reached or migrated. Progress goes to
+stderr; the snapshot's last line on stdout is exactly ``recorded N, unchanged M, failed K`` (its alert
+lines come before it), and the ``alerts`` command's is ``alerts: N new, M already known; webhook: …``,
 so cron mail and scripts can read the outcome.
 """
 
@@ -12,6 +14,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
@@ -20,8 +24,12 @@ from client.settings import Settings, key_fingerprint
 from store.config import database_url, normalise_url
 from store.engine import StoreUnavailable
 from store.history import HistoryStore
+from store.jobs.alerts import after_snapshot, run_alerts
 from store.jobs.snapshot import SnapshotJob
 from store.migrations import current_revision
+
+if TYPE_CHECKING:
+    from store.alerts.config import AlertConfig
 
 EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 
@@ -45,7 +53,30 @@ def _parser() -> argparse.ArgumentParser:
         "--as-of", type=_day, help="the day to stamp the snapshot with (YYYY-MM-DD; default today, UTC)"
     )
     snapshot.add_argument("--workers", type=int, default=8, help=argparse.SUPPRESS)
+    alerts = commands.add_parser(
+        "alerts", help="evaluate the alert rules on the recorded history (no API requests) and deliver them"
+    )
+    alerts.add_argument("--database-url", help=url_help)
+    alerts.add_argument(
+        "--as-of", type=_day, help="the last day to evaluate (YYYY-MM-DD; default each account's latest day)"
+    )
+    alerts.add_argument("--days", type=_days, default=1, help="how many days ending --as-of (default 1)")
+    digest = commands.add_parser("digest", help="send (or write) the weekly digest of alerts and moves")
+    digest.add_argument("--database-url", help=url_help)
+    digest.add_argument("--as-of", type=_day, help="the digest's last day (YYYY-MM-DD; default today, UTC)")
+    digest.add_argument("--days", type=_days, default=7, help="how many days it covers (default 7)")
+    digest.add_argument("--output", type=Path, help="write the HTML to this file instead of mailing it")
     return parser
+
+
+def _days(text: str) -> int:
+    try:
+        days = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of days") from None
+    if not 1 <= days <= 366:
+        raise argparse.ArgumentTypeError("the number of days is from 1 to 366")
+    return days
 
 
 def _say(line: str) -> None:
@@ -66,6 +97,16 @@ def upgrade_command(args: argparse.Namespace) -> int:
         revision = current_revision(store.engine)
         print(f"The history database at {store.url_for_display} is up to date (schema {revision}).")
     return EXIT_OK
+
+
+def _alert_config() -> AlertConfig | str:
+    """The alert settings in force, or why they cannot be used (plain words, never a secret)."""
+    from store.alerts.config import AlertConfig, AlertConfigError
+
+    try:
+        return AlertConfig.load()
+    except AlertConfigError as exc:
+        return f"The alert settings cannot be used: {exc}"
 
 
 def snapshot_command(args: argparse.Namespace) -> int:
@@ -98,19 +139,82 @@ def snapshot_command(args: argparse.Namespace) -> int:
         )
         try:
             report = job.run()
+            alerts_ok = _alerts_after_snapshot(store, key_fingerprint(key), day)
         except StoreUnavailable as exc:
             _say(f"History database unavailable: {exc.reason}")
             return EXIT_DATABASE
     for failure in report.failures:
         _say(f"failed: {failure}")
     print(report.summary, flush=True)
-    return EXIT_OK if report.ok else EXIT_FAILURES
+    return EXIT_OK if report.ok and alerts_ok else EXIT_FAILURES
+
+
+def _alerts_after_snapshot(store: HistoryStore, account: str, day: date) -> bool:
+    """Evaluate the recorded day's alerts and deliver them; False when the alert settings are unusable."""
+    config = _alert_config()
+    if isinstance(config, str):
+        _say(f"{config}; the day was recorded, its alerts were not evaluated (run python -m store alerts).")
+        return False
+    run = after_snapshot(store, config, account, day, _say)
+    print(f"alerts: {run.new} new", flush=True)
+    if run.delivery is not None:
+        print(run.webhook_line, flush=True)
+    return run.delivery is None or run.delivery.rejected == 0
+
+
+def alerts_command(args: argparse.Namespace) -> int:
+    config = _alert_config()
+    if isinstance(config, str):
+        _say(config)
+        return EXIT_USAGE
+    try:
+        store = _open(args.database_url)
+    except StoreUnavailable as exc:
+        _say(f"History database unavailable: {exc.reason}")
+        return EXIT_DATABASE
+    with store:
+        try:
+            run = run_alerts(store, config, as_of=args.as_of, days=args.days, progress=_say)
+        except StoreUnavailable as exc:
+            _say(f"History database unavailable: {exc.reason}")
+            return EXIT_DATABASE
+    print(f"{run.alerts_line}; {run.webhook_line}", flush=True)
+    return EXIT_OK if run.delivery is None or run.delivery.rejected == 0 else EXIT_FAILURES
+
+
+def digest_command(args: argparse.Namespace) -> int:
+    from store.jobs.digest import run_digest
+
+    config = _alert_config()
+    if isinstance(config, str):
+        _say(config)
+        return EXIT_USAGE
+    try:
+        store = _open(args.database_url)
+    except StoreUnavailable as exc:
+        _say(f"History database unavailable: {exc.reason}")
+        return EXIT_DATABASE
+    with store:
+        return run_digest(
+            store,
+            config,
+            as_of=args.as_of or datetime.now(UTC).date(),
+            days=args.days,
+            output=args.output,
+            progress=_say,
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    commands = {
+        "upgrade": upgrade_command,
+        "snapshot": snapshot_command,
+        "alerts": alerts_command,
+        "digest": digest_command,
+    }
     try:
-        return upgrade_command(args) if args.command == "upgrade" else snapshot_command(args)
+        return commands[args.command](args)
     except KeyboardInterrupt:
         _say("Interrupted: what was recorded so far is kept; the next run completes the day.")
         return 130
