@@ -46,10 +46,11 @@ def _scrub(text: str, email: EmailConfig) -> str:
     return text
 
 
-def _server_words(exc: smtplib.SMTPResponseException) -> str:
+def _server_words(exc: smtplib.SMTPResponseException, email: EmailConfig) -> str:
+    """The server's own answer (the only text here not written by us: scrubbed of the password)."""
     raw = exc.smtp_error
     answer = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
-    return f"{exc.smtp_code} {answer}".strip()
+    return _scrub(f"{exc.smtp_code} {answer}".strip()[:300], email)
 
 
 def _reason(exc: BaseException, email: EmailConfig) -> str:
@@ -58,15 +59,19 @@ def _reason(exc: BaseException, email: EmailConfig) -> str:
     if isinstance(exc, smtplib.SMTPAuthenticationError):
         return f"the mail server {server} refused the user name or password"
     if isinstance(exc, smtplib.SMTPNotSupportedError):
-        return f"the mail server {server} does not offer that (STARTTLS or login): check tls and user"
+        if "STARTTLS" in str(exc):
+            return f'the mail server {server} does not offer STARTTLS: set tls = "ssl" or "none"'
+        return f"the mail server {server} does not offer a login here: check tls (or leave user out)"
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
         return f"the mail server {server} refused every recipient"
     if isinstance(exc, smtplib.SMTPSenderRefused):
-        return f"the mail server {server} refused the sender address ({_server_words(exc)})"
+        return f"the mail server {server} refused the sender address ({_server_words(exc, email)})"
     if isinstance(exc, smtplib.SMTPResponseException):
-        return f"the mail server {server} answered {_server_words(exc)}"
+        return f"the mail server {server} answered {_server_words(exc, email)}"
     if isinstance(exc, smtplib.SMTPServerDisconnected):
         return f"the mail server {server} closed the connection"
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"the certificate of the mail server {server} could not be verified ({exc.verify_message})"
     if isinstance(exc, ssl.SSLError):
         return f"the secure connection to {server} failed ({exc.reason or 'TLS error'}): check tls and port"
     if isinstance(exc, ConnectionRefusedError):
@@ -95,5 +100,5 @@ def send_message(message: EmailMessage, email: EmailConfig, timeout_s: float = S
                 smtp.login(email.user, email.password or "")
             refused = smtp.send_message(message, to_addrs=list(email.to))
     except (smtplib.SMTPException, OSError) as exc:
-        raise MailError(_scrub(_reason(exc, email), email)) from None
+        raise MailError(_reason(exc, email)) from None
     return sorted(refused)

@@ -1,5 +1,5 @@
 """Real servers on 127.0.0.1 for the delivery tests: a webhook receiver that misbehaves on cue, and an
-SMTP server (aiosmtpd) that keeps what it is sent.
+SMTP server (aiosmtpd) that keeps what it is sent, with STARTTLS on a self-signed certificate if asked.
 
 ``WebhookReceiver`` answers each request by the script for its Idempotency-Key: "timeout" (sleeps past
 the client's timeout, then hangs up), "503", "drop" (closes the connection without a word), "404", or
@@ -9,8 +9,11 @@ the client's timeout, then hangs up), "503", "drop" (closes the connection witho
 from __future__ import annotations
 
 import contextlib
+import datetime
+import ipaddress
 import json
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Iterator
@@ -18,10 +21,15 @@ from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, Envelope, LoginPassword
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 
 def free_port() -> int:
@@ -143,11 +151,47 @@ class MailBox:
         return "250 Message accepted for delivery"
 
 
+def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key, as PEM files in ``folder``: (certificate, key)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = folder / "smtp-cert.pem", folder / "smtp-key.pem"
+    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    return cert_path, key_path
+
+
 @contextlib.contextmanager
-def smtp_server(user: str | None = None, password: str | None = None) -> Iterator[MailBox]:
-    """An SMTP server on 127.0.0.1 (no TLS); with ``user``/``password`` it requires that login."""
+def smtp_server(
+    user: str | None = None, password: str | None = None, certificate: tuple[Path, Path] | None = None
+) -> Iterator[MailBox]:
+    """An SMTP server on 127.0.0.1; with ``user``/``password`` it requires that login, and with
+    ``certificate`` it requires STARTTLS before anything else (and before the login)."""
     box = MailBox(port=free_port())
     options: dict[str, Any] = {}
+    if certificate is not None:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(*certificate)
+        options |= {"tls_context": context, "require_starttls": True}
     if user is not None:
 
         def authenticator(_server: Any, _session: Any, _envelope: Any, mechanism: str, data: Any) -> Any:
@@ -159,7 +203,11 @@ def smtp_server(user: str | None = None, password: str | None = None) -> Iterato
                 return AuthResult(success=True)
             return AuthResult(success=False, handled=False)
 
-        options = {"authenticator": authenticator, "auth_require_tls": False, "auth_required": True}
+        options |= {
+            "authenticator": authenticator,
+            "auth_require_tls": certificate is not None,
+            "auth_required": True,
+        }
     controller = Controller(box, hostname="127.0.0.1", port=box.port, **options)
     controller.start()
     try:

@@ -19,7 +19,7 @@ from store.alerts.config import AlertConfig, EmailConfig
 from store.alerts.digest import KeywordMove, domain_moves, keyword_moves, period_words
 from store.jobs.digest import run_digest
 from tests.store.alert_samples import add_alert
-from tests.store.local_servers import free_port, smtp_server
+from tests.store.local_servers import free_port, self_signed_certificate, smtp_server
 from tests.store.samples import ACCOUNT, OTHER_ACCOUNT, lookup, tracked
 
 AS_OF = date(2026, 11, 22)
@@ -67,11 +67,11 @@ def week(tmp_path: Path) -> Iterator[HistoryStore]:
     store.close()
 
 
-def _mail_config(port: int, password: str = PASSWORD) -> AlertConfig:
+def _mail_config(port: int, password: str = PASSWORD, tls: str = "none") -> AlertConfig:
     email = EmailConfig(
         "127.0.0.1",
         port,
-        "none",
+        tls,  # type: ignore[arg-type]
         "Authority Dashboard <digest@example.com>",
         ("seo@example.com", "lead@example.com"),
         "digest",
@@ -125,6 +125,25 @@ def test_a_refused_login_is_reported_without_the_password(week: HistoryStore) ->
     assert box.envelopes == []
     assert "refused the user name or password" in lines[-1]
     assert all("wrong-s3cret" not in line for line in lines)
+
+
+def test_starttls_checks_the_certificate_before_the_password_is_sent(
+    week: HistoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    certificate = self_signed_certificate(tmp_path)
+    with smtp_server("digest", PASSWORD, certificate=certificate) as box:
+        untrusted: list[str] = []
+        config = _mail_config(box.port, tls="starttls")
+        code = run_digest(week, config, as_of=AS_OF, days=7, output=None, progress=untrusted.append)
+        assert code == 1
+        assert "the certificate of the mail server 127.0.0.1" in untrusted[-1]
+        assert box.logins == [] and box.envelopes == []
+        monkeypatch.setenv("SSL_CERT_FILE", str(certificate[0]))  # now the certificate is trusted
+        trusted: list[str] = []
+        code = run_digest(week, config, as_of=AS_OF, days=7, output=None, progress=trusted.append)
+    assert code == 0, trusted
+    assert box.logins == ["digest"]
+    assert len(box.envelopes) == 1
 
 
 def test_an_unreachable_mail_server_is_a_failure_in_plain_words(week: HistoryStore) -> None:
