@@ -7,6 +7,9 @@ reads, through queries that the store's own tests run on both databases.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
@@ -22,6 +25,7 @@ from tests.store.alert_samples import add_alert
 from tests.store.local_servers import free_port, self_signed_certificate, smtp_server
 from tests.store.samples import ACCOUNT, OTHER_ACCOUNT, lookup, tracked
 
+REPO_ROOT = Path(__file__).resolve().parents[2]
 AS_OF = date(2026, 11, 22)
 DASHBOARD = "https://dash.example.com"
 PASSWORD = "smtp-pa55word"
@@ -218,3 +222,38 @@ def test_period_words_read_like_a_calendar() -> None:
     assert period_words(date(2026, 11, 16), date(2026, 11, 22)) == "16–22 Nov 2026"
     assert period_words(date(2026, 11, 28), date(2026, 12, 4)) == "28 Nov – 4 Dec 2026"
     assert period_words(date(2026, 12, 28), date(2027, 1, 3)) == "28 Dec 2026 – 3 Jan 2027"
+
+
+def test_the_cron_line_sends_the_digest_configured_in_secrets_and_never_prints_the_password(
+    week: HistoryStore, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    (home / ".streamlit").mkdir(parents=True)
+    env = {**os.environ, "HOME": str(home), "PYTHONPATH": str(REPO_ROOT)}
+    for name in ("DASHBOARD_DATABASE_URL", "DASHBOARD_ALERT_WEBHOOK", "DASHBOARD_URL"):
+        env.pop(name, None)
+    command = [sys.executable, "-m", "store", "digest", "--database-url", week.url, "--as-of", "2026-11-22"]
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*command, *extra], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+        )
+
+    preview = run("--output", str(tmp_path / "digest.html"))
+    assert preview.returncode == 0, preview.stderr
+    assert DROP_TITLE in (tmp_path / "digest.html").read_text(encoding="utf-8")
+    with smtp_server("digest", PASSWORD) as box:
+        (home / ".streamlit" / "secrets.toml").write_text(
+            f'[alerts]\ndashboard_url = "{DASHBOARD}"\n'
+            f'[alerts.email]\nhost = "127.0.0.1"\nport = {box.port}\n'
+            f'tls = "none"\nuser = "digest"\npassword = "{PASSWORD}"\nfrom = "digest@example.com"\n'
+            'to = "seo@example.com"\n',
+            encoding="utf-8",
+        )
+        sent = run()
+    assert sent.returncode == 0, sent.stderr
+    [(_sender, recipients, message)] = box.envelopes
+    assert recipients == ["seo@example.com"] and DOMAIN_LINK in message.get_body(("plain",)).get_content()
+    assert "sent to 1 recipient" in sent.stderr
+    for output in (preview, sent):
+        assert PASSWORD not in output.stdout + output.stderr
