@@ -100,6 +100,8 @@ PAGE_VISITS: tuple[PageVisit, ...] = (
     PageVisit("search-console", "search-console", "domain=example.com", title="Search Console"),
     PageVisit("monitor", "monitor", "", title="Monitor"),
     PageVisit("history", "history", "", ready='[data-testid="stTabs"]', title="History"),
+    # A benchmark's history holds no alerts: the Open tab says so.
+    PageVisit("alerts", "alerts", "", ready='[data-testid="stTabs"]', title="Alerts"),
     # A benchmark's history database starts empty: the Activity page says what will appear there.
     PageVisit("activity", "activity", "", ready='[data-testid="stAlert"]', title="Activity"),
     PageVisit("coach", "coach", "domain=example.com", title="Coach"),

@@ -10,7 +10,7 @@ demo history for the sandbox, and free history from the reads pages make anyway.
   keyword list or keyword report. The write runs on one background thread, so a page never waits on
   the database, and it never fails a read: a store error is remembered and shown on the History page.
 - ``ensure_demo_history`` seeds an empty store with ``DEMO_DAYS`` of demo history in Sandbox mode
-  only, once per process and account.
+  only, once per process and account, and evaluates the alert rules on its last week.
 """
 
 from __future__ import annotations
@@ -266,6 +266,9 @@ def _seed_if_empty(door: _Door, store: HistoryStore, account: str, key: str, tod
             return
         if not store.has_rows(account):
             seed_demo_history(store, account, key, today)
+            from components.core.alerts import evaluate_demo_alerts
+
+            evaluate_demo_alerts(store, account)  # the demo's last week, so it shows alerts
         door.seeded.add(account)
         door.watched.pop(account, None)
         door.queries.changed(account)

@@ -62,6 +62,7 @@ SEARCH_CONSOLE = AppPage("search-console", "Search Console", ":material/query_st
 MONITOR = AppPage("monitor", "Monitor", ":material/monitor_heart:", "My sites")
 # --- History ---------------------------------------------------------------------------------------
 HISTORY = AppPage("history", "History", ":material/history:", "History")
+ALERTS = AppPage("alerts", "Alerts", ":material/notifications:", "History")
 # --- Team ------------------------------------------------------------------------------------------
 ACTIVITY = AppPage("activity", "Activity", ":material/manage_history:", "Team")
 # --- Coach -----------------------------------------------------------------------------------------
@@ -86,6 +87,7 @@ ALL: tuple[AppPage, ...] = (
     SEARCH_CONSOLE,
     MONITOR,
     HISTORY,
+    ALERTS,
     ACTIVITY,
     COACH,
 )

@@ -1,4 +1,5 @@
-"""The sidebar's connection settings: sandbox or live, the key's status (never the key), quota left.
+"""The sidebar's connection settings: sandbox or live, the key's status (never the key), quota left,
+and how many alerts are open (a link to the Alerts page, shown only when there are any).
 
 The quota bar is coloured by how much is left (green, amber, red), not in the theme's accent colour:
 a full quota drawn red reads as an alarm.
@@ -16,6 +17,7 @@ from components.common.figures import DOWN, UP
 from components.common.text import escape_md, fmt_int
 from components.core import data
 from components.core.access import current_person, sign_in_configured
+from components.core.alerts import open_alert_count, remember_drawn
 from components.core.connection import (
     DEMO_ACCOUNT_KEY,
     DEMO_ACCOUNTS,
@@ -26,6 +28,7 @@ from components.core.connection import (
     current_connection,
     default_mode,
 )
+from components.core.pages import ALERTS
 
 MODE_LABELS = {"sandbox": "Sandbox demo data", "live": "Live API"}
 #: Session-state keys starting with this hold results fetched with one key; dropped on a key change.
@@ -155,4 +158,23 @@ def render_sidebar() -> Connection:
             words = QUOTA_LOOK[quota_level(remaining, limit)][1]
             if words:
                 st.caption(words)
+        open_alerts_link(conn)
     return conn
+
+
+def open_alerts_words(count: int) -> str:
+    return f"{count} open alert{'' if count == 1 else 's'}"
+
+
+def open_alerts_link(conn: Connection) -> None:
+    """ "3 open alerts", linking to the Alerts page; nothing when none are open or history is unavailable."""
+    count = open_alert_count(conn)
+    if count is not None:
+        remember_drawn(count)
+    if count:
+        st.page_link(
+            ALERTS.file,
+            label=open_alerts_words(count),
+            icon=":material/notifications_active:",
+            help="Alerts nobody has acknowledged yet.",
+        )

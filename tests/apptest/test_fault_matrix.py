@@ -71,7 +71,8 @@ CATALOGUE: tuple[PageCase, ...] = (
     PageCase("views/monitor.py", ("monitor",)),
     PageCase("views/coach.py", ("lookup",), typed={"domain": MINE}),
     PageCase("views/history.py", ("sites",)),
-    # Reads only the history store: a failing service never reaches it, and it must still draw cleanly.
+    # Read only the history store: a failing service never reaches them, and they must still draw cleanly.
+    PageCase("views/alerts.py", ()),
     PageCase("views/activity.py", ()),
 )
 

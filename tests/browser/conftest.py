@@ -1,6 +1,7 @@
 """Fixtures of the browser tests: one headless Chromium per module (launched as ``bench/`` launches
-it) and the app served by Streamlit on loopback in Live mode against the session sandbox, its history
-in a temporary SQLite file (never the repository's data/ folder)."""
+it) and the app served by Streamlit on loopback in Live mode against the session sandbox (``served_app``)
+or in Sandbox mode with demo history (``sandbox_app``), its history in a temporary SQLite file (never the
+repository's data/ folder)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,19 @@ def served_app(
         env.setenv("DASHBOARD_DATABASE_URL", f"sqlite:///{folder / 'history.sqlite3'}")
         with app_process(api_base=sandbox.base_url, api_key=DEMO_KEY, log_path=log) as app:
             open_app_page(browser, app.url).close()
+            yield ServedApp(app.url, log)
+
+
+@pytest.fixture(scope="module")
+def sandbox_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedApp]:
+    """The app with no API key (Sandbox mode) and its history in a new temporary SQLite file: the first
+    visit to the History or Alerts page seeds it with demo history (and the demo's alerts)."""
+    folder = tmp_path_factory.mktemp("sandbox-app")
+    log = folder / "streamlit.log"
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("DASHBOARD_DATABASE_URL", f"sqlite:///{folder / 'history.sqlite3'}")
+        env.delenv("VERIFIEDDR_API_BASE", raising=False)
+        with app_process(api_key=None, log_path=log) as app:
             yield ServedApp(app.url, log)
 
 

@@ -6,13 +6,10 @@ domain's trends, and the trends' CSV reads in words. Screenshots go to ``artifac
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, Page
 
-from bench.harness import app_process
 from sandbox import DEMO_KEY
 from sandbox.demo_history import demo_subjects
 from tests.browser.tabs import TIMEOUT_MS, ServedApp, go_to, screenshot, settled
@@ -22,18 +19,6 @@ MINE = SUBJECTS.own_sites[0]
 #: Seeding the demo history happens on the first visit; on a busy machine it takes a while.
 SEED_TIMEOUT_MS = 180_000
 CHART = '[data-stale="false"] .js-plotly-plot .main-svg'
-
-
-@pytest.fixture(scope="module")
-def sandbox_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedApp]:
-    """The app with no API key (Sandbox mode) and its history in a new temporary SQLite file."""
-    folder = tmp_path_factory.mktemp("history-app")
-    log = folder / "streamlit.log"
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("DASHBOARD_DATABASE_URL", f"sqlite:///{folder / 'history.sqlite3'}")
-        env.delenv("VERIFIEDDR_API_BASE", raising=False)
-        with app_process(api_key=None, log_path=log) as app:
-            yield ServedApp(app.url, log)
 
 
 def _tab(browser: Browser) -> Page:

@@ -1,6 +1,7 @@
 """The History page's Trust Map churn tab: referring domains that appeared or disappeared between two
 chosen snapshots of a site's Trust Map sample, new spam-risky domains and links that went from live to
-lost, with the sample's totals over the year before the later snapshot."""
+lost, with the sample's totals over the year before the later snapshot. A link's ``history_domain``
+(an alert's "Chart") picks the site."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from components.core.tables import score_column, table_with_export
 from components.history import frames
 from components.history.charts import trust_map_totals_chart
 from components.history.source import HistorySource
-from components.history.widgets.pieces import domain_choices
+from components.history.widgets.pieces import domain_choices, linked
 
 CHURN_COLUMNS = {
     "change": st.column_config.TextColumn("Change", pinned=True),
@@ -33,6 +34,9 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
     if not choices:
         st.info("Nothing is watched yet: add domains on the Watchlist tab.", icon=":material/visibility:")
         return
+    asked = linked("domain", "churn")  # an alert's link opens the churn of its site
+    if asked and asked in choices:
+        st.session_state["history_churn_domain"] = asked
     domain = st.selectbox("Site", choices, key="history_churn_domain")
     days = source.trust_map_days(domain)
     if len(days) < 2:

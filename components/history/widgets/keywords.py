@@ -1,6 +1,7 @@
 """The History page's Keyword positions tab: for one of your sites (or the keywords you watch) the
 positions over time with the top 10 shaded, the gap to the top 10's median DR, and per keyword its best
-position ever and days in the top 10."""
+position ever and days in the top 10. A link naming a keyword (``history_keyword``, an alert's chart)
+opens the site that tracks it, or the watched keywords, with that keyword on the charts."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from components.core.tables import table_with_export
 from components.history import frames
 from components.history.charts import gap_chart, rank_chart
 from components.history.source import HistorySource
-from components.history.widgets.pieces import linked, period_picker
+from components.history.widgets.pieces import DEFAULT_PERIOD, linked, period_picker
 
 WATCHED_KEYWORDS = "Watched keywords"
 DAY = st.column_config.DateColumn("Day", format="YYYY-MM-DD")
@@ -52,12 +53,25 @@ def as_of_caption(summary: pd.DataFrame) -> str:
     return said + ". Change: places gained since the day before."
 
 
+def _site_tracking(source: HistorySource, own: dict[str, str], keyword: str, today: date) -> str | None:
+    """Which of your sites tracks ``keyword`` (recorded in the default period), for a link that names
+    only the keyword (an alert's chart); None when none does."""
+    since = frames.since(DEFAULT_PERIOD, today)
+    for domain, slug in own.items():
+        rows = source.keyword_history(slug, since)
+        if not rows.empty and keyword in set(rows["keyword"]):
+            return domain
+    return None
+
+
 def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> None:
     watched = sorted(s for kind, s, _ in source.watch_items() if kind == "keyword")
     options = [*own, *([WATCHED_KEYWORDS] if watched else [])]
     asked = linked("keyword", "keyword")
-    if asked and WATCHED_KEYWORDS in options:
-        st.session_state["history_kw_site"] = WATCHED_KEYWORDS
+    if asked:
+        where = WATCHED_KEYWORDS if asked in watched else _site_tracking(source, own, asked, today)
+        if where in options:
+            st.session_state["history_kw_site"] = where
     if not options:
         st.info(
             "Keyword positions are kept for your own sites' tracked keywords and for keywords you watch "

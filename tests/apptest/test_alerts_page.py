@@ -1,0 +1,196 @@
+"""The Alerts page in AppTest, in Live mode against the session sandbox, its store a temporary SQLite file
+holding a constructed history (two Trust Map samples of your site: a strong link lost, a spam-risky
+domain appeared) that the store's rules turn into alerts. The page lists them with a link to each chart,
+acknowledging moves one to the Acknowledged tab and lowers the sidebar's count, a viewer's acknowledge
+is refused and audited, an editor's rule change is audited, "Check now" says how many are new, and an
+unreachable database is said in plain words."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from urllib.parse import urlencode
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from client.models import MapSite, ReferringDomain, TrustMap
+from client.settings import key_fingerprint
+from sandbox import DEMO_KEY, SandboxServer
+from sandbox.accounts import ACCOUNTS
+from store import HistoryStore
+from store.alerts import chart_query
+from tests.apptest.app_pages import APP, shown_text, signed_in
+
+ACCOUNT = key_fingerprint(DEMO_KEY)
+MINE = ACCOUNTS[DEMO_KEY].sites[0]
+TODAY = datetime.now(UTC).date()
+PAGE = "views/alerts.py"
+ACCESS = {"editors": ["ann@acme.com"], "viewers": ["@acme.com"], "contact": "it@acme.com"}
+UNREACHABLE = "postgresql+psycopg://u:secret@127.0.0.1:1/x"
+
+
+def _sample(*links: tuple[str, str, int, float]) -> TrustMap:
+    return TrustMap(
+        site=MapSite(domain=MINE, dr=40),
+        total_domains=len(links),
+        domains=[
+            ReferringDomain(domain=d, dr=dr, status=status, spam_score=spam, link_type="dofollow")
+            for d, status, dr, spam in links
+        ],
+    )
+
+
+def _history(store: HistoryStore) -> None:
+    """Your site's Trust Map a week ago and today: a DR 70 link went from live to lost, and a domain with
+    a spam score of 85 appeared; the rest held still."""
+    store.watch(ACCOUNT, "domain", MINE, origin="own")
+    steady = [(f"steady{n}.com", "live", 30, 5.0) for n in range(5)]
+    before = _sample(("strong-partner.com", "live", 70, 2.0), *steady)
+    after = _sample(("strong-partner.com", "lost", 70, 2.0), ("spammy-links.biz", "live", 12, 85.0), *steady)
+    store.record_trust_map(ACCOUNT, before, TODAY - timedelta(days=7), "job")
+    store.record_trust_map(ACCOUNT, after, TODAY, "job")
+
+
+@pytest.fixture
+def store(own_store: HistoryStore) -> HistoryStore:
+    """A store of this test's own (the one the app opens) with the history's alerts found."""
+    _history(own_store)
+    found = own_store.evaluate_alerts(ACCOUNT, days=7)
+    assert found.new >= 2, found  # the lost strong link and the spam-risky domain at least
+    return own_store
+
+
+def _open(email: str | None = None, **query: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    if email is not None:
+        signed_in(at, email, ACCESS)
+    for name, value in query.items():
+        at.query_params[name] = value
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _links(at: AppTest, page: str) -> list[tuple[str, str]]:
+    links = [link.proto for link in at.get("page_link")]
+    return [(link.label, link.query_string) for link in links if link.page == page]
+
+
+def _sidebar_count(at: AppTest) -> str | None:
+    counts = [label for label, _ in _links(at, "alerts")]
+    return counts[0] if counts else None
+
+
+def _audit(store: HistoryStore) -> list[list[str]]:
+    rows = store.audit_events(ACCOUNT)
+    return rows[["person", "operation", "outcome"]].values.tolist()
+
+
+def test_the_page_lists_the_open_alerts_newest_first_each_with_its_chart(store: HistoryStore) -> None:
+    expected = store.alerts(ACCOUNT)
+    at = _open()
+    titles = [m.value for m in at.markdown if m.value.startswith("**")]
+    assert [t.strip("*").replace("\\", "") for t in titles] == expected["title"].tolist()
+    assert _links(at, "history") == [
+        ("Chart", urlencode(chart_query(chart, subject)))
+        for chart, subject in zip(expected["chart"], expected["chart_subject"], strict=True)
+    ]
+    assert {"strong_link_lost", "spam_risky_link"} <= set(expected["rule"])
+    assert _sidebar_count(at) == f"{len(expected)} open alerts"
+    said = shown_text(at).replace("\\", "")  # as read, unescaped
+    assert "Strong link lost" in said and "New spam-risky link" in said  # which rule, in words
+    assert "live → lost" in said  # the evidence
+    table = [frame.value for frame in at.dataframe if "title" in frame.value.columns]
+    assert table and table[0]["title"].tolist() == expected["title"].tolist()  # the table has its CSV
+    assert any("CSV" in str(d.proto.label) for d in at.get("download_button"))
+
+
+def test_acknowledging_moves_an_alert_to_the_acknowledged_tab_and_lowers_the_sidebar_count(
+    store: HistoryStore,
+) -> None:
+    before = store.alerts(ACCOUNT)
+    first = before.iloc[0]
+    at = _open()
+    at.button(key=f"alert_ack_{first['id']}").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Acknowledged" in s.value for s in at.success)
+    left = len(before) - 1
+    assert _sidebar_count(at) == (f"{left} open alert{'s' if left != 1 else ''}" if left else None)
+    assert first["id"] not in set(store.alerts(ACCOUNT)["id"])
+    assert not [b for b in at.button if b.key == f"alert_ack_{first['id']}"]
+
+    done = _open(alerts_tab="Acknowledged")
+    table = next(frame.value for frame in done.dataframe if "acknowledged_by" in frame.value.columns)
+    assert table["title"].tolist() == [first["title"]]
+    assert table["acknowledged_by"].tolist() == ["Local user"]  # sign-in is off
+    assert pd.notna(table["acknowledged_at"].iloc[0])
+    assert _audit(store) == [["local", "acknowledge_alert", "sent"]]
+
+
+def _forged_acknowledge(alert_id: int) -> None:
+    """An acknowledge sent by a script as if the (disabled) button had been clicked anyway."""
+    from components.alerts.widgets import acknowledge, show_flash
+    from components.core.connection import current_connection
+
+    acknowledge(current_connection(), alert_id, "forged")
+    show_flash()
+
+
+def test_a_viewers_acknowledge_is_refused_with_the_reason_and_audited(store: HistoryStore) -> None:
+    first = store.alerts(ACCOUNT).iloc[0]
+    at = _open("val@acme.com")
+    ack = at.button(key=f"alert_ack_{first['id']}")
+    assert ack.disabled and "Editors only" in str(ack.help)
+    assert at.button(key="alerts_check_now").disabled
+    forged = AppTest.from_function(_forged_acknowledge, args=(int(first["id"]),), default_timeout=30)
+    signed_in(forged, "val@acme.com", ACCESS).run()
+    assert not forged.exception, [e.value for e in forged.exception]
+    assert any(w.value.startswith("Editors only") for w in forged.warning)
+    assert first["id"] in set(store.alerts(ACCOUNT)["id"])  # still open
+    assert _audit(store) == [["val@acme.com", "acknowledge_alert", "refused_by_role"]]
+
+
+def test_an_editor_changes_a_rule_and_the_change_is_audited(store: HistoryStore) -> None:
+    at = _open("ann@acme.com", alerts_tab="Rules")
+    at.number_input(key="alerts_rule_threshold_authority_drop").set_value(4.0)
+    at.toggle(key="alerts_rule_on_keyword_moved").set_value(False)
+    at.button(key="FormSubmitter:alerts_rules_form-Save rules").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Saved" in s.value and "at least 4 points" in s.value for s in at.success)
+    settings = store.alert_settings(ACCOUNT)
+    assert (settings["authority_drop"].threshold, settings["authority_drop"].enabled) == (4.0, True)
+    assert not settings["keyword_moved"].enabled
+    assert sorted(_audit(store)) == [["ann@acme.com", "change_alert_rule", "sent"]] * 2
+    targets = set(store.audit_events(ACCOUNT)["target"])
+    assert "DR or TrueDR dropped: on, at least 4 points" in targets and "Keyword moved: off" in targets
+
+    viewer = _open("val@acme.com", alerts_tab="Rules")
+    assert viewer.number_input(key="alerts_rule_threshold_authority_drop").value == 4.0
+    assert viewer.number_input(key="alerts_rule_threshold_authority_drop").disabled
+    assert viewer.toggle(key="alerts_rule_on_keyword_moved").disabled
+    assert "Editors only" in shown_text(viewer)
+
+
+def test_check_now_says_how_many_alerts_are_new(own_store: HistoryStore) -> None:
+    _history(own_store)
+    at = _open()
+    assert "No open alerts" in shown_text(at)
+    at.button(key="alerts_check_now").click().run()
+    found = len(own_store.alerts(ACCOUNT))
+    assert found >= 2
+    assert any(f"{found} new alerts" in s.value for s in at.success)
+    assert _sidebar_count(at) == f"{found} open alerts"
+    at.button(key="alerts_check_now").click().run()
+    assert any("0 new alerts" in s.value and "listed already" in s.value for s in at.success)
+
+
+def test_an_unreachable_database_is_said_in_plain_words(
+    live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DASHBOARD_DATABASE_URL", UNREACHABLE)
+    at = _open()
+    said = shown_text(at)
+    assert "History is unavailable" in said and ":secret@" not in said.replace("\\", "")  # no password
+    assert _sidebar_count(at) is None
