@@ -290,7 +290,8 @@ def deliver_pending(
         if not config.webhook_url:
             waiting = outbox.waiting()
             if waiting:
-                say(f"webhook: not configured, {waiting} alerts wait for it")
+                alerts = "1 alert waits" if waiting == 1 else f"{waiting} alerts wait"
+                say(f"webhook: not configured, {alerts} for it")
             return DeliveryReport(0, waiting, 0)
         delivered = rejected = 0
         seen: set[int] = set()

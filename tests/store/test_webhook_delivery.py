@@ -159,7 +159,7 @@ def test_without_a_webhook_nothing_is_sent_and_the_alerts_keep_waiting(store: Hi
     lines: list[str] = []
     report = deliver_pending(store, AlertConfig(), now=T0, progress=lines.append)
     assert report == DeliveryReport(0, 1, 0)
-    assert lines == ["webhook: not configured, 1 alerts wait for it"]
+    assert lines == ["webhook: not configured, 1 alert waits for it"]
 
 
 def test_backoff_doubles_from_five_minutes_up_to_six_hours() -> None:
