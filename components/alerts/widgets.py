@@ -187,7 +187,7 @@ def _card(conn: Connection, row: Any, allowed: bool, reason: str | None) -> None
             st.markdown(f"**{escape_md(str(row.title))}**")
             facts = [day_words(row.day), escape_md(str(row.rule_name))]
             change = change_words(row.before, row.after)
-            if change:
+            if change and change not in str(row.title):  # many titles say it already
                 facts.insert(1, f"**{escape_md(change)}**")
             if isinstance(row.delivery, str) and row.delivery:
                 facts.append(f"webhook: {escape_md(row.delivery)}")

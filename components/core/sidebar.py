@@ -105,6 +105,9 @@ def render_sidebar() -> Connection:
     """Draw the settings and return the connection this run uses."""
     settings = configured_settings()
     with st.sidebar:
+        # First, where it is seen: the mode's widget keeps its value in the session, so the connection
+        # read before the widget is drawn is the one it will return.
+        open_alerts_link(current_connection(settings))
         st.subheader("Connection", anchor=False)
         st.radio(
             "Data source",
@@ -158,7 +161,6 @@ def render_sidebar() -> Connection:
             words = QUOTA_LOOK[quota_level(remaining, limit)][1]
             if words:
                 st.caption(words)
-        open_alerts_link(conn)
     return conn
 
 

@@ -3,7 +3,8 @@ holding a constructed history (two Trust Map samples of your site: a strong link
 domain appeared) that the store's rules turn into alerts. The page lists them with a link to each chart,
 acknowledging moves one to the Acknowledged tab and lowers the sidebar's count, a viewer's acknowledge
 is refused and audited, an editor's rule change is audited, "Check now" says how many are new, and an
-unreachable database is said in plain words."""
+unreachable database is said in plain words. An alert's chart link opens the History page on its
+subject: the Trust Map churn of that site, the positions of that tracked keyword on the site tracking it."""
 
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from client.models import MapSite, ReferringDomain, TrustMap
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
+from sandbox.demo_history import tracked_on
 from store import HistoryStore
 from store.alerts import chart_query
-from tests.apptest.app_pages import APP, shown_text, signed_in
+from tests.apptest.app_pages import APP, open_page, shown_text, signed_in
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -194,3 +196,24 @@ def test_an_unreachable_database_is_said_in_plain_words(
     said = shown_text(at)
     assert "History is unavailable" in said and ":secret@" not in said.replace("\\", "")  # no password
     assert _sidebar_count(at) is None
+
+
+def test_a_trust_map_alerts_link_opens_the_churn_of_its_site(own_store: HistoryStore) -> None:
+    other = ACCOUNTS[DEMO_KEY].sites[1]  # not the site the tab opens on by default
+    at = open_page("views/history.py", **chart_query("trust_map", other))
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="history_churn_domain").value == other
+
+
+def test_a_keyword_alerts_link_opens_the_site_that_tracks_it_with_that_keyword_charted(
+    own_store: HistoryStore,
+) -> None:
+    other = ACCOUNTS[DEMO_KEY].sites[1]
+    for back in range(3):
+        day = TODAY - timedelta(days=back)
+        own_store.record_tracked(ACCOUNT, tracked_on(DEMO_KEY, other, day), day, "job")
+    keyword = tracked_on(DEMO_KEY, other, TODAY).keywords[-1].keyword
+    at = open_page("views/history.py", **chart_query("keyword", keyword))
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="history_kw_site").value == other
+    assert at.multiselect(key="history_kw_chosen").value == [keyword]

@@ -37,7 +37,8 @@ def test_the_demo_alerts_are_listed_and_acknowledging_one_lowers_the_open_count(
     listed = re.search(r"of (\d+) open alerts?", page.locator("body").inner_text())
     assert listed, "no count of open alerts on the page"
     total = int(listed.group(1))
-    assert total > 0 and page.locator(CARD).count() == min(total, 20)
+    assert total >= 2, "the demo's week (on the pinned sandbox day) has several alerts"
+    assert page.locator(CARD).count() == min(total, 20)
 
     assert _open_count(page) == total  # the sidebar counts what the seeding just found
     screenshot(page, "alerts-demo", full_page=False)
@@ -47,10 +48,7 @@ def test_the_demo_alerts_are_listed_and_acknowledging_one_lowers_the_open_count(
     first.get_by_role("button", name="Acknowledge").click()
     page.get_by_text("Acknowledged: it is on the Acknowledged tab now.").wait_for(timeout=TIMEOUT_MS)
     settled(page)
-    if total > 1:
-        assert _open_count(page) == total - 1
-    else:
-        assert page.locator(SIDEBAR_COUNT).count() == 0
+    assert _open_count(page) == total - 1
     assert page.locator(CARD).filter(has_text=title).count() == 0 or total > 20  # gone from the list
 
     chart = page.locator(CARD).first.get_by_role("link", name="Chart")
