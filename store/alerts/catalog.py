@@ -7,6 +7,7 @@ plain words what is wrong with a threshold before anything is stored.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 from datetime import date
@@ -121,6 +122,7 @@ def check_setting(rule: str, threshold: float | None) -> float | None:
     return value
 
 
+FINGERPRINT_LEN = 255
 #: The History chart an alert links to.
 CHARTS = ("domain", "keyword", "trust_map")
 
@@ -146,5 +148,7 @@ class Finding:
 
     @property
     def fingerprint(self) -> str:
-        parts = [self.subject, self.key, self.day.isoformat()]
-        return "|".join(part for part in parts if part)[:255]
+        text = "|".join(part for part in (self.subject, self.key, self.day.isoformat()) if part)
+        if len(text) <= FINGERPRINT_LEN:
+            return text
+        return f"{text[:180]}|{hashlib.sha256(text.encode()).hexdigest()[:40]}"

@@ -23,8 +23,7 @@ from datetime import date
 import pandas as pd
 
 from store.alerts.catalog import Finding, RuleSetting
-from store.alerts.rules import say_day as _day
-from store.alerts.rules import threshold_of
+from store.alerts.rules import say_day, threshold_of
 
 Links = dict[str, dict[str, object]]
 _FROM_SITE = re.compile(r"(?:^|,\s*)from\s+(\S+)\s*$")
@@ -136,7 +135,7 @@ def trust_map_findings(
                     chart_subject=domain,
                     before="live",
                     after="lost",
-                    detail=f"Live on {_day(previous_day)}, lost on {_day(day)}.",
+                    detail=f"Live on {say_day(previous_day)}, lost on {say_day(day)}.",
                     key=name,
                 )
             )
@@ -176,12 +175,12 @@ def partner_findings(
                     rule="partner_stopped_linking",
                     subject=name,
                     day=day,
-                    title=f"{name} no longer links to {site} (exchange proposed on {_day(partner.sent)})",
+                    title=f"{name} no longer links to {site} (exchange proposed on {say_day(partner.sent)})",
                     chart="trust_map",
                     chart_subject=site,
                     before="live",
                     after=after,
-                    detail=f"Linked on {_day(previous_day)}; {after} on {_day(day)}.",
+                    detail=f"Linked on {say_day(previous_day)}; {after} on {say_day(day)}.",
                     key=site,
                 )
             )

@@ -43,9 +43,6 @@ def say_day(day: date) -> str:
     return f"{day.day} {day:%b %Y}"
 
 
-_day = say_day
-
-
 def _number(value: Any) -> float | None:
     return None if value is None or pd.isna(value) else float(value)
 
@@ -190,7 +187,7 @@ def _flag_lost(rule: str, domain: str, now: Row, previous: Row | None) -> list[F
             rule=rule,
             subject=domain,
             day=now["day"],
-            title=f"{domain}: {words} (it was on {_day(previous['day'])})",
+            title=f"{domain}: {words} (it was on {say_day(previous['day'])})",
             chart="domain",
             chart_subject=domain,
             before=before,

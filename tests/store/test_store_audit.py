@@ -54,7 +54,7 @@ def test_a_database_at_the_second_revision_keeps_its_rows_and_gains_the_audit_lo
     engine.dispose()
 
     with HistoryStore.open(store_url) as store:
-        assert current_revision(store.engine) == head_revision() == "0003"
+        assert current_revision(store.engine) == head_revision()
         assert [(w.kind, w.subject) for w in store.watchlist(ACCOUNT)] == [
             ("keyword", "crm"),
             ("domain", "stripe.com"),
