@@ -72,10 +72,9 @@ def find(store: HistoryStore, account: str, days: Sequence[date]) -> list[Findin
     keyword_frame = store.keyword_history(account, None, since=since)
     maps = _TrustMaps(store, account, own_sites, since, settings)
     partners = _partners(store, account, own_sites, settings)
-    found: list[Finding] = []
+    found = domain_findings(domain_frame, days, settings)
+    found += keyword_findings(keyword_frame, days, settings, site_names)
     for day in days:
-        found += domain_findings(domain_frame, day, settings)
-        found += keyword_findings(keyword_frame, day, settings, site_names)
         found += maps.findings(day, partners)
     return found
 

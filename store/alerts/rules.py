@@ -1,6 +1,6 @@
 """The alert rules on domains and keywords: history frames in, findings out (pure: no database here).
 
-Each rule looks at one snapshot day ``day`` of a subject against the snapshots before it, and is
+Each rule looks at one snapshot day of a subject against the snapshots before it, and is
 edge-triggered: it fires on the day a condition starts to hold, not on every day it goes on holding
 (the snapshot before ``day`` is checked the same way). A subject without a snapshot on ``day`` or
 without an earlier one to compare to never fires. The Trust Map and link-exchange rules are in
@@ -12,7 +12,7 @@ The frames are ``HistoryStore.domain_history`` and ``keyword_history`` frames; `
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -204,26 +204,32 @@ def _flag(value: Any) -> bool | None:
     )
 
 
-def domain_findings(history: pd.DataFrame, day: date, settings: Mapping[str, RuleSetting]) -> list[Finding]:
-    """What the domain rules find on ``day`` in a ``domain_history`` frame (the watched domains')."""
+def domain_findings(
+    history: pd.DataFrame, days: Sequence[date], settings: Mapping[str, RuleSetting]
+) -> list[Finding]:
+    """What the domain rules find on each of ``days`` in a ``domain_history`` frame (the watched
+    domains'), by day then domain."""
     drop_points = threshold_of(settings, "authority_drop")
     fell_percent = threshold_of(settings, "referring_domains_fell")
     flags = [rule for rule in _LOST_FLAGS if threshold_of(settings, rule) is not None]
-    found: list[Finding] = []
-    for (domain,), rows in sorted(series_by(history, ("domain",)).items()):
+    series = sorted(series_by(history, ("domain",)).items())
+    for _domain, rows in series:
         for row in rows:
             for column, *_ in _LOST_FLAGS.values():
                 row[column] = _flag(row[column])
-        now = _on(rows, day)
-        if now is None:
-            continue
-        previous = _before(rows, day)
-        if drop_points is not None:
-            found += _authority_drops(domain, rows, now, previous, drop_points)
-        for rule in flags:
-            found += _flag_lost(rule, domain, now, previous)
-        if fell_percent is not None:
-            found += _referring_domains_fell(domain, rows, now, previous, fell_percent)
+    found: list[Finding] = []
+    for day in days:
+        for (domain,), rows in series:
+            now = _on(rows, day)
+            if now is None:
+                continue
+            previous = _before(rows, day)
+            if drop_points is not None:
+                found += _authority_drops(domain, rows, now, previous, drop_points)
+            for rule in flags:
+                found += _flag_lost(rule, domain, now, previous)
+            if fell_percent is not None:
+                found += _referring_domains_fell(domain, rows, now, previous, fell_percent)
     return found
 
 
@@ -254,20 +260,34 @@ def _where(site: str, site_names: Mapping[str, str]) -> str:
 
 def keyword_findings(
     history: pd.DataFrame,
-    day: date,
+    days: Sequence[date],
     settings: Mapping[str, RuleSetting],
     site_names: Mapping[str, str] | None = None,
 ) -> list[Finding]:
-    """What the keyword rules find on ``day`` in a ``keyword_history`` frame: tracked keywords (a site's
-    slug), and watched keywords whose report recorded the asking site's position (site "").
+    """What the keyword rules find on each of ``days`` in a ``keyword_history`` frame: tracked keywords
+    (a site's slug), and watched keywords whose report recorded the asking site's position (site "").
 
     ``site_names`` turns a tracked site's slug into the domain people know it by.
     """
     names = site_names or {}
     left_on = threshold_of(settings, "keyword_left_top10") is not None
     move_by = threshold_of(settings, "keyword_moved")
+    series = sorted(series_by(history, ("site", "keyword")).items())
     found: list[Finding] = []
-    for (site, keyword), rows in sorted(series_by(history, ("site", "keyword")).items()):
+    for day in days:
+        found += _keyword_day(series, day, names, left_on, move_by)
+    return found
+
+
+def _keyword_day(
+    series: list[tuple[tuple[str, ...], list[Row]]],
+    day: date,
+    names: Mapping[str, str],
+    left_on: bool,
+    move_by: float | None,
+) -> list[Finding]:
+    found: list[Finding] = []
+    for (site, keyword), rows in series:
         now, previous = _on(rows, day), _before(rows, day)
         if now is None or previous is None or not _was_read(now) or not _was_read(previous):
             continue
