@@ -133,6 +133,7 @@ class Finding:
 
     ``key`` names what it is about beyond the subject (a metric, a referring domain), so that
     ``fingerprint`` is one per (rule, subject, key, day): evaluating the day again finds the same one.
+    With ``once`` it is one per (rule, subject, key): found again on a later day, it is already known.
     """
 
     rule: str
@@ -145,10 +146,14 @@ class Finding:
     after: str | None = None
     detail: str | None = None
     key: str = ""
+    #: Told once ever per subject and key, whatever the day (a spam domain that leaves the sample and
+    #: comes back is not news twice); otherwise once per day.
+    once: bool = False
 
     @property
     def fingerprint(self) -> str:
-        text = "|".join(part for part in (self.subject, self.key, self.day.isoformat()) if part)
+        parts = (self.subject, self.key) if self.once else (self.subject, self.key, self.day.isoformat())
+        text = "|".join(part for part in parts if part)
         if len(text) <= FINGERPRINT_LEN:
             return text
         return f"{text[:180]}|{hashlib.sha256(text.encode()).hexdigest()[:40]}"

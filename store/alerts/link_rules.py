@@ -5,7 +5,8 @@ the sample of the Trust Map before it (``HistoryStore.trust_map_links`` frames),
 "lost" relative to the previous map, and nothing fires for a domain's first map.
 
 - ``spam_risky_link``: a referring domain with a spam score at or above the threshold that the previous
-  sample did not have (or had below the threshold).
+  sample did not have (or had below the threshold); told once per site and referring domain, since a
+  low-rated domain drops out of a sample and back in.
 - ``strong_link_lost``: a dofollow link from a domain with DR at or above the threshold, live in the
   previous sample and lost in this one.
 - ``partner_stopped_linking``: a site this account sent an exchange proposal to (the audit log's sent
@@ -109,6 +110,7 @@ def trust_map_findings(
                     before=before,
                     after=f"spam score {score:g}",
                     key=name,
+                    once=True,
                 )
             )
     strong_at = threshold_of(settings, "strong_link_lost")
