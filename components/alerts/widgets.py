@@ -57,23 +57,29 @@ SUBJECTS_FILTER_KEY = "alerts_subjects_filter"
 RULES_FORM = "alerts_rules_form"
 #: The acknowledged alerts the page reads at most (newest first).
 ACKNOWLEDGED_LIMIT = 500
+#: Rows tall enough for the grid to wrap a long title over two lines (it wraps only above 64 px).
+TWO_LINE_ROW_HEIGHT = 66
+#: Column widths (pixels) that fit either table in a 1280 px laptop's page beside the sidebar (about
+#: 780 px inside the fold).
 COLUMN_CONFIG: dict[str, Any] = {
     "id": None,
     "rule": None,
     "chart": None,
     "chart_subject": None,
     "day": st.column_config.DateColumn("Day", format="YYYY-MM-DD", width=95),
-    "title": st.column_config.TextColumn("What happened", width="large"),
-    "change": st.column_config.TextColumn("Before → after", width=110),
-    "rule_name": st.column_config.TextColumn("Rule"),
-    "subject": st.column_config.TextColumn("About"),
-    "delivery": st.column_config.TextColumn("Webhook"),
+    "title": st.column_config.TextColumn("What happened", width=260),
+    "change": st.column_config.TextColumn("Before → after", width=95),
+    "rule_name": st.column_config.TextColumn("Rule", width=120),
+    "subject": st.column_config.TextColumn("About", width=120),
+    "delivery": st.column_config.TextColumn("Webhook", width=80),
     "before": "Before",
     "after": "After",
     "detail": "Details",
     "created_at": st.column_config.DatetimeColumn("Found (UTC)", format="YYYY-MM-DD HH:mm"),
-    "acknowledged_by": st.column_config.TextColumn("Acknowledged by"),
-    "acknowledged_at": st.column_config.DatetimeColumn("Acknowledged (UTC)", format="YYYY-MM-DD HH:mm"),
+    "acknowledged_by": st.column_config.TextColumn("Acknowledged by", width=150),
+    "acknowledged_at": st.column_config.DatetimeColumn(
+        "Acknowledged (UTC)", format="YYYY-MM-DD HH:mm", width=140
+    ),
 }
 RULE_COLUMN_CONFIG: dict[str, Any] = {
     "rule": None,
@@ -259,6 +265,7 @@ def _table(frame: pd.DataFrame, columns: tuple[str, ...], *, what: str, key: str
         key=key,
         column_config=COLUMN_CONFIG,
         column_order=list(columns),
+        row_height=TWO_LINE_ROW_HEIGHT,
         narrowed_to_fit=True,
     )
 

@@ -1,7 +1,7 @@
 """The Alerts page in real Chromium, the app in Sandbox mode (no API key) on a fresh history database:
 the first visit seeds the demo history and evaluates its last week, the page lists the demo's alerts,
-the sidebar counts them, acknowledging one lowers that count at once, and an alert's chart link opens
-the History page on its subject. Screenshots go to ``artifacts/``."""
+the sidebar counts them, acknowledging one lowers that count at once, their table fits a 1280 px page,
+and an alert's chart link opens the History page on its subject. Screenshots go to ``artifacts/``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,14 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Browser, Page
 
-from tests.browser.tabs import TIMEOUT_MS, ServedApp, screenshot, settled
+from tests.browser.tabs import (
+    TIMEOUT_MS,
+    ServedApp,
+    assert_tables_fit,
+    drawn_tables,
+    screenshot,
+    settled,
+)
 
 #: Seeding the demo history happens on the first visit; on a busy machine it takes a while.
 SEED_TIMEOUT_MS = 180_000
@@ -50,6 +57,10 @@ def test_the_demo_alerts_are_listed_and_acknowledging_one_lowers_the_open_count(
     settled(page)
     assert _open_count(page) == total - 1
     assert page.locator(CARD).filter(has_text=title).count() == 0 or total > 20  # gone from the list
+
+    page.get_by_text("open alerts as a table").click()  # the same alerts as a table, with its CSV
+    settled(page)
+    assert_tables_fit(drawn_tables(page), "the open alerts' table at 1280 px")
 
     chart = page.locator(CARD).first.get_by_role("link", name="Chart")
     query = parse_qs(urlsplit(chart.get_attribute("href") or "").query)
