@@ -33,6 +33,9 @@ OPERATION_WORDS: dict[str, str] = {
     "run_gsc_audit": "Run Search Console audit",
     "watch": "Watch",
     "unwatch": "Stop watching",
+    "acknowledge_alert": "Acknowledge alert",
+    "change_alert_rule": "Change alert rule",
+    "check_alerts": "Check alerts now",
 }
 #: Each outcome code in plain words, in the order the filter offers them.
 OUTCOME_WORDS: dict[str, str] = {

@@ -136,9 +136,13 @@ def _check_now(conn: Connection) -> None:
     done, report = _change(conn, "check_alerts", span, lambda: alerts.check_now(conn, store))
     if done:
         known = f"; {report.known} found before are listed already" if report.known else ""
-        _flash(
-            "ok", f"Checked the {span} of recorded history: {count_words(report.new, 'new alert')}{known}."
+        webhook = (
+            " The team's webhook gets them with the next scheduled run."
+            if report.new and alerts.channels(conn)
+            else ""
         )
+        found = count_words(report.new, "new alert")
+        _flash("ok", f"Checked the {span} of recorded history: {found}{known}.{webhook}")
 
 
 def check_now_row(conn: Connection, *, is_demo: bool) -> None:

@@ -6,8 +6,8 @@
   sidebar shows the new number on the very next run. The sidebar is drawn before the page: when the
   page finds a different count (the demo history was just seeded), ``refresh_stale_sidebar`` reruns
   once so the sidebar says it too.
-- ``evaluate_demo_alerts``: after the sandbox's demo history is seeded, the last ``RECENT_DAYS`` are
-  evaluated once, so the demo shows alerts. Demo alerts are never delivered to a webhook.
+- ``evaluate_demo_alerts``: after the sandbox's demo history is seeded, its last ``DEMO_DAYS`` are
+  evaluated once, so the demo shows a month of alerts. Demo alerts are never delivered to a webhook.
 - ``check_now``: what ``python -m store alerts`` does for one account, without fetching: the rules run
   over the last ``RECENT_DAYS`` of recorded history. In Live mode, new alerts wait for the webhook
   like the job's (the next scheduled run sends them).
@@ -34,6 +34,8 @@ logger = logging.getLogger(__name__)
 COUNT_TTL_S = 30.0
 #: How many days, ending at the latest recorded one, the demo and "Check now" evaluate.
 RECENT_DAYS = 7
+#: How many days the demo history's alerts cover: a month shows several rules (a week shows one or two).
+DEMO_DAYS = 30
 
 #: The count the sidebar drew in this session's current run, and the count a rerun was last made for.
 DRAWN_KEY = "_alerts_sidebar_count"
@@ -93,10 +95,10 @@ def forget_count(account: str) -> None:
 
 
 def evaluate_demo_alerts(store: HistoryStore, account: str) -> None:
-    """Evaluate the demo history's last ``RECENT_DAYS`` once (nothing is sent anywhere). A failure is
+    """Evaluate the demo history's last ``DEMO_DAYS`` once (nothing is sent anywhere). A failure is
     logged and leaves the history as it is: the demo's charts never depend on its alerts."""
     try:
-        store.evaluate_alerts(account, days=RECENT_DAYS)
+        store.evaluate_alerts(account, days=DEMO_DAYS)
     except Exception as exc:
         logger.warning("demo alerts not evaluated: %s", getattr(exc, "reason", None) or type(exc).__name__)
     forget_count(account)

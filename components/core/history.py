@@ -268,7 +268,7 @@ def _seed_if_empty(door: _Door, store: HistoryStore, account: str, key: str, tod
             seed_demo_history(store, account, key, today)
             from components.core.alerts import evaluate_demo_alerts
 
-            evaluate_demo_alerts(store, account)  # the demo's last week, so it shows alerts
+            evaluate_demo_alerts(store, account)  # the demo's last month, so it shows alerts
         door.seeded.add(account)
         door.watched.pop(account, None)
         door.queries.changed(account)
