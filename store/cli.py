@@ -83,17 +83,17 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+class _CannotStart(Exception):
+    """A command cannot start (exit code 2); the message says why in plain words, never a secret."""
+
+
 def _open(url_argument: str | None) -> HistoryStore:
+    """The history database; ``StoreUnavailable`` (exit code 3, said by ``main``) when it cannot be used."""
     return HistoryStore.open(normalise_url(url_argument) if url_argument else database_url())
 
 
 def upgrade_command(args: argparse.Namespace) -> int:
-    try:
-        store = _open(args.database_url)
-    except StoreUnavailable as exc:
-        _say(f"History database unavailable: {exc.reason}")
-        return EXIT_DATABASE
-    with store:
+    with _open(args.database_url) as store:
         revision = current_revision(store.engine)
         print(f"The history database at {store.url_for_display} is up to date (schema {revision}).")
     return EXIT_OK
@@ -109,40 +109,43 @@ def _alert_config() -> AlertConfig | str:
         return f"The alert settings cannot be used: {exc}"
 
 
-def snapshot_command(args: argparse.Namespace) -> int:
+def _usable_alert_config() -> AlertConfig:
+    """The alert settings in force; ``_CannotStart`` when they cannot be used."""
+    config = _alert_config()
+    if isinstance(config, str):
+        raise _CannotStart(config)
+    return config
+
+
+def _api_settings() -> tuple[Settings, str]:
+    """The API settings and key; ``_CannotStart`` when they cannot be read or there is no key."""
     try:
         settings = Settings()
     except ValidationError as exc:
         fields = ", ".join(str(error["loc"][0]) for error in exc.errors())
-        _say(
+        raise _CannotStart(
             f"The API settings could not be read ({fields}): "
             "check VERIFIEDDR_API_BASE and VERIFIEDDR_TIMEOUT."
-        )
-        return EXIT_USAGE
+        ) from None
     if settings.api_key is None:
-        _say(
+        raise _CannotStart(
             "No API key: set VERIFIEDDR_API_KEY (or api_key in .streamlit/secrets.toml) to the key whose "
             "watchlist should be recorded."
         )
-        return EXIT_USAGE
-    try:
-        store = _open(args.database_url)
-    except StoreUnavailable as exc:
-        _say(f"History database unavailable: {exc.reason}")
-        return EXIT_DATABASE
-    key = settings.api_key.get_secret_value()
+    return settings, settings.api_key.get_secret_value()
+
+
+def snapshot_command(args: argparse.Namespace) -> int:
+    settings, key = _api_settings()
+    store = _open(args.database_url)
     day = args.as_of or datetime.now(UTC).date()
     _say(f"Recording {day.isoformat()} from {settings.api_base} into {store.url_for_display}")
     with store, ApiClient(settings.api_base, key, timeout=settings.timeout_s, max_retries=0) as client:
         job = SnapshotJob(
             store, client, key_fingerprint(key), day, progress=_say, workers=max(1, args.workers)
         )
-        try:
-            report = job.run()
-            alerts_ok = _alerts_after_snapshot(store, key_fingerprint(key), day)
-        except StoreUnavailable as exc:
-            _say(f"History database unavailable: {exc.reason}")
-            return EXIT_DATABASE
+        report = job.run()
+        alerts_ok = _alerts_after_snapshot(store, key_fingerprint(key), day)
     for failure in report.failures:
         _say(f"failed: {failure}")
     print(report.summary, flush=True)
@@ -163,21 +166,9 @@ def _alerts_after_snapshot(store: HistoryStore, account: str, day: date) -> bool
 
 
 def alerts_command(args: argparse.Namespace) -> int:
-    config = _alert_config()
-    if isinstance(config, str):
-        _say(config)
-        return EXIT_USAGE
-    try:
-        store = _open(args.database_url)
-    except StoreUnavailable as exc:
-        _say(f"History database unavailable: {exc.reason}")
-        return EXIT_DATABASE
-    with store:
-        try:
-            run = run_alerts(store, config, as_of=args.as_of, days=args.days, progress=_say)
-        except StoreUnavailable as exc:
-            _say(f"History database unavailable: {exc.reason}")
-            return EXIT_DATABASE
+    config = _usable_alert_config()
+    with _open(args.database_url) as store:
+        run = run_alerts(store, config, as_of=args.as_of, days=args.days, progress=_say)
     print(f"{run.alerts_line}; {run.webhook_line}", flush=True)
     return EXIT_OK if run.delivery is None or run.delivery.rejected == 0 else EXIT_FAILURES
 
@@ -185,16 +176,8 @@ def alerts_command(args: argparse.Namespace) -> int:
 def digest_command(args: argparse.Namespace) -> int:
     from store.jobs.digest import run_digest
 
-    config = _alert_config()
-    if isinstance(config, str):
-        _say(config)
-        return EXIT_USAGE
-    try:
-        store = _open(args.database_url)
-    except StoreUnavailable as exc:
-        _say(f"History database unavailable: {exc.reason}")
-        return EXIT_DATABASE
-    with store:
+    config = _usable_alert_config()
+    with _open(args.database_url) as store:
         return run_digest(
             store,
             config,
@@ -215,6 +198,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     try:
         return commands[args.command](args)
+    except _CannotStart as exc:
+        _say(str(exc))
+        return EXIT_USAGE
+    except StoreUnavailable as exc:
+        _say(f"History database unavailable: {exc.reason}")
+        return EXIT_DATABASE
     except KeyboardInterrupt:
         _say("Interrupted: what was recorded so far is kept; the next run completes the day.")
         return 130
