@@ -1,7 +1,8 @@
 """The sandbox's answers on any past day, for seeding an empty history store with demo data.
 
 Pure (no server, no I/O): the same functions the sandbox's routes answer with, called for another
-day, so a seeded history ends exactly where today's live answers begin. The subjects are a demo
+day, so a seeded history ends exactly where today's live answers begin. ``demo_rows`` is the whole
+seeded history of a key, as the history store's ``watch`` and ``seed`` take it. The subjects are a demo
 key's own sites (with their tracked keywords), a few well-known competitors (listed, with a warm
 Trust Map) and a few keywords the key watches without tracking them (as Keyword research's Watch
 leaves them).
@@ -9,9 +10,12 @@ leaves them).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
+from typing import Literal
 
+from client.growth_inputs import normalise_slug
 from client.inputs import normalise_domain, normalise_keyword
 from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
 from client.settings import DEFAULT_API_BASE
@@ -33,6 +37,9 @@ COMPETITORS: dict[str, tuple[str, ...]] = {
 WATCHED_KEYWORDS: dict[str, tuple[str, ...]] = {
     "vdr_demo": ("cookie free analytics", "cold brew coffee", "website heatmap tool"),
 }
+#: Demo Trust Maps are seeded once a week (60 referring domains each): churn between any two of them
+#: reads like a real history, and seeding stays a matter of seconds.
+DEMO_MAP_EVERY_DAYS = 7
 #: Where a lookup's public links point by default (the history keeps numbers, not these links).
 LINK_ROOT = DEFAULT_API_BASE
 
@@ -100,3 +107,40 @@ def keyword_report_on(
     does."""
     user_domain = normalise_domain(domain) if domain else None
     return keyword_report(normalise_keyword(keyword), user_domain, cached=cached, day=day)
+
+
+@dataclass(frozen=True)
+class DemoRows:
+    """A key's ``DEMO_DAYS`` of demo history ending at one day: what it watches (kind, subject, origin)
+    and each day's answers, made as they are read: daily lookups, tracked keywords and watched-keyword
+    reports (as the daily job records them), weekly Trust Maps."""
+
+    watches: tuple[tuple[Literal["domain", "keyword"], str, Literal["own", "demo"]], ...]
+    lookups: Iterator[tuple[date, Lookup]]
+    trust_maps: Iterator[tuple[date, TrustMap]]
+    trackeds: Iterator[tuple[date, TrackedKeywords]]
+    keyword_reports: Iterator[tuple[date, KeywordReport]]
+
+
+def demo_rows(key: str, last_day: date) -> DemoRows:
+    """The key's demo history ending ``last_day`` (each iterator can be read once)."""
+    subjects = demo_subjects(key)
+    days = [last_day - timedelta(days=back) for back in range(DEMO_DAYS - 1, -1, -1)]
+    weekly = days[::-DEMO_MAP_EVERY_DAYS][::-1]  # ending last_day
+    return DemoRows(
+        watches=(
+            *(("domain", domain, "own") for domain in subjects.own_sites),
+            *(("domain", domain, "demo") for domain in subjects.competitors),
+            *(("keyword", keyword, "demo") for keyword in subjects.keywords),
+        ),
+        lookups=((day, lookup_on(domain, day)) for domain in subjects.domains for day in days),
+        trust_maps=((day, trust_map_on(domain, day)) for domain in subjects.domains for day in weekly),
+        trackeds=(
+            (day, tracked_on(key, normalise_slug(site), day)) for site in subjects.own_sites for day in days
+        ),
+        keyword_reports=(
+            (day, keyword_report_on(keyword, day, asking_domain(key, keyword)))
+            for keyword in subjects.keywords
+            for day in days
+        ),
+    )

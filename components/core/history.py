@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
 import streamlit as st
@@ -48,9 +48,6 @@ UNAVAILABLE = "History is unavailable"
 #: How long the History page reuses what it read (rows written by the job or another replica show
 #: within this time; rows written by this process at once).
 QUERY_TTL_S = 60.0
-#: Demo Trust Maps are seeded once a week (60 referring domains each): churn between any two of them
-#: reads like a real history, and seeding stays a matter of seconds.
-DEMO_MAP_EVERY_DAYS = 7
 
 
 @dataclass
@@ -275,42 +272,20 @@ def _seed_if_empty(door: _Door, store: HistoryStore, account: str, key: str, tod
 
 
 def seed_demo_history(store: HistoryStore, account: str, key: str, today: date) -> None:
-    """``DEMO_DAYS`` of the demo key's history ending ``today``: daily lookups, tracked keywords and
-    watched-keyword reports (as the daily job records them), weekly Trust Maps; all marked as demo."""
-    from client.growth_inputs import normalise_slug
-    from sandbox.demo_history import (
-        DEMO_DAYS,
-        asking_domain,
-        demo_subjects,
-        keyword_report_on,
-        lookup_on,
-        tracked_on,
-        trust_map_on,
-    )
+    """``DEMO_DAYS`` of the demo key's history ending ``today`` (``sandbox.demo_history.demo_rows``),
+    all marked as demo."""
+    from sandbox.demo_history import demo_rows
 
-    subjects = demo_subjects(key)
-    days = [today - timedelta(days=back) for back in range(DEMO_DAYS - 1, -1, -1)]
-    for domain in subjects.own_sites:
-        store.watch(account, "domain", domain, origin="own")
-    for domain in subjects.competitors:
-        store.watch(account, "domain", domain, origin="demo")
-    for keyword in subjects.keywords:
-        store.watch(account, "keyword", keyword, origin="demo")
-    domains = (*subjects.own_sites, *subjects.competitors)
-    weekly = days[::-DEMO_MAP_EVERY_DAYS][::-1]  # ending today
+    demo = demo_rows(key, today)
+    for kind, subject, origin in demo.watches:
+        store.watch(account, kind, subject, origin=origin)
     store.seed(
         account,
-        lookups=((day, lookup_on(domain, day)) for domain in domains for day in days),
-        trust_maps=((day, trust_map_on(domain, day)) for domain in domains for day in weekly),
-        trackeds=(
-            (day, tracked_on(key, normalise_slug(site), day)) for site in subjects.own_sites for day in days
-        ),
+        demo.lookups,
+        demo.trust_maps,
+        demo.trackeds,
         source="demo",
-        keyword_reports=(
-            (day, keyword_report_on(keyword, day, asking_domain(key, keyword)))
-            for keyword in subjects.keywords
-            for day in days
-        ),
+        keyword_reports=demo.keyword_reports,
     )
 
 

@@ -9,19 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from client.growth_inputs import normalise_slug
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.clock import today
-from sandbox.demo_history import (
-    DEMO_DAYS,
-    asking_domain,
-    demo_subjects,
-    keyword_report_on,
-    lookup_on,
-    tracked_on,
-    trust_map_on,
-)
+from sandbox.demo_history import demo_rows, lookup_on
 from store import HistoryStore
 from store.cli import main
 from tests.store.alert_history import OWN, day, lookup, record_lookups, tracked, watch_own
@@ -145,29 +136,11 @@ def test_the_snapshot_evaluates_the_day_it_recorded_and_keeps_its_last_line(
 
 def seed_demo(store: HistoryStore, account: str, last_day: date) -> None:
     """The demo key's history as the app seeds it in Sandbox mode (``seed_demo_history``, without
-    Streamlit): daily lookups, tracked keywords and watched keywords' reports, weekly Trust Maps."""
-    subjects = demo_subjects(DEMO_KEY)
-    days = [last_day - timedelta(days=back) for back in range(DEMO_DAYS - 1, -1, -1)]
-    weekly = days[::-7][::-1]
-    for domain in subjects.own_sites:
-        store.watch(account, "domain", domain, origin="own")
-    for domain in subjects.competitors:
-        store.watch(account, "domain", domain, origin="demo")
-    for keyword in subjects.keywords:
-        store.watch(account, "keyword", keyword, origin="demo")
-    store.seed(
-        account,
-        lookups=[(d, lookup_on(domain, d)) for domain in subjects.domains for d in days],
-        trust_maps=[(d, trust_map_on(domain, d)) for domain in subjects.domains for d in weekly],
-        trackeds=[
-            (d, tracked_on(DEMO_KEY, normalise_slug(site), d)) for site in subjects.own_sites for d in days
-        ],
-        keyword_reports=[
-            (d, keyword_report_on(keyword, d, asking_domain(DEMO_KEY, keyword)))
-            for keyword in subjects.keywords
-            for d in days
-        ],
-    )
+    Streamlit)."""
+    demo = demo_rows(DEMO_KEY, last_day)
+    for kind, subject, origin in demo.watches:
+        store.watch(account, kind, subject, origin=origin)
+    store.seed(account, demo.lookups, demo.trust_maps, demo.trackeds, keyword_reports=demo.keyword_reports)
 
 
 def test_the_demo_historys_last_week_has_alerts_with_titles_and_chart_links(tmp_path: Path) -> None:
