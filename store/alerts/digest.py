@@ -10,7 +10,7 @@ period's first one) to the period's last.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from html import escape
@@ -137,26 +137,24 @@ def _change(pair: tuple[int | None, int | None]) -> int | None:
     return None if before is None or after is None else after - before
 
 
-def _ends(rows: pd.DataFrame, start: date) -> tuple[pd.Series, pd.Series] | None:
-    """The rows a move is measured between (sorted by day); None when there is only one day."""
-    days = rows["day"].dt.date
-    before = rows[days < start]
-    baseline = before.iloc[-1] if len(before) else rows.iloc[0]
-    latest = rows.iloc[-1]
-    if baseline["day"] >= latest["day"]:
-        return None
-    return baseline, latest
+def _period_ends(
+    history: pd.DataFrame, by: str | list[str], start: date, end: date
+) -> Iterator[tuple[Any, pd.Series, pd.Series]]:
+    """Each subject (grouped ``by``, in order) with the rows its move is measured between: the last
+    before ``start`` (else the first) and the last up to ``end``; subjects with only one day are left out."""
+    frame = history[history["day"].dt.date <= end].sort_values("day") if len(history) else history
+    for subject, rows in frame.groupby(by, sort=True):
+        before = rows[rows["day"].dt.date < start]
+        baseline = before.iloc[-1] if len(before) else rows.iloc[0]
+        latest = rows.iloc[-1]
+        if baseline["day"] < latest["day"]:
+            yield subject, baseline, latest
 
 
 def domain_moves(history: pd.DataFrame, start: date, end: date, limit: int = MOVES_SHOWN) -> list[DomainMove]:
     """The watched domains whose DR, TrueDR or referring domains changed, biggest first."""
-    frame = history[history["day"].dt.date <= end].sort_values("day") if len(history) else history
     moves: list[DomainMove] = []
-    for domain, rows in frame.groupby("domain", sort=True):
-        ends = _ends(rows, start)
-        if ends is None:
-            continue
-        first, last = ends
+    for domain, first, last in _period_ends(history, "domain", start, end):
         move = DomainMove(
             str(domain),
             *((_value(first[name]), _value(last[name])) for name in ("dr", "true_dr", "referring_domains")),
@@ -171,13 +169,8 @@ def keyword_moves(
     history: pd.DataFrame, start: date, end: date, limit: int = MOVES_SHOWN
 ) -> list[KeywordMove]:
     """The keywords whose position changed over the period, biggest move first."""
-    frame = history[history["day"].dt.date <= end].sort_values("day") if len(history) else history
     moves: list[KeywordMove] = []
-    for (site, keyword), rows in frame.groupby(["site", "keyword"], sort=True):
-        ends = _ends(rows, start)
-        if ends is None:
-            continue
-        first, last = ends
+    for (site, keyword), first, last in _period_ends(history, ["site", "keyword"], start, end):
         move = KeywordMove(str(keyword), str(site), _value(first["position"]), _value(last["position"]))
         if move.before != move.after:
             moves.append(move)
@@ -230,53 +223,59 @@ def _site_words(site: str) -> str:
     return site if site else "watched keyword"
 
 
+def _html_section(
+    heading: str, headers: Sequence[str], rows: list[tuple[str, ...]], nothing: str
+) -> list[str]:
+    """A heading and its table, or ``nothing`` in words when there are no rows."""
+    table = _table(headers, rows) if rows else f"<p>{nothing}</p>"
+    return [f'<h3 style="font-size:15px;margin:12px 0 4px 0">{escape(heading)}</h3>', table]
+
+
 def _account_html(account: AccountDigest, dashboard: str) -> str:
     parts = [f'<h2 style="font-size:18px;margin:24px 0 6px 0">{escape(account.label)}</h2>']
     alerts = account.alerts.head(ALERTS_SHOWN)
-    parts.append(f'<h3 style="font-size:15px;margin:12px 0 4px 0">Alerts ({len(account.alerts)})</h3>')
-    if len(alerts):
-        rows = [
-            (
-                escape(_day(alert.day)),
-                _link(_alert_url(dashboard, alert), alert.title),
-                escape(alert.before if alert.before is not None else "—"),
-                escape(alert.after if alert.after is not None else "—"),
-            )
-            for alert in alerts.itertuples()
-        ]
-        parts.append(_table(("Day", "What happened", "Before", "After"), rows))
-        if len(account.alerts) > len(alerts):
-            parts.append(f"<p>… and {len(account.alerts) - len(alerts)} more in the dashboard.</p>")
-    else:
-        parts.append("<p>No alerts in this period.</p>")
-    parts.append('<h3 style="font-size:15px;margin:12px 0 4px 0">Watched domains: biggest moves</h3>')
-    if account.domain_moves:
-        rows = [
-            (
-                _link(chart_url(dashboard, "domain", move.domain), move.domain),
-                escape(_pair(move.dr)),
-                escape(_pair(move.true_dr)),
-                escape(_pair(move.referring_domains, percent=True)),
-            )
-            for move in account.domain_moves
-        ]
-        parts.append(_table(("Domain", "DR", "TrueDR", "Referring domains"), rows))
-    else:
-        parts.append("<p>No watched domain moved.</p>")
-    parts.append('<h3 style="font-size:15px;margin:12px 0 4px 0">Keywords: biggest moves</h3>')
-    if account.keyword_moves:
-        rows = [
-            (
-                _link(chart_url(dashboard, "keyword", move.keyword), move.keyword),
-                escape(_site_words(move.site)),
-                escape(f"{_number(move.before)} → {_number(move.after)}"),
-                escape(move.words),
-            )
-            for move in account.keyword_moves
-        ]
-        parts.append(_table(("Keyword", "For", "Position", "Change"), rows))
-    else:
-        parts.append("<p>No keyword moved.</p>")
+    rows = [
+        (
+            escape(_day(alert.day)),
+            _link(_alert_url(dashboard, alert), alert.title),
+            escape(alert.before if alert.before is not None else "—"),
+            escape(alert.after if alert.after is not None else "—"),
+        )
+        for alert in alerts.itertuples()
+    ]
+    heading = f"Alerts ({len(account.alerts)})"
+    parts += _html_section(
+        heading, ("Day", "What happened", "Before", "After"), rows, "No alerts in this period."
+    )
+    if len(account.alerts) > len(alerts):
+        parts.append(f"<p>… and {len(account.alerts) - len(alerts)} more in the dashboard.</p>")
+    rows = [
+        (
+            _link(chart_url(dashboard, "domain", move.domain), move.domain),
+            escape(_pair(move.dr)),
+            escape(_pair(move.true_dr)),
+            escape(_pair(move.referring_domains, percent=True)),
+        )
+        for move in account.domain_moves
+    ]
+    parts += _html_section(
+        "Watched domains: biggest moves",
+        ("Domain", "DR", "TrueDR", "Referring domains"),
+        rows,
+        "No watched domain moved.",
+    )
+    rows = [
+        (
+            _link(chart_url(dashboard, "keyword", move.keyword), move.keyword),
+            escape(_site_words(move.site)),
+            escape(f"{_number(move.before)} → {_number(move.after)}"),
+            escape(move.words),
+        )
+        for move in account.keyword_moves
+    ]
+    parts += _html_section(
+        "Keywords: biggest moves", ("Keyword", "For", "Position", "Change"), rows, "No keyword moved."
+    )
     return "\n".join(parts)
 
 
@@ -303,35 +302,38 @@ def render_html(digest: Digest) -> str:
 # --- plain text --------------------------------------------------------------------------------
 
 
+def _text_section(heading: str, lines: list[str], nothing: str) -> list[str]:
+    """A heading and its lines, or ``nothing`` in words when there are none."""
+    return ["", heading, *(lines or [nothing])]
+
+
 def _account_text(account: AccountDigest, dashboard: str) -> list[str]:
-    lines = [account.label, "=" * len(account.label), "", f"Alerts ({len(account.alerts)})"]
+    alerts: list[str] = []
     for alert in account.alerts.head(ALERTS_SHOWN).itertuples():
         evidence = ""
         if alert.before is not None or alert.after is not None:
             evidence = f" ({alert.before or '—'} → {alert.after or '—'})"
-        lines.append(f"- {_day(alert.day)}: {alert.title}{evidence}")
-        lines.append(f"  {_alert_url(dashboard, alert)}")
+        alerts += [f"- {_day(alert.day)}: {alert.title}{evidence}", f"  {_alert_url(dashboard, alert)}"]
     if len(account.alerts) > ALERTS_SHOWN:
-        lines.append(f"… and {len(account.alerts) - ALERTS_SHOWN} more in the dashboard.")
-    if account.alerts.empty:
-        lines.append("No alerts in this period.")
-    lines += ["", "Watched domains: biggest moves"]
-    for move in account.domain_moves:
-        lines.append(
-            f"- {move.domain}: DR {_pair(move.dr)}; TrueDR {_pair(move.true_dr)}; "
-            f"referring domains {_pair(move.referring_domains, percent=True)}"
-        )
-    if not account.domain_moves:
-        lines.append("No watched domain moved.")
-    lines += ["", "Keywords: biggest moves"]
-    for move in account.keyword_moves:
-        lines.append(
-            f'- "{move.keyword}" ({_site_words(move.site)}): position {_number(move.before)} → '
-            f"{_number(move.after)}, {move.words}"
-        )
-    if not account.keyword_moves:
-        lines.append("No keyword moved.")
-    return [*lines, ""]
+        alerts.append(f"… and {len(account.alerts) - ALERTS_SHOWN} more in the dashboard.")
+    domains = [
+        f"- {move.domain}: DR {_pair(move.dr)}; TrueDR {_pair(move.true_dr)}; "
+        f"referring domains {_pair(move.referring_domains, percent=True)}"
+        for move in account.domain_moves
+    ]
+    keywords = [
+        f'- "{move.keyword}" ({_site_words(move.site)}): position {_number(move.before)} → '
+        f"{_number(move.after)}, {move.words}"
+        for move in account.keyword_moves
+    ]
+    return [
+        account.label,
+        "=" * len(account.label),
+        *_text_section(f"Alerts ({len(account.alerts)})", alerts, "No alerts in this period."),
+        *_text_section("Watched domains: biggest moves", domains, "No watched domain moved."),
+        *_text_section("Keywords: biggest moves", keywords, "No keyword moved."),
+        "",
+    ]
 
 
 def render_text(digest: Digest) -> str:
