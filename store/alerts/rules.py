@@ -101,69 +101,70 @@ def _in_days(days: int) -> str:
     return "in 7 days" if days == 7 else f"in {days} days"
 
 
+def _week_fall(rows: list[Row], now: Row, column: str, percent: bool) -> tuple[_WeekChange, float] | None:
+    """How far ``column`` fell in about a week up to ``now``: in points, or in percent of where it was
+    (None when it cannot be told)."""
+    change = _week_change(rows, now, column)
+    if change is None or (percent and change.before <= 0):
+        return None
+    fell = change.before - change.after
+    return change, (fell / change.before * 100 if percent else fell)
+
+
+def _newly_fell(
+    rows: list[Row], now: Row, previous: Row | None, column: str, threshold: float, *, percent: bool = False
+) -> tuple[_WeekChange, float] | None:
+    """The week's fall on ``now`` when it reaches ``threshold`` and did not yet on the snapshot before
+    (the same fall is told once)."""
+    fell = _week_fall(rows, now, column, percent)
+    if fell is None or fell[1] < threshold:
+        return None
+    earlier = _week_fall(rows, previous, column, percent) if previous is not None else None
+    if earlier is not None and earlier[1] >= threshold:
+        return None
+    return fell
+
+
+def _fall_finding(
+    rule: str, domain: str, day: date, what: str, change: _WeekChange, key: str = ""
+) -> Finding:
+    """A domain's number that fell: "<domain>: <what> in 7 days (<before> → <after>)"."""
+    before, after = _whole(change.before), _whole(change.after)
+    return Finding(
+        rule=rule,
+        subject=domain,
+        day=day,
+        title=f"{domain}: {what} {_in_days(change.days)} ({before} → {after})",
+        chart="domain",
+        chart_subject=domain,
+        before=before,
+        after=after,
+        key=key,
+    )
+
+
 def _authority_drops(
     domain: str, rows: list[Row], now: Row, previous: Row | None, points: float
 ) -> list[Finding]:
     found = []
     for column, label in METRICS:
-        change = _week_change(rows, now, column)
-        if change is None or change.before - change.after < points:
-            continue
-        earlier = _week_change(rows, previous, column) if previous is not None else None
-        if earlier is not None and earlier.before - earlier.after >= points:
-            continue  # it already held on the snapshot before: the same drop, told once
-        fell = change.before - change.after
-        found.append(
-            Finding(
-                rule="authority_drop",
-                subject=domain,
-                day=now["day"],
-                title=(
-                    f"{domain}: {label} fell {_whole(fell)} point{'s' if fell != 1 else ''} "
-                    f"{_in_days(change.days)} ({_whole(change.before)} → {_whole(change.after)})"
-                ),
-                chart="domain",
-                chart_subject=domain,
-                before=_whole(change.before),
-                after=_whole(change.after),
-                key=column,
-            )
-        )
+        fell = _newly_fell(rows, now, previous, column, points)
+        if fell is not None:
+            change, by = fell
+            what = f"{label} fell {_whole(by)} point{'s' if by != 1 else ''}"
+            found.append(_fall_finding("authority_drop", domain, now["day"], what, change, key=column))
     return found
-
-
-def _referring_fell_percent(rows: list[Row], now: Row) -> tuple[_WeekChange, float] | None:
-    change = _week_change(rows, now, "referring_domains")
-    if change is None or change.before <= 0:
-        return None
-    return change, (change.before - change.after) / change.before * 100
 
 
 def _referring_domains_fell(
     domain: str, rows: list[Row], now: Row, previous: Row | None, percent: float
 ) -> list[Finding]:
-    fell = _referring_fell_percent(rows, now)
-    if fell is None or fell[1] < percent:
-        return []
-    earlier = _referring_fell_percent(rows, previous) if previous is not None else None
-    if earlier is not None and earlier[1] >= percent:
+    fell = _newly_fell(rows, now, previous, "referring_domains", percent, percent=True)
+    if fell is None:
         return []
     change, share = fell
-    return [
-        Finding(
-            rule="referring_domains_fell",
-            subject=domain,
-            day=now["day"],
-            title=(
-                f"{domain}: referring domains fell {share:.0f}% {_in_days(change.days)} "
-                f"({_whole(change.before)} → {_whole(change.after)})"
-            ),
-            chart="domain",
-            chart_subject=domain,
-            before=_whole(change.before),
-            after=_whole(change.after),
-        )
-    ]
+    what = f"referring domains fell {share:.0f}%"
+    return [_fall_finding("referring_domains_fell", domain, now["day"], what, change)]
 
 
 #: rule -> (the yes/no column, the title's ending, before, after)
@@ -279,6 +280,23 @@ def keyword_findings(
     return found
 
 
+def _keyword_finding(
+    rule: str, keyword: str, day: date, what: str, where: str, before: int | None, after: int | None, key: str
+) -> Finding:
+    """A keyword's position that changed: "“<keyword>” <what><where> (<before> → <after>)"."""
+    return Finding(
+        rule=rule,
+        subject=keyword,
+        day=day,
+        title=f"“{keyword}” {what}{where} ({_place(before)} → {_place(after)})",
+        chart="keyword",
+        chart_subject=keyword,
+        before=_place(before),
+        after=_place(after),
+        key=key,
+    )
+
+
 def _keyword_day(
     series: list[tuple[tuple[str, ...], list[Row]]],
     day: date,
@@ -295,38 +313,14 @@ def _keyword_day(
         key = site or "watched"
         where = _where(site, names)
         if left_on and before is not None and before <= TOP and (after is None or after > TOP):
-            found.append(
-                Finding(
-                    rule="keyword_left_top10",
-                    subject=keyword,
-                    day=day,
-                    title=f"“{keyword}” left the top 10{where} ({_place(before)} → {_place(after)})",
-                    chart="keyword",
-                    chart_subject=keyword,
-                    before=_place(before),
-                    after=_place(after),
-                    key=key,
-                )
+            left = _keyword_finding(
+                "keyword_left_top10", keyword, day, "left the top 10", where, before, after, key
             )
+            found.append(left)
             continue  # told as leaving the top 10, not also as a move
         if move_by is None or before is None or after is None or abs(after - before) < move_by:
             continue
         moved = abs(after - before)
-        direction = "rose" if after < before else "fell"
-        found.append(
-            Finding(
-                rule="keyword_moved",
-                subject=keyword,
-                day=day,
-                title=(
-                    f"“{keyword}” {direction} {moved} position{'s' if moved != 1 else ''}{where} "
-                    f"({_place(before)} → {_place(after)})"
-                ),
-                chart="keyword",
-                chart_subject=keyword,
-                before=_place(before),
-                after=_place(after),
-                key=key,
-            )
-        )
+        what = f"{'rose' if after < before else 'fell'} {moved} position{'s' if moved != 1 else ''}"
+        found.append(_keyword_finding("keyword_moved", keyword, day, what, where, before, after, key))
     return found
