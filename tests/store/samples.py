@@ -38,28 +38,50 @@ def lookup(domain: str = "stripe.com", dr: int = 80, traffic: int = 1_000_000) -
     )
 
 
-def trust_map(
-    domain: str = "stripe.com", members: tuple[str, ...] = ("a.com", "b.com"), lost: str = ""
-) -> TrustMap:
+#: A referring domain in a sample Trust Map: name -> (DR, link type, status, spam score).
+Link = tuple[int, str, str, float]
+
+
+def trust_map_of(domain: str, links: dict[str, Link], more: int = 100) -> TrustMap:
+    """A Trust Map sampling ``links`` out of ``more`` referring domains beside them."""
     return TrustMap(
         site=MapSite(domain=domain),
-        total_domains=len(members) + 100,
+        total_domains=len(links) + more,
         domains=[
             ReferringDomain(
                 domain=name,
-                dr=50 + i,
+                dr=dr,
                 backlinks=10 * (i + 1),
-                link_type="dofollow",
-                status="lost" if name == lost else "live",
-                spam_score=70.0 if name.startswith("spam") else 5.0,
+                link_type=kind,
+                status=status,
+                spam_score=spam,
                 importance=0.5,
             )
-            for i, name in enumerate(members)
+            for i, (name, (dr, kind, status, spam)) in enumerate(links.items())
         ],
     )
 
 
-def tracked(slug: str = "example-com", positions: dict[str, int] | None = None) -> TrackedKeywords:
+def trust_map(
+    domain: str = "stripe.com", members: tuple[str, ...] = ("a.com", "b.com"), lost: str = ""
+) -> TrustMap:
+    """Dofollow links from ``members`` (live but ``lost``); a member named spam… has a high spam score."""
+    return trust_map_of(
+        domain,
+        {
+            name: (
+                50 + i,
+                "dofollow",
+                "lost" if name == lost else "live",
+                70.0 if name.startswith("spam") else 5.0,
+            )
+            for i, name in enumerate(members)
+        },
+    )
+
+
+def tracked(slug: str = "example-com", positions: dict[str, int | None] | None = None) -> TrackedKeywords:
+    """A site's tracked keywords on a day; a position of None is "checked, not ranking"."""
     positions = positions if positions is not None else {"crm software": 7, "email marketing": 15}
     return TrackedKeywords(
         website=TrackedWebsite(slug=slug, url=f"https://{slug.replace('-', '.')}"),
@@ -76,7 +98,7 @@ def tracked(slug: str = "example-com", positions: dict[str, int] | None = None) 
                     tier="advanced",
                     search_volume=9000,
                     user_position=position,
-                    prev_position=position + 1,
+                    prev_position=None if position is None else position + 1,
                 ),
             )
             for i, (keyword, position) in enumerate(positions.items())
@@ -85,10 +107,12 @@ def tracked(slug: str = "example-com", positions: dict[str, int] | None = None) 
 
 
 def keyword_report(
-    keyword: str = "crm software", domain: str = "example.com", position: int = 4
+    keyword: str = "crm software", domain: str = "example.com", position: int | None = 4
 ) -> KeywordReport:
+    """A keyword's top 10 with ``domain`` at ``position`` (None: not in it)."""
     results = [SerpResult(position=p, domain=f"site{p}.com", dr=70 - p) for p in range(1, 11)]
-    results[position - 1] = SerpResult(position=position, domain=domain, dr=55)
+    if position is not None:
+        results[position - 1] = SerpResult(position=position, domain=domain, dr=55)
     return KeywordReport(
         keyword=keyword,
         results=results,

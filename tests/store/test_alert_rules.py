@@ -17,14 +17,11 @@ from tests.store.alert_history import (
     OWN,
     RIVAL,
     day,
-    keyword_report,
     lookup,
     record_lookups,
-    tracked,
-    trust_map,
     watch_own,
 )
-from tests.store.samples import ACCOUNT, OTHER_ACCOUNT
+from tests.store.samples import ACCOUNT, OTHER_ACCOUNT, keyword_report, tracked, trust_map_of
 
 
 @pytest.fixture
@@ -132,7 +129,7 @@ def test_keywords_leaving_the_top_10_and_moving_fire_once_each_and_not_on_small_
         {"crm tools": None, "crm software": 14, "sales crm": 36, "crm api": 4},  # out of the top 10 already
         {"crm tools": 30, "crm software": 20, "sales crm": 39, "crm api": None},  # fell 6; crm api left
     ]
-    store.seed(ACCOUNT, trackeds=[(day(n), tracked(p)) for n, p in enumerate(days)], source="job")
+    store.seed(ACCOUNT, trackeds=[(day(n), tracked(positions=p)) for n, p in enumerate(days)], source="job")
     alerts = evaluate(store, 3, 4)
     assert fired(alerts, "keyword_left_top10") == [
         (day(1), "crm tools", "“crm tools” left the top 10 for example.com (#7 → #14)", "#7", "#14"),
@@ -161,7 +158,7 @@ def test_a_watched_keyword_whose_report_had_the_site_in_the_top_10_fires_when_it
     store.seed(
         ACCOUNT,
         keyword_reports=[
-            (day(n), keyword_report("cookie free analytics", p)) for n, p in enumerate(positions)
+            (day(n), keyword_report("cookie free analytics", position=p)) for n, p in enumerate(positions)
         ],
         source="job",
     )
@@ -191,11 +188,11 @@ def test_a_new_spam_risky_referring_domain_of_an_own_site_fires_once_ever(store:
     week2 = {**week1, "c.com": (20, "dofollow", "live", 49.0)}  # below 50: not spam-risky
     week3 = {name: link for name, link in week2.items() if name != "spam-new.biz"}  # out of the sample
     maps = [(day(0), week0), (day(7), week1), (day(14), week2), (day(21), week3), (day(28), week2)]
-    store.seed(ACCOUNT, trust_maps=[(d, trust_map(OWN, links)) for d, links in maps], source="job")
+    store.seed(ACCOUNT, trust_maps=[(d, trust_map_of(OWN, links)) for d, links in maps], source="job")
     # Spam pointing at a competitor asks nothing of the team: its map is not alerted on.
-    store.seed(ACCOUNT, trust_maps=[(d, trust_map(RIVAL, {})) for d, _ in maps[:1]], source="job")
+    store.seed(ACCOUNT, trust_maps=[(d, trust_map_of(RIVAL, {})) for d, _ in maps[:1]], source="job")
     store.seed(
-        ACCOUNT, trust_maps=[(day(7), trust_map(RIVAL, {"spam-x.biz": (5, "nofollow", "live", 90.0)}))]
+        ACCOUNT, trust_maps=[(day(7), trust_map_of(RIVAL, {"spam-x.biz": (5, "nofollow", "live", 90.0)}))]
     )
     alerts = evaluate(store, 28, 29)  # spam-new.biz back in the sample on day 28 is not news again
     assert fired(alerts, "spam_risky_link") == [
@@ -231,7 +228,7 @@ def test_a_strong_dofollow_link_going_from_live_to_lost_fires_once(store: Histor
         if name != "gone.com"
     }
     maps = [(day(0), week0), (day(7), lost), (day(14), lost)]
-    store.seed(ACCOUNT, trust_maps=[(d, trust_map(OWN, links)) for d, links in maps], source="job")
+    store.seed(ACCOUNT, trust_maps=[(d, trust_map_of(OWN, links)) for d, links in maps], source="job")
     assert fired(evaluate(store, 14, 15), "strong_link_lost") == [
         (day(7), OWN, "example.com lost a dofollow link from big.com (DR 70)", "live", "lost")
     ]
@@ -266,7 +263,7 @@ def test_a_partner_that_linked_after_the_proposal_and_stopped_fires_once(store: 
         (day(14), {"a.com": live, "late.com": (35, "dofollow", "lost", 2.0)}),
         (day(21), {"a.com": live}),
     ]
-    store.seed(ACCOUNT, trust_maps=[(d, trust_map(OWN, links)) for d, links in maps], source="job")
+    store.seed(ACCOUNT, trust_maps=[(d, trust_map_of(OWN, links)) for d, links in maps], source="job")
     alerts = evaluate(store, 21, 22)
     assert fired(alerts, "partner_stopped_linking") == [
         (

@@ -15,9 +15,9 @@ from sandbox.clock import today
 from sandbox.demo_history import demo_rows, lookup_on
 from store import HistoryStore
 from store.cli import main
-from tests.store.alert_history import OWN, day, lookup, record_lookups, tracked, watch_own
+from tests.store.alert_history import OWN, day, lookup, record_lookups, watch_own
 from tests.store.local_servers import webhook_receiver
-from tests.store.samples import ACCOUNT, OTHER_ACCOUNT
+from tests.store.samples import ACCOUNT, OTHER_ACCOUNT, tracked
 
 TOKEN = "T000-secret-hook-token"
 
@@ -33,7 +33,10 @@ def url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
         record_lookups(store, ACCOUNT, [lookup(OWN, dr=dr) for dr in [50] * 7 + [47, 47]])  # DR drop, day 7
         store.seed(
             OTHER_ACCOUNT,
-            trackeds=[(day(7), tracked({"crm tools": 4})), (day(8), tracked({"crm tools": 12}))],
+            trackeds=[
+                (day(7), tracked(positions={"crm tools": 4})),
+                (day(8), tracked(positions={"crm tools": 12})),
+            ],
             source="job",
         )
     return database
