@@ -3,15 +3,17 @@
 A subject is stored normalised (``normalise_subject``): a domain as its registrable domain, a keyword
 with whitespace folded and in lower case, so "Stripe.com" and "https://stripe.com/x" are one item.
 Adding is idempotent; adding a subject already there as "added" with origin "own" marks it as own.
+``insert_if_new`` is that idempotent insert for any table (the alerts use it too).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
-from sqlalchemy import Engine, delete, exists, select, update
+from sqlalchemy import Connection, Engine, Table, delete, exists, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from client.inputs import normalise_domain, normalise_keyword
@@ -49,6 +51,19 @@ def check_account(account: str) -> str:
     return account
 
 
+def insert_if_new(conn: Connection, table: Table, row: dict[str, Any], unique: Sequence[str]) -> int | None:
+    """Insert ``row``; its id, or None when a row with the same ``unique`` columns is already there."""
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    stmt = (
+        dialect.insert(table)
+        .values(row)
+        .on_conflict_do_nothing(index_elements=list(unique))
+        .returning(table.c.id)
+    )
+    found = conn.execute(stmt).first()
+    return None if found is None else int(found.id)
+
+
 def as_utc(moment: datetime) -> datetime:
     """SQLite hands back naive datetimes; every time this package writes is UTC."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
@@ -82,14 +97,7 @@ class WatchlistMixin:
             "added_at": datetime.now(UTC),
         }
         with self._writer.begin() as conn:
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-            stmt = (
-                dialect.insert(WATCH)
-                .values(row)
-                .on_conflict_do_nothing(index_elements=["account", "kind", "subject"])
-                .returning(WATCH.c.id)
-            )
-            added = conn.execute(stmt).first() is not None
+            added = insert_if_new(conn, WATCH, row, ("account", "kind", "subject")) is not None
             if not added and origin == "own":
                 conn.execute(
                     update(WATCH)

@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Literal
 
 import pandas as pd
-from sqlalchemy import Connection, Engine, func, insert, select, union, update
+from sqlalchemy import Engine, func, insert, select, union, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from store.alerts.catalog import RULES, Finding, RuleSetting, check_setting, default_setting
@@ -28,7 +28,7 @@ from store.models import (
     KeywordSnapshotRow,
     TrustMapSnapshotRow,
 )
-from store.watchlist import as_utc, check_account
+from store.watchlist import as_utc, check_account, insert_if_new
 
 AlertState = Literal["open", "acknowledged", "all"]
 ALERT_STATES = ("open", "acknowledged", "all")
@@ -85,19 +85,6 @@ def delivery_words(state: str | None, attempts: int | None, status: int | None) 
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _insert_ignoring_duplicates(conn: Connection, row: dict[str, Any]) -> int | None:
-    """Insert an alert; its id, or None when the account already has it (same rule and fingerprint)."""
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    stmt = (
-        dialect.insert(ALERTS)
-        .values(row)
-        .on_conflict_do_nothing(index_elements=["account", "rule", "fingerprint"])
-        .returning(ALERTS.c.id)
-    )
-    found = conn.execute(stmt).first()
-    return None if found is None else int(found.id)
 
 
 class AlertsMixin:
@@ -192,7 +179,9 @@ class AlertsMixin:
         now = _now()
         with self._writer.begin() as conn:
             for finding in findings:
-                alert_id = _insert_ignoring_duplicates(conn, _alert_row(account, finding, now))
+                alert_id = insert_if_new(
+                    conn, ALERTS, _alert_row(account, finding, now), ("account", "rule", "fingerprint")
+                )
                 if alert_id is None:
                     known += 1
                     continue
