@@ -144,12 +144,13 @@ def _alerts_section(files: tuple[Path, ...]) -> dict[str, Any]:
     return merged
 
 
-def _text(section: Mapping[str, Any], key: str) -> str | None:
+def _text(section: Mapping[str, Any], key: str, where: str = "[alerts]") -> str | None:
+    """The setting ``key`` of a settings section (``where`` names it), trimmed; None when empty or absent."""
     value = section.get(key)
     if value is None:
         return None
     if not isinstance(value, str):
-        raise AlertConfigError(f"[alerts] {key} must be text")
+        raise AlertConfigError(f"{where} {key} must be text")
     return value.strip() or None
 
 
@@ -165,12 +166,7 @@ def _check_webhook(url: str) -> None:
 
 def _email(section: Mapping[str, Any]) -> EmailConfig:
     def text(key: str) -> str | None:
-        value = section.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            raise AlertConfigError(f"[alerts.email] {key} must be text")
-        return value.strip() or None
+        return _text(section, key, "[alerts.email]")
 
     host = text("host")
     if not host:
