@@ -21,10 +21,15 @@ SIGN_IN_SECTION = {
 }
 
 
-def open_page(page: str | None = None, **query: str) -> AppTest:
+def open_page(
+    page: str | None = None, *, email: str | None = None, access: dict[str, Any] | None = None, **query: str
+) -> AppTest:
     """A new session on ``page`` (a registry file such as ``views/site.py``; None for the start page)
-    with ``query`` in its URL, after its first run."""
+    with ``query`` in its URL, after its first run; with ``email``, that person is signed in and
+    ``access`` are the ``[access]`` lists (``signed_in``)."""
     at = AppTest.from_file(APP, default_timeout=30)
+    if email is not None:
+        signed_in(at, email, access or {})
     for name, value in query.items():
         at.query_params[name] = value
     if page is not None:

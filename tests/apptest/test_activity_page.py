@@ -18,7 +18,7 @@ from client.settings import key_fingerprint
 from components.core import history
 from sandbox import DEMO_KEY, SandboxServer
 from store import AuditEvent, HistoryStore
-from tests.apptest.app_pages import APP, shown_text, signed_in
+from tests.apptest.app_pages import open_page, shown_text
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 PAGE = "views/activity.py"
@@ -53,11 +53,7 @@ def store(own_store: HistoryStore) -> HistoryStore:
 
 def _open(email: str | None) -> AppTest:
     """The Activity page for ``email`` signed in (None: sign-in off, the local user)."""
-    at = AppTest.from_file(APP, default_timeout=30)
-    if email is not None:
-        signed_in(at, email, ACCESS)
-    at.switch_page(PAGE)
-    return at.run()
+    return open_page(PAGE, email=email, access=ACCESS)
 
 
 def _rows(at: AppTest) -> pd.DataFrame:

@@ -22,7 +22,7 @@ from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import tracked_on
 from store import HistoryStore
 from store.alerts import chart_query
-from tests.apptest.app_pages import APP, open_page, shown_text, signed_in
+from tests.apptest.app_pages import open_page, shown_text, signed_in
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -64,13 +64,7 @@ def store(own_store: HistoryStore) -> HistoryStore:
 
 
 def _open(email: str | None = None, **query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    if email is not None:
-        signed_in(at, email, ACCESS)
-    for name, value in query.items():
-        at.query_params[name] = value
-    at.switch_page(PAGE)
-    at.run()
+    at = open_page(PAGE, email=email, access=ACCESS, **query)
     assert not at.exception, [e.value for e in at.exception]
     return at
 

@@ -17,7 +17,7 @@ from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
 from store import HistoryStore
-from tests.apptest.app_pages import APP, shown_text, signed_in
+from tests.apptest.app_pages import open_page, shown_text
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -50,12 +50,7 @@ def store(own_store: HistoryStore) -> HistoryStore:
 
 
 def _open(email: str, page: str, query: dict[str, str]) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    signed_in(at, email, ACCESS)
-    for name, value in query.items():
-        at.query_params[name] = value
-    at.switch_page(page)
-    at.run()
+    at = open_page(page, email=email, access=ACCESS, **query)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
