@@ -1,4 +1,5 @@
-"""Fixtures of the store tests: a real PostgreSQL server for the session, and each test's database.
+"""Fixtures of the store tests: a real PostgreSQL server for the session, and each test's database
+(``database_at`` leaves it at an older schema revision, with rows, for the upgrade tests).
 
 Store tests run twice, against an SQLite file and against PostgreSQL (``store_url`` is parametrised),
 each time on a database of their own, so tests never see each other's rows. No mocked database.
@@ -7,12 +8,16 @@ each time on a database of their own, so tests never see each other's rows. No m
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import inspect, text
 
 from store import HistoryStore
+from store.engine import make_engine
+from store.migrations import upgrade
 from tests.store.postgres import PostgresServer, running_postgres
 
 _database_numbers = itertools.count(1)
@@ -50,3 +55,24 @@ def store(store_url: str) -> Iterator[HistoryStore]:
     opened = HistoryStore.open(store_url)
     yield opened
     opened.close()
+
+
+#: An SQL statement of an older schema and its parameters (a list of them: the statement once per item).
+Insert = tuple[str, Mapping[str, Any] | Sequence[Mapping[str, Any]]]
+
+
+@pytest.fixture
+def database_at(store_url: str) -> Callable[..., None]:
+    """Leave this test's database at schema ``revision`` with rows written by ``inserts``; ``absent``,
+    a table a later revision adds, is checked not to be there yet. Opening the store then upgrades it."""
+
+    def at(revision: str, absent: str, *inserts: Insert) -> None:
+        engine = make_engine(store_url)
+        upgrade(engine, revision)
+        assert absent not in inspect(engine).get_table_names()
+        with engine.begin() as conn:
+            for statement, parameters in inserts:
+                conn.execute(text(statement), parameters)
+        engine.dispose()
+
+    return at

@@ -4,6 +4,7 @@ database made by the previous schema upgraded without losing a row."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 import pandas as pd
@@ -12,8 +13,7 @@ from sqlalchemy import inspect, text, update
 
 from store import ALERT_COLUMNS, RULES, HistoryStore, RuleSetting
 from store.alerts import Finding
-from store.engine import make_engine
-from store.migrations import current_revision, head_revision, upgrade
+from store.migrations import current_revision, head_revision
 from store.models import AlertDeliveryRow
 from tests.store import samples
 from tests.store.alert_history import OWN, day, lookup, record_lookups, watch_own
@@ -148,26 +148,23 @@ def test_the_jobs_run_over_every_account_with_history(store: HistoryStore) -> No
     assert store.latest_snapshot_day("0123456789abcdef") is None
 
 
-def test_a_database_at_the_audit_schema_keeps_its_rows_and_gains_the_alert_tables(store_url: str) -> None:
-    engine = make_engine(store_url)
-    upgrade(engine, "0003")
-    assert "alerts" not in inspect(engine).get_table_names()
-    with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO domain_snapshots (account, domain, day, dr, true_dr, source, recorded_at) "
-                "VALUES (:a, 'example.com', :day, 50, 45, 'job', :t)"
-            ),
+def test_a_database_at_the_audit_schema_keeps_its_rows_and_gains_the_alert_tables(
+    store_url: str, database_at: Callable[..., None]
+) -> None:
+    database_at(
+        "0003",
+        "alerts",
+        (
+            "INSERT INTO domain_snapshots (account, domain, day, dr, true_dr, source, recorded_at) "
+            "VALUES (:a, 'example.com', :day, 50, 45, 'job', :t)",
             {"a": ACCOUNT, "day": date(2025, 3, 3), "t": "2025-03-03 10:00:00"},
-        )
-        conn.execute(
-            text(
-                "INSERT INTO audit_events (at, person, account, operation, target, outcome) "
-                "VALUES (:t, 'ann@acme.com', :a, 'approve_exchange', 'partner.io', 'sent')"
-            ),
+        ),
+        (
+            "INSERT INTO audit_events (at, person, account, operation, target, outcome) "
+            "VALUES (:t, 'ann@acme.com', :a, 'approve_exchange', 'partner.io', 'sent')",
             {"a": ACCOUNT, "t": "2025-03-03 10:00:00"},
-        )
-    engine.dispose()
+        ),
+    )
     with HistoryStore.open(store_url) as store:
         assert current_revision(store.engine) == head_revision()
         assert {"alert_rules", "alerts", "alert_deliveries"} <= set(inspect(store.engine).get_table_names())

@@ -4,14 +4,14 @@ remove a row once written. Runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
 import pandas as pd
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect
 
 from store import AUDIT_COLUMNS, AuditEvent, HistoryStore
-from store.engine import make_engine
-from store.migrations import current_revision, head_revision, upgrade
+from store.migrations import current_revision, head_revision
 from tests.store.samples import ACCOUNT, OTHER_ACCOUNT
 
 T0 = datetime(2025, 3, 10, 9, 30, tzinfo=UTC)
@@ -31,27 +31,26 @@ def _event(at: datetime, **overrides: object) -> AuditEvent:
     return AuditEvent(**fields)  # type: ignore[arg-type]
 
 
-def test_a_database_at_the_second_revision_keeps_its_rows_and_gains_the_audit_log(store_url: str) -> None:
-    engine = make_engine(store_url)
-    upgrade(engine, "0002")
-    assert "audit_events" not in inspect(engine).get_table_names()
-    with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO watch_items (account, kind, subject, origin, added_at) "
-                "VALUES (:a, 'domain', 'stripe.com', 'added', :t), (:a, 'keyword', 'crm', 'added', :t)"
-            ),
+def test_a_database_at_the_second_revision_keeps_its_rows_and_gains_the_audit_log(
+    store_url: str, database_at: Callable[..., None]
+) -> None:
+    database_at(
+        "0002",
+        "audit_events",
+        (
+            "INSERT INTO watch_items (account, kind, subject, origin, added_at) "
+            "VALUES (:a, 'domain', 'stripe.com', 'added', :t), (:a, 'keyword', 'crm', 'added', :t)",
             {"a": ACCOUNT, "t": "2025-01-01 10:00:00"},
-        )
-        for n in range(20):
-            conn.execute(
-                text(
-                    "INSERT INTO domain_snapshots (account, domain, day, dr, global_rank, source,"
-                    " recorded_at) VALUES (:a, 'stripe.com', :day, :dr, :rank, 'job', :t)"
-                ),
-                {"a": ACCOUNT, "day": date(2025, 1, 1 + n), "dr": 70 + n, "rank": 900 - n, "t": "2025-01-21"},
-            )
-    engine.dispose()
+        ),
+        (
+            "INSERT INTO domain_snapshots (account, domain, day, dr, global_rank, source,"
+            " recorded_at) VALUES (:a, 'stripe.com', :day, :dr, :rank, 'job', :t)",
+            [
+                {"a": ACCOUNT, "day": date(2025, 1, 1 + n), "dr": 70 + n, "rank": 900 - n, "t": "2025-01-21"}
+                for n in range(20)
+            ],
+        ),
+    )
 
     with HistoryStore.open(store_url) as store:
         assert current_revision(store.engine) == head_revision()

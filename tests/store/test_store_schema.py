@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import socket
 import threading
+from collections.abc import Callable
 from datetime import date
 
 import pytest
 from sqlalchemy import inspect, text
 
 from store import HistoryStore, StoreUnavailable
-from store.engine import make_engine
-from store.migrations import FIRST_REVISION, current_revision, head_revision, upgrade
+from store.migrations import FIRST_REVISION, current_revision, head_revision
 from tests.store import samples
 from tests.store.samples import ACCOUNT
 
@@ -36,24 +36,21 @@ def test_an_empty_database_gets_every_table_at_the_newest_revision(store_url: st
         assert current_revision(again.engine) == head_revision()
 
 
-def test_a_database_made_by_the_first_schema_keeps_every_row_when_upgraded(store_url: str) -> None:
-    engine = make_engine(store_url)
-    upgrade(engine, FIRST_REVISION)
-    assert "trust_map_snapshots" not in inspect(engine).get_table_names()
-    with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO watch_items (account, kind, subject, origin, added_at) "
-                "VALUES (:a, 'domain', 'stripe.com', 'added', :t), (:a, 'domain', 'example.com', 'own', :t)"
-            ),
+def test_a_database_made_by_the_first_schema_keeps_every_row_when_upgraded(
+    store_url: str, database_at: Callable[..., None]
+) -> None:
+    database_at(
+        FIRST_REVISION,
+        "trust_map_snapshots",
+        (
+            "INSERT INTO watch_items (account, kind, subject, origin, added_at) "
+            "VALUES (:a, 'domain', 'stripe.com', 'added', :t), (:a, 'domain', 'example.com', 'own', :t)",
             {"a": ACCOUNT, "t": "2024-12-01 10:00:00"},
-        )
-        for n in range(30):
-            conn.execute(
-                text(
-                    "INSERT INTO domain_snapshots (account, domain, day, dr, true_dr, traffic, source,"
-                    " recorded_at) VALUES (:a, 'stripe.com', :day, :dr, :tdr, :traffic, 'job', :t)"
-                ),
+        ),
+        (
+            "INSERT INTO domain_snapshots (account, domain, day, dr, true_dr, traffic, source,"
+            " recorded_at) VALUES (:a, 'stripe.com', :day, :dr, :tdr, :traffic, 'job', :t)",
+            [
                 {
                     "a": ACCOUNT,
                     "day": date(2024, 11, 1 + n),
@@ -61,9 +58,11 @@ def test_a_database_made_by_the_first_schema_keeps_every_row_when_upgraded(store
                     "tdr": 50 + n,
                     "traffic": 1000 * n,
                     "t": "2024-12-01 10:00:00",
-                },
-            )
-    engine.dispose()
+                }
+                for n in range(30)
+            ],
+        ),
+    )
 
     with HistoryStore.open(store_url) as store:
         assert current_revision(store.engine) == head_revision()
