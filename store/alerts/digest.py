@@ -9,7 +9,6 @@ period's first one) to the period's last.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -19,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from store.alerts.links import chart_url
+from store.alerts.rules import missing
 
 PRODUCT = "Authority Dashboard"
 ALERTS_PATH = "alerts"
@@ -127,7 +127,7 @@ def _count(number: int, noun: str) -> str:
 
 
 def _value(value: Any) -> int | None:
-    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+    if missing(value):
         return None
     return int(value)
 

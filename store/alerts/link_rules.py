@@ -24,7 +24,7 @@ from datetime import date
 import pandas as pd
 
 from store.alerts.catalog import Finding, RuleSetting
-from store.alerts.rules import say_day, threshold_of
+from store.alerts.rules import missing, say_day, threshold_of
 
 Links = dict[str, dict[str, object]]
 _FROM_SITE = re.compile(r"(?:^|,\s*)from\s+(\S+)\s*$")
@@ -64,8 +64,7 @@ def links_by_domain(frame: pd.DataFrame) -> Links:
     links: Links = {}
     for record in frame.to_dict("records"):
         links[str(record["referring_domain"])] = {
-            name: (None if value is pd.NA or (isinstance(value, float) and pd.isna(value)) else value)
-            for name, value in record.items()
+            name: (None if missing(value) else value) for name, value in record.items()
         }
     return links
 

@@ -43,6 +43,11 @@ def say_day(day: date) -> str:
     return f"{day.day} {day:%b %Y}"
 
 
+def missing(value: Any) -> bool:
+    """Whether a frame's cell holds no value: None, ``pd.NA`` or NaN."""
+    return value is None or value is pd.NA or (isinstance(value, float) and pd.isna(value))
+
+
 def _number(value: Any) -> float | None:
     return None if value is None or pd.isna(value) else float(value)
 
@@ -198,11 +203,7 @@ def _flag_lost(rule: str, domain: str, now: Row, previous: Row | None) -> list[F
 
 
 def _flag(value: Any) -> bool | None:
-    return (
-        None
-        if value is None or value is pd.NA or (isinstance(value, float) and pd.isna(value))
-        else bool(value)
-    )
+    return None if missing(value) else bool(value)
 
 
 def domain_findings(
