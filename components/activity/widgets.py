@@ -24,7 +24,7 @@ from components.activity.frames import (
 )
 from components.common.text import escape_md
 from components.core.access import Person
-from components.core.tables import table_with_export
+from components.core.tables import TWO_LINE_ROW_HEIGHT, table_with_export
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -35,8 +35,6 @@ OUTCOMES_KEY = "activity_outcomes"
 DAYS_KEY = "activity_days"
 #: The most rows the page reads at once (newest first); the CSV holds the same rows.
 ROW_LIMIT = 5000
-#: A row height (pixels) at which the grid wraps a cell's text over two lines (it wraps only above 64).
-TWO_LINE_ROW_HEIGHT = 66
 #: Each column's label, and how it is drawn (its width is set per table, see ``column_config``).
 COLUMN_LABELS: dict[str, str] = {
     "at": "When (UTC)",

@@ -36,7 +36,7 @@ from components.common.text import escape_md
 from components.core import access, alerts, history
 from components.core.connection import Connection
 from components.core.pages import HISTORY, link_to
-from components.core.tables import table_with_export
+from components.core.tables import TWO_LINE_ROW_HEIGHT, table_with_export
 from components.core.writes import audited_store_write
 from store.alerts import chart_query
 
@@ -57,8 +57,6 @@ SUBJECTS_FILTER_KEY = "alerts_subjects_filter"
 RULES_FORM = "alerts_rules_form"
 #: The acknowledged alerts the page reads at most (newest first).
 ACKNOWLEDGED_LIMIT = 500
-#: Rows tall enough for the grid to wrap a long title over two lines (it wraps only above 64 px).
-TWO_LINE_ROW_HEIGHT = 66
 #: Column widths (pixels) that fit either table in a 1280 px laptop's page beside the sidebar (about
 #: 780 px inside the fold).
 COLUMN_CONFIG: dict[str, Any] = {

@@ -57,6 +57,8 @@ NAME_WORDS = {
 #: A row height (pixels) at which the grid wraps a long cell over three lines. The grid wraps text only
 #: in rows taller than 4rem (64 px); at the default height a row fits one line, cut off with an ellipsis.
 WRAPPED_ROW_HEIGHT = 80
+#: A row height (pixels) at which the grid wraps a cell's text over two lines (it wraps only above 64).
+TWO_LINE_ROW_HEIGHT = 66
 #: The grid's header row (pixels), and how many rows a table with taller rows shows before it scrolls.
 HEADER_HEIGHT = 35
 MAX_AUTO_ROWS = 10
