@@ -35,6 +35,12 @@ WHAT = {
 }
 
 
+def _asked_order(what: str) -> tuple[int, str]:
+    """Where a request's words stand in ``WHAT`` (the order the job asks them in)."""
+    order = list(WHAT.values())
+    return (order.index(what) if what in order else len(order), what)
+
+
 @dataclass
 class SubjectResult:
     """What became of one watched subject: every request recorded, unchanged, or the reasons it failed."""
@@ -50,8 +56,12 @@ class SubjectResult:
 
     @property
     def reasons(self) -> str:
-        """Each distinct problem once: "lookup and Trust Map failed: <the service's words>"."""
-        return "; ".join(f"{' and '.join(whats)} {message}" for message, whats in self.problems.items())
+        """Each distinct problem once: "lookup and Trust Map failed: <the service's words>", the requests
+        always in the order they are asked (their threads finish in any order)."""
+        return "; ".join(
+            f"{' and '.join(sorted(whats, key=_asked_order))} {message}"
+            for message, whats in self.problems.items()
+        )
 
     @property
     def outcome(self) -> str:

@@ -18,6 +18,7 @@ from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox import data as sandbox_data
 from store import HistoryStore
 from store.cli import main
+from store.jobs.snapshot import SubjectResult
 from tests.sandbox_picks import listed_domains, new_domain
 
 AS_OF = "2025-01-06"
@@ -169,3 +170,11 @@ def test_a_run_killed_half_way_keeps_what_it_recorded_and_the_next_run_completes
     assert int(recorded.split()[1]) > 0 and int(unchanged.split()[1]) >= 3
     with HistoryStore.open(url) as store:
         assert len(store.domain_history(ACCOUNT, [*OWN_SITES, *rivals])) == len(OWN_SITES) + len(rivals)
+
+
+def test_a_failure_names_its_requests_in_the_order_they_are_asked_whichever_finished_first() -> None:
+    # The lookup and the Trust Map run in parallel threads: the Trust Map's failure may arrive first.
+    result = SubjectResult(label="old-site.com", pending=2)
+    result.failed("Trust Map", "failed: not listed")
+    result.failed("lookup", "failed: not listed")
+    assert result.reasons == "lookup and Trust Map failed: not listed"
