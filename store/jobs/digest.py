@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
 
+from client.inputs import slug_for
 from store.alerts.config import AlertConfig
 from store.alerts.digest import (
     AccountDigest,
@@ -55,6 +56,10 @@ def account_digest(store: HistoryStore, account: str, start: date, end: date) ->
     domains = [item.subject for item in watched if item.kind == "domain"]
     domain_frame = store.domain_history(account, domains, since=since)
     keyword_frame = store.keyword_history(account, since=since)
+    # A tracked keyword's site is recorded by its slug; people know the site by its domain.
+    own = [item.subject for item in watched if item.kind == "domain" and item.origin == "own"]
+    site_names = {slug_for(site): site for site in own}
+    keyword_frame["site"] = keyword_frame["site"].map(lambda site: site_names.get(site, site))
     return AccountDigest(
         account_label(store, account),
         alerts,

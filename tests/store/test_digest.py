@@ -107,7 +107,7 @@ def test_the_digest_arrives_with_a_text_and_an_html_part_for_every_recipient(wee
     assert DOMAIN_LINK in text and f"{DASHBOARD}/alerts" in text
     assert "stripe.com: DR 80 → 74 (-6)" in text
     assert "quiet.com" not in text  # did not move
-    assert '"crm software" (stripe-com): position 7 → 14, down 7' in text
+    assert '"crm software" (stripe.com): position 7 → 14, down 7' in text
     assert "email marketing" not in text
     assert "Sites: stripe.com" in text and "Account ffeeddcc" in text  # both accounts, a section each
     assert "Verification lost for other.com" in text
@@ -170,6 +170,8 @@ def test_output_writes_the_html_without_a_mail_server(week: HistoryStore, tmp_pa
     assert DROP_TITLE in html and "&lt;script&gt;" in html and "<script>" not in html
     assert "http://localhost:8501/history?history_domain=stripe.com&amp;history_tab=Domain+trends" in html
     assert lines[-1] == f"digest: written to {target}"
+    # The tracked keyword's site is named by its domain, as people know it, not by the slug it is kept under.
+    assert 'vertical-align:top">stripe.com</td>' in html and "stripe-com" not in html
 
 
 def test_without_mail_settings_or_a_file_it_says_where_to_configure_and_exits_2(week: HistoryStore) -> None:
