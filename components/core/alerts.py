@@ -1,13 +1,12 @@
 """The app's side of alerts, shared by the sidebar, the Alerts page and the demo history.
 
 - ``open_alert_count(conn)``: how many of the account's alerts are open, for the sidebar. Cheap: kept
-  ``COUNT_TTL_S`` per database and account, and None (say nothing) when history is unavailable.
-  ``forget_count`` drops it after an acknowledgement or an evaluation from this process, so the
-  sidebar shows the new number on the very next run. The sidebar is drawn before the page: when the
+  in the history's query cache (``history.cached_read``, up to a minute per database and account), and
+  None (say nothing) when history is unavailable. ``forget_count`` drops it after an acknowledgement
+  or an evaluation from this process, and seeding the demo history drops it too, so the sidebar shows
+  the new number on the very next run. The sidebar is drawn before the page: when the
   page finds a different count (the demo history was just seeded), ``refresh_stale_sidebar`` reruns
   once so the sidebar says it too.
-- ``evaluate_demo_alerts``: after the sandbox's demo history is seeded, its last ``DEMO_DAYS`` are
-  evaluated once, so the demo shows a month of alerts. Demo alerts are never delivered to a webhook.
 - ``check_now``: what ``python -m store alerts`` does for one account, without fetching: the rules run
   over the last ``RECENT_DAYS`` of recorded history. In Live mode, new alerts wait for the webhook
   like the job's (the next scheduled run sends them).
@@ -16,8 +15,6 @@
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from typing import TYPE_CHECKING
 
 import streamlit as st
@@ -30,25 +27,12 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: How long the sidebar trusts its count (an alert found by the job shows within this time).
-COUNT_TTL_S = 30.0
-#: How many days, ending at the latest recorded one, the demo and "Check now" evaluate.
+#: How many days, ending at the latest recorded one, "Check now" evaluates.
 RECENT_DAYS = 7
-#: How many days the demo history's alerts cover: a month shows several rules (a week shows one or two).
-DEMO_DAYS = 30
 
 #: The count the sidebar drew in this session's current run, and the count a rerun was last made for.
 DRAWN_KEY = "_alerts_sidebar_count"
 _RERUN_FOR_KEY = "_alerts_sidebar_rerun_for"
-
-_counts: dict[tuple[str, str], tuple[float, int]] = {}
-_counts_lock = threading.Lock()
-
-
-def _database() -> str:
-    from store import database_url
-
-    return database_url()
 
 
 def open_alert_count(conn: Connection) -> int | None:
@@ -59,17 +43,10 @@ def open_alert_count(conn: Connection) -> int | None:
         store = history.history_store()
         if store is None:
             return None
-        key = (_database(), conn.fingerprint)
-        with _counts_lock:
-            cached = _counts.get(key)
-        if cached is not None and cached[0] > time.monotonic():
-            return cached[1]
-        count = store.open_alert_count(conn.fingerprint)
+        account = conn.fingerprint
+        return history.cached_read(account, "open_alert_count", lambda: store.open_alert_count(account))
     except Exception:  # the sidebar never fails a page; the Alerts page says what is wrong
         return None
-    with _counts_lock:
-        _counts[key] = (time.monotonic() + COUNT_TTL_S, count)
-    return count
 
 
 def remember_drawn(count: int) -> None:
@@ -89,19 +66,7 @@ def refresh_stale_sidebar(conn: Connection) -> None:
 
 def forget_count(account: str) -> None:
     """The account's open alerts changed here: count them afresh on the next run."""
-    with _counts_lock:
-        for key in [key for key in _counts if key[1] == account]:
-            del _counts[key]
-
-
-def evaluate_demo_alerts(store: HistoryStore, account: str) -> None:
-    """Evaluate the demo history's last ``DEMO_DAYS`` once (nothing is sent anywhere). A failure is
-    logged and leaves the history as it is: the demo's charts never depend on its alerts."""
-    try:
-        store.evaluate_alerts(account, days=DEMO_DAYS)
-    except Exception as exc:
-        logger.warning("demo alerts not evaluated: %s", getattr(exc, "reason", None) or type(exc).__name__)
-    forget_count(account)
+    history.account_changed(account)
 
 
 def channels(conn: Connection) -> tuple[str, ...]:

@@ -10,11 +10,14 @@ demo history for the sandbox, and free history from the reads pages make anyway.
   keyword list or keyword report. The write runs on one background thread, so a page never waits on
   the database, and it never fails a read: a store error is remembered and shown on the History page.
 - ``ensure_demo_history`` seeds an empty store with ``DEMO_DAYS`` of demo history in Sandbox mode
-  only, once per process and account, and evaluates the alert rules on its last week.
+  only, once per process and account, and evaluates the alert rules on its last ``DEMO_ALERT_DAYS``.
+- ``cached_read`` / ``account_changed``: other parts of the app (the sidebar's open-alert count) keep
+  small reads of an account in the same per-database cache as the History page, dropped together.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,7 +25,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import streamlit as st
 
@@ -31,6 +34,9 @@ from components.history.source import CachedSource, HistorySource, QueryCache, S
 
 if TYPE_CHECKING:
     from store import HistoryStore
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: After a failed open, how long the app works without history before it tries the database again.
 RETRY_AFTER_S = 30.0
@@ -48,6 +54,9 @@ UNAVAILABLE = "History is unavailable"
 #: How long the History page reuses what it read (rows written by the job or another replica show
 #: within this time; rows written by this process at once).
 QUERY_TTL_S = 60.0
+#: How many days of the demo history the alert rules run over when it is seeded: a month shows several
+#: rules (a week shows one or two).
+DEMO_ALERT_DAYS = 30
 
 
 @dataclass
@@ -127,6 +136,17 @@ def store_failed(exc: Exception) -> None:
     door = _current_door()
     door.failed(exc)
     door.queries.changed()
+
+
+def cached_read(account: str, name: str, read: Callable[[], T]) -> T:
+    """``read()``, kept up to ``QUERY_TTL_S`` under ``(account, name)`` in the database's query cache
+    (dropped by every write of the account from this process, and by ``account_changed``)."""
+    return _current_door().queries.get((account, name), read)
+
+
+def account_changed(account: str) -> None:
+    """The account's history changed here (an alert acknowledged, rules run): read it afresh."""
+    _current_door().queries.changed(account)
 
 
 def database_for_display() -> str:
@@ -263,12 +283,19 @@ def _seed_if_empty(door: _Door, store: HistoryStore, account: str, key: str, tod
             return
         if not store.has_rows(account):
             seed_demo_history(store, account, key, today)
-            from components.core.alerts import evaluate_demo_alerts
-
-            evaluate_demo_alerts(store, account)  # the demo's last month, so it shows alerts
+            _evaluate_demo_alerts(store, account)
         door.seeded.add(account)
         door.watched.pop(account, None)
         door.queries.changed(account)
+
+
+def _evaluate_demo_alerts(store: HistoryStore, account: str) -> None:
+    """The demo's alerts (nothing is sent anywhere). A failure is logged and leaves the history as it
+    is: the demo's charts never depend on its alerts."""
+    try:
+        store.evaluate_alerts(account, days=DEMO_ALERT_DAYS)
+    except Exception as exc:
+        logger.warning("demo alerts not evaluated: %s", getattr(exc, "reason", None) or type(exc).__name__)
 
 
 def seed_demo_history(store: HistoryStore, account: str, key: str, today: date) -> None:
