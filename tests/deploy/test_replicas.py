@@ -1,0 +1,137 @@
+"""Two app processes behind nginx, as ``deploy/`` runs them: a browser is served through nginx, its session
+(page requests and WebSocket) stays on one process, different browsers spread over both, and what a person
+changes through one process (a watched domain, kept in the shared history database) shows on the other.
+"""
+
+from __future__ import annotations
+
+import time
+import urllib.request
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from components.core.history import WATCHED_TTL_S
+from tests.deploy.front import Front, Route
+from tests.deploy.replicas import Replica
+
+TIMEOUT_MS = 60_000
+ROUTE_COOKIE = "adash_route"
+METRIC = '[data-testid="stMetric"]'
+
+
+def _get(url: str, cookie: str | None = None) -> tuple[int, str | None]:
+    """Status and the Set-Cookie header of a GET through nginx."""
+    headers = {"Cookie": f"{ROUTE_COOKIE}={cookie}"} if cookie else {}
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as response:
+        response.read()
+        return response.status, response.headers.get("Set-Cookie")
+
+
+def _routes_of(front: Front, route: str, *, at_least: int = 1, stream: bool = False) -> list[Route]:
+    """The logged requests under ``route``, once there are ``at_least`` (and a WebSocket, if asked)."""
+    deadline = time.monotonic() + 15
+    while True:
+        found = [r for r in front.routes() if r.route == route]
+        has_stream = any(r.path.startswith("/_stcore/stream") for r in found)
+        if (len(found) >= at_least and (has_stream or not stream)) or time.monotonic() > deadline:
+            return found
+        time.sleep(0.2)
+
+
+def _route_to(front: Front, replica: Replica) -> str:
+    """A route cookie value nginx sends to ``replica``."""
+    for attempt in range(64):
+        value = f"probe-{replica.upstream.rsplit(':', 1)[1]}-{attempt}"
+        _get(f"{front.url}/", value)
+        if _routes_of(front, value)[-1].upstream == replica.upstream:
+            return value
+    raise AssertionError(f"no route cookie reached {replica.upstream} in 64 tries")
+
+
+def _wait_settled(page: Page) -> None:
+    page.wait_for_timeout(300)
+    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=TIMEOUT_MS)
+
+
+def test_a_new_browser_gets_a_route_cookie_and_its_first_request_goes_where_the_rest_go(front: Front) -> None:
+    status, set_cookie = _get(f"{front.url}/")
+    assert status == 200 and set_cookie and set_cookie.startswith(f"{ROUTE_COOKIE}=")
+    assert "HttpOnly" in set_cookie
+    route = set_cookie.split(";")[0].split("=", 1)[1]
+    for _ in range(5):
+        status, again = _get(f"{front.url}/", route)
+        assert status == 200 and again is None  # a browser with a route keeps it
+    served = _routes_of(front, route, at_least=6)
+    assert len(served) == 6 and len({r.upstream for r in served}) == 1, served
+
+
+def test_different_browsers_spread_over_both_processes(front: Front, replicas: list[Replica]) -> None:
+    for index in range(32):
+        _get(f"{front.url}/", f"spread-{index}")
+    used = {_routes_of(front, f"spread-{index}")[-1].upstream for index in range(32)}
+    assert used == {replica.upstream for replica in replicas}
+
+
+@pytest.mark.browser
+def test_a_browser_through_nginx_is_served_and_its_session_stays_on_one_process(
+    front: Front, browser: Browser
+) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.goto(f"{front.url}/?domain=stripe.com", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Domain overview").first.wait_for(timeout=TIMEOUT_MS)
+    page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)  # drawn by the script run, over the WebSocket
+    _wait_settled(page)
+    route = next(c["value"] for c in context.cookies() if c["name"] == ROUTE_COOKIE)
+    context.close()  # nginx logs the WebSocket when it closes
+    served = _routes_of(front, route, at_least=3, stream=True)
+    streams = [r for r in served if r.path.startswith("/_stcore/stream")]
+    assert streams and all(r.status == 101 for r in streams), streams  # upgraded to a WebSocket
+    assert len({r.upstream for r in served}) == 1, {(r.path, r.upstream) for r in served}
+
+
+def _pinned_page(front: Front, replica: Replica, browser: Browser, subject: str) -> tuple[Page, str]:
+    """The Domain overview of ``subject`` through nginx, in a browser nginx sends to ``replica``."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    host = front.url.removeprefix("http://").split(":")[0]
+    route = _route_to(front, replica)
+    context.add_cookies([{"name": ROUTE_COOKIE, "value": route, "domain": host, "path": "/"}])
+    page = context.new_page()
+    page.goto(f"{front.url}/?domain={subject}", wait_until="domcontentloaded")
+    page.get_by_role("button", name="Watch", exact=True).first.wait_for(timeout=TIMEOUT_MS)
+    return page, route
+
+
+def _watch(front: Front, page: Page, route: str, replica: Replica) -> None:
+    """Press Watch on ``page`` and check that nginx sent all of that browser's requests to ``replica``."""
+    page.get_by_role("button", name="Watch", exact=True).first.click(timeout=TIMEOUT_MS)
+    page.get_by_role("button", name="Stop watching").wait_for(timeout=TIMEOUT_MS)
+    page.context.close()
+    assert {r.upstream for r in _routes_of(front, route, at_least=2)} == {replica.upstream}
+
+
+@pytest.mark.browser
+def test_a_domain_watched_through_one_process_is_watched_on_the_other(
+    front: Front, replicas: list[Replica], browser: Browser
+) -> None:
+    """The watchlist lives in the shared history database, so the other process shows the watch: at once
+    when it has not read the watchlist lately, else once its own memory of the watchlist lapses (each
+    process keeps what it read for WATCHED_TTL_S, 30 s; issue 17 asks for at once)."""
+    first, second = replicas
+    subject = "github.com"
+    pinned, route = _pinned_page(front, first, browser, subject)
+    _watch(front, pinned, route, first)
+    started = time.monotonic()
+    deadline = started + WATCHED_TTL_S + 15
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    while True:
+        page.goto(f"{second.url}/?domain={subject}", wait_until="domcontentloaded")
+        page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)
+        _wait_settled(page)
+        if page.get_by_role("button", name="Stop watching").count() or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(2_000)
+    waited = time.monotonic() - started
+    assert page.get_by_role("button", name="Stop watching").count() == 1, f"not shown after {waited:.0f} s"
+    page.close()
