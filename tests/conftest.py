@@ -1,5 +1,6 @@
 """Fixtures more than one kind of test needs: the session's sandbox server on 127.0.0.1 (reset around
-every test that uses it) and a client for each demo key pointed at it.
+every test that uses it), a client for each demo key pointed at it, and a real Redis server
+(``redis_server``, see tests/redis_server.py).
 
 Each kind keeps its own in its folder's conftest.py: unit/ (no network), wire/ (raw HTTP against the
 sandbox), apptest/ (the app in Live mode, caches emptied), browser/ (Chromium and the served app)."""
@@ -18,6 +19,7 @@ import pytest
 
 from client import ApiClient
 from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
+from tests.redis_server import RedisServer
 
 
 @pytest.fixture(scope="session")
@@ -51,3 +53,12 @@ def free(sandbox: SandboxServer) -> Iterator[ApiClient]:
     """The free plan's client, where plan gates (402) answer."""
     with ApiClient(sandbox.base_url, FREE_KEY, timeout=5.0) as client:
         yield client
+
+
+@pytest.fixture
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A real redis-server on a free 127.0.0.1 port (nothing persisted), stopped after the test; a test
+    may ``stop()`` it and ``start()`` it again on the same ``url`` / ``port``."""
+    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    yield server
+    server.stop()

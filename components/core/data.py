@@ -4,7 +4,9 @@ Every read goes through one ``st.cache_data`` function keyed by the service root
 the key (never the key), the operation and its normalised arguments. So reruns, widget changes and
 page switches spend no call, and on a shared dashboard one user's owner-scoped data is never served
 to another key. Definitive errors (404, 402, ...) are cached like results, so a rerun does not spend
-quota again to hear the same answer; transient ones (429, 503, network) are not.
+quota again to hear the same answer; transient ones (429, 503, network) are not. With
+``DASHBOARD_REDIS_URL`` set, a miss asks the shared Redis level (``shared_cache``) before the client, so
+several app processes spend one call per distinct request.
 
 Built figures are cached here too (``figure``): not API data, but what the pages make of it, keyed
 by the builder and the content it was given.
@@ -49,7 +51,7 @@ from client.models import (
     TrustMap,
 )
 from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
-from components.core import history
+from components.core import history, shared_cache
 from components.core.connection import Connection
 
 #: Authority data changes weekly; 15 minutes keeps a session snappy without going stale.
@@ -149,6 +151,12 @@ def _ledger() -> _CacheLedger:
 def _cached_call(base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...], _client: ApiClient):
     key = (base_url, fingerprint, operation, args)
     _ledger().record(key)
+    shared = shared_cache.current(_forget_here)
+    found = shared.get(*key) if shared is not None else None
+    if found is not None:  # another process asked already: no call spent
+        if _quota_board().get(base_url, fingerprint) is None:
+            _quota_board().record(base_url, fingerprint, found.quota)
+        return Outcome(value=found.value, error=found.error, quota=found.quota)
     try:
         value = getattr(_client, operation)(*args)
     except ApiError as err:
@@ -156,9 +164,13 @@ def _cached_call(base_url: str, fingerprint: str, operation: str, args: tuple[An
         if err.transient:
             _ledger().forget(key)  # not cached: the next read asks again
             raise
-        return Outcome(error=err, quota=_client.last_quota)
-    _quota_board().record(base_url, fingerprint, _client.last_quota)
-    return Outcome(value=value, quota=_client.last_quota)
+        outcome = Outcome(error=err, quota=_client.last_quota)
+    else:
+        _quota_board().record(base_url, fingerprint, _client.last_quota)
+        outcome = Outcome(value=value, quota=_client.last_quota)
+    if shared is not None:
+        shared.put(*key, shared_cache.Record(outcome.value, outcome.error, outcome.quota))
+    return outcome
 
 
 def call(conn: Connection, operation: str, *args: Any) -> Any:
@@ -180,9 +192,21 @@ def is_cached(conn: Connection, operation: str, *args: Any) -> bool:
 
 
 def forget(conn: Connection, operation: str, *args: Any) -> None:
-    """Drop one cached answer (after a write changed it), for this key only."""
-    _cached_call.clear(conn.base_url, conn.fingerprint, operation, args, None)
-    _ledger().forget((conn.base_url, conn.fingerprint, operation, args))
+    """Drop one cached answer (after a write changed it), for this key only, in every process."""
+    _forget_here((conn.base_url, conn.fingerprint, operation, args))
+    shared = shared_cache.current()
+    if shared is not None:
+        shared.delete(conn.base_url, conn.fingerprint, operation, args)
+
+
+def _forget_here(key: tuple[str, str, str, tuple[Any, ...]] | None) -> None:
+    """Drop one answer from this process's cache (all of them for None): what another process changed."""
+    if key is None:
+        _cached_call.clear()
+        _ledger.clear()
+        return
+    _cached_call.clear(*key, None)
+    _ledger().forget(key)
 
 
 def _frame_digest(frame: pd.DataFrame) -> bytes:

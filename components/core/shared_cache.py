@@ -1,0 +1,399 @@
+"""The shared cache level: API answers kept in Redis, so several app processes spend one call per request.
+
+Turned on by ``DASHBOARD_REDIS_URL`` (or ``url`` under ``[connections.cache]`` in the secrets files; the
+environment wins); without either nothing here runs and the in-process cache works alone. The data layer
+(``components.core.data``) asks this level after its own cache and before the client, and stores what the
+client answered.
+
+- **Keys** name the service root (hashed), the key's fingerprint (never the key), the operation and a
+  digest of its normalised arguments: ``adash:v1:<root>:<fingerprint>:<operation>:<digest>``.
+- **Values are JSON text**, never pickles: a shared cache must not be able to run code in the app. An
+  answer is stored as the service writes it (camelCase) and parsed back into its model; a definitive
+  error (404, 402, ...) as a record naming its class, rebuilt only from the client's own error classes.
+- **Same lifetime** as the in-process entries (15 minutes).
+- **A write** deletes the entries it changed and announces it on a channel; every process listening drops
+  its own in-process copy, so a list changed through one replica is never shown stale by another.
+- **Unreachable or slow Redis** (every command is bounded by a 0.25 s socket timeout): the read goes on
+  to the client, a warning is logged once per outage, and Redis is tried again after 30 s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import logging
+import os
+import threading
+import time
+import tomllib
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import redis
+from pydantic import BaseModel
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from client import errors as client_errors
+from client.growth_models import (
+    Discovery,
+    ExchangeCandidates,
+    Monitor,
+    SiteDetail,
+    SiteExport,
+    SiteList,
+    TrueDrReport,
+)
+from client.models import (
+    Categories,
+    DomainRating,
+    KeywordReport,
+    KeywordSuggestions,
+    Lookup,
+    QuotaInfo,
+    SiteCheck,
+    Snippets,
+    TrackedKeywords,
+    TrustMap,
+)
+from client.settings import SECRETS_FILES
+from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
+
+log = logging.getLogger(__name__)
+
+ENV_VAR = "DASHBOARD_REDIS_URL"
+KEY_PREFIX = "adash:v1"
+#: Where a write announces the entries it changed, for the other processes' in-process caches.
+INVALIDATION_CHANNEL = KEY_PREFIX + ":invalidate"
+#: Every Redis command gives up after this long; a slow Redis must not slow a page down.
+SOCKET_TIMEOUT_S = 0.25
+#: After a failure, Redis is left alone this long before it is tried again.
+RETRY_AFTER_S = 30.0
+
+#: The answer model of every read operation that may be shared. Others are never stored in Redis.
+ANSWER_TYPES: dict[str, type[BaseModel]] = {
+    "dr": DomainRating,
+    "site_check": SiteCheck,
+    "lookup": Lookup,
+    "trust_map": TrustMap,
+    "snippets": Snippets,
+    "categories": Categories,
+    "keyword_report": KeywordReport,
+    "keyword_suggestions": KeywordSuggestions,
+    "tracked_keywords": TrackedKeywords,
+    "find": Discovery,
+    "exchange_candidates": ExchangeCandidates,
+    "sites": SiteList,
+    "site": SiteDetail,
+    "site_truedr": TrueDrReport,
+    "ai_visibility": AiVisibility,
+    "export": SiteExport,
+    "monitor": Monitor,
+    "gsc_performance": GscPerformance,
+    "gsc_audit": GscAuditResult,
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Record:
+    """One shared answer: the parsed value or a definitive error, and the quota seen with it."""
+
+    value: Any = None
+    error: client_errors.ApiError | None = None
+    quota: QuotaInfo | None = None
+
+
+# --- configuration -------------------------------------------------------------------------------
+
+
+@cache
+def _url_from_secrets(files: tuple[Path, ...]) -> str | None:
+    """``[connections.cache] url`` of the last secrets file that has one (read once per process)."""
+    found: str | None = None
+    for path in files:
+        try:
+            content = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+            continue
+        section = content.get("connections", {}).get("cache", {})
+        url = section.get("url") if isinstance(section, dict) else None
+        if isinstance(url, str) and url.strip():
+            found = url.strip()
+    return found
+
+
+def configured_url(
+    environ: Mapping[str, str] = os.environ, secrets_files: tuple[Path, ...] = SECRETS_FILES
+) -> str | None:
+    """The Redis URL in force, or None when the shared level is off."""
+    return (environ.get(ENV_VAR) or "").strip() or _url_from_secrets(secrets_files)
+
+
+def display_url(url: str) -> str:
+    """The URL with any password replaced, the only form that may be logged."""
+    scheme, sep, rest = url.partition("://")
+    if "@" not in rest:
+        return url
+    credentials, _, host = rest.rpartition("@")
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}{sep}{user + ':' if user else ''}***@{host}"
+
+
+# --- keys and JSON records (pure) ----------------------------------------------------------------
+
+
+def _canonical(value: Any) -> Any:
+    """Arguments as plain JSON data; TypeError for anything that has no stable JSON form."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if isinstance(value, tuple | list):
+        return [_canonical(item) for item in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: _canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {"type": type(value).__name__, "fields": fields}
+    raise TypeError(f"{type(value).__name__} has no stable form for a shared cache key")
+
+
+def entry_key(base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> str:
+    """The Redis key of one read; raises TypeError for arguments that cannot be keyed."""
+    root = hashlib.sha256(base_url.encode()).hexdigest()[:16]
+    canonical = json.dumps(_canonical(args), sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(canonical.encode()).hexdigest()[:24]
+    return f"{KEY_PREFIX}:{root}:{fingerprint}:{operation}:{digest}"
+
+
+def encode(operation: str, record: Record) -> str:
+    """A record as JSON text: the answer as the service writes it, or the error's class and fields."""
+    body: dict[str, Any] = {"operation": operation}
+    if record.error is not None:
+        fields = {k: v for k, v in vars(record.error).items() if v is None or isinstance(v, str | int | bool)}
+        body["error"] = {"class": type(record.error).__name__, "fields": fields}
+    else:
+        body["value"] = record.value.model_dump(mode="json", by_alias=True)
+    body["quota"] = record.quota.model_dump(mode="json", by_alias=True) if record.quota else None
+    return json.dumps(body, separators=(",", ":"))
+
+
+def _rebuild_error(found: Mapping[str, Any]) -> client_errors.ApiError:
+    cls = getattr(client_errors, str(found.get("class")), None)
+    if not (isinstance(cls, type) and issubclass(cls, client_errors.ApiError)) or cls.transient:
+        raise ValueError("not a definitive error of the client")
+    fields = dict(found.get("fields") or {})
+    err = cls.__new__(cls)
+    Exception.__init__(err, str(fields.get("message", "")))
+    err.__dict__.update(fields)
+    return err
+
+
+def decode(operation: str, text: str | bytes) -> Record:
+    """The record ``encode`` wrote; ValueError (pydantic's included) for anything else."""
+    body = json.loads(text)
+    if not isinstance(body, dict) or body.get("operation") != operation:
+        raise ValueError("a record of another operation")
+    quota = QuotaInfo.model_validate(body["quota"]) if body.get("quota") else None
+    if "error" in body:
+        return Record(error=_rebuild_error(body["error"]), quota=quota)
+    return Record(value=ANSWER_TYPES[operation].model_validate(body["value"]), quota=quota)
+
+
+# --- the Redis level -----------------------------------------------------------------------------
+
+#: Called with (base_url, fingerprint, operation, args) for an entry another process changed, or with
+#: None when announcements may have been missed (the in-process answers should all be dropped).
+Forget = Callable[[tuple[str, str, str, tuple[Any, ...]] | None], None]
+
+
+class SharedCache:
+    """Get, put and delete shared answers; every failure is swallowed, logged once, and waited out."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        ttl_s: float = 15 * 60,
+        socket_timeout_s: float = SOCKET_TIMEOUT_S,
+        retry_after_s: float = RETRY_AFTER_S,
+    ) -> None:
+        self.url = url
+        self.ttl_s = ttl_s
+        self.retry_after_s = retry_after_s
+        options: dict[str, Any] = {
+            "socket_connect_timeout": socket_timeout_s,
+            "retry": Retry(NoBackoff(), 0),
+        }
+        self._redis = redis.Redis.from_url(url, socket_timeout=socket_timeout_s, **options)
+        # The listener's own connection (a subscribed connection can do nothing else); it waits for
+        # announcements with its own timeout, the socket timeout bounds each read once one has come.
+        self._listen_redis = redis.Redis.from_url(url, socket_timeout=socket_timeout_s, **options)
+        self._lock = threading.Lock()
+        self._down_until = 0.0
+        self._in_outage = False
+        self._listener: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    # -- health --
+    def available(self) -> bool:
+        with self._lock:
+            return time.monotonic() >= self._down_until
+
+    def _failed(self, exc: Exception, doing: str) -> None:
+        with self._lock:
+            first = not self._in_outage
+            self._in_outage = True
+            self._down_until = time.monotonic() + self.retry_after_s
+        if first:  # once per outage: retries that fail again stay quiet until one succeeds
+            log.warning(
+                "The shared cache at %s could not %s (%s); pages go on with this process's own cache "
+                "and it is tried again every %.0f s.",
+                display_url(self.url),
+                doing,
+                type(exc).__name__,
+                self.retry_after_s,
+            )
+
+    def _worked(self) -> None:
+        if self._in_outage:
+            with self._lock:
+                ended, self._in_outage = self._in_outage, False
+            if ended:
+                log.info("The shared cache at %s is reachable again.", display_url(self.url))
+
+    # -- entries --
+    def get(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> Record | None:
+        if operation not in ANSWER_TYPES or not self.available():
+            return None
+        try:
+            key = entry_key(base_url, fingerprint, operation, args)
+            text = self._redis.get(key)
+        except TypeError:
+            return None
+        except redis.RedisError as exc:
+            self._failed(exc, "be read")
+            return None
+        self._worked()
+        if text is None:
+            return None
+        try:
+            return decode(operation, text)
+        except (ValueError, KeyError, TypeError):  # not a record this version wrote: ask the service
+            log.warning("A shared cache entry for %s could not be read back; it is asked again.", operation)
+            return None
+
+    def put(
+        self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...], record: Record
+    ) -> None:
+        if operation not in ANSWER_TYPES or not self.available():
+            return
+        try:
+            key = entry_key(base_url, fingerprint, operation, args)
+            text = encode(operation, record)
+        except (TypeError, ValueError, AttributeError):
+            return
+        try:
+            self._redis.set(key, text, px=int(self.ttl_s * 1000))
+        except redis.RedisError as exc:
+            self._failed(exc, "be written")
+            return
+        self._worked()
+
+    def delete(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> None:
+        """Drop a changed entry and tell the other processes to drop their own copies."""
+        if operation not in ANSWER_TYPES or not self.available():
+            return
+        try:
+            key = entry_key(base_url, fingerprint, operation, args)
+            note = json.dumps([base_url, fingerprint, operation, _canonical(args)])
+        except TypeError:
+            return
+        try:
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.delete(key)
+            pipe.publish(INVALIDATION_CHANNEL, note)
+            pipe.execute()
+        except redis.RedisError as exc:
+            self._failed(exc, "drop a changed entry")
+            return
+        self._worked()
+
+    # -- announcements from other processes --
+    def listen(self, forget: Forget) -> None:
+        """Start (once) a background thread that passes every announced change to ``forget``."""
+        with self._lock:
+            if self._listener is not None:
+                return
+            self._listener = threading.Thread(
+                target=self._listen, args=(forget,), name="shared-cache-listener", daemon=True
+            )
+        self._listener.start()
+
+    def _listen(self, forget: Forget) -> None:
+        missed = False  # after a lost subscription, announcements may have been missed meanwhile
+        while not self._stop.is_set():
+            if not self.available():
+                self._stop.wait(min(1.0, self.retry_after_s))
+                continue
+            pubsub = self._listen_redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                pubsub.subscribe(INVALIDATION_CHANNEL)
+                if missed:
+                    forget(None)
+                    missed = False
+                while not self._stop.is_set():
+                    message = pubsub.get_message(timeout=0.5)
+                    if message and message.get("type") == "message":
+                        forget(_announced(message["data"]))
+            except (redis.RedisError, OSError, ValueError) as exc:  # ValueError: closed while reading
+                if self._stop.is_set():
+                    break
+                missed = True
+                self._failed(exc, "be listened to")
+            finally:
+                with contextlib.suppress(Exception):
+                    pubsub.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._listener is not None:
+            self._listener.join(timeout=2)
+        self._redis.close()
+        self._listen_redis.close()
+
+
+def _announced(data: bytes | str) -> tuple[str, str, str, tuple[Any, ...]] | None:
+    """The entry an announcement names; None (forget everything) when it cannot be read."""
+    try:
+        base_url, fingerprint, operation, args = json.loads(data)
+        return str(base_url), str(fingerprint), str(operation), tuple(args)
+    except (ValueError, TypeError):
+        return None
+
+
+_instances: dict[str, SharedCache] = {}
+_instances_lock = threading.Lock()
+
+
+def current(forget: Forget | None = None) -> SharedCache | None:
+    """This process's shared cache for the configured URL (None when off), listening with ``forget``."""
+    url = configured_url()
+    if not url:
+        return None
+    with _instances_lock:
+        shared = _instances.get(url)
+        if shared is None:
+            shared = _instances[url] = SharedCache(url, retry_after_s=RETRY_AFTER_S)
+    if forget is not None:
+        shared.listen(forget)
+    return shared
+
+
+def reset() -> None:
+    """Close every shared cache of this process (tests switch URLs this way)."""
+    with _instances_lock:
+        found = list(_instances.values())
+        _instances.clear()
+    for shared in found:
+        shared.close()

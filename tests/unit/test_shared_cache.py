@@ -1,0 +1,140 @@
+"""The shared cache level's pure parts: how entries are named and written as JSON, and read back.
+
+Every answer type's round trip through JSON with real sandbox answers is in
+tests/wire/test_shared_cache_records.py; what Redis itself does is in
+tests/apptest/test_shared_cache_replicas.py.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+
+import pytest
+
+from client import errors
+from client.growth_inputs import DiscoveryFilters
+from client.models import DomainRating, QuotaInfo
+from client.settings import key_fingerprint
+from components.core import data, shared_cache
+from components.core.shared_cache import Record, decode, encode, entry_key
+from sandbox import DEMO_KEY, FREE_KEY
+
+ROOT = "https://verifieddr.com"
+FINGERPRINT = key_fingerprint(DEMO_KEY)
+
+
+def test_a_key_names_service_fingerprint_operation_and_arguments_but_never_the_api_key() -> None:
+    key = entry_key(ROOT, FINGERPRINT, "lookup", ("stripe.com",))
+    prefix, version, root, fingerprint, operation, digest = key.split(":")
+    assert (prefix, version, fingerprint, operation) == ("adash", "v1", FINGERPRINT, "lookup")
+    assert len(root) == 16 and ROOT not in key and len(digest) == 24
+    assert DEMO_KEY not in key and "stripe.com" not in key
+
+
+def test_keys_differ_by_each_part_and_repeat_for_the_same_read() -> None:
+    base = entry_key(ROOT, FINGERPRINT, "lookup", ("stripe.com",))
+    assert base == entry_key(ROOT, FINGERPRINT, "lookup", ("stripe.com",))
+    others = {
+        entry_key("http://127.0.0.1:9", FINGERPRINT, "lookup", ("stripe.com",)),
+        entry_key(ROOT, key_fingerprint(FREE_KEY), "lookup", ("stripe.com",)),
+        entry_key(ROOT, FINGERPRINT, "trust_map", ("stripe.com",)),
+        entry_key(ROOT, FINGERPRINT, "lookup", ("hubspot.com",)),
+        entry_key(ROOT, FINGERPRINT, "lookup", ("stripe.com", None)),
+    }
+    assert base not in others and len(others) == 5
+
+
+def test_filters_are_keyed_by_their_values() -> None:
+    def key(filters: DiscoveryFilters) -> str:
+        return entry_key(ROOT, FINGERPRINT, "find", (filters,))
+
+    assert key(DiscoveryFilters(min_dr=40)) == key(DiscoveryFilters(min_dr=40))
+    assert key(DiscoveryFilters(min_dr=40)) != key(DiscoveryFilters(min_dr=41))
+    assert key(DiscoveryFilters()) != key(DiscoveryFilters(traffic_validated=True))
+
+
+def test_arguments_without_a_stable_form_are_not_keyed() -> None:
+    with pytest.raises(TypeError):
+        entry_key(ROOT, FINGERPRINT, "lookup", (object(),))
+
+
+def test_an_answer_is_stored_as_the_service_writes_it_and_read_back_equal() -> None:
+    rating = DomainRating.model_validate({"domain": "stripe.com", "dr": 91, "someNewField": {"a": 1}})
+    quota = QuotaInfo(limit=100, remaining=97, tier="boost")
+    text = encode("dr", Record(value=rating, quota=quota))
+    body = json.loads(text)
+    assert body["value"]["domain"] == "stripe.com" and body["value"]["someNewField"] == {"a": 1}
+    back = decode("dr", text)
+    assert back.value == rating and back.quota == quota and back.error is None
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        errors.NotFoundError("No such site.", status=404, operation="site"),
+        errors.PaymentRequiredError(
+            "A growth program is needed.",
+            operation="ai_visibility",
+            upgrade_url="https://x/up",
+            required_plan="boost",
+        ),
+        errors.BadRequestError("Bad range.", status=400, operation="gsc_performance"),
+        errors.AuthError("Key not accepted.", status=401, operation="lookup"),
+        errors.ConflictError("Already tracked.", status=409, operation="tracked_keywords"),
+    ],
+    ids=lambda err: type(err).__name__,
+)
+def test_a_definitive_error_is_a_json_record_rebuilt_as_the_same_error(error: errors.ApiError) -> None:
+    text = encode("site", Record(error=error))
+    assert json.loads(text)["error"]["class"] == type(error).__name__
+    back = decode("site", text).error
+    assert type(back) is type(error)
+    assert vars(back) == vars(error) and str(back) == str(error)
+    if isinstance(error, errors.PaymentRequiredError):
+        assert isinstance(back, errors.PaymentRequiredError) and back.is_gate
+
+
+@pytest.mark.parametrize("name", ["ValueError", "RateLimitedError", "TransportError", "Record", "os"])
+def test_only_the_clients_definitive_errors_are_rebuilt(name: str) -> None:
+    text = json.dumps(
+        {"operation": "site", "error": {"class": name, "fields": {"message": "x"}}, "quota": None}
+    )
+    with pytest.raises(ValueError):
+        decode("site", text)
+
+
+def test_a_record_of_another_operation_or_no_json_is_refused() -> None:
+    text = encode("dr", Record(value=DomainRating.model_validate({"domain": "a.com", "dr": 1})))
+    with pytest.raises(ValueError):
+        decode("lookup", text)
+    with pytest.raises(ValueError):
+        decode("dr", pickle.dumps({"operation": "dr"}))
+
+
+def test_a_password_in_the_redis_url_is_never_shown() -> None:
+    assert (
+        shared_cache.display_url("redis://:s3cret@cache.internal:6379/0")
+        == "redis://***@cache.internal:6379/0"
+    )
+    assert shared_cache.display_url("rediss://app:s3cret@h:1/0") == "rediss://app:***@h:1/0"
+    assert shared_cache.display_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+
+
+def test_the_environment_wins_over_the_secrets_file_and_neither_means_off(tmp_path: Path) -> None:
+    secrets = tmp_path / "secrets.toml"
+    secrets.write_text('[connections.cache]\nurl = "redis://from-secrets:6379/0"\n', encoding="utf-8")
+    files = (tmp_path / "missing.toml", secrets)
+    env = {"DASHBOARD_REDIS_URL": " redis://from-env:6379/0 "}
+    assert shared_cache.configured_url(env, files) == "redis://from-env:6379/0"
+    assert shared_cache.configured_url({"DASHBOARD_REDIS_URL": " "}, files) == "redis://from-secrets:6379/0"
+    assert shared_cache.configured_url({}, (tmp_path / "missing.toml",)) is None
+
+
+def test_every_read_the_data_layer_caches_is_shareable_and_lives_as_long() -> None:
+    assert shared_cache.SharedCache.__init__.__kwdefaults__["ttl_s"] == data.CACHE_TTL_S
+    reads = {"dr", "site_check", "lookup", "trust_map", "snippets", "categories", "keyword_report"}
+    reads |= {"keyword_suggestions", "tracked_keywords", "find", "exchange_candidates", "sites", "site"}
+    reads |= {"site_truedr", "ai_visibility", "export", "monitor", "gsc_performance", "gsc_audit"}
+    assert set(shared_cache.ANSWER_TYPES) == reads
