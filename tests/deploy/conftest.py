@@ -1,7 +1,7 @@
 """Fixtures of the deployment tests: two app processes (replicas) in Live mode against the session sandbox,
-sharing one history database and one cookie secret, nginx in front of them as ``deploy/`` configures it,
-and one headless Chromium. Everything listens on free 127.0.0.1 ports and writes under the test's own
-temporary folders, so two workers can run these tests side by side.
+sharing one history database, one Redis cache and one cookie secret, nginx in front of them as
+``deploy/`` configures it, and one headless Chromium. Everything listens on free 127.0.0.1 ports and
+writes under the test's own temporary folders, so two workers can run these tests side by side.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from bench import chromium
 from sandbox import SandboxServer
 from tests.deploy.front import NGINX, Front, nginx_front
 from tests.deploy.replicas import Replica, started_replicas
+from tests.redis_server import RedisServer
 
 
 @pytest.fixture(scope="module")
@@ -25,10 +26,23 @@ def history_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 @pytest.fixture(scope="module")
+def shared_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """One redis-server for the module's replicas (a test may stop it: an outage)."""
+    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
 def replicas(
-    sandbox: SandboxServer, history_url: str, tmp_path_factory: pytest.TempPathFactory
+    sandbox: SandboxServer,
+    history_url: str,
+    shared_redis: RedisServer,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[list[Replica]]:
-    with started_replicas(sandbox, history_url, tmp_path_factory.mktemp("replicas")) as started:
+    folder = tmp_path_factory.mktemp("replicas")
+    env = {"DASHBOARD_REDIS_URL": shared_redis.url}
+    with started_replicas(sandbox, history_url, folder, env=env) as started:
         yield started
 
 

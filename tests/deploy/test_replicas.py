@@ -1,6 +1,8 @@
 """Two app processes behind nginx, as ``deploy/`` runs them: a browser is served through nginx, its session
 (page requests and WebSocket) stays on one process, different browsers spread over both, and what a person
 changes through one process (a watched domain, kept in the shared history database) shows on the other.
+With both processes on one Redis cache, a page read through one costs the other no API call, and Redis
+going away mid-run loses no page (the module's last test: it stops Redis for good).
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from components.core.history import WATCHED_TTL_S
+from sandbox import SandboxServer
 from tests.deploy.front import Front, Route
 from tests.deploy.replicas import Replica
+from tests.redis_server import RedisServer
 
 TIMEOUT_MS = 60_000
 ROUTE_COOKIE = "adash_route"
@@ -73,24 +77,6 @@ def test_different_browsers_spread_over_both_processes(front: Front, replicas: l
     assert used == {replica.upstream for replica in replicas}
 
 
-@pytest.mark.browser
-def test_a_browser_through_nginx_is_served_and_its_session_stays_on_one_process(
-    front: Front, browser: Browser
-) -> None:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    page.goto(f"{front.url}/?domain=stripe.com", wait_until="domcontentloaded")
-    page.get_by_role("heading", name="Domain overview").first.wait_for(timeout=TIMEOUT_MS)
-    page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)  # drawn by the script run, over the WebSocket
-    _wait_settled(page)
-    route = next(c["value"] for c in context.cookies() if c["name"] == ROUTE_COOKIE)
-    context.close()  # nginx logs the WebSocket when it closes
-    served = _routes_of(front, route, at_least=3, stream=True)
-    streams = [r for r in served if r.path.startswith("/_stcore/stream")]
-    assert streams and all(r.status == 101 for r in streams), streams  # upgraded to a WebSocket
-    assert len({r.upstream for r in served}) == 1, {(r.path, r.upstream) for r in served}
-
-
 def _pinned_page(front: Front, replica: Replica, browser: Browser, subject: str) -> tuple[Page, str]:
     """The Domain overview of ``subject`` through nginx, in a browser nginx sends to ``replica``."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -135,3 +121,74 @@ def test_a_domain_watched_through_one_process_is_watched_on_the_other(
     waited = time.monotonic() - started
     assert page.get_by_role("button", name="Stop watching").count() == 1, f"not shown after {waited:.0f} s"
     page.close()
+
+
+@pytest.mark.browser
+def test_a_browser_through_nginx_is_served_and_its_session_stays_on_one_process(
+    front: Front, browser: Browser
+) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.goto(f"{front.url}/?domain=stripe.com", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Domain overview").first.wait_for(timeout=TIMEOUT_MS)
+    page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)  # drawn by the script run, over the WebSocket
+    _wait_settled(page)
+    route = next(c["value"] for c in context.cookies() if c["name"] == ROUTE_COOKIE)
+    context.close()  # nginx logs the WebSocket when it closes
+    served = _routes_of(front, route, at_least=3, stream=True)
+    streams = [r for r in served if r.path.startswith("/_stcore/stream")]
+    assert streams and all(r.status == 101 for r in streams), streams  # upgraded to a WebSocket
+    assert len({r.upstream for r in served}) == 1, {(r.path, r.upstream) for r in served}
+
+
+def _overview(browser: Browser, replica: Replica, domain: str) -> Page:
+    """The Domain overview of ``domain`` on ``replica``, its script run finished."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{replica.url}/?domain={domain}", wait_until="domcontentloaded")
+    page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)
+    _wait_settled(page)
+    return page
+
+
+def _shows_the_overview(page: Page, domain: str) -> None:
+    assert page.get_by_role("heading", name="Domain overview").first.is_visible()
+    assert page.locator(METRIC).count() >= 3
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert domain in page.content()
+
+
+@pytest.mark.browser
+def test_a_page_read_through_one_process_costs_the_other_no_api_call(
+    replicas: list[Replica], browser: Browser, sandbox: SandboxServer
+) -> None:
+    first, second = replicas
+    domain = "python.org"  # read by no other test here, so neither process holds it in its own cache
+    _overview(browser, first, domain).close()
+    spent_by_first = sandbox.state.total_requests()
+    assert spent_by_first > 0
+    page = _overview(browser, second, domain)
+    _shows_the_overview(page, domain)
+    page.close()
+    assert sandbox.state.total_requests() - spent_by_first == 0
+
+
+@pytest.mark.browser
+def test_pages_keep_working_when_redis_goes_away_mid_run(
+    replicas: list[Replica], browser: Browser, shared_redis: RedisServer
+) -> None:
+    """Stops Redis for good: keep this the module's last test."""
+    first, second = replicas
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{first.url}/?domain=slack.com", wait_until="commit")
+    shared_redis.stop()  # while the first process runs the page
+    page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)
+    _wait_settled(page)
+    _shows_the_overview(page, "slack.com")
+    page.close()
+    for replica, domain in ((second, "slack.com"), (second, "dropbox.com"), (first, "python.org")):
+        page = _overview(browser, replica, domain)
+        _shows_the_overview(page, domain)
+        page.close()
+    logs = first.log.read_text(errors="replace") + second.log.read_text(errors="replace")
+    assert "Traceback" not in logs
+    assert "shared cache" in logs  # the outage is logged (once per process), never shown on a page
