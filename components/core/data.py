@@ -187,8 +187,12 @@ def call(conn: Connection, operation: str, *args: Any) -> Any:
 
 
 def is_cached(conn: Connection, operation: str, *args: Any) -> bool:
-    """Whether a read with these (already normalised) arguments would be answered from the cache."""
-    return _ledger().holds((conn.base_url, conn.fingerprint, operation, args))
+    """Whether a read with these (already normalised) arguments would be answered from a cache."""
+    key = (conn.base_url, conn.fingerprint, operation, args)
+    if _ledger().holds(key):
+        return True
+    shared = shared_cache.current()  # another process may have asked it already
+    return shared is not None and shared.holds(*key)
 
 
 def forget(conn: Connection, operation: str, *args: Any) -> None:

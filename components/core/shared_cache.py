@@ -25,6 +25,7 @@ import hashlib
 import json
 import logging
 import os
+import secrets
 import threading
 import time
 import tomllib
@@ -232,6 +233,8 @@ class SharedCache:
         self._lock = threading.Lock()
         self._down_until = 0.0
         self._in_outage = False
+        #: Names this process's announcements, so its listener does not drop what it has just re-read.
+        self.origin = secrets.token_hex(8)
         self._listener: threading.Thread | None = None
         self._stop = threading.Event()
 
@@ -300,13 +303,27 @@ class SharedCache:
             return
         self._worked()
 
+    def holds(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> bool:
+        """Whether Redis holds this read now (so asking it would spend nothing)."""
+        if operation not in ANSWER_TYPES or not self.available():
+            return False
+        try:
+            found = bool(self._redis.exists(entry_key(base_url, fingerprint, operation, args)))
+        except TypeError:
+            return False
+        except redis.RedisError as exc:
+            self._failed(exc, "be read")
+            return False
+        self._worked()
+        return found
+
     def delete(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> None:
         """Drop a changed entry and tell the other processes to drop their own copies."""
         if operation not in ANSWER_TYPES or not self.available():
             return
         try:
             key = entry_key(base_url, fingerprint, operation, args)
-            note = json.dumps([base_url, fingerprint, operation, _canonical(args)])
+            note = json.dumps([self.origin, base_url, fingerprint, operation, _canonical(args)])
         except TypeError:
             return
         try:
@@ -345,7 +362,9 @@ class SharedCache:
                 while not self._stop.is_set():
                     message = pubsub.get_message(timeout=0.5)
                     if message and message.get("type") == "message":
-                        forget(_announced(message["data"]))
+                        origin, entry = _announced(message["data"])
+                        if origin != self.origin:  # this process dropped its own copy already
+                            forget(entry)
             except (redis.RedisError, OSError, ValueError) as exc:  # ValueError: closed while reading
                 if self._stop.is_set():
                     break
@@ -363,13 +382,13 @@ class SharedCache:
         self._listen_redis.close()
 
 
-def _announced(data: bytes | str) -> tuple[str, str, str, tuple[Any, ...]] | None:
-    """The entry an announcement names; None (forget everything) when it cannot be read."""
+def _announced(data: bytes | str) -> tuple[str | None, tuple[str, str, str, tuple[Any, ...]] | None]:
+    """Who announced, and the entry named; (None, None) (forget everything) when it cannot be read."""
     try:
-        base_url, fingerprint, operation, args = json.loads(data)
-        return str(base_url), str(fingerprint), str(operation), tuple(args)
+        origin, base_url, fingerprint, operation, args = json.loads(data)
+        return str(origin), (str(base_url), str(fingerprint), str(operation), tuple(args))
     except (ValueError, TypeError):
-        return None
+        return None, None
 
 
 _instances: dict[str, SharedCache] = {}

@@ -263,3 +263,26 @@ def test_a_slow_redis_costs_a_read_at_most_a_quarter_second_then_is_left_alone(
         assert len(silent_server.accepted) == tried  # Redis is left alone until the retry interval
     finally:
         shared_cache.reset()
+
+
+def test_another_replica_counts_what_redis_holds_as_costing_nothing(
+    redis_on: RedisServer, conn: Connection, live_env: SandboxServer
+) -> None:
+    data.keyword_report(conn, "crm", "stripe.com")
+    data.clear_caches()  # another replica: a bulk plan or a "this will use a unit" note asks first
+    assert data.is_cached(conn, "keyword_report", "crm", "stripe.com")
+    assert not data.is_cached(conn, "keyword_report", "crm", "hubspot.com")
+    data.forget(conn, "keyword_report", "crm", "stripe.com")
+    assert not data.is_cached(conn, "keyword_report", "crm", "stripe.com")
+
+
+def test_a_process_does_not_act_on_its_own_announcement(redis_on: RedisServer, conn: Connection) -> None:
+    """A write forgets this process's copy at once and then announces it; the page re-reads meanwhile,
+    so when the announcement comes back to this process's listener it must not drop the re-read."""
+    key = (conn.base_url, conn.fingerprint, "tracked_keywords", (SLUG,))
+    data.tracked_keywords(conn, SLUG)  # the re-read, already made when the announcement arrives
+    shared = shared_cache.current()
+    assert shared is not None
+    shared.delete(*key)  # the announcement this process sends
+    time.sleep(0.5)
+    assert data._ledger().holds(key)
