@@ -2,7 +2,7 @@
 (page requests and WebSocket) stays on one process, different browsers spread over both, and what a person
 changes through one process (a watched domain, kept in the shared history database) shows on the other.
 With both processes on one Redis cache, a page read through one costs the other no API call, and Redis
-going away mid-run loses no page (the module's last test: it stops Redis for good).
+going away mid-run loses no page and no write (the last test: it stops Redis for good).
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ import urllib.request
 import pytest
 from playwright.sync_api import Browser, Page
 
+from client.settings import key_fingerprint
 from components.core.history import WATCHED_TTL_S
-from sandbox import SandboxServer
+from sandbox import DEMO_KEY, SandboxServer
+from store.history import HistoryStore
 from tests.deploy.front import Front, Route
 from tests.deploy.replicas import Replica
 from tests.redis_server import RedisServer
@@ -173,8 +175,8 @@ def test_a_page_read_through_one_process_costs_the_other_no_api_call(
 
 
 @pytest.mark.browser
-def test_pages_keep_working_when_redis_goes_away_mid_run(
-    replicas: list[Replica], browser: Browser, shared_redis: RedisServer
+def test_pages_and_writes_keep_working_when_redis_goes_away_mid_run(
+    replicas: list[Replica], browser: Browser, shared_redis: RedisServer, history_url: str
 ) -> None:
     """Stops Redis for good: keep this the module's last test."""
     first, second = replicas
@@ -184,7 +186,14 @@ def test_pages_keep_working_when_redis_goes_away_mid_run(
     page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)
     _wait_settled(page)
     _shows_the_overview(page, "slack.com")
+    page.get_by_role("button", name="Watch", exact=True).first.click()  # a write while Redis is gone
+    page.get_by_role("button", name="Stop watching").wait_for(timeout=TIMEOUT_MS)
     page.close()
+    store = HistoryStore.open(history_url)
+    try:
+        assert ("domain", "slack.com") in store.watched_subjects(key_fingerprint(DEMO_KEY))
+    finally:
+        store.close()
     for replica, domain in ((second, "slack.com"), (second, "dropbox.com"), (first, "python.org")):
         page = _overview(browser, replica, domain)
         _shows_the_overview(page, domain)
