@@ -30,7 +30,7 @@ UPSTREAM_SERVERS = re.compile(r"^(\s*)server 127\.0\.0\.1:\d+( [^;]*)?;\n", re.M
 LISTEN = re.compile(r"^(\s*)listen 80;$", re.MULTILINE)
 ACCESS_LOG = re.compile(r"^(\s*)access_log /var/log/nginx/(\S+) adash_upstream;$", re.MULTILINE)
 LOG_LINE = re.compile(
-    r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) upstream=(?P<upstream>\S+) route=(?P<route>\S+)'
+    r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) upstream=(?P<upstream>.+?) route=(?P<route>\S+)'
 )
 
 
@@ -92,13 +92,20 @@ def nginx_command(config: RenderedConfig, *extra: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Route:
-    """One request nginx passed on: which app process served it, under which route cookie."""
+    """One request nginx passed on: which app process served it, under which route cookie.
+
+    ``upstream`` lists every process nginx tried, in order ("127.0.0.1:8501, 127.0.0.1:8502" when the
+    first refused); ``served_by`` is the one that answered."""
 
     method: str
     path: str
     status: int
     upstream: str
     route: str
+
+    @property
+    def served_by(self) -> str:
+        return self.upstream.split(", ")[-1]
 
 
 @dataclass(frozen=True)

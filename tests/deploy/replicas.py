@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.harness import app_process
+from bench.harness import AppProcess, app_process
 from sandbox import DEMO_KEY, SandboxServer
 
 
@@ -23,10 +23,16 @@ class Replica:
 
     url: str
     log: Path
+    app: AppProcess
 
     @property
     def upstream(self) -> str:
         return self.url.removeprefix("http://")
+
+    def stop(self) -> None:
+        """End the process (as a crash or a restart would); the fixture's teardown then has nothing to do."""
+        self.app.proc.terminate()
+        self.app.proc.wait(timeout=20)
 
 
 @contextlib.contextmanager
@@ -51,5 +57,5 @@ def started_replicas(
                     log_path=log,
                 )
             )
-            replicas.append(Replica(app.url, log))
+            replicas.append(Replica(app.url, log, app))
         yield replicas

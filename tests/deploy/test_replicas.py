@@ -2,11 +2,13 @@
 (page requests and WebSocket) stays on one process, different browsers spread over both, and what a person
 changes through one process (a watched domain, kept in the shared history database) shows on the other.
 With both processes on one Redis cache, a page read through one costs the other no API call, and Redis
-going away mid-run loses no page and no write (the last test: it stops Redis for good).
+going away mid-run loses no page and no write; when a process stops, nginx sends its browsers to the
+other one (the last two tests: they stop Redis and a process for good).
 """
 
 from __future__ import annotations
 
+import secrets
 import time
 import urllib.request
 
@@ -47,8 +49,8 @@ def _routes_of(front: Front, route: str, *, at_least: int = 1, stream: bool = Fa
 
 def _route_to(front: Front, replica: Replica) -> str:
     """A route cookie value nginx sends to ``replica``."""
-    for attempt in range(64):
-        value = f"probe-{replica.upstream.rsplit(':', 1)[1]}-{attempt}"
+    for _ in range(64):
+        value = f"probe-{secrets.token_hex(6)}"  # new each time: a test reads only its own requests
         _get(f"{front.url}/", value)
         if _routes_of(front, value)[-1].upstream == replica.upstream:
             return value
@@ -178,7 +180,7 @@ def test_a_page_read_through_one_process_costs_the_other_no_api_call(
 def test_pages_and_writes_keep_working_when_redis_goes_away_mid_run(
     replicas: list[Replica], browser: Browser, shared_redis: RedisServer, history_url: str
 ) -> None:
-    """Stops Redis for good: keep this the module's last test."""
+    """Stops Redis for good: keep this after the tests that use it."""
     first, second = replicas
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(f"{first.url}/?domain=slack.com", wait_until="commit")
@@ -201,3 +203,30 @@ def test_pages_and_writes_keep_working_when_redis_goes_away_mid_run(
     logs = first.log.read_text(errors="replace") + second.log.read_text(errors="replace")
     assert "Traceback" not in logs
     assert "shared cache" in logs  # the outage is logged (once per process), never shown on a page
+
+
+@pytest.mark.browser
+def test_when_a_process_stops_its_browsers_are_served_by_the_other(
+    front: Front, replicas: list[Replica], browser: Browser
+) -> None:
+    """Stops the first process for good: keep this the module's last test."""
+    first, second = replicas
+    route = _route_to(front, first)
+    first.stop()
+    probes = len(_routes_of(front, route))
+    status, _ = _get(f"{front.url}/", route)
+    assert status == 200
+    after = _routes_of(front, route, at_least=probes + 1)[probes]
+    assert after.upstream.startswith(first.upstream) and after.served_by == second.upstream
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    host = front.url.removeprefix("http://").split(":")[0]
+    context.add_cookies([{"name": ROUTE_COOKIE, "value": route, "domain": host, "path": "/"}])
+    page = context.new_page()
+    page.goto(f"{front.url}/?domain=stripe.com", wait_until="domcontentloaded")
+    page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)
+    _wait_settled(page)
+    _shows_the_overview(page, "stripe.com")
+    context.close()
+    since_the_stop = _routes_of(front, route, at_least=probes + 2, stream=True)[probes:]
+    streams = [r for r in since_the_stop if r.path.startswith("/_stcore/stream")]
+    assert streams and {r.served_by for r in since_the_stop} == {second.upstream}
