@@ -131,7 +131,27 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError(f"no VmRSS for {pid}")
 
 
-def _stop(proc: subprocess.Popen[Any], timeout: float = 10) -> None:
+def wait_until_ready(proc: subprocess.Popen[Any], url: str, *, within_s: float, name: str) -> None:
+    """Poll ``url`` until it answers 200 (a server's health or discovery page): RuntimeError when
+    ``proc`` exits first (with what it wrote to a piped stderr), the last OSError after ``within_s``."""
+    deadline = time.monotonic() + within_s
+    while True:
+        if proc.poll() is not None:
+            said = proc.stderr.read() if proc.stderr else ""
+            said = said.decode(errors="replace") if isinstance(said, bytes) else said
+            raise RuntimeError(f"{name} exited during start-up{': ' + said.strip() if said else ''}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def stop_process(proc: subprocess.Popen[Any], timeout: float = 10) -> None:
+    """Terminate ``proc`` (if still running), killing it when it does not stop within ``timeout``."""
     if proc.poll() is None:
         proc.terminate()
         try:
@@ -176,7 +196,7 @@ def sandbox_process(
             raise RuntimeError(f"sandbox did not start: {line!r}")
         yield SandboxProcess(proc, line.split("ready at ")[1].split()[0])
     finally:
-        _stop(proc)
+        stop_process(proc)
 
 
 @dataclass
@@ -239,21 +259,10 @@ def _served(
         proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError("streamlit exited during start-up")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.read().strip() == b"ok":
-                        break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        wait_until_ready(proc, f"{url}/_stcore/health", within_s=60, name="streamlit")
         yield AppProcess(proc, url)
     finally:
-        _stop(proc)
+        stop_process(proc)
 
 
 def chromium() -> contextlib.AbstractContextManager[Any]:

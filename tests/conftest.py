@@ -1,6 +1,7 @@
 """Fixtures more than one kind of test needs: the session's sandbox server on 127.0.0.1 (reset around
-every test that uses it), a client for each demo key pointed at it, and a real Redis server
-(``redis_server``, see tests/redis_server.py).
+every test that uses it), a client for each demo key pointed at it, a real Redis server
+(``redis_server``, see tests/redis_server.py), and one headless Chromium per test module
+(``browser``) for the browser and deployment tests.
 
 Each kind keeps its own in its folder's conftest.py: unit/ (no network), wire/ (raw HTTP against the
 sandbox), apptest/ (the app in Live mode, caches emptied), browser/ (Chromium and the served app)."""
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 # The sandbox's numbers drift with the day; fix the day to the one the demo data was written for
 # (where every drift is zero) before anything reads it, so the suite, and every app or sandbox
@@ -19,6 +21,9 @@ import pytest
 
 from client import ApiClient
 from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 from tests.redis_server import RedisServer
 
 
@@ -62,3 +67,17 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     server = RedisServer(tmp_path_factory.mktemp("redis")).start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium per test module (Debian's, launched as ``bench/`` launches it), for the
+    browser and deployment tests; it fails, not skips, where chromium is missing."""
+    from bench import chromium
+
+    if not os.path.exists(chromium.EXECUTABLE):
+        pytest.fail(
+            f"Browser tests need Debian's chromium at {chromium.EXECUTABLE}: apt-get install -y chromium"
+        )
+    with chromium.launch() as launched:
+        yield launched

@@ -5,26 +5,14 @@ repository's data/ folder)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page
 
-from bench import chromium
 from bench.harness import app_process
 from sandbox import DEMO_KEY, SandboxServer
 from tests.browser.tabs import LAPTOP_WIDTHS, ServedApp, open_app_page
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not os.path.exists(chromium.EXECUTABLE):
-        pytest.fail(
-            f"Browser tests need Debian's chromium at {chromium.EXECUTABLE}: apt-get install -y chromium"
-        )
-    with chromium.launch() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

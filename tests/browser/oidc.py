@@ -18,15 +18,13 @@ import json
 import secrets
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import BrowserContext, Page, Route
 
-from bench.harness import ROOT, free_port
+from bench.harness import ROOT, free_port, stop_process, wait_until_ready
 from tests.browser.tabs import TIMEOUT_MS, settled
 
 #: The OpenID Connect discovery document, relative to the provider's root.
@@ -82,26 +80,10 @@ def mock_provider(people: Iterable[Someone]) -> Iterator[MockProvider]:
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError("the OpenID provider exited during start-up")
-            try:
-                with urllib.request.urlopen(url + DISCOVERY, timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        wait_until_ready(proc, url + DISCOVERY, within_s=30, name="the OpenID provider")
         yield MockProvider(url)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop_process(proc)
 
 
 def _toml_list(entries: Sequence[str]) -> str:

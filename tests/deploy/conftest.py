@@ -10,9 +10,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser
 
-from bench import chromium
 from sandbox import SandboxServer
 from tests.deploy.front import NGINX, Front, nginx_front
 from tests.deploy.replicas import Replica, started_replicas
@@ -54,13 +52,3 @@ def front(replicas: list[Replica], tmp_path_factory: pytest.TempPathFactory) -> 
     ports = [int(replica.upstream.rsplit(":", 1)[1]) for replica in replicas]
     with nginx_front(tmp_path_factory.mktemp("nginx"), ports) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not os.path.exists(chromium.EXECUTABLE):
-        pytest.fail(
-            f"Browser tests need Debian's chromium at {chromium.EXECUTABLE}: apt-get install -y chromium"
-        )
-    with chromium.launch() as launched:
-        yield launched

@@ -14,13 +14,11 @@ import contextlib
 import os
 import re
 import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.harness import free_port
+from bench.harness import free_port, stop_process, wait_until_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE_CONFIG = ROOT / "deploy" / "nginx" / "authority-dashboard.conf"
@@ -131,23 +129,7 @@ def nginx_front(folder: Path, app_ports: Sequence[int]) -> Iterator[Front]:
     proc = subprocess.Popen(nginx_command(config), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 15
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"nginx exited: {proc.stderr.read().decode() if proc.stderr else ''}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.read().strip() == b"ok":
-                        break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        wait_until_ready(proc, f"{url}/_stcore/health", within_s=15, name="nginx")
         yield Front(url, config)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop_process(proc)
