@@ -51,7 +51,7 @@ from client.models import (
     TrustMap,
 )
 from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
-from components.core import history, shared_cache
+from components.core import cache_records, history, shared_cache
 from components.core.connection import Connection
 
 #: Authority data changes weekly; 15 minutes keeps a session snappy without going stale.
@@ -169,7 +169,7 @@ def _cached_call(base_url: str, fingerprint: str, operation: str, args: tuple[An
         _quota_board().record(base_url, fingerprint, _client.last_quota)
         outcome = Outcome(value=value, quota=_client.last_quota)
     if shared is not None:
-        shared.put(*key, shared_cache.Record(outcome.value, outcome.error, outcome.quota))
+        shared.put(*key, cache_records.Record(outcome.value, outcome.error, outcome.quota))
     return outcome
 
 

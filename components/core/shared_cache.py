@@ -5,8 +5,9 @@ environment wins); without either nothing here runs and the in-process cache wor
 (``components.core.data``) asks this level after its own cache and before the client, and stores what the
 client answered.
 
-- **Keys** name the service root (hashed), the key's fingerprint (never the key), the operation and a
-  digest of its normalised arguments: ``adash:v1:<root>:<fingerprint>:<operation>:<digest>``.
+- **Keys and values** are built in ``components.core.cache_records`` (pure). Keys name the service
+  root (hashed), the key's fingerprint (never the key), the operation and a digest of its normalised
+  arguments: ``adash:v1:<root>:<fingerprint>:<operation>:<digest>``.
 - **Values are JSON text**, never pickles: a shared cache must not be able to run code in the app. An
   answer is stored as the service writes it (camelCase) and parsed back into its model; a definitive
   error (404, 402, ...) as a record naming its class, rebuilt only from the client's own error classes.
@@ -20,8 +21,6 @@ client answered.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import hashlib
 import json
 import logging
 import os
@@ -35,78 +34,29 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from pydantic import BaseModel
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from client import errors as client_errors
-from client.growth_models import (
-    Discovery,
-    ExchangeCandidates,
-    Monitor,
-    SiteDetail,
-    SiteExport,
-    SiteList,
-    TrueDrReport,
-)
-from client.models import (
-    Categories,
-    DomainRating,
-    KeywordReport,
-    KeywordSuggestions,
-    Lookup,
-    QuotaInfo,
-    SiteCheck,
-    Snippets,
-    TrackedKeywords,
-    TrustMap,
-)
 from client.settings import SECRETS_FILES
-from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
+from components.core.cache_records import (
+    ANSWER_TYPES,
+    KEY_PREFIX,
+    Record,
+    canonical,
+    decode,
+    encode,
+    entry_key,
+)
 
 log = logging.getLogger(__name__)
 
 ENV_VAR = "DASHBOARD_REDIS_URL"
-KEY_PREFIX = "adash:v1"
 #: Where a write announces the entries it changed, for the other processes' in-process caches.
 INVALIDATION_CHANNEL = KEY_PREFIX + ":invalidate"
 #: Every Redis command gives up after this long; a slow Redis must not slow a page down.
 SOCKET_TIMEOUT_S = 0.25
 #: After a failure, Redis is left alone this long before it is tried again.
 RETRY_AFTER_S = 30.0
-
-#: The answer model of every read operation that may be shared. Others are never stored in Redis.
-ANSWER_TYPES: dict[str, type[BaseModel]] = {
-    "dr": DomainRating,
-    "site_check": SiteCheck,
-    "lookup": Lookup,
-    "trust_map": TrustMap,
-    "snippets": Snippets,
-    "categories": Categories,
-    "keyword_report": KeywordReport,
-    "keyword_suggestions": KeywordSuggestions,
-    "tracked_keywords": TrackedKeywords,
-    "find": Discovery,
-    "exchange_candidates": ExchangeCandidates,
-    "sites": SiteList,
-    "site": SiteDetail,
-    "site_truedr": TrueDrReport,
-    "ai_visibility": AiVisibility,
-    "export": SiteExport,
-    "monitor": Monitor,
-    "gsc_performance": GscPerformance,
-    "gsc_audit": GscAuditResult,
-}
-
-
-@dataclasses.dataclass(frozen=True)
-class Record:
-    """One shared answer: the parsed value or a definitive error, and the quota seen with it."""
-
-    value: Any = None
-    error: client_errors.ApiError | None = None
-    quota: QuotaInfo | None = None
-
 
 # --- configuration -------------------------------------------------------------------------------
 
@@ -142,63 +92,6 @@ def display_url(url: str) -> str:
     credentials, _, host = rest.rpartition("@")
     user = credentials.split(":", 1)[0]
     return f"{scheme}{sep}{user + ':' if user else ''}***@{host}"
-
-
-# --- keys and JSON records (pure) ----------------------------------------------------------------
-
-
-def _canonical(value: Any) -> Any:
-    """Arguments as plain JSON data; TypeError for anything that has no stable JSON form."""
-    if value is None or isinstance(value, str | bool | int | float):
-        return value
-    if isinstance(value, tuple | list):
-        return [_canonical(item) for item in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {f.name: _canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        return {"type": type(value).__name__, "fields": fields}
-    raise TypeError(f"{type(value).__name__} has no stable form for a shared cache key")
-
-
-def entry_key(base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> str:
-    """The Redis key of one read; raises TypeError for arguments that cannot be keyed."""
-    root = hashlib.sha256(base_url.encode()).hexdigest()[:16]
-    canonical = json.dumps(_canonical(args), sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(canonical.encode()).hexdigest()[:24]
-    return f"{KEY_PREFIX}:{root}:{fingerprint}:{operation}:{digest}"
-
-
-def encode(operation: str, record: Record) -> str:
-    """A record as JSON text: the answer as the service writes it, or the error's class and fields."""
-    body: dict[str, Any] = {"operation": operation}
-    if record.error is not None:
-        fields = {k: v for k, v in vars(record.error).items() if v is None or isinstance(v, str | int | bool)}
-        body["error"] = {"class": type(record.error).__name__, "fields": fields}
-    else:
-        body["value"] = record.value.model_dump(mode="json", by_alias=True)
-    body["quota"] = record.quota.model_dump(mode="json", by_alias=True) if record.quota else None
-    return json.dumps(body, separators=(",", ":"))
-
-
-def _rebuild_error(found: Mapping[str, Any]) -> client_errors.ApiError:
-    cls = getattr(client_errors, str(found.get("class")), None)
-    if not (isinstance(cls, type) and issubclass(cls, client_errors.ApiError)) or cls.transient:
-        raise ValueError("not a definitive error of the client")
-    fields = dict(found.get("fields") or {})
-    err = cls.__new__(cls)
-    Exception.__init__(err, str(fields.get("message", "")))
-    err.__dict__.update(fields)
-    return err
-
-
-def decode(operation: str, text: str | bytes) -> Record:
-    """The record ``encode`` wrote; ValueError (pydantic's included) for anything else."""
-    body = json.loads(text)
-    if not isinstance(body, dict) or body.get("operation") != operation:
-        raise ValueError("a record of another operation")
-    quota = QuotaInfo.model_validate(body["quota"]) if body.get("quota") else None
-    if "error" in body:
-        return Record(error=_rebuild_error(body["error"]), quota=quota)
-    return Record(value=ANSWER_TYPES[operation].model_validate(body["value"]), quota=quota)
 
 
 # --- the Redis level -----------------------------------------------------------------------------
@@ -323,7 +216,7 @@ class SharedCache:
             return
         try:
             key = entry_key(base_url, fingerprint, operation, args)
-            note = json.dumps([self.origin, base_url, fingerprint, operation, _canonical(args)])
+            note = json.dumps([self.origin, base_url, fingerprint, operation, canonical(args)])
         except TypeError:
             return
         try:

@@ -17,8 +17,8 @@ from client import errors
 from client.growth_inputs import DiscoveryFilters
 from client.models import DomainRating, QuotaInfo
 from client.settings import key_fingerprint
-from components.core import data, shared_cache
-from components.core.shared_cache import Record, decode, encode, entry_key
+from components.core import cache_records, data, shared_cache
+from components.core.cache_records import Record, decode, encode, entry_key
 from sandbox import DEMO_KEY, FREE_KEY
 
 ROOT = "https://verifieddr.com"
@@ -137,4 +137,4 @@ def test_every_read_the_data_layer_caches_is_shareable_and_lives_as_long() -> No
     reads = {"dr", "site_check", "lookup", "trust_map", "snippets", "categories", "keyword_report"}
     reads |= {"keyword_suggestions", "tracked_keywords", "find", "exchange_candidates", "sites", "site"}
     reads |= {"site_truedr", "ai_visibility", "export", "monitor", "gsc_performance", "gsc_audit"}
-    assert set(shared_cache.ANSWER_TYPES) == reads
+    assert set(cache_records.ANSWER_TYPES) == reads
