@@ -4,15 +4,17 @@
 (the same files, in the same order, as the API settings in ``client.settings``). Without either, the
 history is an SQLite file in the git-ignored ``data/`` folder beside ``app.py``, so a fresh clone
 keeps history with no set-up. ``display_url`` is the only form of a URL that may be shown or logged:
-the password is replaced by ``***``.
+the password is replaced by ``***``. ``secrets_tables`` and ``connection_url`` are how every setting
+outside the API's is read from the secrets files (the history, the shared cache, the alerts).
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
@@ -31,15 +33,21 @@ def default_url() -> str:
     return f"sqlite:///{DEFAULT_SQLITE_PATH}"
 
 
-def _from_secrets(files: tuple[Path, ...]) -> str | None:
-    """``[connections.history] url`` of the last secrets file that has one (the project's wins)."""
-    found: str | None = None
+def secrets_tables(files: tuple[Path, ...] = SECRETS_FILES) -> Iterator[dict[str, Any]]:
+    """The content of each secrets file that can be read, in order (a later file wins over an earlier
+    one); a missing, unreadable or malformed file is passed over, as Streamlit does."""
     for path in files:
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            yield tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
             continue
-        section = data.get("connections", {}).get("history", {})
+
+
+def connection_url(name: str, files: tuple[Path, ...] = SECRETS_FILES) -> str | None:
+    """``url`` under ``[connections.<name>]`` of the last secrets file that has one (the project's wins)."""
+    found: str | None = None
+    for content in secrets_tables(files):
+        section = content.get("connections", {}).get(name, {})
         url = section.get("url") if isinstance(section, dict) else None
         if isinstance(url, str) and url.strip():
             found = url.strip()
@@ -50,7 +58,7 @@ def database_url(
     environ: Mapping[str, str] = os.environ, secrets_files: tuple[Path, ...] = SECRETS_FILES
 ) -> str:
     """The history database URL in force (normalised, see ``normalise_url``)."""
-    configured = (environ.get(ENV_VAR) or "").strip() or _from_secrets(secrets_files)
+    configured = (environ.get(ENV_VAR) or "").strip() or connection_url("history", secrets_files)
     return normalise_url(configured) if configured else default_url()
 
 

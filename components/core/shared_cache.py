@@ -27,7 +27,6 @@ import os
 import secrets
 import threading
 import time
-import tomllib
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -47,6 +46,7 @@ from components.core.cache_records import (
     encode,
     entry_key,
 )
+from store.config import connection_url
 
 log = logging.getLogger(__name__)
 
@@ -64,17 +64,7 @@ RETRY_AFTER_S = 30.0
 @cache
 def _url_from_secrets(files: tuple[Path, ...]) -> str | None:
     """``[connections.cache] url`` of the last secrets file that has one (read once per process)."""
-    found: str | None = None
-    for path in files:
-        try:
-            content = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
-            continue
-        section = content.get("connections", {}).get("cache", {})
-        url = section.get("url") if isinstance(section, dict) else None
-        if isinstance(url, str) and url.strip():
-            found = url.strip()
-    return found
+    return connection_url("cache", files)
 
 
 def configured_url(

@@ -24,7 +24,6 @@ is the only form of the webhook that may be shown (scheme and host).
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +31,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from client.settings import SECRETS_FILES
+from store.config import secrets_tables
 
 WEBHOOK_ENV = "DASHBOARD_ALERT_WEBHOOK"
 DASHBOARD_URL_ENV = "DASHBOARD_URL"
@@ -128,11 +128,7 @@ class AlertConfig:
 def _alerts_section(files: tuple[Path, ...]) -> dict[str, Any]:
     """``[alerts]`` merged over the files, later files winning key by key (also inside ``email``)."""
     merged: dict[str, Any] = {}
-    for path in files:
-        try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
-            continue
+    for data in secrets_tables(files):
         section = data.get("alerts")
         if not isinstance(section, dict):
             continue
