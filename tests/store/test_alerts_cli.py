@@ -4,15 +4,16 @@ day it recorded (its last line unchanged), and the demo history yields alerts.""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from client.settings import key_fingerprint
+from components.core.history import seed_demo_history
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.clock import today
-from sandbox.demo_history import demo_rows, lookup_on
+from sandbox.demo_history import lookup_on
 from store import HistoryStore
 from store.cli import main
 from tests.store.alert_history import OWN, day, lookup, record_lookups, watch_own
@@ -137,19 +138,10 @@ def test_the_snapshot_evaluates_the_day_it_recorded_and_keeps_its_last_line(
         assert store.alerts(account)["rule"].tolist() == ["authority_drop"]
 
 
-def seed_demo(store: HistoryStore, account: str, last_day: date) -> None:
-    """The demo key's history as the app seeds it in Sandbox mode (``seed_demo_history``, without
-    Streamlit)."""
-    demo = demo_rows(DEMO_KEY, last_day)
-    for kind, subject, origin in demo.watches:
-        store.watch(account, kind, subject, origin=origin)
-    store.seed(account, demo.lookups, demo.trust_maps, demo.trackeds, keyword_reports=demo.keyword_reports)
-
-
 def test_the_demo_historys_last_week_has_alerts_with_titles_and_chart_links(tmp_path: Path) -> None:
     account = key_fingerprint(DEMO_KEY)
     with HistoryStore.open(f"sqlite:///{tmp_path / 'demo.sqlite3'}") as store:
-        seed_demo(store, account, today())
+        seed_demo_history(store, account, DEMO_KEY, today())  # as the app seeds it in Sandbox mode
         report = store.evaluate_alerts(account, days=7)
         assert report.new >= 1 and report.by_rule, report
         alerts = store.alerts(account)
