@@ -8,7 +8,7 @@ Adding is idempotent; adding a subject already there as "added" with origin "own
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, get_args
@@ -16,7 +16,7 @@ from typing import Any, Literal, get_args
 from sqlalchemy import Connection, Engine, Table, delete, exists, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from client.inputs import normalise_domain, normalise_keyword
+from client.inputs import normalise_domain, normalise_keyword, slug_for
 from store.models import WatchItemRow
 from store.rows import subject_name
 
@@ -34,6 +34,16 @@ class WatchItem:
     subject: str
     origin: WatchOrigin
     added_at: datetime
+
+
+def own_sites(items: Iterable[WatchItem]) -> list[str]:
+    """The domains of a watchlist's own sites (the account's sites on the service), alphabetical."""
+    return sorted(item.subject for item in items if item.kind == "domain" and item.origin == "own")
+
+
+def site_names(sites: Iterable[str]) -> dict[str, str]:
+    """Each own site's slug (tracked keywords are recorded under it) → the domain people know it by."""
+    return {slug_for(site): site for site in sites}
 
 
 def normalise_subject(kind: str, value: str) -> str:

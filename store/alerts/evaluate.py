@@ -17,13 +17,12 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
-from client.inputs import slug_for
 from store.alerts.catalog import Finding, RuleSetting
 from store.alerts.link_rules import Partner, links_by_domain, partner_findings, partners_from_audit
 from store.alerts.link_rules import trust_map_findings as link_findings
 from store.alerts.rules import WEEK, WEEK_GAP, domain_findings, keyword_findings, threshold_of
 from store.alerts.state import EvaluationReport
-from store.watchlist import check_account
+from store.watchlist import check_account, own_sites, site_names
 
 if TYPE_CHECKING:
     from store.history import HistoryStore
@@ -66,14 +65,13 @@ def find(store: HistoryStore, account: str, days: Sequence[date]) -> list[Findin
     since = days[0] - LOOK_BACK - WEEK - WEEK_GAP
     watched = store.watchlist(account)
     domains = sorted(item.subject for item in watched if item.kind == "domain")
-    own_sites = sorted(item.subject for item in watched if item.kind == "domain" and item.origin == "own")
-    site_names = {slug_for(site): site for site in own_sites}
+    own = own_sites(watched)
     domain_frame = store.domain_history(account, domains, since=since)
     keyword_frame = store.keyword_history(account, None, since=since)
-    maps = _TrustMaps(store, account, own_sites, since, settings)
-    partners = _partners(store, account, own_sites, settings)
+    maps = _TrustMaps(store, account, own, since, settings)
+    partners = _partners(store, account, own, settings)
     found = domain_findings(domain_frame, days, settings)
-    found += keyword_findings(keyword_frame, days, settings, site_names)
+    found += keyword_findings(keyword_frame, days, settings, site_names(own))
     for day in days:
         found += maps.findings(day, partners)
     return found

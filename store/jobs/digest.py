@@ -13,7 +13,6 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
 
-from client.inputs import slug_for
 from store.alerts.config import AlertConfig
 from store.alerts.digest import (
     AccountDigest,
@@ -27,6 +26,7 @@ from store.alerts.digest import (
 from store.alerts.mail import MailError, build_message, send_message
 from store.engine import StoreUnavailable
 from store.history import HistoryStore
+from store.watchlist import own_sites, site_names
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 NO_DESTINATION = (
@@ -35,11 +35,8 @@ NO_DESTINATION = (
 )
 
 
-def account_label(store: HistoryStore, account: str) -> str:
-    """ "Your sites: a.com, b.com" (the account's own sites), else a short form of its fingerprint."""
-    own = [
-        item.subject for item in store.watchlist(account) if item.kind == "domain" and item.origin == "own"
-    ]
+def account_label(account: str, own: list[str]) -> str:
+    """ "Sites: a.com, b.com" (the account's own sites ``own``), else a short form of its fingerprint."""
     if own:
         shown = ", ".join(own[:5]) + (f" and {len(own) - 5} more" if len(own) > 5 else "")
         return f"Sites: {shown}"
@@ -57,11 +54,11 @@ def account_digest(store: HistoryStore, account: str, start: date, end: date) ->
     domain_frame = store.domain_history(account, domains, since=since)
     keyword_frame = store.keyword_history(account, since=since)
     # A tracked keyword's site is recorded by its slug; people know the site by its domain.
-    own = [item.subject for item in watched if item.kind == "domain" and item.origin == "own"]
-    site_names = {slug_for(site): site for site in own}
-    keyword_frame["site"] = keyword_frame["site"].map(lambda site: site_names.get(site, site))
+    own = own_sites(watched)
+    names = site_names(own)
+    keyword_frame["site"] = keyword_frame["site"].map(lambda site: names.get(site, site))
     return AccountDigest(
-        account_label(store, account),
+        account_label(account, own),
         alerts,
         domain_moves(domain_frame, start, end),
         keyword_moves(keyword_frame, start, end),

@@ -25,6 +25,7 @@ from client.inputs import normalise_domain, slug_for
 from store.engine import StoreUnavailable
 from store.history import HistoryStore
 from store.recording import RecordOutcome
+from store.watchlist import own_sites
 
 #: The words a progress line and a failure use for each request.
 WHAT = {
@@ -133,9 +134,7 @@ class SnapshotJob:
         if own_slugs is None:
             return self.report  # the key was refused: every further request would be refused too
         watched = self.store.watchlist(self.account)
-        own_domains = sorted(
-            item.subject for item in watched if item.kind == "domain" and item.origin == "own"
-        )
+        own_domains = own_sites(watched)
         asking_domain = own_domains[0] if own_domains else None
         subjects: dict[str, SubjectResult] = {}
         requests: dict[str, tuple[str, str, Any]] = {}  # item → (operation, subject label, argument)
