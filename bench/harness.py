@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -221,24 +221,26 @@ def app_process(
     extra: list[str] | None = None,
     log_path: Path | None = None,
     database_url: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[AppProcess]:
     """``streamlit run`` on a free loopback port; ``api_base`` set → Live mode against that sandbox.
 
     Its output goes to ``log_path`` when given (a test reads it), else nowhere. Its history database
     is ``database_url``, else the caller's ``DASHBOARD_DATABASE_URL``, else a new SQLite file in a
     temporary folder removed when the app stops: a benchmark never writes into the repository's data/.
+    ``env`` adds settings of its own (a Redis URL, a cookie secret) on top of the caller's environment.
     """
     port = free_port()
-    env = {**os.environ, "VERIFIEDDR_API_KEY": api_key or ""}
+    process_env = {**os.environ, **(env or {}), "VERIFIEDDR_API_KEY": api_key or ""}
     if api_base:
-        env["VERIFIEDDR_API_BASE"] = api_base
+        process_env["VERIFIEDDR_API_BASE"] = api_base
     with contextlib.ExitStack() as history_folder:
         if database_url:
-            env[DATABASE_ENV] = database_url
-        elif not env.get(DATABASE_ENV):
+            process_env[DATABASE_ENV] = database_url
+        elif not process_env.get(DATABASE_ENV):
             folder = Path(history_folder.enter_context(tempfile.TemporaryDirectory(prefix="bench-history-")))
-            env[DATABASE_ENV] = f"sqlite:///{folder / 'history.sqlite3'}"
-        yield from _served(script, env, port, extra, log_path)
+            process_env[DATABASE_ENV] = f"sqlite:///{folder / 'history.sqlite3'}"
+        yield from _served(script, process_env, port, extra, log_path)
 
 
 def _served(
