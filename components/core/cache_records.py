@@ -95,6 +95,11 @@ def entry_key(base_url: str, fingerprint: str, operation: str, args: tuple[Any, 
     return f"{KEY_PREFIX}:{root}:{fingerprint}:{operation}:{digest}"
 
 
+def fill_key(entry: str) -> str:
+    """The Redis key of the claim to fill ``entry``: held by the one process asking the service for it."""
+    return f"{KEY_PREFIX}:fill:{entry.removeprefix(KEY_PREFIX + ':')}"
+
+
 def encode(operation: str, record: Record) -> str:
     """A record as JSON text: the answer as the service writes it, or the error's class and fields."""
     body: dict[str, Any] = {"operation": operation}

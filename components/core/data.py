@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import pickle
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -52,6 +49,7 @@ from client.models import (
 )
 from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
 from components.core import cache_records, history, shared_cache
+from components.core.cache_books import CacheLedger, QuotaBoard
 from components.core.connection import Connection
 
 #: Authority data changes weekly; 15 minutes keeps a session snappy without going stale.
@@ -87,64 +85,14 @@ def client_for(conn: Connection) -> ApiClient:
     return _client(conn.base_url, conn.fingerprint, conn.timeout_s, key)
 
 
-class _QuotaBoard:
-    """The latest quota headers per (service, key fingerprint), for the sidebar."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._seen: OrderedDict[tuple[str, str], QuotaInfo] = OrderedDict()
-
-    def record(self, base_url: str, fingerprint: str, quota: QuotaInfo | None) -> None:
-        if quota is None:
-            return
-        with self._lock:
-            self._seen[(base_url, fingerprint)] = quota
-            self._seen.move_to_end((base_url, fingerprint))
-            while len(self._seen) > MAX_QUOTA_ENTRIES:
-                self._seen.popitem(last=False)
-
-    def get(self, base_url: str, fingerprint: str) -> QuotaInfo | None:
-        with self._lock:
-            return self._seen.get((base_url, fingerprint))
+@st.cache_resource(show_spinner=False)
+def _quota_board() -> QuotaBoard:
+    return QuotaBoard(MAX_QUOTA_ENTRIES)
 
 
 @st.cache_resource(show_spinner=False)
-def _quota_board() -> _QuotaBoard:
-    return _QuotaBoard()
-
-
-class _CacheLedger:
-    """When each cache entry was filled, so a page can say beforehand what a run will spend.
-
-    ``st.cache_data`` cannot be asked whether it holds an entry; this ledger mirrors its keys with
-    their expiry. It may say "not cached" for an entry evicted early, never "cached" for a missing
-    one older than the ttl.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._filled: OrderedDict[tuple[Any, ...], float] = OrderedDict()
-
-    def record(self, key: tuple[Any, ...]) -> None:
-        with self._lock:
-            self._filled[key] = time.monotonic() + CACHE_TTL_S
-            self._filled.move_to_end(key)
-            while len(self._filled) > CACHE_MAX_ENTRIES:
-                self._filled.popitem(last=False)
-
-    def forget(self, key: tuple[Any, ...]) -> None:
-        with self._lock:
-            self._filled.pop(key, None)
-
-    def holds(self, key: tuple[Any, ...]) -> bool:
-        with self._lock:
-            expiry = self._filled.get(key)
-            return expiry is not None and expiry > time.monotonic()
-
-
-@st.cache_resource(show_spinner=False)
-def _ledger() -> _CacheLedger:
-    return _CacheLedger()
+def _ledger() -> CacheLedger:
+    return CacheLedger(CACHE_TTL_S, CACHE_MAX_ENTRIES)
 
 
 @st.cache_data(ttl=CACHE_TTL_S, max_entries=CACHE_MAX_ENTRIES, show_spinner=False)
@@ -152,25 +100,40 @@ def _cached_call(base_url: str, fingerprint: str, operation: str, args: tuple[An
     key = (base_url, fingerprint, operation, args)
     _ledger().record(key)
     shared = shared_cache.current(_forget_here)
-    found = shared.get(*key) if shared is not None else None
-    if found is not None:  # another process asked already: no call spent
+    fill = shared.claim(*key) if shared is not None else shared_cache.Fill()
+    if fill.found is not None:  # another process asked already: no call spent
         if _quota_board().get(base_url, fingerprint) is None:
-            _quota_board().record(base_url, fingerprint, found.quota)
-        return Outcome(value=found.value, error=found.error, quota=found.quota)
+            _quota_board().record(base_url, fingerprint, fill.found.quota)
+        return Outcome(value=fill.found.value, error=fill.found.error, quota=fill.found.quota)
     try:
-        value = getattr(_client, operation)(*args)
+        outcome = _ask(_client, key)
+    except BaseException:
+        if shared is not None and fill.token:
+            shared.release(*key, fill.token)
+        raise
+    if shared is not None and not shared.put(*key, _shared_record(outcome), token=fill.token):
+        outcome = _ask(_client, key)  # a write came while the service was asked: this answer may predate it
+        shared.put(*key, _shared_record(outcome))
+    return outcome
+
+
+def _ask(client: ApiClient, key: tuple[str, str, str, tuple[Any, ...]]) -> Outcome:
+    """The service's answer or definitive error; a transient error is raised and not cached."""
+    base_url, fingerprint, operation, args = key
+    try:
+        value = getattr(client, operation)(*args)
     except ApiError as err:
-        _quota_board().record(base_url, fingerprint, _client.last_quota)
+        _quota_board().record(base_url, fingerprint, client.last_quota)
         if err.transient:
             _ledger().forget(key)  # not cached: the next read asks again
             raise
-        outcome = Outcome(error=err, quota=_client.last_quota)
-    else:
-        _quota_board().record(base_url, fingerprint, _client.last_quota)
-        outcome = Outcome(value=value, quota=_client.last_quota)
-    if shared is not None:
-        shared.put(*key, cache_records.Record(outcome.value, outcome.error, outcome.quota))
-    return outcome
+        return Outcome(error=err, quota=client.last_quota)
+    _quota_board().record(base_url, fingerprint, client.last_quota)
+    return Outcome(value=value, quota=client.last_quota)
+
+
+def _shared_record(outcome: Outcome) -> cache_records.Record:
+    return cache_records.Record(outcome.value, outcome.error, outcome.quota)
 
 
 def call(conn: Connection, operation: str, *args: Any) -> Any:

@@ -12,8 +12,13 @@ client answered.
   answer is stored as the service writes it (camelCase) and parsed back into its model; a definitive
   error (404, 402, ...) as a record naming its class, rebuilt only from the client's own error classes.
 - **Same lifetime** as the in-process entries (15 minutes).
-- **A write** deletes the entries it changed and announces it on a channel; every process listening drops
-  its own in-process copy, so a list changed through one replica is never shown stale by another.
+- **One fill at a time**: a process that misses claims the entry (a key set only if absent, with a 30 s
+  lease) before it asks the service; another process missing the same entry meanwhile waits for the
+  answer (up to 10 s) instead of asking too, so replicas opening the same domain at once spend one call.
+- **A write** deletes the entries it changed, and their claims, and announces it on a channel; every
+  process listening drops its own in-process copy, so a list changed through one replica is never shown
+  stale by another. A fill that began before the write finds its claim gone and stores nothing: the
+  answer it holds may predate the write, and the data layer asks once more.
 - **Unreachable or slow Redis** (every command is bounded by a 0.25 s socket timeout): the read goes on
   to the client, a warning is logged once per outage, and Redis is tried again after 30 s.
 """
@@ -28,6 +33,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -45,6 +51,7 @@ from components.core.cache_records import (
     decode,
     encode,
     entry_key,
+    fill_key,
 )
 from store.config import connection_url
 
@@ -57,6 +64,24 @@ INVALIDATION_CHANNEL = KEY_PREFIX + ":invalidate"
 SOCKET_TIMEOUT_S = 0.25
 #: After a failure, Redis is left alone this long before it is tried again.
 RETRY_AFTER_S = 30.0
+#: How long a claim to fill an entry lasts: longer than the client's timeout (20 s) by default.
+FILL_LEASE_S = 30.0
+#: How long a process waits for another's fill before it asks the service itself.
+FILL_WAIT_S = 10.0
+FILL_POLL_S = 0.05
+
+#: Stores the entry only while the claim is still this fill's (a write drops it), and ends the claim.
+_PUT_IF_CLAIMED = """
+if redis.call('get', KEYS[2]) ~= ARGV[1] then return 0 end
+redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('del', KEYS[2])
+return 1
+"""
+#: Ends a claim without an entry (the service's answer was not one to keep), if it is still this fill's.
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
 
 # --- configuration -------------------------------------------------------------------------------
 
@@ -91,6 +116,15 @@ def display_url(url: str) -> str:
 Forget = Callable[[tuple[str, str, str, tuple[Any, ...]] | None], None]
 
 
+@dataclass(frozen=True)
+class Fill:
+    """What a miss found in Redis: another process's record, or this process's claim to ask the service
+    (``token``), or neither (Redis unreachable, the wait ran out, or a read that is not shared)."""
+
+    found: Record | None = None
+    token: str | None = None
+
+
 class SharedCache:
     """Get, put and delete shared answers; every failure is swallowed, logged once, and waited out."""
 
@@ -113,6 +147,8 @@ class SharedCache:
         # The listener's own connection (a subscribed connection can do nothing else); it waits for
         # announcements with its own timeout, the socket timeout bounds each read once one has come.
         self._listen_redis = redis.Redis.from_url(url, socket_timeout=socket_timeout_s, **options)
+        self._put_if_claimed = self._redis.register_script(_PUT_IF_CLAIMED)
+        self._release = self._redis.register_script(_RELEASE)
         self._lock = threading.Lock()
         self._down_until = 0.0
         self._in_outage = False
@@ -153,14 +189,55 @@ class SharedCache:
         if operation not in ANSWER_TYPES or not self.available():
             return None
         try:
-            key = entry_key(base_url, fingerprint, operation, args)
-            text = self._redis.get(key)
+            found = self._read(entry_key(base_url, fingerprint, operation, args), operation)
         except TypeError:
             return None
         except redis.RedisError as exc:
             self._failed(exc, "be read")
             return None
         self._worked()
+        return found
+
+    def claim(
+        self,
+        base_url: str,
+        fingerprint: str,
+        operation: str,
+        args: tuple[Any, ...],
+        *,
+        wait_s: float = FILL_WAIT_S,
+    ) -> Fill:
+        """The shared record, or the claim to ask the service for it; while another process holds the
+        claim, wait for its answer (up to ``wait_s``) rather than spend a second call on it."""
+        if operation not in ANSWER_TYPES or not self.available():
+            return Fill()
+        try:
+            key = entry_key(base_url, fingerprint, operation, args)
+        except TypeError:
+            return Fill()
+        token = secrets.token_hex(8)
+        deadline = time.monotonic() + wait_s
+        try:
+            while True:
+                found = self._read(key, operation)
+                if found is not None:
+                    fill = Fill(found=found)
+                    break
+                if self._redis.set(fill_key(key), token, nx=True, px=int(FILL_LEASE_S * 1000)):
+                    fill = Fill(token=token)
+                    break
+                if time.monotonic() >= deadline:  # the other fill is stuck: ask the service here
+                    fill = Fill()
+                    break
+                time.sleep(FILL_POLL_S)
+        except redis.RedisError as exc:
+            self._failed(exc, "be read")
+            return Fill()
+        self._worked()
+        return fill
+
+    def _read(self, key: str, operation: str) -> Record | None:
+        text = self._redis.get(key)
         if text is None:
             return None
         try:
@@ -170,21 +247,45 @@ class SharedCache:
             return None
 
     def put(
-        self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...], record: Record
-    ) -> None:
+        self,
+        base_url: str,
+        fingerprint: str,
+        operation: str,
+        args: tuple[Any, ...],
+        record: Record,
+        *,
+        token: str | None = None,
+    ) -> bool:
+        """Store a record (with ``token``: only while that claim holds, then end it). False only when a
+        write took the claim meanwhile: the record may predate the write and was not stored."""
         if operation not in ANSWER_TYPES or not self.available():
-            return
+            return True
         try:
             key = entry_key(base_url, fingerprint, operation, args)
             text = encode(operation, record)
         except (TypeError, ValueError, AttributeError):
-            return
+            return True
+        ttl_ms = int(self.ttl_s * 1000)
         try:
-            self._redis.set(key, text, px=int(self.ttl_s * 1000))
+            if token is None:
+                self._redis.set(key, text, px=ttl_ms)
+                stored = True
+            else:
+                stored = bool(self._put_if_claimed(keys=[key, fill_key(key)], args=[token, text, ttl_ms]))
         except redis.RedisError as exc:
             self._failed(exc, "be written")
-            return
+            return True
         self._worked()
+        return stored
+
+    def release(
+        self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...], token: str
+    ) -> None:
+        """End a claim that stores nothing (the service failed for now): the next process asks at once."""
+        try:
+            self._release(keys=[fill_key(entry_key(base_url, fingerprint, operation, args))], args=[token])
+        except (TypeError, redis.RedisError):
+            return
 
     def holds(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> bool:
         """Whether Redis holds this read now (so asking it would spend nothing)."""
@@ -211,7 +312,7 @@ class SharedCache:
             return
         try:
             pipe = self._redis.pipeline(transaction=False)
-            pipe.delete(key)
+            pipe.delete(key, fill_key(key))  # a fill under way must not store its older answer
             pipe.publish(INVALIDATION_CHANNEL, note)
             pipe.execute()
         except redis.RedisError as exc:
