@@ -13,6 +13,8 @@ demo history for the sandbox, and free history from the reads pages make anyway.
   only, once per process and account, and evaluates the alert rules on its last ``DEMO_ALERT_DAYS``.
 - ``cached_read`` / ``account_changed``: other parts of the app (the sidebar's open-alert count) keep
   small reads of an account in the same per-database cache as the History page, dropped together.
+- With the shared cache on, a change made here (a watch, an acknowledged alert) is announced, and one
+  announced by another replica drops this process's copies of that account at once.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import streamlit as st
 
+from components.core import shared_cache
 from components.core.connection import Connection
 from components.history.source import CachedSource, HistorySource, QueryCache, StoreSource
 
@@ -41,7 +44,7 @@ T = TypeVar("T")
 #: After a failed open, how long the app works without history before it tries the database again.
 RETRY_AFTER_S = 30.0
 #: How long the read hook trusts its copy of an account's watched subjects (a watch from this app
-#: drops it at once; one from the job or another replica is seen within this time).
+#: drops it at once, so does one announced by another replica; one from the job is seen within this time).
 WATCHED_TTL_S = 30.0
 #: The reads that leave history behind, and the kind of subject each one is about.
 RECORDED = {
@@ -100,6 +103,14 @@ class _Door:
         """A read or write failed on an open store: say why on the page (the store stays open)."""
         self.problem = getattr(exc, "reason", None) or f"the history database failed ({type(exc).__name__})"
 
+    def changed(self, account: str | None) -> None:
+        """Forget what this process keeps of ``account``'s history (of every account when None)."""
+        if account is None:
+            self.watched.clear()
+        else:
+            self.watched.pop(account, None)
+        self.queries.changed(account)
+
     def watched_subjects(self, account: str) -> frozenset[tuple[str, str]]:
         cached = self.watched.get(account)
         if cached is not None and cached[0] > time.monotonic():
@@ -118,7 +129,19 @@ def _door(url: str) -> _Door:
 def _current_door() -> _Door:
     from store import database_url
 
+    shared_cache.current(history_changed=changed_elsewhere)  # other replicas' changes reach this one
     return _door(database_url())
+
+
+def changed_elsewhere(account: str | None) -> None:
+    """Another process changed this account's history (None: maybe any): read it afresh here."""
+    _current_door().changed(account)
+
+
+def _tell_others(account: str) -> None:
+    shared = shared_cache.current()
+    if shared is not None:
+        shared.announce_history(account)
 
 
 def history_store() -> HistoryStore | None:
@@ -145,8 +168,10 @@ def cached_read(account: str, name: str, read: Callable[[], T]) -> T:
 
 
 def account_changed(account: str) -> None:
-    """The account's history changed here (an alert acknowledged, rules run): read it afresh."""
+    """The account's history changed here (an alert acknowledged, rules run): read it afresh, here and
+    in every other process sharing the cache."""
     _current_door().queries.changed(account)
+    _tell_others(account)
 
 
 def database_for_display() -> str:
@@ -219,8 +244,8 @@ def set_watched(conn: Connection, kind: str, subject: str, watch: bool) -> bool:
         return False
     account = conn.fingerprint
     changed = store.watch(account, kind, subject) if watch else store.unwatch(account, kind, subject)  # type: ignore[arg-type]
-    door.watched.pop(account, None)
-    door.queries.changed(account)
+    door.changed(account)
+    _tell_others(account)
     return changed
 
 
@@ -231,6 +256,7 @@ def record_now(conn: Connection, operation: str, value: Any) -> None:
     if store is not None and conn.has_key:
         _write(store, conn.fingerprint, operation, value, history_day(conn))
         door.queries.changed(conn.fingerprint)
+        _tell_others(conn.fingerprint)
 
 
 def remember_own_sites(conn: Connection, domains: list[str]) -> None:
@@ -246,8 +272,7 @@ def remember_own_sites(conn: Connection, domains: list[str]) -> None:
         door.failed(exc)
         return
     door.owned.add(conn.fingerprint)
-    door.watched.pop(conn.fingerprint, None)
-    door.queries.changed(conn.fingerprint)
+    door.changed(conn.fingerprint)
 
 
 # --- demo history ----------------------------------------------------------------------------------
@@ -285,8 +310,7 @@ def _seed_if_empty(door: _Door, store: HistoryStore, account: str, key: str, tod
             seed_demo_history(store, account, key, today)
             _evaluate_demo_alerts(store, account)
         door.seeded.add(account)
-        door.watched.pop(account, None)
-        door.queries.changed(account)
+        door.changed(account)
 
 
 def _evaluate_demo_alerts(store: HistoryStore, account: str) -> None:

@@ -18,21 +18,20 @@ client answered.
 - **A write** deletes the entries it changed, and their claims, and announces it on a channel; every
   process listening drops its own in-process copy, so a list changed through one replica is never shown
   stale by another. A fill that began before the write finds its claim gone and stores nothing: the
-  answer it holds may predate the write, and the data layer asks once more.
+  answer it holds may predate the write, and the data layer asks once more. A change of an account's
+  history (its watchlist, its alerts) is announced too (``components.core.announcements``).
 - **Unreachable or slow Redis** (every command is bounded by a 0.25 s socket timeout): the read goes on
   to the client, a warning is logged once per outage, and Redis is tried again after 30 s.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -43,11 +42,10 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from client.settings import SECRETS_FILES
+from components.core import announcements
 from components.core.cache_records import (
     ANSWER_TYPES,
-    KEY_PREFIX,
     Record,
-    canonical,
     decode,
     encode,
     entry_key,
@@ -58,8 +56,8 @@ from store.config import connection_url
 log = logging.getLogger(__name__)
 
 ENV_VAR = "DASHBOARD_REDIS_URL"
-#: Where a write announces the entries it changed, for the other processes' in-process caches.
-INVALIDATION_CHANNEL = KEY_PREFIX + ":invalidate"
+#: Where a write announces the entries it changed (kept under this name for the tests and tools).
+INVALIDATION_CHANNEL = announcements.ENTRY_CHANNEL
 #: Every Redis command gives up after this long; a slow Redis must not slow a page down.
 SOCKET_TIMEOUT_S = 0.25
 #: After a failure, Redis is left alone this long before it is tried again.
@@ -111,9 +109,8 @@ def display_url(url: str) -> str:
 
 # --- the Redis level -----------------------------------------------------------------------------
 
-#: Called with (base_url, fingerprint, operation, args) for an entry another process changed, or with
-#: None when announcements may have been missed (the in-process answers should all be dropped).
-Forget = Callable[[tuple[str, str, str, tuple[Any, ...]] | None], None]
+Forget = announcements.Forget
+HistoryChanged = announcements.HistoryChanged
 
 
 @dataclass(frozen=True)
@@ -154,8 +151,13 @@ class SharedCache:
         self._in_outage = False
         #: Names this process's announcements, so its listener does not drop what it has just re-read.
         self.origin = secrets.token_hex(8)
-        self._listener: threading.Thread | None = None
-        self._stop = threading.Event()
+        self._listener = announcements.Listener(
+            self._listen_redis,
+            self.origin,
+            available=self.available,
+            failed=self._failed,
+            idle_s=min(1.0, retry_after_s),
+        )
 
     # -- health --
     def available(self) -> bool:
@@ -307,80 +309,56 @@ class SharedCache:
             return
         try:
             key = entry_key(base_url, fingerprint, operation, args)
-            note = json.dumps([self.origin, base_url, fingerprint, operation, canonical(args)])
+            note = announcements.entry_note(self.origin, (base_url, fingerprint, operation, args))
         except TypeError:
             return
         try:
             pipe = self._redis.pipeline(transaction=False)
             pipe.delete(key, fill_key(key))  # a fill under way must not store its older answer
-            pipe.publish(INVALIDATION_CHANNEL, note)
+            pipe.publish(announcements.ENTRY_CHANNEL, note)
             pipe.execute()
         except redis.RedisError as exc:
             self._failed(exc, "drop a changed entry")
             return
         self._worked()
 
-    # -- announcements from other processes --
-    def listen(self, forget: Forget) -> None:
-        """Start (once) a background thread that passes every announced change to ``forget``."""
-        with self._lock:
-            if self._listener is not None:
-                return
-            self._listener = threading.Thread(
-                target=self._listen, args=(forget,), name="shared-cache-listener", daemon=True
-            )
-        self._listener.start()
+    # -- announcements to and from other processes (components.core.announcements) --
+    def listen(
+        self,
+        forget: announcements.Forget | None = None,
+        history_changed: announcements.HistoryChanged | None = None,
+    ) -> None:
+        """Pass what other processes announce to these callbacks (a background thread, started once)."""
+        self._listener.hear(forget, history_changed)
 
-    def _listen(self, forget: Forget) -> None:
-        missed = False  # after a lost subscription, announcements may have been missed meanwhile
-        while not self._stop.is_set():
-            if not self.available():
-                self._stop.wait(min(1.0, self.retry_after_s))
-                continue
-            pubsub = self._listen_redis.pubsub(ignore_subscribe_messages=True)
-            try:
-                pubsub.subscribe(INVALIDATION_CHANNEL)
-                if missed:
-                    forget(None)
-                    missed = False
-                while not self._stop.is_set():
-                    message = pubsub.get_message(timeout=0.5)
-                    if message and message.get("type") == "message":
-                        origin, entry = _announced(message["data"])
-                        if origin != self.origin:  # this process dropped its own copy already
-                            forget(entry)
-            except (redis.RedisError, OSError, ValueError) as exc:  # ValueError: closed while reading
-                if self._stop.is_set():
-                    break
-                missed = True
-                self._failed(exc, "be listened to")
-            finally:
-                with contextlib.suppress(Exception):
-                    pubsub.close()
+    def announce_history(self, account: str) -> None:
+        """Tell the other processes that this account's history changed (they read it afresh)."""
+        if not self.available():
+            return
+        try:
+            self._redis.publish(
+                announcements.HISTORY_CHANNEL, announcements.history_note(self.origin, account)
+            )
+        except redis.RedisError as exc:
+            self._failed(exc, "announce a change")
+            return
+        self._worked()
 
     def close(self) -> None:
-        self._stop.set()
-        if self._listener is not None:
-            self._listener.join(timeout=2)
+        self._listener.close()
         self._redis.close()
         self._listen_redis.close()
-
-
-def _announced(data: bytes | str) -> tuple[str | None, tuple[str, str, str, tuple[Any, ...]] | None]:
-    """Who announced, and the entry named; (None, None) (forget everything) when it cannot be read."""
-    try:
-        origin, base_url, fingerprint, operation, args = json.loads(data)
-        return str(origin), (str(base_url), str(fingerprint), str(operation), tuple(args))
-    except (ValueError, TypeError):
-        return None, None
 
 
 _instances: dict[str, SharedCache] = {}
 _instances_lock = threading.Lock()
 
 
-def current(forget: Forget | None = None) -> SharedCache | None:
-    """This process's shared cache for the configured URL (None when off), listening with ``forget``."""
+def current(
+    forget: Forget | None = None, history_changed: HistoryChanged | None = None
+) -> SharedCache | None:
+    """This process's shared cache for the configured URL (None when off), passing what other processes
+    announce to ``forget`` and ``history_changed``."""
     url = configured_url()
     if not url:
         return None
@@ -388,8 +366,8 @@ def current(forget: Forget | None = None) -> SharedCache | None:
         shared = _instances.get(url)
         if shared is None:
             shared = _instances[url] = SharedCache(url, retry_after_s=RETRY_AFTER_S)
-    if forget is not None:
-        shared.listen(forget)
+    if forget is not None or history_changed is not None:
+        shared.listen(forget, history_changed)
     return shared
 
 
