@@ -1,6 +1,6 @@
 """Fixtures more than one kind of test needs: the session's sandbox server on 127.0.0.1 (reset around
 every test that uses it), a client for each demo key pointed at it, a real Redis server
-(``redis_server``, see tests/redis_server.py), and one headless Chromium per test module
+(``redis_server``, see bench/deployment.py), and one headless Chromium per test module
 (``browser``) for the browser and deployment tests.
 
 Each kind keeps its own in its folder's conftest.py: unit/ (no network), wire/ (raw HTTP against the
@@ -19,12 +19,12 @@ os.environ.setdefault("VERIFIEDDR_SANDBOX_TODAY", "2025-01-06")
 
 import pytest
 
+from bench.deployment import RedisServer
 from client import ApiClient
 from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
-from tests.redis_server import RedisServer
 
 
 @pytest.fixture(scope="session")

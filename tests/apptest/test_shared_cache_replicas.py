@@ -21,13 +21,14 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from bench.deployment import RedisServer
+from bench.harness import free_port
 from client.inputs import slug_for
 from components.core import data, pages, shared_cache
 from components.core.connection import Connection
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import button, open_page
-from tests.redis_server import RedisServer, free_port
 
 SITE = ACCOUNTS[DEMO_KEY].sites[0]
 SLUG = slug_for(SITE)

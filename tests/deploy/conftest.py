@@ -11,10 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from bench.deployment import NGINX, Front, RedisServer, Replica, nginx_front, redis_server, started_replicas
 from sandbox import SandboxServer
-from tests.deploy.front import NGINX, Front, nginx_front
-from tests.deploy.replicas import Replica, started_replicas
-from tests.redis_server import RedisServer
 
 
 @pytest.fixture(scope="module")
@@ -26,9 +24,8 @@ def history_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture(scope="module")
 def shared_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
     """One redis-server for the module's replicas (a test may stop it: an outage)."""
-    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
-    yield server
-    server.stop()
+    with redis_server(tmp_path_factory.mktemp("redis")) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +37,7 @@ def replicas(
 ) -> Iterator[list[Replica]]:
     folder = tmp_path_factory.mktemp("replicas")
     env = {"DASHBOARD_REDIS_URL": shared_redis.url}
-    with started_replicas(sandbox, history_url, folder, env=env) as started:
+    with started_replicas(sandbox.base_url, history_url, folder, env=env) as started:
         yield started
 
 
@@ -49,6 +46,6 @@ def front(replicas: list[Replica], tmp_path_factory: pytest.TempPathFactory) -> 
     """nginx in front of the replicas, as deploy/nginx/authority-dashboard.conf configures it."""
     if not os.path.exists(NGINX):
         pytest.fail(f"The deployment tests need Debian's nginx at {NGINX}: apt-get install -y nginx-light")
-    ports = [int(replica.upstream.rsplit(":", 1)[1]) for replica in replicas]
+    ports = [replica.port for replica in replicas]
     with nginx_front(tmp_path_factory.mktemp("nginx"), ports) as running:
         yield running

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.front import ROOT, SITE_CONFIG, nginx_command, render
+from bench.deployment import ROOT, SITE_CONFIG, nginx_command, render
 
 UNIT = ROOT / "deploy" / "systemd" / "authority-dashboard@.service"
 

@@ -15,13 +15,11 @@ import urllib.request
 import pytest
 from playwright.sync_api import Browser, Page
 
+from bench.deployment import Front, RedisServer, Replica, Route
 from client.settings import key_fingerprint
 from components.core.history import WATCHED_TTL_S
 from sandbox import DEMO_KEY, SandboxServer
 from store.history import HistoryStore
-from tests.deploy.front import Front, Route
-from tests.deploy.replicas import Replica
-from tests.redis_server import RedisServer
 
 TIMEOUT_MS = 60_000
 ROUTE_COOKIE = "adash_route"
