@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from bench.deployment import RedisServer
 from client.models import DomainRating
 from client.settings import key_fingerprint
 from components.core import shared_cache
 from components.core.cache_records import Record, entry_key, fill_key
 from components.core.shared_cache import SharedCache
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
-from tests.redis_server import RedisServer
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "https://verifieddr.example"

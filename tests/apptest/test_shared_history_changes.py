@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from bench.deployment import RedisServer
 from components.core import announcements, history, shared_cache
 from components.core.connection import Connection
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
-from tests.redis_server import RedisServer
 
 ROOT = Path(__file__).resolve().parents[2]
 RIVAL = "rival-replica.com"
