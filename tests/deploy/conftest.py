@@ -1,5 +1,5 @@
 """Fixtures of the deployment tests: two app processes (replicas) in Live mode against the session sandbox,
-sharing one history database, one Redis cache and one cookie secret, nginx in front of them as
+sharing one PostgreSQL history database, one Redis cache and one cookie secret, nginx in front of them as
 ``deploy/`` configures it, and one headless Chromium. Everything listens on free 127.0.0.1 ports and
 writes under the test's own temporary folders, so two workers can run these tests side by side.
 """
@@ -13,12 +13,18 @@ import pytest
 
 from bench.deployment import NGINX, Front, RedisServer, Replica, nginx_front, redis_server, started_replicas
 from sandbox import SandboxServer
+from tests.store.postgres import running_postgres
 
 
 @pytest.fixture(scope="module")
-def history_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """One history database for every replica (an SQLite file here; PostgreSQL in a deployment)."""
-    return f"sqlite:///{tmp_path_factory.mktemp('history') / 'history.sqlite3'}"
+def history_url() -> Iterator[str]:
+    """One history database for every replica: PostgreSQL, as a deployment shares it (a real server the
+    test starts on 127.0.0.1; SQLite is for a single process)."""
+    try:
+        with running_postgres() as server:
+            yield server.create_database("deployment_history")
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
 
 
 @pytest.fixture(scope="module")
