@@ -20,7 +20,7 @@ import urllib.request
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from bench.chromium import launch as launch_chromium
 
@@ -28,6 +28,12 @@ ROOT = Path(__file__).resolve().parents[1]
 DEMO_KEY = "vdr_demo"
 #: Where the app keeps its history (the store's setting; see store/config.py).
 DATABASE_ENV = "DASHBOARD_DATABASE_URL"
+
+
+#: What a page draws on its first view, which sets the floor P3 holds its cold paint against: a plotly
+#: chart (the stack floor page), a data grid but no chart (the table floor page), or neither (the bare
+#: page). tests/apptest/test_bench_pages.py checks each page's class against what it draws.
+Draws = Literal["chart", "table", "text"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,9 @@ class PageVisit:
     path: str
     query: str = ""
     ready: str = ".js-plotly-plot .main-svg"
+    #: What the page draws on its first view as a benchmark opens it (Live mode against the sandbox,
+    #: an empty history database).
+    draws: Draws = "chart"
     #: The page's title in the sidebar navigation (for page switches); empty for a second view of a page.
     title: str = ""
     #: The page's own heading when it differs from its sidebar title.
@@ -63,13 +72,27 @@ PAGE_VISITS: tuple[PageVisit, ...] = (
     PageVisit("overview-compare", "", "compare=true&domains=stripe.com%0Ahubspot.com%0Aexample.com"),
     PageVisit("trust-map", "trust-map", "domain=stripe.com", title="Trust Map"),
     PageVisit(
-        "site-check", "site-check", "domain=example.com", ready='[data-testid="stButton"]', title="Site check"
+        "site-check",
+        "site-check",
+        "domain=example.com",
+        ready='[data-testid="stButton"]',
+        title="Site check",
+        draws="text",
     ),
-    PageVisit("bulk-dr", "bulk-dr", "", ready='[data-testid="stTextArea"]', title="Bulk DR checker"),
     PageVisit(
-        "badges", "badges", "domain=stripe.com", ready='[data-testid="stCode"]', title="Badges & snippets"
+        "bulk-dr", "bulk-dr", "", ready='[data-testid="stTextArea"]', title="Bulk DR checker", draws="text"
     ),
-    PageVisit("categories", "categories", "", ready='[data-testid="stDataFrame"]', title="Categories"),
+    PageVisit(
+        "badges",
+        "badges",
+        "domain=stripe.com",
+        ready='[data-testid="stCode"]',
+        title="Badges & snippets",
+        draws="text",
+    ),
+    PageVisit(
+        "categories", "categories", "", ready='[data-testid="stDataFrame"]', title="Categories", draws="table"
+    ),
     PageVisit(
         "keyword-research",
         "keyword-research",
@@ -85,6 +108,7 @@ PAGE_VISITS: tuple[PageVisit, ...] = (
         "domain=example.com",
         ready='[data-testid="stDataFrame"]',
         title="Tracked keywords",
+        draws="table",
     ),
     PageVisit("discover", "discover", "", title="Discover sites", heading="Discover trusted sites"),
     PageVisit(
@@ -93,17 +117,19 @@ PAGE_VISITS: tuple[PageVisit, ...] = (
         "domain=example.com",
         ready='[data-testid="stDataFrame"]',
         title="Link exchanges",
+        draws="table",
     ),
     PageVisit("my-sites", "my-sites", "", title="My sites"),
     PageVisit("site", "site", "domain=example.com", title="Site details"),
     PageVisit("ai-visibility", "ai-visibility", "domain=example.com", title="AI visibility"),
     PageVisit("search-console", "search-console", "domain=example.com", title="Search Console"),
     PageVisit("monitor", "monitor", "", title="Monitor"),
-    PageVisit("history", "history", "", ready='[data-testid="stTabs"]', title="History"),
+    # A benchmark's history database starts empty: the History page says how it fills (no chart yet).
+    PageVisit("history", "history", "", ready='[data-testid="stTabs"]', title="History", draws="text"),
     # A benchmark's history holds no alerts: the Open tab says so.
-    PageVisit("alerts", "alerts", "", ready='[data-testid="stTabs"]', title="Alerts"),
+    PageVisit("alerts", "alerts", "", ready='[data-testid="stTabs"]', title="Alerts", draws="text"),
     # A benchmark's history database starts empty: the Activity page says what will appear there.
-    PageVisit("activity", "activity", "", ready='[data-testid="stAlert"]', title="Activity"),
+    PageVisit("activity", "activity", "", ready='[data-testid="stAlert"]', title="Activity", draws="text"),
     PageVisit("coach", "coach", "domain=example.com", title="Coach"),
 )
 

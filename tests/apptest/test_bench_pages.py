@@ -1,5 +1,6 @@
-"""The benchmarks' pages and probes in AppTest: the baseline pages draw what they stand for, the page
-profiler times reruns, and a Live-mode server never loads the embedded sandbox (P4 relies on it)."""
+"""The benchmarks' pages and probes in AppTest: the baseline pages draw what they stand for, each page
+view draws what P3 holds it against (a chart, a table, neither), the page profiler times reruns, and
+a Live-mode server never loads the embedded sandbox (P4 relies on it)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,15 @@ import os
 import re
 import subprocess
 import sys
+from urllib.parse import parse_qsl
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
-from bench.harness import ROOT
+from bench.harness import PAGE_VISITS, ROOT, PageVisit
+from components.core import pages
+from store import HistoryStore
+from tests.apptest.app_pages import open_page
 
 
 def test_the_baseline_pages_draw_what_they_stand_for() -> None:
@@ -18,9 +24,55 @@ def test_the_baseline_pages_draw_what_they_stand_for() -> None:
     stack = AppTest.from_file(str(ROOT / "bench" / "stack_app.py"), default_timeout=30).run()
     assert not stack.exception
     assert len(stack.dataframe) == 1 and len(stack.get("plotly_chart")) == 1
+    table = AppTest.from_file(str(ROOT / "bench" / "table_app.py"), default_timeout=30).run()
+    assert not table.exception
+    assert [t.value for t in table.title] == ["Table floor page"]
+    assert len(table.dataframe) == 1 and not table.get("plotly_chart") and not table.markdown
     nav = AppTest.from_file(str(ROOT / "bench" / "bare_nav_app.py"), default_timeout=30).run()
     assert not nav.exception
     assert [t.value for t in nav.title] == ["First page"]
+
+
+#: Cards and text P3's first-content figure waits for after a page's title and description.
+CONTENT_KINDS = (
+    "metric",
+    "markdown",
+    "caption",
+    "subheader",
+    "header",
+    "info",
+    "warning",
+    "error",
+    "success",
+    "code",
+)
+
+
+@pytest.mark.parametrize("visit", PAGE_VISITS, ids=lambda visit: visit.name)
+def test_each_page_view_draws_what_its_p3_floor_stands_for(visit: PageVisit, own_store: HistoryStore) -> None:
+    """P3 holds a page with a plotly chart against the stack floor, one with a table and no chart
+    against the table floor, and the rest against the bare page: the class must be what the page
+    draws, opened as the benchmark opens it (Live against the sandbox, an empty history)."""
+    (page,) = [p for p in pages.ALL if (p.url_path == visit.path or (p.default and not visit.path))]
+    at = open_page(None if page.default else page.file, **dict(parse_qsl(visit.query)))
+    assert not at.exception, at.exception
+    charts, tables = len(at.main.get("plotly_chart")), len(at.main.dataframe)
+    drawn = "chart" if charts else "table" if tables else "text"
+    assert drawn == visit.draws, f"{visit.name} draws {charts} charts and {tables} tables"
+    kinds = [node.type for node in _elements(at.main)]
+    after_header = kinds[kinds.index("title") + 1 :]
+    if after_header[:1] == ["caption"]:  # the page's own description
+        after_header = after_header[1:]
+    assert set(after_header) & set(CONTENT_KINDS), f"{visit.name} shows no card or text: {kinds}"
+
+
+def _elements(node: object) -> list[object]:
+    """The page's elements in order, blocks (columns, tabs, containers) flattened."""
+    children = getattr(node, "children", None)
+    if children is None:
+        return [node]
+    values = children.values() if isinstance(children, dict) else children
+    return [element for child in values for element in _elements(child)]
 
 
 LIVE_RUN = """
