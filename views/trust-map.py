@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError, UnavailableError
-from client.models import LINK_STATUSES, LINK_TYPES, TrustMap
+from client.models import TrustMap
 from components.common.text import escape_md, fmt_bool, fmt_int, safe_http_url
 from components.core import data
 from components.core.connection import Connection, current_connection
@@ -15,17 +15,8 @@ from components.core.shared_inputs import domain_or_demo
 from components.core.tables import score_column, table_with_export
 from components.history.widgets import watch_controls
 from components.overview.widgets import site_heading
-from components.research.charts import breakdown_chart, dr_band_chart, importance_scatter
-from components.research.frames.trust_map import (
-    SPAM_RISK_FROM,
-    MapFilters,
-    breakdown,
-    choices,
-    dr_band_counts,
-    filter_map,
-    map_frame,
-    sample_note,
-)
+from components.research.frames.trust_map import SPAM_RISK_FROM, MapFilters, sample_note
+from components.research.map_view import map_table, map_view
 
 DEMO_DOMAINS = ("stripe.com", "example.com", "github.com", "acme-widgets.com")
 
@@ -125,42 +116,34 @@ def _show(conn: Connection, raw: str) -> None:
 
     _header(trust_map)
     watch_controls(conn, "domain", trust_map.site.domain, key="map", operation="trust_map", value=trust_map)
-    frame = map_frame(trust_map)
-    if frame.empty:
+    table = map_table(trust_map)  # built once per map: a rerun only looks it up
+    if table.frame.empty:
         st.info("The service has no referring domains cached for this site.", icon=":material/info:")
         return
 
-    filters = _filters(choices(frame, "link_type", LINK_TYPES), choices(frame, "status", LINK_STATUSES))
-    view = filter_map(frame, filters)
-    note = sample_note(len(frame), trust_map.total_domains)
+    filters = _filters(table.link_types, table.statuses)
+    view = map_view(table, filters)  # the rows and charts, built once per map and filter values
+    note = sample_note(len(table.frame), trust_map.total_domains)
     if filters.active:
-        note += f" Filters show {len(view)} of them."
+        note += f" Filters show {len(view.rows)} of them."
     st.caption(note)
-    if view.empty:
+    if view.rows.empty:
         st.info("No referring domain in this map matches these filters.", icon=":material/filter_alt_off:")
         return
 
     left, right = st.columns([2, 3])
     with left:
-        st.plotly_chart(
-            data.figure(dr_band_chart, dr_band_counts(view), title="DR of the referring domains"),
-            key="map_dr_bands",
-        )
+        st.plotly_chart(view.dr_bands, key="map_dr_bands")
     with right:
-        st.plotly_chart(data.figure(importance_scatter, view), key="map_scatter")
+        st.plotly_chart(view.scatter, key="map_scatter")
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(
-            data.figure(breakdown_chart, breakdown(view, "link_type"), title="Link types"),
-            key="map_link_types",
-        )
+        st.plotly_chart(view.link_types, key="map_link_types")
     with right:
-        st.plotly_chart(
-            data.figure(breakdown_chart, breakdown(view, "status"), title="Link status"), key="map_statuses"
-        )
+        st.plotly_chart(view.statuses, key="map_statuses")
 
     table_with_export(
-        view,
+        view.rows,
         what="trust-map",
         subject=trust_map.site.domain,
         key="trust_map",

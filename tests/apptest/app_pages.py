@@ -9,6 +9,7 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from components.core import data
+from components.research import map_view
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 #: An [auth] section as Streamlit reads it; AppTest never follows it (the person comes from ``at.user``).
@@ -66,5 +67,6 @@ def button(at: AppTest, label: str) -> Any:
 
 
 def empty_caches() -> None:
-    """Start from nothing cached: the data layer's answers, their ledger and the built figures."""
+    """Start from nothing cached: the data layer's answers, their ledger, the built figures and views."""
     data.clear_caches()
+    map_view.clear()
