@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import streamlit as st
 
 from components.core import pages, signin
@@ -9,6 +11,17 @@ from components.core.shared_inputs import remember_shared_inputs, restore_shared
 from components.core.sidebar import render_sidebar
 
 st.set_page_config(page_title="Authority Dashboard", page_icon=":material/insights:", layout="wide")
+
+
+@st.cache_resource(show_spinner=False)
+def _freeze_start_up_objects() -> bool:
+    """Once per process, after the first run: collect, then move everything alive (the imported
+    modules, the first page's caches) out of the collector's reach, so later collections do not
+    walk those objects again. Streamlit's own collection after every run is off (.streamlit/config.toml)."""
+    gc.collect()
+    gc.freeze()
+    return True
+
 
 # The pages and their sections are defined once, in components/core/pages.py; each file lives in
 # views/, named like its url_path. (Not pages/: Streamlit 1.67 would run a pages/ file without this
@@ -24,3 +37,4 @@ try:
     navigation.run()
 finally:
     remember_shared_inputs(navigation.url_path)
+    _freeze_start_up_objects()

@@ -14,14 +14,13 @@ import functools
 from collections.abc import Callable
 from typing import Any, Self, TypeVar
 
-from alembic.util import CommandError
 from sqlalchemy import Engine
 
 from store.alerts.state import AlertsMixin
 from store.audit import AuditMixin
 from store.config import display_url, parse_url
 from store.engine import DATABASE_ERRORS, StoreUnavailable, make_engine, unavailable, write_engine
-from store.migrations import upgrade
+from store.migrations import SchemaUnknown, upgrade
 from store.queries import QueriesMixin
 from store.recording import RecordingMixin
 from store.watchlist import WatchlistMixin
@@ -68,7 +67,7 @@ class HistoryStore(WatchlistMixin, RecordingMixin, QueriesMixin, AuditMixin, Ale
         engine = make_engine(url)
         try:
             upgrade(engine)
-        except CommandError as exc:
+        except SchemaUnknown as exc:
             engine.dispose()
             raise StoreUnavailable(
                 f"the history database at {display_url(url)} has a schema this version of the dashboard "

@@ -11,6 +11,8 @@ replica shows its copy after another changed the original:
 
 Each note names the process that sent it, so a process does not act on its own. When the subscription
 was lost, notes may have been missed meanwhile: on its return every copy is dropped (``None``).
+The Redis client is imported only by the listener's thread (about 5 MiB a server without Redis need
+not hold, once ``shared_cache`` defers its own import too).
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ import contextlib
 import json
 import threading
 from collections.abc import Callable
-from typing import Any
-
-import redis
+from typing import TYPE_CHECKING, Any
 
 from components.core.cache_records import KEY_PREFIX, canonical
+
+if TYPE_CHECKING:
+    import redis  # imported where a listener runs: a server without Redis never loads the client
 
 #: Where a write announces the entries it changed, for the other processes' in-process caches.
 ENTRY_CHANNEL = KEY_PREFIX + ":invalidate"
@@ -104,6 +107,8 @@ class Listener:
         self._thread.start()
 
     def _run(self) -> None:
+        import redis
+
         missed = False  # after a lost subscription, announcements may have been missed meanwhile
         while not self._stop.is_set():
             if not self._available():
