@@ -3,7 +3,9 @@
 Four baselines are measured in the same run: a one-line Streamlit page (the bare page), the stack's
 floor (one line, one small table, one small plotly chart), the table's floor (one line, one small
 ``st.dataframe``) and, for page switches, two one-line pages in Streamlit's own navigation. Each page
-view of ``bench.harness.PAGE_VISITS`` is held against the floor of what it draws (``PageVisit.draws``).
+view of ``bench.harness.PAGE_VISITS`` is held against the floor of what it draws (``PageVisit.draws``);
+the floors' servers run for the whole run and are loaded again before each page held against them
+(and the bare page before every page), so both sides of a ratio see the same machine.
 
 - Cold: a fresh browser context (empty browser cache, a new Streamlit session) opens the page. One
   navigation gives two times, both taken inside the page from the navigation's start to the first
@@ -27,10 +29,11 @@ view of ``bench.harness.PAGE_VISITS`` is held against the floor of what it draws
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -240,25 +243,53 @@ def _switch_times(
     return by_page, [v.name for v in lost]
 
 
-def _baselines(browser: Any, figures: Figures, repeats: int, returning: bool) -> dict[str, float]:
-    """The bare page, the stack floor and the table floor, each on its own server."""
-    floors: dict[str, float] = {}
-    for name, script, ready in (
-        ("bare page", "bench/bare_app.py", "h1"),
-        ("stack floor", "bench/stack_app.py", CHART),
-        ("table floor", "bench/table_app.py", TABLE),
-    ):
-        with app_process(script) as server:
-            _cold_loads(browser, server.url, ready, 1)  # the server's own first run
-            floors[name] = _median(_cold_loads(browser, server.url, ready, repeats))
-            if returning:
-                floors[f"{name} returning"] = _median(_returning_loads(browser, server.url, ready, 3))
-        tag = name.replace(" ", "_")
-        if name == "bare page":
-            figures.show(f"p3_{tag}_cold", floors[name], "s")
-        else:
-            figures.show(f"p3_{tag}_cold", floors[name], "s", baseline=floors["bare page"], base="bare page")
+@dataclass
+class Floor:
+    """A baseline page on its own server, with its cold ready times so far."""
+
+    name: str
+    url: str
+    ready: str
+    samples: list[float] = field(default_factory=list)
+
+    def sample(self, browser: Any, repeats: int = 1) -> None:
+        self.samples += [load.ready for load in _cold_loads(browser, self.url, self.ready, repeats)]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+
+FLOOR_PAGES = (
+    ("bare page", "bench/bare_app.py", "h1"),
+    ("stack floor", "bench/stack_app.py", CHART),
+    ("table floor", "bench/table_app.py", TABLE),
+)
+
+
+def _floors(browser: Any, servers: contextlib.ExitStack, repeats: int) -> dict[str, Floor]:
+    """The bare page, the stack floor and the table floor, each on its own server for the whole run:
+    each is sampled again before every page that is held against it, so a ratio's two sides share
+    the machine's conditions even when its load drifts during the run."""
+    floors = {}
+    for name, script, ready in FLOOR_PAGES:
+        server = servers.enter_context(app_process(script))
+        floors[name] = Floor(name, server.url, ready)
+        _cold_loads(browser, server.url, ready, 1)  # the server's own first run
+        floors[name].sample(browser, repeats)
     return floors
+
+
+def _floor_figures(figures: Figures, floors: dict[str, Floor]) -> dict[str, float]:
+    bare = floors["bare page"].median
+    for floor in floors.values():
+        tag, count = floor.name.replace(" ", "_"), f"{len(floor.samples)} loads"
+        if floor.name == "bare page":
+            figures.show(f"p3_{tag}_cold", bare, "s")
+        else:
+            figures.show(f"p3_{tag}_cold", floor.median, "s", baseline=bare, base="bare page")
+        print(f"  {floor.name}: median of {count} spread over the run", flush=True)
+    return {name: floor.median for name, floor in floors.items()}
 
 
 def _page_figures(
@@ -341,9 +372,13 @@ def main(argv: list[str] | None = None) -> int:
     visits = tuple(v for v in PAGE_VISITS if v.name in chosen)
 
     figures = Figures()
-    rows = []
-    with chromium() as browser:
-        floors = _baselines(browser, figures, repeats, args.returning)
+    loads: dict[str, list[Load]] = {}
+    with chromium() as browser, contextlib.ExitStack() as servers:
+        floors = _floors(browser, servers, repeats)
+        if args.returning:
+            bare = floors["bare page"]
+            returning_bare = _median(_returning_loads(browser, bare.url, bare.ready, 3))
+            figures.show("p3_bare_page_returning", returning_bare, "s")
         with app_process("bench/bare_nav_app.py") as nav:
             bare_switch = statistics.median(_bare_switch_times(browser, nav.url, rounds=max(rounds, 5)))
         figures.show("p3_bare_page_switch_median", bare_switch, "s")
@@ -351,17 +386,24 @@ def main(argv: list[str] | None = None) -> int:
         with sandbox_process(latency_ms=LATENCY_MS) as sandbox, app_process(api_base=sandbox.base_url) as app:
             _cold_loads(browser, app.url, "h1", 1)  # the server's own first run, not a page's
             for visit in visits:
-                loads = _cold_loads(browser, visit.url(app.url), visit.ready, repeats, content=True)
-                rows.append(_page_figures(figures, visit, loads, floors))
+                floors["bare page"].sample(browser)
+                if visit.draws != "text":
+                    floors[COLD_TARGETS[visit.draws][0]].sample(browser)
+                loads[visit.name] = _cold_loads(
+                    browser, visit.url(app.url), visit.ready, repeats, content=True
+                )
+                print(
+                    f"  {visit.name}: ready {_median(loads[visit.name]):.2f} s, "
+                    f"first content {_median(loads[visit.name], 'content'):.2f} s",
+                    flush=True,
+                )
                 if args.returning:
                     again = _median(_returning_loads(browser, visit.url(app.url), visit.ready, 3))
                     figures.show(
-                        f"p3_returning_{visit.name}",
-                        again,
-                        "s",
-                        baseline=floors["bare page returning"],
-                        base="bare page",
+                        f"p3_returning_{visit.name}", again, "s", baseline=returning_bare, base="bare page"
                     )
+            medians = _floor_figures(figures, floors)
+            rows = [_page_figures(figures, visit, loads[visit.name], medians) for visit in visits]
             distinct = tuple({v.title: v for v in visits if v.title}.values())
             by_page, lost = _switch_times(browser, app.url, distinct, rounds)
             _switch_figures(figures, by_page, lost, bare_switch)
