@@ -90,7 +90,7 @@ def _memory_visit() -> PageVisit:
 def _own_domains(count: int) -> list[str]:
     """``count`` different listed domains with a warm Trust Map: the well-known sites, then made-up ones."""
     known = [d for d in sorted(KNOWN_SITES) if is_listed(d) and not is_map_cold(d)]
-    made_up = (f"site-{n}.example" for n in range(10_000))
+    made_up = (f"authority-site-{n}.com" for n in range(10_000))
     extra = (d for d in made_up if is_listed(d) and not is_map_cold(d))
     while len(known) < count:
         known.append(next(extra))
