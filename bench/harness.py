@@ -57,8 +57,9 @@ class PageVisit:
 
     def fresh(self, selector: str) -> str:
         """``selector`` in an element of the current run: Streamlit keeps the last page's elements
-        (marked stale) on screen until the new run replaces them, and they must not count."""
-        return f'[data-stale="false"] {selector}'
+        (marked stale) on screen until the new run replaces them, and they must not count. Layout
+        blocks (tabs) carry no such mark: they are taken as they are."""
+        return selector if "stTabs" in selector else f'[data-stale="false"] {selector}'
 
     @property
     def shown_heading(self) -> str:

@@ -115,14 +115,11 @@ class Load:
     content: float | None
 
 
-def _fresh(selector: str) -> str:
-    return f'[data-stale="false"] {selector}'
-
-
 def _context(browser: Any, ready: str, content: bool) -> Any:
     """A new browser context whose pages note when ``ready`` (and, asked, the first content) show."""
     context = browser.new_context(viewport=VIEWPORT)
-    context.add_init_script(script=_MARKS_JS % (json.dumps(_fresh(ready)), json.dumps(content)))
+    # A fresh context's first run: nothing on screen is stale, and layout blocks carry no mark.
+    context.add_init_script(script=_MARKS_JS % (json.dumps(ready), json.dumps(content)))
     return context
 
 
