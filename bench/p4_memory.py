@@ -1,6 +1,6 @@
 """P4: server memory with 20 and 50 concurrent browser sessions, against the stack floor and a bare page.
 
-Three servers are measured one after the other in the same run, each the same way: one warm-up
+Four servers are measured one after the other in the same run, each the same way: one warm-up
 visit, RSS once its session has been dropped ("before"), then browser sessions opened in batches
 (each batch waits until every page has rendered; all stay open) and RSS read at 20 and at 50
 sessions, then every session closed and RSS read again once the server has dropped them ("after").
@@ -8,6 +8,9 @@ sessions, then every session closed and RSS read again once the server has dropp
 - the **bare** page (one line: Streamlit alone),
 - the **stack floor** (one line, one small table, one small plotly chart: Streamlit with pandas,
   pyarrow and plotly, none of the app's code),
+- the **library floor** (the stack floor in a server that has also loaded the app's other libraries:
+  httpx, pydantic with pydantic-settings, tldextract, SQLAlchemy, redis-py; reported, no target: the
+  app's ratio to it is what the app's own code holds),
 - the **app**'s memory page (the Trust Map), in Live mode against the sandbox. Its sessions open
   pages whose data is already cached: a handful of domains are visited once first, then every
   session opens one of them, so the 20 → 50 figure is what a session itself costs. Its history
@@ -208,6 +211,11 @@ def main(argv: list[str] | None = None) -> int:
             stack = _curve(browser, CHART, stack_app.rss_mb, urls[:1], urls, low)
         _show_curve(figures, "stack_floor", stack, low, high, bare)
 
+        with app_process("bench/library_floor_app.py", extra=extra) as library_app:
+            urls = [library_app.url] * high
+            library = _curve(browser, CHART, library_app.rss_mb, urls[:1], urls, low)
+        _show_curve(figures, "library_floor", library, low, high, bare)
+
         domains = _own_domains(high)
         with (
             _migrated_database() as database_url,
@@ -229,6 +237,13 @@ def main(argv: list[str] | None = None) -> int:
             "MiB",
             baseline=stack.at_low,
             base="stack floor",
+        )
+        figures.show(
+            f"p4_{name}_cached_rss_{low}_sessions_vs_library_floor",
+            cached.at_low,
+            "MiB",
+            baseline=library.at_low,
+            base="library floor",
         )
         if own is not None:
             _show_curve(figures, f"{name}_own_domain", own, low, high, bare)
