@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from components.core.cache_records import KEY_PREFIX, canonical
 
 if TYPE_CHECKING:
-    import redis  # imported where a listener runs: a server without Redis never loads the client
+    import redis  # imported where a listener runs: only with a Redis URL
 
 #: Where a write announces the entries it changed, for the other processes' in-process caches.
 ENTRY_CHANNEL = KEY_PREFIX + ":invalidate"

@@ -75,6 +75,15 @@ class Record:
     quota: QuotaInfo | None = None
 
 
+@dataclasses.dataclass(frozen=True)
+class Fill:
+    """What a miss found in Redis: another process's record, or this process's claim to ask the service
+    (``token``), or neither (no Redis, Redis unreachable, the wait ran out, or a read that is not shared)."""
+
+    found: Record | None = None
+    token: str | None = None
+
+
 def canonical(value: Any) -> Any:
     """Arguments as plain JSON data; TypeError for anything that has no stable JSON form."""
     if value is None or isinstance(value, str | bool | int | float):

@@ -100,7 +100,7 @@ def _cached_call(base_url: str, fingerprint: str, operation: str, args: tuple[An
     key = (base_url, fingerprint, operation, args)
     _ledger().record(key)
     shared = shared_cache.current(_forget_here)
-    fill = shared.claim(*key) if shared is not None else shared_cache.Fill()
+    fill = shared.claim(*key) if shared is not None else cache_records.Fill()
     if fill.found is not None:  # another process asked already: no call spent
         if _quota_board().get(base_url, fingerprint) is None:
             _quota_board().record(base_url, fingerprint, fill.found.quota)

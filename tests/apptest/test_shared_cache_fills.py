@@ -21,8 +21,8 @@ from bench.deployment import RedisServer
 from client.models import DomainRating
 from client.settings import key_fingerprint
 from components.core import shared_cache
-from components.core.cache_records import Record, entry_key, fill_key
-from components.core.shared_cache import SharedCache
+from components.core.cache_records import Fill, Record, entry_key, fill_key
+from components.core.redis_cache import SharedCache
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,7 +100,7 @@ def test_a_process_that_misses_while_another_fills_waits_for_its_answer(
     filler, waiter = two_processes
     claim = filler.claim(*READ)
     assert claim.token is not None and claim.found is None
-    waited: list[shared_cache.Fill] = []
+    waited: list[Fill] = []
     thread = threading.Thread(target=lambda: waited.append(waiter.claim(*READ)))
     thread.start()
     thread.join(timeout=0.3)

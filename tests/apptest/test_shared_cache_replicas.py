@@ -24,7 +24,7 @@ from pydantic import SecretStr
 from bench.deployment import RedisServer
 from bench.harness import free_port
 from client.inputs import slug_for
-from components.core import data, pages, shared_cache
+from components.core import data, pages, redis_cache, shared_cache
 from components.core.connection import Connection
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
@@ -144,7 +144,7 @@ def test_forgetting_after_a_write_costs_one_call_and_never_serves_the_stale_list
 
 ANNOUNCE = """
 import sys
-from components.core.shared_cache import SharedCache
+from components.core.redis_cache import SharedCache
 cache = SharedCache(sys.argv[1])
 cache.delete(sys.argv[2], sys.argv[3], "tracked_keywords", (sys.argv[4],))
 cache.close()
@@ -177,7 +177,7 @@ def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
 def test_redis_stopped_mid_run_loses_no_read_warns_once_and_is_used_again_when_back(
     redis_on: RedisServer, conn: Connection, live_env: SandboxServer, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger=shared_cache.__name__)
+    caplog.set_level(logging.INFO, logger=redis_cache.__name__)
     data.lookup(conn, "stripe.com")
     redis_on.stop()
     for domain in ("hubspot.com", "example.com", "stripe.com"):
@@ -200,7 +200,7 @@ def test_redis_stopped_mid_run_loses_no_read_warns_once_and_is_used_again_when_b
 def test_a_page_with_redis_unreachable_shows_its_data_and_no_error(
     live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger=shared_cache.__name__)
+    caplog.set_level(logging.WARNING, logger=redis_cache.__name__)
     _use_redis(monkeypatch, f"redis://127.0.0.1:{free_port()}/0")
     try:
         at = open_page(OVERVIEW, domain="stripe.com")
@@ -249,12 +249,12 @@ def test_a_slow_redis_costs_a_read_at_most_a_quarter_second_then_is_left_alone(
     live_env: SandboxServer, conn: Connection, silent_server: SilentServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = f"redis://127.0.0.1:{silent_server.port}/0"
-    alone = shared_cache.SharedCache(url)
+    alone = redis_cache.SharedCache(url)
     started = time.perf_counter()
     assert alone.get(conn.base_url, conn.fingerprint, "lookup", ("stripe.com",)) is None
     waited = time.perf_counter() - started
     alone.close()
-    assert waited < shared_cache.SOCKET_TIMEOUT_S + 0.35  # one bounded wait (slack for a loaded machine)
+    assert waited < redis_cache.SOCKET_TIMEOUT_S + 0.35  # one bounded wait (slack for a loaded machine)
 
     _use_redis(monkeypatch, url)
     try:

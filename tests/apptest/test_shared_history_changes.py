@@ -19,7 +19,7 @@ import pytest
 from pydantic import SecretStr
 
 from bench.deployment import RedisServer
-from components.core import announcements, history, shared_cache
+from components.core import announcements, history, redis_cache, shared_cache
 from components.core.connection import Connection
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
@@ -73,7 +73,7 @@ def test_the_history_pages_copy_of_an_account_is_dropped_when_another_replica_ch
     reads = iter(["before", "after"])
     assert history.cached_read("account-a", "open alerts", lambda: next(reads)) == "before"
     assert history.cached_read("account-a", "open alerts", lambda: next(reads)) == "before"  # kept
-    other = shared_cache.SharedCache(shared.url)  # another process acknowledging an alert of account-a
+    other = redis_cache.SharedCache(shared.url)  # another process acknowledging an alert of account-a
     try:
         other.announce_history("account-a")
     finally:

@@ -8,7 +8,10 @@ tests/apptest/test_shared_cache_replicas.py.
 from __future__ import annotations
 
 import json
+import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,11 +20,12 @@ from client import errors
 from client.growth_inputs import DiscoveryFilters
 from client.models import DomainRating, QuotaInfo
 from client.settings import key_fingerprint
-from components.core import cache_records, data, shared_cache
+from components.core import cache_records, data, redis_cache, shared_cache
 from components.core.cache_records import Record, decode, encode, entry_key
 from sandbox import DEMO_KEY, FREE_KEY
 
 ROOT = "https://verifieddr.com"
+REPO = Path(__file__).resolve().parents[2]
 FINGERPRINT = key_fingerprint(DEMO_KEY)
 
 
@@ -115,11 +119,11 @@ def test_a_record_of_another_operation_or_no_json_is_refused() -> None:
 
 def test_a_password_in_the_redis_url_is_never_shown() -> None:
     assert (
-        shared_cache.display_url("redis://:s3cret@cache.internal:6379/0")
+        redis_cache.display_url("redis://:s3cret@cache.internal:6379/0")
         == "redis://***@cache.internal:6379/0"
     )
-    assert shared_cache.display_url("rediss://app:s3cret@h:1/0") == "rediss://app:***@h:1/0"
-    assert shared_cache.display_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+    assert redis_cache.display_url("rediss://app:s3cret@h:1/0") == "rediss://app:***@h:1/0"
+    assert redis_cache.display_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
 
 
 def test_the_environment_wins_over_the_secrets_file_and_neither_means_off(tmp_path: Path) -> None:
@@ -133,8 +137,22 @@ def test_the_environment_wins_over_the_secrets_file_and_neither_means_off(tmp_pa
 
 
 def test_every_read_the_data_layer_caches_is_shareable_and_lives_as_long() -> None:
-    assert shared_cache.SharedCache.__init__.__kwdefaults__["ttl_s"] == data.CACHE_TTL_S
+    assert redis_cache.SharedCache.__init__.__kwdefaults__["ttl_s"] == data.CACHE_TTL_S
     reads = {"dr", "site_check", "lookup", "trust_map", "snippets", "categories", "keyword_report"}
     reads |= {"keyword_suggestions", "tracked_keywords", "find", "exchange_candidates", "sites", "site"}
     reads |= {"site_truedr", "ai_visibility", "export", "monitor", "gsc_performance", "gsc_audit"}
     assert set(cache_records.ANSWER_TYPES) == reads
+
+
+def test_a_server_without_a_redis_url_never_loads_the_redis_client() -> None:
+    """About 5 MiB a one-process server need not hold: the Redis level is imported on demand."""
+    probe = (
+        "import sys\n"
+        "from components.core import data, history, shared_cache\n"
+        "assert shared_cache.current() is None\n"
+        "print(sorted(m for m in sys.modules if m == 'redis' or m.startswith('redis.')))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != shared_cache.ENV_VAR}
+    command = [sys.executable, "-c", probe]
+    found = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO, timeout=60, check=True)
+    assert found.stdout.strip() == "[]"

@@ -1,0 +1,301 @@
+"""The Redis level of the shared cache: one ``SharedCache`` per Redis URL and process.
+
+Loaded only when a Redis URL is configured (``components.core.shared_cache.current``), so a server
+without one never imports the Redis client. What it stores and why is told in
+``components.core.shared_cache``; the records' form is in ``components.core.cache_records``; what the
+processes tell each other is in ``components.core.announcements``.
+
+Every command is bounded by a short socket timeout and every failure is swallowed: a read that Redis
+cannot answer goes on to the service, a warning is logged once per outage (the URL's password hidden)
+and Redis is left alone for ``retry_after_s``.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from typing import Any
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from components.core import announcements
+from components.core.cache_records import (
+    ANSWER_TYPES,
+    Fill,
+    Record,
+    decode,
+    encode,
+    entry_key,
+    fill_key,
+)
+
+log = logging.getLogger(__name__)
+
+#: Every Redis command gives up after this long; a slow Redis must not slow a page down.
+SOCKET_TIMEOUT_S = 0.25
+#: After a failure, Redis is left alone this long before it is tried again.
+RETRY_AFTER_S = 30.0
+#: How long a claim to fill an entry lasts: longer than the client's timeout (20 s) by default.
+FILL_LEASE_S = 30.0
+#: How long a process waits for another's fill before it asks the service itself.
+FILL_WAIT_S = 10.0
+FILL_POLL_S = 0.05
+
+#: Stores the entry only while the claim is still this fill's (a write drops it), and ends the claim.
+_PUT_IF_CLAIMED = """
+if redis.call('get', KEYS[2]) ~= ARGV[1] then return 0 end
+redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('del', KEYS[2])
+return 1
+"""
+#: Ends a claim without an entry (the service's answer was not one to keep), if it is still this fill's.
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+
+
+def display_url(url: str) -> str:
+    """The URL with any password replaced, the only form that may be logged."""
+    scheme, sep, rest = url.partition("://")
+    if "@" not in rest:
+        return url
+    credentials, _, host = rest.rpartition("@")
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}{sep}{user + ':' if user else ''}***@{host}"
+
+
+Forget = announcements.Forget
+HistoryChanged = announcements.HistoryChanged
+
+
+class SharedCache:
+    """Get, put and delete shared answers; every failure is swallowed, logged once, and waited out."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        ttl_s: float = 15 * 60,
+        socket_timeout_s: float = SOCKET_TIMEOUT_S,
+        retry_after_s: float = RETRY_AFTER_S,
+    ) -> None:
+        self.url = url
+        self.ttl_s = ttl_s
+        self.retry_after_s = retry_after_s
+        options: dict[str, Any] = {
+            "socket_connect_timeout": socket_timeout_s,
+            "retry": Retry(NoBackoff(), 0),
+        }
+        self._redis = redis.Redis.from_url(url, socket_timeout=socket_timeout_s, **options)
+        # The listener's own connection (a subscribed connection can do nothing else); it waits for
+        # announcements with its own timeout, the socket timeout bounds each read once one has come.
+        self._listen_redis = redis.Redis.from_url(url, socket_timeout=socket_timeout_s, **options)
+        self._put_if_claimed = self._redis.register_script(_PUT_IF_CLAIMED)
+        self._release = self._redis.register_script(_RELEASE)
+        self._lock = threading.Lock()
+        self._down_until = 0.0
+        self._in_outage = False
+        #: Names this process's announcements, so its listener does not drop what it has just re-read.
+        self.origin = secrets.token_hex(8)
+        self._listener = announcements.Listener(
+            self._listen_redis,
+            self.origin,
+            available=self.available,
+            failed=self._failed,
+            idle_s=min(1.0, retry_after_s),
+        )
+
+    # -- health --
+    def available(self) -> bool:
+        with self._lock:
+            return time.monotonic() >= self._down_until
+
+    def _failed(self, exc: Exception, doing: str) -> None:
+        with self._lock:
+            first = not self._in_outage
+            self._in_outage = True
+            self._down_until = time.monotonic() + self.retry_after_s
+        if first:  # once per outage: retries that fail again stay quiet until one succeeds
+            log.warning(
+                "The shared cache at %s could not %s (%s); pages go on with this process's own cache "
+                "and it is tried again every %.0f s.",
+                display_url(self.url),
+                doing,
+                type(exc).__name__,
+                self.retry_after_s,
+            )
+
+    def _worked(self) -> None:
+        if self._in_outage:
+            with self._lock:
+                ended, self._in_outage = self._in_outage, False
+            if ended:
+                log.info("The shared cache at %s is reachable again.", display_url(self.url))
+
+    # -- entries --
+    def get(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> Record | None:
+        if operation not in ANSWER_TYPES or not self.available():
+            return None
+        try:
+            found = self._read(entry_key(base_url, fingerprint, operation, args), operation)
+        except TypeError:
+            return None
+        except redis.RedisError as exc:
+            self._failed(exc, "be read")
+            return None
+        self._worked()
+        return found
+
+    def claim(
+        self,
+        base_url: str,
+        fingerprint: str,
+        operation: str,
+        args: tuple[Any, ...],
+        *,
+        wait_s: float = FILL_WAIT_S,
+    ) -> Fill:
+        """The shared record, or the claim to ask the service for it; while another process holds the
+        claim, wait for its answer (up to ``wait_s``) rather than spend a second call on it."""
+        if operation not in ANSWER_TYPES or not self.available():
+            return Fill()
+        try:
+            key = entry_key(base_url, fingerprint, operation, args)
+        except TypeError:
+            return Fill()
+        token = secrets.token_hex(8)
+        deadline = time.monotonic() + wait_s
+        try:
+            while True:
+                found = self._read(key, operation)
+                if found is not None:
+                    fill = Fill(found=found)
+                    break
+                if self._redis.set(fill_key(key), token, nx=True, px=int(FILL_LEASE_S * 1000)):
+                    fill = Fill(token=token)
+                    break
+                if time.monotonic() >= deadline:  # the other fill is stuck: ask the service here
+                    fill = Fill()
+                    break
+                time.sleep(FILL_POLL_S)
+        except redis.RedisError as exc:
+            self._failed(exc, "be read")
+            return Fill()
+        self._worked()
+        return fill
+
+    def _read(self, key: str, operation: str) -> Record | None:
+        text = self._redis.get(key)
+        if text is None:
+            return None
+        try:
+            return decode(operation, text)
+        except (ValueError, KeyError, TypeError):  # not a record this version wrote: ask the service
+            log.warning("A shared cache entry for %s could not be read back; it is asked again.", operation)
+            return None
+
+    def put(
+        self,
+        base_url: str,
+        fingerprint: str,
+        operation: str,
+        args: tuple[Any, ...],
+        record: Record,
+        *,
+        token: str | None = None,
+    ) -> bool:
+        """Store a record (with ``token``: only while that claim holds, then end it). False only when a
+        write took the claim meanwhile: the record may predate the write and was not stored."""
+        if operation not in ANSWER_TYPES or not self.available():
+            return True
+        try:
+            key = entry_key(base_url, fingerprint, operation, args)
+            text = encode(operation, record)
+        except (TypeError, ValueError, AttributeError):
+            return True
+        ttl_ms = int(self.ttl_s * 1000)
+        try:
+            if token is None:
+                self._redis.set(key, text, px=ttl_ms)
+                stored = True
+            else:
+                stored = bool(self._put_if_claimed(keys=[key, fill_key(key)], args=[token, text, ttl_ms]))
+        except redis.RedisError as exc:
+            self._failed(exc, "be written")
+            return True
+        self._worked()
+        return stored
+
+    def release(
+        self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...], token: str
+    ) -> None:
+        """End a claim that stores nothing (the service failed for now): the next process asks at once."""
+        try:
+            self._release(keys=[fill_key(entry_key(base_url, fingerprint, operation, args))], args=[token])
+        except (TypeError, redis.RedisError):
+            return
+
+    def holds(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> bool:
+        """Whether Redis holds this read now (so asking it would spend nothing)."""
+        if operation not in ANSWER_TYPES or not self.available():
+            return False
+        try:
+            found = bool(self._redis.exists(entry_key(base_url, fingerprint, operation, args)))
+        except TypeError:
+            return False
+        except redis.RedisError as exc:
+            self._failed(exc, "be read")
+            return False
+        self._worked()
+        return found
+
+    def delete(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> None:
+        """Drop a changed entry and tell the other processes to drop their own copies."""
+        if operation not in ANSWER_TYPES or not self.available():
+            return
+        try:
+            key = entry_key(base_url, fingerprint, operation, args)
+            note = announcements.entry_note(self.origin, (base_url, fingerprint, operation, args))
+        except TypeError:
+            return
+        try:
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.delete(key, fill_key(key))  # a fill under way must not store its older answer
+            pipe.publish(announcements.ENTRY_CHANNEL, note)
+            pipe.execute()
+        except redis.RedisError as exc:
+            self._failed(exc, "drop a changed entry")
+            return
+        self._worked()
+
+    # -- announcements to and from other processes (components.core.announcements) --
+    def listen(
+        self,
+        forget: announcements.Forget | None = None,
+        history_changed: announcements.HistoryChanged | None = None,
+    ) -> None:
+        """Pass what other processes announce to these callbacks (a background thread, started once)."""
+        self._listener.hear(forget, history_changed)
+
+    def announce_history(self, account: str) -> None:
+        """Tell the other processes that this account's history changed (they read it afresh)."""
+        if not self.available():
+            return
+        try:
+            self._redis.publish(
+                announcements.HISTORY_CHANNEL, announcements.history_note(self.origin, account)
+            )
+        except redis.RedisError as exc:
+            self._failed(exc, "announce a change")
+            return
+        self._worked()
+
+    def close(self) -> None:
+        self._listener.close()
+        self._redis.close()
+        self._listen_redis.close()
