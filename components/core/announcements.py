@@ -11,8 +11,7 @@ replica shows its copy after another changed the original:
 
 Each note names the process that sent it, so a process does not act on its own. When the subscription
 was lost, notes may have been missed meanwhile: on its return every copy is dropped (``None``).
-The Redis client is imported only by the listener's thread (about 5 MiB a server without Redis need
-not hold, once ``shared_cache`` defers its own import too).
+The Redis client is imported only by the listener's thread: a server without Redis never loads it.
 """
 
 from __future__ import annotations
