@@ -33,6 +33,26 @@ def test_the_baseline_pages_draw_what_they_stand_for() -> None:
     assert [t.value for t in nav.title] == ["First page"]
 
 
+LIBRARIES_LOADED = """
+import sys
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file("bench/library_floor_app.py", default_timeout=60).run()
+assert not at.exception, at.exception
+assert len(at.dataframe) == 1 and len(at.get("plotly_chart")) == 1
+print(sorted(m for m in sys.argv[1:] if m in sys.modules))
+"""
+#: What every app server loads before it draws a Trust Map (redis-py: one with a Redis URL).
+APP_LIBRARIES = ["httpx", "pydantic_settings", "redis", "sqlalchemy.orm", "tldextract"]
+
+
+def test_the_library_floor_draws_the_stack_floor_with_the_apps_libraries_loaded() -> None:
+    """P4 splits the app's memory into libraries and its own code with this page: it must draw what the
+    stack floor draws, in a process that has loaded the libraries every app server loads."""
+    command = [sys.executable, "-c", LIBRARIES_LOADED, *APP_LIBRARIES]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip().splitlines()[-1] == str(APP_LIBRARIES)
+
+
 #: Cards and text P3's first-content figure waits for after a page's title and description.
 CONTENT_KINDS = (
     "metric",
