@@ -32,7 +32,7 @@ from pathlib import Path
 
 import redis
 
-from bench.harness import AppProcess, app_process, free_port, stop_process, wait_until_ready
+from bench.harness import AppProcess, app_process, free_port, serving, stop_process
 from sandbox import DEMO_KEY
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -254,8 +254,5 @@ def nginx_front(folder: Path, app_ports: Sequence[int]) -> Iterator[Front]:
     config = render(folder, app_ports, port)
     proc = subprocess.Popen(nginx_command(config), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_ready(proc, f"{url}/_stcore/health", within_s=15, name="nginx")
+    with serving(proc, f"{url}/_stcore/health", within_s=15, name="nginx"):
         yield Front(url, config)
-    finally:
-        stop_process(proc)

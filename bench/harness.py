@@ -188,6 +188,17 @@ def stop_process(proc: subprocess.Popen[Any], timeout: float = 10) -> None:
             proc.wait(timeout=timeout)
 
 
+@contextlib.contextmanager
+def serving(proc: subprocess.Popen[Any], health_url: str, *, within_s: float, name: str) -> Iterator[None]:
+    """While the block runs, ``proc`` serving (its ``health_url`` answered 200 within ``within_s``);
+    stopped when the block ends, whether it started or not."""
+    try:
+        wait_until_ready(proc, health_url, within_s=within_s, name=name)
+        yield
+    finally:
+        stop_process(proc)
+
+
 @dataclass
 class SandboxProcess:
     proc: subprocess.Popen[str]
@@ -287,11 +298,8 @@ def _served(
         log = stack.enter_context(log_path.open("wb")) if log_path else subprocess.DEVNULL
         proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_ready(proc, f"{url}/_stcore/health", within_s=60, name="streamlit")
+    with serving(proc, f"{url}/_stcore/health", within_s=60, name="streamlit"):
         yield AppProcess(proc, url)
-    finally:
-        stop_process(proc)
 
 
 def chromium() -> contextlib.AbstractContextManager[Any]:

@@ -16,7 +16,8 @@ import logging
 import secrets
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import redis
 from redis.backoff import NoBackoff
@@ -34,6 +35,7 @@ from components.core.cache_records import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Every Redis command gives up after this long; a slow Redis must not slow a page down.
 SOCKET_TIMEOUT_S = 0.25
@@ -137,19 +139,29 @@ class SharedCache:
             if ended:
                 log.info("The shared cache at %s is reachable again.", display_url(self.url))
 
-    # -- entries --
-    def get(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> Record | None:
+    def _bounded(self, doing: str, command: Callable[[], T], default: T) -> T:
+        """``command()`` against Redis; on a failure ``default``, logged once per outage and left alone."""
+        try:
+            result = command()
+        except redis.RedisError as exc:
+            self._failed(exc, doing)
+            return default
+        self._worked()
+        return result
+
+    def _key(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> str | None:
+        """The entry's key, or None when this read is not shared, cannot be keyed, or Redis is left alone."""
         if operation not in ANSWER_TYPES or not self.available():
             return None
         try:
-            found = self._read(entry_key(base_url, fingerprint, operation, args), operation)
+            return entry_key(base_url, fingerprint, operation, args)
         except TypeError:
             return None
-        except redis.RedisError as exc:
-            self._failed(exc, "be read")
-            return None
-        self._worked()
-        return found
+
+    # -- entries --
+    def get(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> Record | None:
+        key = self._key(base_url, fingerprint, operation, args)
+        return None if key is None else self._bounded("be read", lambda: self._read(key, operation), None)
 
     def claim(
         self,
@@ -162,32 +174,23 @@ class SharedCache:
     ) -> Fill:
         """The shared record, or the claim to ask the service for it; while another process holds the
         claim, wait for its answer (up to ``wait_s``) rather than spend a second call on it."""
-        if operation not in ANSWER_TYPES or not self.available():
+        key = self._key(base_url, fingerprint, operation, args)
+        if key is None:
             return Fill()
-        try:
-            key = entry_key(base_url, fingerprint, operation, args)
-        except TypeError:
-            return Fill()
+        return self._bounded("be read", lambda: self._found_or_claimed(key, operation, wait_s), Fill())
+
+    def _found_or_claimed(self, key: str, operation: str, wait_s: float) -> Fill:
         token = secrets.token_hex(8)
         deadline = time.monotonic() + wait_s
-        try:
-            while True:
-                found = self._read(key, operation)
-                if found is not None:
-                    fill = Fill(found=found)
-                    break
-                if self._redis.set(fill_key(key), token, nx=True, px=int(FILL_LEASE_S * 1000)):
-                    fill = Fill(token=token)
-                    break
-                if time.monotonic() >= deadline:  # the other fill is stuck: ask the service here
-                    fill = Fill()
-                    break
-                time.sleep(FILL_POLL_S)
-        except redis.RedisError as exc:
-            self._failed(exc, "be read")
-            return Fill()
-        self._worked()
-        return fill
+        while True:
+            found = self._read(key, operation)
+            if found is not None:
+                return Fill(found=found)
+            if self._redis.set(fill_key(key), token, nx=True, px=int(FILL_LEASE_S * 1000)):
+                return Fill(token=token)
+            if time.monotonic() >= deadline:  # the other fill is stuck: ask the service here
+                return Fill()
+            time.sleep(FILL_POLL_S)
 
     def _read(self, key: str, operation: str) -> Record | None:
         text = self._redis.get(key)
@@ -211,25 +214,21 @@ class SharedCache:
     ) -> bool:
         """Store a record (with ``token``: only while that claim holds, then end it). False only when a
         write took the claim meanwhile: the record may predate the write and was not stored."""
-        if operation not in ANSWER_TYPES or not self.available():
+        key = self._key(base_url, fingerprint, operation, args)
+        if key is None:
             return True
         try:
-            key = entry_key(base_url, fingerprint, operation, args)
             text = encode(operation, record)
         except (TypeError, ValueError, AttributeError):
             return True
+        return self._bounded("be written", lambda: self._store(key, text, token), True)
+
+    def _store(self, key: str, text: str, token: str | None) -> bool:
         ttl_ms = int(self.ttl_s * 1000)
-        try:
-            if token is None:
-                self._redis.set(key, text, px=ttl_ms)
-                stored = True
-            else:
-                stored = bool(self._put_if_claimed(keys=[key, fill_key(key)], args=[token, text, ttl_ms]))
-        except redis.RedisError as exc:
-            self._failed(exc, "be written")
+        if token is None:
+            self._redis.set(key, text, px=ttl_ms)
             return True
-        self._worked()
-        return stored
+        return bool(self._put_if_claimed(keys=[key, fill_key(key)], args=[token, text, ttl_ms]))
 
     def release(
         self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...], token: str
@@ -242,36 +241,25 @@ class SharedCache:
 
     def holds(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> bool:
         """Whether Redis holds this read now (so asking it would spend nothing)."""
-        if operation not in ANSWER_TYPES or not self.available():
-            return False
-        try:
-            found = bool(self._redis.exists(entry_key(base_url, fingerprint, operation, args)))
-        except TypeError:
-            return False
-        except redis.RedisError as exc:
-            self._failed(exc, "be read")
-            return False
-        self._worked()
-        return found
+        key = self._key(base_url, fingerprint, operation, args)
+        return key is not None and self._bounded("be read", lambda: bool(self._redis.exists(key)), False)
 
     def delete(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> None:
         """Drop a changed entry and tell the other processes to drop their own copies."""
-        if operation not in ANSWER_TYPES or not self.available():
+        key = self._key(base_url, fingerprint, operation, args)
+        if key is None:
             return
         try:
-            key = entry_key(base_url, fingerprint, operation, args)
             note = announcements.entry_note(self.origin, (base_url, fingerprint, operation, args))
         except TypeError:
             return
-        try:
-            pipe = self._redis.pipeline(transaction=False)
-            pipe.delete(key, fill_key(key))  # a fill under way must not store its older answer
-            pipe.publish(announcements.ENTRY_CHANNEL, note)
-            pipe.execute()
-        except redis.RedisError as exc:
-            self._failed(exc, "drop a changed entry")
-            return
-        self._worked()
+        self._bounded("drop a changed entry", lambda: self._drop(key, note), None)
+
+    def _drop(self, key: str, note: str) -> None:
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.delete(key, fill_key(key))  # a fill under way must not store its older answer
+        pipe.publish(announcements.ENTRY_CHANNEL, note)
+        pipe.execute()
 
     # -- announcements to and from other processes (components.core.announcements) --
     def listen(
@@ -284,16 +272,10 @@ class SharedCache:
 
     def announce_history(self, account: str) -> None:
         """Tell the other processes that this account's history changed (they read it afresh)."""
-        if not self.available():
-            return
-        try:
-            self._redis.publish(
-                announcements.HISTORY_CHANNEL, announcements.history_note(self.origin, account)
-            )
-        except redis.RedisError as exc:
-            self._failed(exc, "announce a change")
-            return
-        self._worked()
+        if self.available():
+            note = announcements.history_note(self.origin, account)
+            publish = self._redis.publish
+            self._bounded("announce a change", lambda: publish(announcements.HISTORY_CHANNEL, note), 0)
 
     def close(self) -> None:
         self._listener.close()
