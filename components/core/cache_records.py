@@ -12,57 +12,41 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_type_hints
 
 from pydantic import BaseModel
 
+from client import ApiClient
 from client import errors as client_errors
-from client.growth_models import (
-    Discovery,
-    ExchangeCandidates,
-    Monitor,
-    SiteDetail,
-    SiteExport,
-    SiteList,
-    TrueDrReport,
-)
-from client.models import (
-    Categories,
-    DomainRating,
-    KeywordReport,
-    KeywordSuggestions,
-    Lookup,
-    QuotaInfo,
-    SiteCheck,
-    Snippets,
-    TrackedKeywords,
-    TrustMap,
-)
-from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
+from client.models import QuotaInfo
 
 KEY_PREFIX = "adash:v1"
 
-#: The answer model of every read operation that may be shared. Others are never stored in Redis.
+#: The read operations whose answers may be shared. Others are never stored in Redis.
+SHARED_OPERATIONS = (
+    "dr",
+    "site_check",
+    "lookup",
+    "trust_map",
+    "snippets",
+    "categories",
+    "keyword_report",
+    "keyword_suggestions",
+    "tracked_keywords",
+    "find",
+    "exchange_candidates",
+    "sites",
+    "site",
+    "site_truedr",
+    "ai_visibility",
+    "export",
+    "monitor",
+    "gsc_performance",
+    "gsc_audit",
+)
+#: Each one's answer model, as the client's own method declares it (one source: the client).
 ANSWER_TYPES: dict[str, type[BaseModel]] = {
-    "dr": DomainRating,
-    "site_check": SiteCheck,
-    "lookup": Lookup,
-    "trust_map": TrustMap,
-    "snippets": Snippets,
-    "categories": Categories,
-    "keyword_report": KeywordReport,
-    "keyword_suggestions": KeywordSuggestions,
-    "tracked_keywords": TrackedKeywords,
-    "find": Discovery,
-    "exchange_candidates": ExchangeCandidates,
-    "sites": SiteList,
-    "site": SiteDetail,
-    "site_truedr": TrueDrReport,
-    "ai_visibility": AiVisibility,
-    "export": SiteExport,
-    "monitor": Monitor,
-    "gsc_performance": GscPerformance,
-    "gsc_audit": GscAuditResult,
+    name: get_type_hints(getattr(ApiClient, name))["return"] for name in SHARED_OPERATIONS
 }
 
 
