@@ -19,6 +19,7 @@ os.environ.setdefault("VERIFIEDDR_SANDBOX_TODAY", "2025-01-06")
 
 import pytest
 
+from bench import deployment
 from bench.deployment import RedisServer
 from client import ApiClient
 from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
@@ -64,9 +65,8 @@ def free(sandbox: SandboxServer) -> Iterator[ApiClient]:
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
     """A real redis-server on a free 127.0.0.1 port (nothing persisted), stopped after the test; a test
     may ``stop()`` it and ``start()`` it again on the same ``url`` / ``port``."""
-    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
-    yield server
-    server.stop()
+    with deployment.redis_server(tmp_path_factory.mktemp("redis")) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
