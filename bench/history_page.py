@@ -138,7 +138,7 @@ def fill_store(url: str, today: date) -> FrameSource:
         return FrameSource(
             domains=store.domain_history(ACCOUNT, _domains(), None),
             keywords=store.keyword_history(ACCOUNT, None, None),
-            watch=[(item.kind, item.subject, item.origin) for item in store.watchlist(ACCOUNT)],
+            watch=[(item.kind, item.subject, item.origin, item.site) for item in store.watchlist(ACCOUNT)],
         )
 
 

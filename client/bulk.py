@@ -7,7 +7,9 @@ one ``Pacer``: it spaces request starts at its current rate, stops everyone unti
 passed, and learns the rate as it goes (a quick ramp-up until the first 429, then a cut and a slow
 climb). A failure of one item never stops the others; only errors that make every further request
 pointless (a rejected key, a spent quota, a Retry-After longer than anyone should wait) end the run,
-and the items not yet asked come back marked as skipped.
+and the items not yet asked come back marked as skipped. A run that mixes operations (the daily
+snapshot) names each item's ``group``: a refusal then ends only its group (a plan without keyword
+research stops the keyword reports, not the lookups); a long Retry-After, which is per key, ends all.
 
 For the pacer to see each 429, ``fetch`` must not retry 429s itself: use an ``ApiClient`` with
 ``max_retries=0`` (the runner retries 429s, 503s and dropped connections on its own, boundedly).
@@ -180,6 +182,7 @@ class BulkRunner(Generic[T]):
         pacer: Pacer | None = None,
         max_attempts: int = DEFAULT_MAX_ATTEMPTS,
         max_pause: float = MAX_PAUSE_S,
+        group: Callable[[str], str] | None = None,
     ) -> None:
         if workers < 1:
             raise ValueError("workers must be at least 1")
@@ -193,17 +196,31 @@ class BulkRunner(Generic[T]):
         self._stop = threading.Event()
         self._end_lock = threading.Lock()
         self.ended_by: ApiError | None = None
+        self._group = group
+        #: group → the refusal that ended it (only with ``group``).
+        self.ended_groups: dict[str, ApiError] = {}
 
     # --- one item ---------------------------------------------------------------------------
 
-    def _end_run(self, err: ApiError) -> None:
+    def _end_run(self, err: ApiError, item: str) -> None:
+        """Stop asking: ``item``'s group after a refusal when the run has groups, else everyone."""
         with self._end_lock:
+            if self._group is not None and not isinstance(err, RateLimitedError):
+                self.ended_groups.setdefault(self._group(item), err)
+                return
             if self.ended_by is None:
                 self.ended_by = err
         self._stop.set()
 
-    def _skipped(self, item: str, attempts: int = 0) -> ItemResult[T]:
-        return ItemResult(item, error=self.ended_by, attempts=attempts, skipped=True)
+    def _ended(self, item: str) -> ApiError | None:
+        """The refusal that ended ``item``'s group, if one did."""
+        if self._group is None:
+            return None
+        with self._end_lock:
+            return self.ended_groups.get(self._group(item))
+
+    def _skipped(self, item: str, attempts: int = 0, error: ApiError | None = None) -> ItemResult[T]:
+        return ItemResult(item, error=error or self.ended_by, attempts=attempts, skipped=True)
 
     def _wait_for_slot(self) -> float | None:
         """Wait for this worker's turn; returns its start time, or None when the run was stopped.
@@ -229,6 +246,9 @@ class BulkRunner(Generic[T]):
     def _one(self, item: str) -> ItemResult[T]:
         attempts = transient = 0
         while True:
+            ended = self._ended(item)
+            if ended is not None:
+                return self._skipped(item, attempts, ended)
             started = None if self._stop.is_set() else self._wait_for_slot()
             if started is None:
                 return self._skipped(item, attempts)
@@ -238,7 +258,7 @@ class BulkRunner(Generic[T]):
             except RateLimitedError as err:
                 wait_s = DEFAULT_RETRY_AFTER_S if err.retry_after is None else err.retry_after
                 if wait_s > self.max_pause:
-                    self._end_run(err)
+                    self._end_run(err, item)
                     return ItemResult(item, error=err, attempts=attempts)
                 self.pacer.rate_limited(started, wait_s)
                 if attempts >= self.max_attempts:
@@ -251,7 +271,7 @@ class BulkRunner(Generic[T]):
                 if self._stop.wait(delay):
                     return ItemResult(item, error=err, attempts=attempts)
             except RUN_ENDING_ERRORS as err:
-                self._end_run(err)
+                self._end_run(err, item)
                 return ItemResult(item, error=err, attempts=attempts)
             except ApiError as err:
                 return ItemResult(item, error=err, attempts=attempts)

@@ -115,11 +115,13 @@ class DemoRows:
     and each day's answers, made as they are read: daily lookups, tracked keywords and watched-keyword
     reports (as the daily job records them), weekly Trust Maps."""
 
-    watches: tuple[tuple[Literal["domain", "keyword"], str, Literal["own", "demo"]], ...]
+    #: (kind, subject, origin, site): a watched keyword's site is the domain it is measured for.
+    watches: tuple[tuple[Literal["domain", "keyword"], str, Literal["own", "demo"], str], ...]
     lookups: Iterator[tuple[date, Lookup]]
     trust_maps: Iterator[tuple[date, TrustMap]]
     trackeds: Iterator[tuple[date, TrackedKeywords]]
-    keyword_reports: Iterator[tuple[date, KeywordReport]]
+    #: (day, report, the site it was measured for).
+    keyword_reports: Iterator[tuple[date, KeywordReport, str]]
 
 
 def demo_rows(key: str, last_day: date) -> DemoRows:
@@ -127,11 +129,13 @@ def demo_rows(key: str, last_day: date) -> DemoRows:
     subjects = demo_subjects(key)
     days = [last_day - timedelta(days=back) for back in range(DEMO_DAYS - 1, -1, -1)]
     weekly = days[::-DEMO_MAP_EVERY_DAYS][::-1]  # ending last_day
+    sites = {keyword: asking_domain(key, keyword) for keyword in subjects.keywords}
+    measured = {keyword: site for keyword, site in sites.items() if site is not None}
     return DemoRows(
         watches=(
-            *(("domain", domain, "own") for domain in subjects.own_sites),
-            *(("domain", domain, "demo") for domain in subjects.competitors),
-            *(("keyword", keyword, "demo") for keyword in subjects.keywords),
+            *(("domain", domain, "own", "") for domain in subjects.own_sites),
+            *(("domain", domain, "demo", "") for domain in subjects.competitors),
+            *(("keyword", keyword, "demo", site) for keyword, site in measured.items()),
         ),
         lookups=((day, lookup_on(domain, day)) for domain in subjects.domains for day in days),
         trust_maps=((day, trust_map_on(domain, day)) for domain in subjects.domains for day in weekly),
@@ -139,8 +143,8 @@ def demo_rows(key: str, last_day: date) -> DemoRows:
             (day, tracked_on(key, normalise_slug(site), day)) for site in subjects.own_sites for day in days
         ),
         keyword_reports=(
-            (day, keyword_report_on(keyword, day, asking_domain(key, keyword)))
-            for keyword in subjects.keywords
+            (day, keyword_report_on(keyword, day, site), site)
+            for keyword, site in measured.items()
             for day in days
         ),
     )

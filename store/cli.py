@@ -148,6 +148,8 @@ def snapshot_command(args: argparse.Namespace) -> int:
         alerts_ok = _alerts_after_snapshot(store, key_fingerprint(key), day)
     for failure in report.failures:
         _say(f"failed: {failure}")
+    for waiting in report.waiting:
+        _say(f"waiting: {waiting}")
     print(report.summary, flush=True)
     return EXIT_OK if report.ok and alerts_ok else EXIT_FAILURES
 
@@ -207,3 +209,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _say("Interrupted: what was recorded so far is kept; the next run completes the day.")
         return 130
+    except Exception as exc:  # a bug must still end in words a cron mail can be read by, not a traceback
+        _say(
+            f"The {args.command} command stopped unexpectedly ({type(exc).__name__}); what was recorded "
+            "so far is kept. Please report this with the lines above."
+        )
+        return EXIT_FAILURES

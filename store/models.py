@@ -44,10 +44,14 @@ class Base(DeclarativeBase):
 
 
 class WatchItemRow(Base):
-    """A domain or keyword an account watches; ``origin``: own (its site), added (by a person), demo."""
+    """A domain or keyword an account watches; ``origin``: own (its site), added (by a person), demo.
+
+    ``site`` is the domain a watched keyword is measured for ("" for a domain, and for a keyword watched
+    before sites were recorded: "site unknown"); one keyword may be watched for several sites.
+    """
 
     __tablename__ = "watch_items"
-    __table_args__ = (UniqueConstraint("account", "kind", "subject"),)
+    __table_args__ = (UniqueConstraint("account", "kind", "subject", "site"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
@@ -55,6 +59,7 @@ class WatchItemRow(Base):
     subject: Mapped[str] = mapped_column(String(SUBJECT_LEN))
     origin: Mapped[str] = mapped_column(String(SHORT_LEN))
     added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN), server_default="")
 
 
 class DomainSnapshotRow(Base):
@@ -125,8 +130,9 @@ class TrustMapLinkRow(Base):
 
 
 class KeywordSnapshotRow(Base):
-    """A keyword's position and bar on one day: a tracked keyword of a site (``site`` = its slug), or
-    a watched keyword's report (``site`` = "")."""
+    """A keyword's position and bar on one day: a tracked keyword of a site (``site`` = its slug), or a
+    watched keyword's report (``site`` = the domain it was measured for, which has a dot where a slug
+    has none; "" for reports recorded before watched keywords had a site: "site unknown")."""
 
     __tablename__ = "keyword_snapshots"
     __table_args__ = (UniqueConstraint("account", "site", "keyword", "day"),)

@@ -23,7 +23,8 @@ from store import rows as shape
 from store.models import DomainSnapshotRow, KeywordSnapshotRow, TrustMapLinkRow, TrustMapSnapshotRow
 from store.watchlist import check_account
 
-RecordOutcome = Literal["recorded", "unchanged"]
+#: "not measured": the answer said nothing to keep (a keyword report without a top 10).
+RecordOutcome = Literal["recorded", "unchanged", "not measured"]
 Source = Literal["job", "browsing", "demo"]
 SOURCES: tuple[str, ...] = get_args(Source)
 
@@ -31,6 +32,8 @@ DOMAINS: Table = DomainSnapshotRow.__table__  # type: ignore[assignment]
 TRUST_MAPS: Table = TrustMapSnapshotRow.__table__  # type: ignore[assignment]
 LINKS: Table = TrustMapLinkRow.__table__  # type: ignore[assignment]
 KEYWORDS: Table = KeywordSnapshotRow.__table__  # type: ignore[assignment]
+#: The reads history keeps, named as the client's methods.
+RECORDED_READS = ("lookup", "trust_map", "tracked_keywords", "keyword_report")
 DOMAIN_KEY = ("account", "domain", "day")
 KEYWORD_KEY = ("account", "site", "keyword", "day")
 #: Rows per INSERT statement when seeding (well under SQLite's bound-parameter limit).
@@ -105,15 +108,21 @@ class RecordingMixin:
         _check(account, day, source)
         return {"account": account, "day": day, "source": source, "recorded_at": datetime.now(UTC)}
 
-    def record_lookup(self, account: str, lookup: Lookup, day: date, source: Source) -> RecordOutcome:
-        row = {**self._stamp(account, day, source), **shape.lookup_values(lookup)}
+    def record_lookup(
+        self, account: str, lookup: Lookup, day: date, source: Source, domain: str | None = None
+    ) -> RecordOutcome:
+        """The day's lookup, under ``domain`` (the domain asked for) when given."""
+        row = {**self._stamp(account, day, source), **shape.lookup_values(lookup, domain)}
         with self._writer.begin() as conn:
             written = upsert(conn, DOMAINS, [row], DOMAIN_KEY, shape.DOMAIN_VALUES)
         return "recorded" if written else "unchanged"
 
-    def record_trust_map(self, account: str, trust_map: TrustMap, day: date, source: Source) -> RecordOutcome:
+    def record_trust_map(
+        self, account: str, trust_map: TrustMap, day: date, source: Source, domain: str | None = None
+    ) -> RecordOutcome:
+        """The day's Trust Map and its links, under ``domain`` (the domain asked for) when given."""
         links = shape.trust_map_links(trust_map)
-        row = {**self._stamp(account, day, source), **shape.trust_map_values(trust_map, links)}
+        row = {**self._stamp(account, day, source), **shape.trust_map_values(trust_map, links, domain)}
         with self._writer.begin() as conn:
             written = upsert(conn, TRUST_MAPS, [row], DOMAIN_KEY, shape.TRUST_MAP_VALUES)
             if written:
@@ -121,23 +130,49 @@ class RecordingMixin:
         return "recorded" if written else "unchanged"
 
     def record_tracked(
-        self, account: str, tracked: TrackedKeywords, day: date, source: Source
+        self, account: str, tracked: TrackedKeywords, day: date, source: Source, slug: str | None = None
     ) -> RecordOutcome:
-        """Every tracked keyword of the site (``tracked.website.slug``) for the day."""
+        """Every measured tracked keyword of the site (``slug``, the one asked for, else the answer's)."""
         stamp = self._stamp(account, day, source)
-        keyword_rows = [{**stamp, **values} for values in shape.tracked_values(tracked)]
+        keyword_rows = [{**stamp, **values} for values in shape.tracked_values(tracked, slug)]
         with self._writer.begin() as conn:
             written = upsert(conn, KEYWORDS, keyword_rows, KEYWORD_KEY, shape.KEYWORD_VALUES)
         return "recorded" if written else "unchanged"
 
     def record_keyword_report(
-        self, account: str, report: KeywordReport, day: date, source: Source
+        self,
+        account: str,
+        report: KeywordReport,
+        day: date,
+        source: Source,
+        site: str,
+        keyword: str | None = None,
     ) -> RecordOutcome:
-        """A watched keyword's report for the day (stored with site "")."""
-        row = {**self._stamp(account, day, source), **shape.keyword_report_values(report)}
+        """A watched keyword's report for the day, measured for ``site`` (a domain); "not measured" when
+        the report holds no top 10 (nothing is written: a missing read is never "not ranking")."""
+        if not shape.report_measures(report):
+            return "not measured"
+        row = {**self._stamp(account, day, source), **shape.keyword_report_values(report, site, keyword)}
         with self._writer.begin() as conn:
             written = upsert(conn, KEYWORDS, [row], KEYWORD_KEY, shape.KEYWORD_VALUES)
         return "recorded" if written else "unchanged"
+
+    def record_read(
+        self, account: str, operation: str, asked: Any, value: Any, day: date, source: Source
+    ) -> RecordOutcome:
+        """One answer of a read history keeps (``RECORDED_READS``, named as the client's methods), under
+        what was asked, not what the answer says it is about: a lookup or Trust Map under the domain
+        asked, a tracked-keyword list under the slug asked, a keyword report under (keyword, site)."""
+        if operation == "lookup":
+            return self.record_lookup(account, value, day, source, asked)
+        if operation == "trust_map":
+            return self.record_trust_map(account, value, day, source, asked)
+        if operation == "tracked_keywords":
+            return self.record_tracked(account, value, day, source, asked)
+        if operation == "keyword_report":
+            keyword, site = asked
+            return self.record_keyword_report(account, value, day, source, site, keyword)
+        raise ValueError(f"history keeps {', '.join(RECORDED_READS)}, not {operation!r}")
 
     def seed(
         self,
@@ -146,7 +181,7 @@ class RecordingMixin:
         trust_maps: Iterable[tuple[date, TrustMap]] = (),
         trackeds: Iterable[tuple[date, TrackedKeywords]] = (),
         source: Source = "demo",
-        keyword_reports: Iterable[tuple[date, KeywordReport]] = (),
+        keyword_reports: Iterable[tuple[date, KeywordReport, str]] = (),
     ) -> int:
         """Many days at once (demo history, backfills): one transaction per subject; rows written."""
         written = 0
@@ -186,8 +221,9 @@ class RecordingMixin:
                     written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, shape.KEYWORD_VALUES))
 
         report_rows = [
-            {**self._stamp(account, day, source), **shape.keyword_report_values(report)}
-            for day, report in keyword_reports
+            {**self._stamp(account, day, source), **shape.keyword_report_values(report, site)}
+            for day, report, site in keyword_reports
+            if shape.report_measures(report)
         ]
         if report_rows:  # watched keywords' reports: one transaction for all of them
             with self._writer.begin() as conn:

@@ -55,14 +55,27 @@ def subject_name(value: str) -> str:
     return " ".join(value.split()).lower()
 
 
-def lookup_values(lookup: Lookup) -> dict[str, Any]:
+def short_word(value: str | None, length: int = 32) -> str | None:
+    """A short label the service names (confidence, link type, status, tier) as stored: kept when it is a
+    plain word that fits its column, else None (unknown): a garbled or hostile value is not a label."""
+    if value is None:
+        return None
+    word = subject_name(value)
+    if not word or len(word) > length or not all(ch.isalnum() or ch in "-_ " for ch in word):
+        return None
+    return word
+
+
+def lookup_values(lookup: Lookup, domain: str | None = None) -> dict[str, Any]:
+    """A lookup's row, stored under ``domain`` (the domain asked for) when given: what the answer says
+    its domain is never moves the numbers to another subject."""
     authority, evidence = lookup.authority, lookup.evidence
     return {
-        "domain": subject_name(lookup.domain),
+        "domain": subject_name(domain or lookup.domain),
         "dr": authority.dr,
         "true_dr": authority.true_dr,
         "trust_score": authority.trust_score,
-        "confidence": authority.confidence,
+        "confidence": short_word(authority.confidence),
         "traffic": evidence.traffic,
         "referring_domains": evidence.referring_domains,
         "backlinks": evidence.backlinks,
@@ -89,8 +102,8 @@ def trust_map_links(trust_map: TrustMap) -> list[dict[str, Any]]:
             "referring_domain": name,
             "dr": member.dr,
             "backlinks": member.backlinks,
-            "link_type": member.link_type,
-            "status": member.status,
+            "link_type": short_word(member.link_type),
+            "status": short_word(member.status),
             "spam_score": member.spam_score,
             "importance": member.importance,
         }
@@ -106,9 +119,12 @@ def links_digest(links: Iterable[dict[str, Any]]) -> str:
     return hashlib.sha256(json.dumps(ordered, separators=(",", ":")).encode()).hexdigest()
 
 
-def trust_map_values(trust_map: TrustMap, links: list[dict[str, Any]]) -> dict[str, Any]:
+def trust_map_values(
+    trust_map: TrustMap, links: list[dict[str, Any]], domain: str | None = None
+) -> dict[str, Any]:
+    """A Trust Map's totals, stored under ``domain`` (the domain asked for) when given."""
     return {
-        "domain": subject_name(trust_map.site.domain),
+        "domain": subject_name(domain or trust_map.site.domain),
         "total_domains": trust_map.total_domains,
         "sampled": len(links),
         "live": sum(1 for link in links if link["status"] == "live"),
@@ -118,48 +134,58 @@ def trust_map_values(trust_map: TrustMap, links: list[dict[str, Any]]) -> dict[s
     }
 
 
-def tracked_values(tracked: TrackedKeywords) -> list[dict[str, Any]]:
-    """One row per tracked keyword of the site (``site`` = the site's slug)."""
-    site = subject_name(tracked.website.slug)
+def tracked_values(tracked: TrackedKeywords, slug: str | None = None) -> list[dict[str, Any]]:
+    """One row per tracked keyword the service has measured (``site`` = the site's slug: ``slug``, the
+    one asked for, when given). A keyword without a measured top 10 (no snapshot, or no median DR) has
+    no row: its missing position means "not checked yet", never "not ranking"."""
+    site = subject_name(slug or tracked.website.slug)
     rows: dict[str, dict[str, Any]] = {}
     for item in tracked.keywords:
         keyword = subject_name(item.keyword)
-        if not keyword or keyword in rows:
-            continue
         snap = item.snapshot
+        if not keyword or keyword in rows or snap is None or snap.median_dr is None:
+            continue
         rows[keyword] = {
             "site": site,
             "keyword": keyword,
-            "position": snap.user_position if snap else None,
-            "previous_position": snap.prev_position if snap else None,
-            "median_dr": snap.median_dr if snap else None,
-            "min_dr": snap.min_dr if snap else None,
-            "user_dr": snap.user_dr if snap else None,
-            "gap": snap.gap if snap else None,
-            "tier": snap.tier if snap else None,
+            "position": snap.user_position,
+            "previous_position": snap.prev_position,
+            "median_dr": snap.median_dr,
+            "min_dr": snap.min_dr,
+            "user_dr": snap.user_dr,
+            "gap": snap.gap,
+            "tier": short_word(snap.tier),
             "impressions": item.impressions,
-            "search_volume": snap.search_volume if snap else None,
+            "search_volume": snap.search_volume,
         }
     return list(rows.values())
 
 
-def keyword_report_values(report: KeywordReport) -> dict[str, Any]:
-    """A watched keyword's day (``site`` = ""): the bar, and where the asking domain stood, if one asked."""
-    user = report.user
-    position = None
-    if user is not None:
-        asking = subject_name(user.domain)
-        position = next((r.position for r in report.results if subject_name(r.domain) == asking), None)
+def report_measures(report: KeywordReport) -> bool:
+    """Whether a keyword report says where any site stands: it holds the top 10 (a report without
+    results, or whose median DR is unknown, measured nothing)."""
+    return bool(report.results) and report.median_dr is not None
+
+
+def keyword_report_values(report: KeywordReport, site: str, keyword: str | None = None) -> dict[str, Any]:
+    """A watched keyword's day for ``site`` (the domain it is measured for): the top 10's bar, and the
+    site's place in it (None: not in the top 10). The site's DR, gap and tier come from the answer only
+    when it was asked for that very site. Stored under ``keyword`` (the one asked for) when given. Only
+    for a report that ``report_measures``."""
+    measured_for = subject_name(site)
+    asked_for_site = report.user is not None and subject_name(report.user.domain) == measured_for
+    user = report.user if asked_for_site else None
+    position = next((r.position for r in report.results if subject_name(r.domain) == measured_for), None)
     return {
-        "site": "",
-        "keyword": subject_name(report.keyword),
+        "site": measured_for,
+        "keyword": subject_name(keyword or report.keyword),
         "position": position,
         "previous_position": None,
         "median_dr": report.median_dr,
         "min_dr": report.min_dr,
         "user_dr": user.dr if user else None,
         "gap": user.gap if user else None,
-        "tier": user.tier if user else None,
+        "tier": short_word(user.tier) if user else None,
         "impressions": None,
         "search_volume": None,
     }

@@ -2,7 +2,10 @@
 
 A subject is stored normalised (``normalise_subject``): a domain as its registrable domain, a keyword
 with whitespace folded and in lower case, so "Stripe.com" and "https://stripe.com/x" are one item.
-Adding is idempotent; adding a subject already there as "added" with origin "own" marks it as own.
+A watched keyword belongs to a site: the domain whose position it is measured for (``site``; "" for a
+domain, and for a keyword watched before sites were recorded: "site unknown"), so one keyword may be
+watched for your site and a competitor's. Adding is idempotent; adding a subject already there as
+"added" with origin "own" marks it as own.
 ``insert_if_new`` is that idempotent insert for any table (the alerts use it too).
 """
 
@@ -25,7 +28,13 @@ WatchOrigin = Literal["own", "added", "demo"]
 WATCH_KINDS: tuple[str, ...] = get_args(WatchKind)
 WATCH_ORIGINS: tuple[str, ...] = get_args(WatchOrigin)
 
-WATCH = WatchItemRow.__table__
+WATCH: Table = WatchItemRow.__table__  # type: ignore[assignment]
+#: What makes a watch one of a kind: a keyword watched for two sites is two watches.
+WATCH_KEY = ("account", "kind", "subject", "site")
+
+
+#: The words for a watched keyword whose site is not known (watched before sites were recorded).
+SITE_UNKNOWN = "site unknown"
 
 
 @dataclass(frozen=True)
@@ -34,6 +43,15 @@ class WatchItem:
     subject: str
     origin: WatchOrigin
     added_at: datetime
+    #: The domain a keyword is measured for; "" for a domain, or a keyword whose site is unknown.
+    site: str = ""
+
+    @property
+    def label(self) -> str:
+        """How people read it: "stripe.com", "“cold brew coffee” for northwind-coffee.com"."""
+        if self.kind == "domain":
+            return self.subject
+        return f"“{self.subject}” for {self.site or SITE_UNKNOWN}"
 
 
 def own_sites(items: Iterable[WatchItem]) -> list[str]:
@@ -53,6 +71,14 @@ def normalise_subject(kind: str, value: str) -> str:
     if kind == "keyword":
         return subject_name(normalise_keyword(value))
     raise ValueError(f"a watched subject is a domain or a keyword, not {kind!r}")
+
+
+def normalise_site(kind: str, site: str | None) -> str:
+    """The site a subject of ``kind`` is measured for, as stored: "" for a domain or an unknown site, a
+    registrable domain for a keyword (InvalidInputError for a bad one)."""
+    if kind != "keyword" or not site:
+        return ""
+    return normalise_domain(site)
 
 
 def check_account(account: str) -> str:
@@ -87,61 +113,72 @@ class WatchlistMixin:
 
     def watchlist(self, account: str) -> list[WatchItem]:
         """Every watched subject of the account: its own sites first, then by subject."""
-        query = select(WATCH.c.kind, WATCH.c.subject, WATCH.c.origin, WATCH.c.added_at).where(
+        query = select(WATCH.c.kind, WATCH.c.subject, WATCH.c.origin, WATCH.c.added_at, WATCH.c.site).where(
             WATCH.c.account == check_account(account)
         )
         with self._engine.connect() as conn:
             rows = conn.execute(query).all()
-        items = [WatchItem(row.kind, row.subject, row.origin, as_utc(row.added_at)) for row in rows]
-        return sorted(items, key=lambda item: (item.origin != "own", item.subject, item.kind))
+        items = [WatchItem(row.kind, row.subject, row.origin, as_utc(row.added_at), row.site) for row in rows]
+        return sorted(items, key=lambda item: (item.origin != "own", item.subject, item.kind, item.site))
 
-    def watch(self, account: str, kind: WatchKind, subject: str, origin: WatchOrigin = "added") -> bool:
-        """Watch a subject; True when it was not watched before (idempotent)."""
+    def watch(
+        self,
+        account: str,
+        kind: WatchKind,
+        subject: str,
+        origin: WatchOrigin = "added",
+        site: str | None = None,
+    ) -> bool:
+        """Watch a subject (a keyword for ``site``); True when it was not watched before (idempotent)."""
         if origin not in WATCH_ORIGINS:
             raise ValueError(f"origin is one of {', '.join(WATCH_ORIGINS)}")
         row = {
             "account": check_account(account),
             "kind": kind,
             "subject": normalise_subject(kind, subject),
+            "site": normalise_site(kind, site),
             "origin": origin,
             "added_at": datetime.now(UTC),
         }
         with self._writer.begin() as conn:
-            added = insert_if_new(conn, WATCH, row, ("account", "kind", "subject")) is not None
+            added = insert_if_new(conn, WATCH, row, WATCH_KEY) is not None
             if not added and origin == "own":
                 conn.execute(
                     update(WATCH)
-                    .where(
-                        WATCH.c.account == account, WATCH.c.kind == kind, WATCH.c.subject == row["subject"]
-                    )
+                    .where(*(WATCH.c[name] == row[name] for name in WATCH_KEY))
                     .where(WATCH.c.origin != "own")
                     .values(origin="own")
                 )
         return added
 
-    def unwatch(self, account: str, kind: WatchKind, subject: str) -> bool:
-        """Stop watching a subject (its history stays); True when it was watched."""
-        stmt = delete(WATCH).where(
-            WATCH.c.account == check_account(account),
-            WATCH.c.kind == kind,
-            WATCH.c.subject == normalise_subject(kind, subject),
-        )
+    def unwatch(self, account: str, kind: WatchKind, subject: str, site: str | None = None) -> bool:
+        """Stop watching a subject (its history stays); True when it was watched. A keyword is unwatched
+        for ``site`` ("" for the site unknown), or for every site it is watched for when ``site`` is None."""
+        stmt = delete(WATCH).where(*self._matching(account, kind, subject, site))
         with self._writer.begin() as conn:
             return conn.execute(stmt).rowcount > 0
 
-    def is_watched(self, account: str, kind: WatchKind, subject: str) -> bool:
-        query = select(
-            exists().where(
-                WATCH.c.account == check_account(account),
-                WATCH.c.kind == kind,
-                WATCH.c.subject == normalise_subject(kind, subject),
-            )
-        )
+    def is_watched(self, account: str, kind: WatchKind, subject: str, site: str | None = None) -> bool:
+        """Whether the subject is watched (a keyword: for ``site``, or for any site when None)."""
+        query = select(exists().where(*self._matching(account, kind, subject, site)))
         with self._engine.connect() as conn:
             return bool(conn.execute(query).scalar())
 
-    def watched_subjects(self, account: str) -> frozenset[tuple[str, str]]:
-        """Every (kind, subject) pair the account watches: one cheap query, for the app's read hook."""
-        query = select(WATCH.c.kind, WATCH.c.subject).where(WATCH.c.account == check_account(account))
+    @staticmethod
+    def _matching(account: str, kind: str, subject: str, site: str | None) -> list[Any]:
+        where = [
+            WATCH.c.account == check_account(account),
+            WATCH.c.kind == kind,
+            WATCH.c.subject == normalise_subject(kind, subject),
+        ]
+        if site is not None:
+            where.append(WATCH.c.site == normalise_site(kind, site))
+        return where
+
+    def watched_subjects(self, account: str) -> frozenset[tuple[str, str, str]]:
+        """Every (kind, subject, site) the account watches: one cheap query, for the app's read hook."""
+        query = select(WATCH.c.kind, WATCH.c.subject, WATCH.c.site).where(
+            WATCH.c.account == check_account(account)
+        )
         with self._engine.connect() as conn:
-            return frozenset((row.kind, row.subject) for row in conn.execute(query))
+            return frozenset((row.kind, row.subject, row.site) for row in conn.execute(query))

@@ -192,7 +192,7 @@ def _single(conn: Connection, raw_keyword: str, raw_domain: str | None) -> None:
 
     st.subheader(escape_md(report.keyword), anchor=False)
     _source_badge(report)
-    watch_controls(conn, "keyword", report.keyword, key="kw", operation="keyword_report", value=report)
+    watch_controls(conn, "keyword", keyword, key="kw", site=domain)
     _numbers(report)
     _verdict(report)
     user = report.user

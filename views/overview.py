@@ -108,7 +108,7 @@ def _single(conn: Connection, raw: str) -> None:
         return
 
     site_heading(lookup.domain, lookup.title)
-    watch_controls(conn, "domain", lookup.domain, key="overview", operation="lookup", value=lookup)
+    watch_controls(conn, "domain", data.domain(raw), key="overview")
     authority_cards(lookup)
     evidence_cards(lookup)
 

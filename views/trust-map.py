@@ -115,7 +115,7 @@ def _show(conn: Connection, raw: str) -> None:
         return
 
     _header(trust_map)
-    watch_controls(conn, "domain", trust_map.site.domain, key="map", operation="trust_map", value=trust_map)
+    watch_controls(conn, "domain", data.domain(raw), key="map")
     table = map_table(trust_map)  # built once per map: a rerun only looks it up
     if table.frame.empty:
         st.info("The service has no referring domains cached for this site.", icon=":material/info:")

@@ -71,7 +71,7 @@ class _Door:
     problem: str | None = None
     failed_at: float | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-    watched: dict[str, tuple[float, frozenset[tuple[str, str]]]] = field(default_factory=dict)
+    watched: dict[str, tuple[float, frozenset[tuple[str, str, str]]]] = field(default_factory=dict)
     seeded: set[str] = field(default_factory=set)
     #: account → whether its history is demo data (asked once per process).
     demo: dict[str, bool] = field(default_factory=dict)
@@ -111,7 +111,7 @@ class _Door:
             self.watched.pop(account, None)
         self.queries.changed(account)
 
-    def watched_subjects(self, account: str) -> frozenset[tuple[str, str]]:
+    def watched_subjects(self, account: str) -> frozenset[tuple[str, str, str]]:
         cached = self.watched.get(account)
         if cached is not None and cached[0] > time.monotonic():
             return cached[1]
@@ -224,8 +224,8 @@ def page_source(conn: Connection) -> HistorySource | None:
 # --- the watchlist from the app --------------------------------------------------------------------
 
 
-def watched(conn: Connection) -> frozenset[tuple[str, str]]:
-    """This account's watched (kind, subject) pairs; empty when history is unavailable."""
+def watched(conn: Connection) -> frozenset[tuple[str, str, str]]:
+    """This account's watched (kind, subject, site) triples; empty when history is unavailable."""
     door = _current_door()
     if door.open() is None or not conn.has_key:
         return frozenset()
@@ -236,27 +236,34 @@ def watched(conn: Connection) -> frozenset[tuple[str, str]]:
         return frozenset()
 
 
-def set_watched(conn: Connection, kind: str, subject: str, watch: bool) -> bool:
-    """Watch or stop watching a subject for this account; True when that changed anything."""
+def set_watched(conn: Connection, kind: str, subject: str, watch: bool, site: str | None = None) -> bool:
+    """Watch or stop watching a subject (a keyword: for ``site``) for this account; True when that
+    changed anything."""
     door = _current_door()
     store = door.open()
     if store is None or not conn.has_key:
         return False
     account = conn.fingerprint
-    changed = store.watch(account, kind, subject) if watch else store.unwatch(account, kind, subject)  # type: ignore[arg-type]
+    if watch:
+        changed = store.watch(account, kind, subject, site=site)  # type: ignore[arg-type]
+    else:
+        changed = store.unwatch(account, kind, subject, site)  # type: ignore[arg-type]
     door.changed(account)
     _tell_others(account)
     return changed
 
 
-def record_now(conn: Connection, operation: str, value: Any) -> None:
-    """Record a value a page already holds (right after Watch), on the calling thread."""
+def record_now(conn: Connection, operation: str, asked: Any, value: Any) -> bool:
+    """Record an answer under what it was asked with (right after Watch), on the calling thread; True
+    when the day now holds it."""
     door = _current_door()
     store = door.open()
-    if store is not None and conn.has_key:
-        _write(store, conn.fingerprint, operation, value, history_day(conn))
-        door.queries.changed(conn.fingerprint)
-        _tell_others(conn.fingerprint)
+    if store is None or not conn.has_key:
+        return False
+    outcome = store.record_read(conn.fingerprint, operation, asked, value, history_day(conn), "browsing")
+    door.queries.changed(conn.fingerprint)
+    _tell_others(conn.fingerprint)
+    return outcome != "not measured"
 
 
 def remember_own_sites(conn: Connection, domains: list[str]) -> None:
@@ -328,8 +335,8 @@ def seed_demo_history(store: HistoryStore, account: str, key: str, today: date) 
     from sandbox.demo_history import demo_rows
 
     demo = demo_rows(key, today)
-    for kind, subject, origin in demo.watches:
-        store.watch(account, kind, subject, origin=origin)
+    for kind, subject, origin, site in demo.watches:
+        store.watch(account, kind, subject, origin=origin, site=site)
     store.seed(
         account,
         demo.lookups,
@@ -355,7 +362,8 @@ def record_read(conn: Connection, operation: str, args: tuple[Any, ...], value: 
     try:
         door = _current_door()
         demo_key = conn.api_key.get_secret_value() if conn.mode == "sandbox" else None
-        job = _writer.submit(_record, door, conn.fingerprint, demo_key, operation, value, history_day(conn))
+        day = history_day(conn)
+        job = _writer.submit(_record, door, conn.fingerprint, demo_key, operation, args, value, day)
         with _pending_lock:
             _pending.add(job)
         job.add_done_callback(_forget)
@@ -375,40 +383,42 @@ def wait_for_recording(timeout_s: float = 10.0) -> None:
     wait(jobs, timeout=timeout_s)
 
 
-def _subject(operation: str, value: Any) -> tuple[str, str] | None:
+def _recorded_as(operation: str, args: tuple[Any, ...]) -> tuple[tuple[str, str, str] | None, Any]:
+    """The watch a fresh read is about, (kind, subject, site), and what it was asked with, as the store
+    records it. The watch is None for a tracked-keyword list (always one of the account's own sites),
+    and for a keyword report asked for no domain, which says where no site stands (nothing to keep)."""
     from store import normalise_subject
 
-    if operation == "lookup":
-        return ("domain", normalise_subject("domain", value.domain))
-    if operation == "trust_map":
-        return ("domain", normalise_subject("domain", value.site.domain))
     if operation == "keyword_report":
-        return ("keyword", normalise_subject("keyword", value.keyword))
-    return None  # a tracked keyword list: always one of the account's own sites
+        keyword, domain = args
+        if domain is None:
+            return ("keyword", "", ""), None
+        return ("keyword", normalise_subject("keyword", keyword), domain), (keyword, domain)
+    if operation == "tracked_keywords":
+        return None, args[0]
+    return ("domain", args[0], ""), args[0]
 
 
-def _record(door: _Door, account: str, demo_key: str | None, operation: str, value: Any, day: date) -> None:
+def _record(
+    door: _Door,
+    account: str,
+    demo_key: str | None,
+    operation: str,
+    args: tuple[Any, ...],
+    value: Any,
+    day: date,
+) -> None:
     try:
         store = door.open()
         if store is None:
             return
         if demo_key is not None:
             _seed_if_empty(door, store, account, demo_key, day)
-        subject = _subject(operation, value)
-        if subject is not None and subject not in door.watched_subjects(account):
+        watch, asked = _recorded_as(operation, args)
+        if watch is not None and watch not in door.watched_subjects(account):
             return
-        if _write(store, account, operation, value, day) == "recorded":
+        if store.record_read(account, operation, asked, value, day, "browsing") == "recorded":
             door.queries.changed(account)
         door.problem = None
     except Exception as exc:  # remembered, shown on the History page
         door.failed(exc)
-
-
-def _write(store: HistoryStore, account: str, operation: str, value: Any, day: date) -> str:
-    writers = {
-        "lookup": store.record_lookup,
-        "trust_map": store.record_trust_map,
-        "tracked_keywords": store.record_tracked,
-        "keyword_report": store.record_keyword_report,
-    }
-    return writers[operation](account, value, day, "browsing")

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from store import HistoryStore
 
 T = TypeVar("T")
+#: One watched subject: (kind, subject, origin, site).
+WatchTuple = tuple[str, str, str, str]
 
 
 class HistorySource(Protocol):
@@ -41,8 +43,9 @@ class HistorySource(Protocol):
 
     def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame: ...
 
-    def watch_items(self) -> list[tuple[str, str, str]]:
-        """The watchlist as (kind, subject, origin), the account's own sites first."""
+    def watch_items(self) -> list[WatchTuple]:
+        """The watchlist as (kind, subject, origin, site), the account's own sites first; ``site`` is the
+        domain a watched keyword is measured for ("" for a domain, or a keyword whose site is unknown)."""
         ...
 
 
@@ -68,8 +71,8 @@ class StoreSource:
     def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self.store.keyword_history(self.account, site, since)
 
-    def watch_items(self) -> list[tuple[str, str, str]]:
-        return [(item.kind, item.subject, item.origin) for item in self.store.watchlist(self.account)]
+    def watch_items(self) -> list[WatchTuple]:
+        return [(i.kind, i.subject, i.origin, i.site) for i in self.store.watchlist(self.account)]
 
 
 class QueryCache:
@@ -140,7 +143,7 @@ class CachedSource:
     def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self._get("keyword_history", site, since)
 
-    def watch_items(self) -> list[tuple[str, str, str]]:
+    def watch_items(self) -> list[WatchTuple]:
         return self._get("watch_items")
 
 
@@ -158,8 +161,8 @@ class FrameSource:
     links: dict[tuple[str, date], pd.DataFrame] = field(default_factory=dict)
     #: domain → its Trust Map totals by day.
     totals: dict[str, pd.DataFrame] = field(default_factory=dict)
-    #: The watchlist as (kind, subject, origin).
-    watch: list[tuple[str, str, str]] = field(default_factory=list)
+    #: The watchlist as (kind, subject, origin, site).
+    watch: list[WatchTuple] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._domain_days = _day_values(self.domains) if not self.domains.empty else None
@@ -199,5 +202,5 @@ class FrameSource:
         rows = self.keywords[keep].assign(day=self._keyword_days[keep])
         return rows.sort_values(["day", "keyword"], kind="stable").reset_index(drop=True)
 
-    def watch_items(self) -> list[tuple[str, str, str]]:
-        return sorted(self.watch, key=lambda item: (item[2] != "own", item[1], item[0]))
+    def watch_items(self) -> list[WatchTuple]:
+        return sorted(self.watch, key=lambda item: (item[2] != "own", item[1], item[0], item[3]))

@@ -267,7 +267,8 @@ def keyword_findings(
     site_names: Mapping[str, str] | None = None,
 ) -> list[Finding]:
     """What the keyword rules find on each of ``days`` in a ``keyword_history`` frame: tracked keywords
-    (a site's slug), and watched keywords whose report recorded the asking site's position (site "").
+    (site: a site's slug) and watched keywords (site: the domain they are measured for; "" for rows from
+    before watched keywords had a site, which only fire when their report carried the asking site's DR).
 
     ``site_names`` turns a tracked site's slug into the domain people know it by.
     """
@@ -284,12 +285,13 @@ def keyword_findings(
 def _keyword_finding(
     rule: str, keyword: str, day: date, what: str, where: str, before: int | None, after: int | None, key: str
 ) -> Finding:
-    """A keyword's position that changed: "“<keyword>” <what><where> (<before> → <after>)"."""
+    """A keyword's position that changed: "“<keyword>”<where> <what> (<before> → <after>)", where names
+    the site it is measured for, so the same keyword for two sites never reads as one."""
     return Finding(
         rule=rule,
         subject=keyword,
         day=day,
-        title=f"“{keyword}” {what}{where} ({_place(before)} → {_place(after)})",
+        title=f"“{keyword}”{where} {what} ({_place(before)} → {_place(after)})",
         chart="keyword",
         chart_subject=keyword,
         before=_place(before),

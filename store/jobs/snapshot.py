@@ -1,90 +1,57 @@
 """The daily snapshot: refresh every watched subject of one account once and record the day.
 
-First the account's own sites (GET /sites) join its watchlist as "own"; then every request the
-watchlist needs (each domain's lookup and Trust Map, each own site's tracked-keyword list, each
-watched keyword's report) goes through ``client.bulk.BulkRunner``: a few workers sharing one pacer
-that learns the per-key rate limit and pauses everyone on a 429, instead of each request sleeping
-through its own Retry-After. Only operations that spend no quota units are used (never /dr nor
-/site-check). Answers are recorded as they arrive, each in its own transaction, so a run killed
-half-way keeps what it recorded and the next run completes the day; recording is idempotent per
-(account, subject, day), so a second run the same day reports "unchanged".
+First the account's own sites (GET /sites) join its watchlist as "own" (when the list cannot be read,
+the job says so and goes on with the sites it already knew); then every request the watchlist needs
+(each domain's lookup and Trust Map, each own site's tracked-keyword list, each watched keyword's report
+for the site it is watched for) goes through ``client.bulk.BulkRunner``: a few workers sharing one
+pacer that learns the per-key rate limit and pauses everyone on a 429. A refusal of one operation (a
+plan without keyword research, a key refused by one endpoint) stops only that operation's requests.
+Only operations that spend no quota units are used (never /dr nor /site-check).
+
+Each answer is recorded on its own, in its own transaction, under what was asked (never under what the
+answer claims to be about), so a failed lookup never costs a site its Trust Map or its keywords, and a
+run killed half-way keeps what it recorded; recording is idempotent per (account, subject, day), so a
+second run the same day reports "unchanged". Whatever the service answers (any status, a timeout, a
+dropped connection, a body that is not JSON or not the documented shape), each failure is a line in
+words on the subject it hit; see ``store.jobs.outcomes`` for the words and the tally.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from client import ApiClient
 from client.bulk import BulkRunner, ItemResult, Pacer
-from client.errors import ApiError, AuthError, PaymentRequiredError
+from client.errors import ApiError, AuthError, InvalidInputError, NotFoundError, PaymentRequiredError
+from client.growth_inputs import normalise_slug
 from client.growth_models import SiteRecord
 from client.inputs import normalise_domain, slug_for
-from store.engine import StoreUnavailable
 from store.history import HistoryStore
-from store.recording import RecordOutcome
-from store.watchlist import own_sites
-
-#: The words a progress line and a failure use for each request.
-WHAT = {
-    "lookup": "lookup",
-    "trust_map": "Trust Map",
-    "tracked": "tracked keywords",
-    "keyword": "keyword report",
-}
+from store.jobs.outcomes import WHAT, SnapshotReport, SubjectResult
+from store.watchlist import SITE_UNKNOWN, WatchItem
 
 
-def _asked_order(what: str) -> tuple[int, str]:
-    """Where a request's words stand in ``WHAT`` (the order the job asks them in)."""
-    order = list(WHAT.values())
-    return (order.index(what) if what in order else len(order), what)
+@dataclass(frozen=True)
+class Request:
+    """One read of the run: the client's method, what it is asked with, and whose it is."""
 
-
-@dataclass
-class SubjectResult:
-    """What became of one watched subject: every request recorded, unchanged, or the reasons it failed."""
-
-    label: str
-    pending: int
-    recorded: bool = False
-    #: What went wrong, by message: the requests that met it ("lookup", "Trust Map", …).
-    problems: dict[str, list[str]] = field(default_factory=dict)
-
-    def failed(self, what: str, message: str) -> None:
-        self.problems.setdefault(message, []).append(what)
+    operation: str
+    asked: Any
+    subject: str
 
     @property
-    def reasons(self) -> str:
-        """Each distinct problem once: "lookup and Trust Map failed: <the service's words>", the requests
-        always in the order they are asked (their threads finish in any order)."""
-        return "; ".join(
-            f"{' and '.join(sorted(whats, key=_asked_order))} {message}"
-            for message, whats in self.problems.items()
-        )
-
-    @property
-    def outcome(self) -> str:
-        if self.problems:
-            return "failed"
-        return "recorded" if self.recorded else "unchanged"
+    def item(self) -> str:
+        return f"{self.operation}\t{self.subject}"
 
 
-@dataclass
-class SnapshotReport:
-    recorded: int = 0
-    unchanged: int = 0
-    failed: int = 0
-    failures: list[str] = field(default_factory=list)
-
-    @property
-    def summary(self) -> str:
-        return f"recorded {self.recorded}, unchanged {self.unchanged}, failed {self.failed}"
-
-    @property
-    def ok(self) -> bool:
-        return self.failed == 0
+def subject_label(item: WatchItem) -> str:
+    """How lines name a watched subject: ``stripe.com``, ``keyword "crm" for example.com``."""
+    if item.kind == "domain":
+        return item.subject
+    return f'keyword "{item.subject}" for {item.site or SITE_UNKNOWN}'
 
 
 def _site_domain(site: SiteRecord) -> str | None:
@@ -95,6 +62,14 @@ def _site_domain(site: SiteRecord) -> str | None:
             except ApiError:
                 continue
     return None
+
+
+def _site_slug(site: SiteRecord, domain: str) -> str:
+    """The site's slug as the service gave it, or the one made from its domain when that is unusable."""
+    try:
+        return normalise_slug(site.slug)
+    except InvalidInputError:
+        return slug_for(domain)
 
 
 def _problem(err: ApiError | None, skipped: bool) -> str:
@@ -124,128 +99,132 @@ class SnapshotJob:
         self.workers = workers
         self.pacer = pacer or Pacer()
         self.report = SnapshotReport()
+        self.results: dict[str, SubjectResult] = {}
         self._done = 0
         self._total = 0
 
     # --- the steps ----------------------------------------------------------------------------
 
     def run(self) -> SnapshotReport:
-        own_slugs = self._own_sites()
+        """The whole watchlist: the account's own sites first, then everything it watches."""
+        own_slugs = self.own_sites()
         if own_slugs is None:
             return self.report  # the key was refused: every further request would be refused too
-        watched = self.store.watchlist(self.account)
-        own_domains = own_sites(watched)
-        asking_domain = own_domains[0] if own_domains else None
-        subjects: dict[str, SubjectResult] = {}
-        requests: dict[str, tuple[str, str, Any]] = {}  # item → (operation, subject label, argument)
-        keyword_requests: dict[str, tuple[str, str, Any]] = {}
-        for item in watched:
+        return self.run_items(self.store.watchlist(self.account), own_slugs)
+
+    def run_items(self, items: Iterable[WatchItem], own_slugs: dict[str, str]) -> SnapshotReport:
+        """Record ``items`` for the day (``watch add`` records one subject this way)."""
+        requests: list[Request] = []
+        keyword_requests: list[Request] = []
+        for item in items:
+            label = subject_label(item)
+            if item.kind == "keyword" and not item.site:
+                self._waiting_alone(label, "pick the site it is measured for, then it is recorded daily")
+                continue
             if item.kind == "domain":
-                ops: list[tuple[str, Any]] = [("lookup", item.subject), ("trust_map", item.subject)]
+                mine = [Request("lookup", item.subject, label), Request("trust_map", item.subject, label)]
                 if item.origin == "own":
-                    ops.append(("tracked", own_slugs.get(item.subject) or slug_for(item.subject)))
-                subjects[item.subject] = SubjectResult(item.subject, len(ops))
-                for operation, argument in ops:
-                    requests[f"{operation}\t{item.subject}"] = (operation, item.subject, argument)
+                    slug = own_slugs.get(item.subject) or slug_for(item.subject)
+                    mine.append(Request("tracked_keywords", slug, label))
+                requests += mine
             else:
-                label = f'keyword "{item.subject}"'
-                subjects[label] = SubjectResult(label, 1)
-                keyword_requests[f"keyword\t{item.subject}"] = (
-                    "keyword",
-                    label,
-                    (item.subject, asking_domain),
-                )
-        self._total = len(subjects)
+                mine = [Request("keyword_report", (item.subject, item.site), label)]
+                keyword_requests += mine
+            self.results[label] = SubjectResult(label, len(mine))
+        self._total += len(self.results)
         for batch in (requests, keyword_requests):
             if batch:
-                self._run_batch(batch, subjects)
+                self._run_batch(batch)
         return self.report
 
-    def _own_sites(self) -> dict[str, str] | None:
-        """Add the account's own sites to its watchlist; their slugs by domain (None: the key was refused)."""
+    def own_sites(self) -> dict[str, str] | None:
+        """Add the account's own sites to its watchlist; their slugs by domain (None: the key was refused).
+
+        When the list cannot be read, the failure is said and the run goes on with the own sites the
+        watchlist already holds (their slugs made from their domains).
+        """
         runner: BulkRunner[Any] = BulkRunner(lambda _item: self.client.sites(), workers=1, pacer=self.pacer)
         result = runner.run_all(["sites"])[0]
         if isinstance(result.error, AuthError):
             self._fail_alone("the API key", f"the service did not accept it ({result.error})")
             return None
         if not result.ok:
-            self._fail_alone(
-                "your own sites", _problem("the list of your sites", result.error, result.skipped)
-            )
+            why = _problem(result.error, result.skipped)
+            known = "the sites already known are recorded"
+            self._fail_alone("your own sites", f"the list of your sites {why}; {known}")
             return {}
         slugs: dict[str, str] = {}
         for site in result.value.sites:
             domain = _site_domain(site)
             if domain is None:
                 continue
-            slugs[domain] = site.slug
+            slugs[domain] = _site_slug(site, domain)
             self.store.watch(self.account, "domain", domain, origin="own")
         return slugs
 
-    def _fetch(self, operation: str, argument: Any) -> Any:
-        if operation == "lookup":
-            return self.client.lookup(argument)
-        if operation == "trust_map":
-            return self.client.trust_map(argument)
-        if operation == "tracked":
-            return self.client.tracked_keywords(argument)
-        keyword, domain = argument
-        return self.client.keyword_report(keyword, domain)
+    def _fetch(self, request: Request) -> Any:
+        if request.operation == "keyword_report":
+            keyword, site = request.asked
+            return self.client.keyword_report(keyword, site)
+        method: Callable[[Any], Any] = getattr(self.client, request.operation)
+        return method(request.asked)
 
-    def _record(self, operation: str, value: Any) -> RecordOutcome:
-        if operation == "lookup":
-            return self.store.record_lookup(self.account, value, self.day, "job")
-        if operation == "trust_map":
-            return self.store.record_trust_map(self.account, value, self.day, "job")
-        if operation == "tracked":
-            return self.store.record_tracked(self.account, value, self.day, "job")
-        return self.store.record_keyword_report(self.account, value, self.day, "job")
-
-    def _run_batch(self, batch: dict[str, tuple[str, str, Any]], subjects: dict[str, SubjectResult]) -> None:
-        def fetch(item: str) -> Any:
-            operation, _label, argument = batch[item]
-            return self._fetch(operation, argument)
-
-        runner: BulkRunner[Any] = BulkRunner(fetch, workers=self.workers, pacer=self.pacer)
-        for result in runner.run(list(batch)):
-            operation, label, _argument = batch[result.item]
-            subject = subjects[label]
-            self._settle(subject, operation, result)
+    def _run_batch(self, batch: list[Request]) -> None:
+        by_item = {request.item: request for request in batch}
+        runner: BulkRunner[Any] = BulkRunner(
+            lambda item: self._fetch(by_item[item]),
+            workers=self.workers,
+            pacer=self.pacer,
+            group=lambda item: by_item[item].operation,
+        )
+        for result in runner.run(list(by_item)):
+            request = by_item[result.item]
+            subject = self.results[request.subject]
+            self._settle(subject, request, result)
             subject.pending -= 1
             if subject.pending == 0:
                 self._finish(subject)
 
-    def _settle(self, subject: SubjectResult, operation: str, result: ItemResult[Any]) -> None:
-        what = WHAT[operation]
+    def _settle(self, subject: SubjectResult, request: Request, result: ItemResult[Any]) -> None:
+        what = WHAT[request.operation]
         if not result.ok:
-            if isinstance(result.error, PaymentRequiredError) and operation == "keyword":
-                subject.failed(what, "failed: your plan does not include keyword research")
-            else:
-                subject.failed(what, _problem(result.error, result.skipped))
+            self._failed(subject, request, result)
             return
         try:
-            outcome = self._record(operation, result.value)
-        except StoreUnavailable as exc:
-            subject.failed(what, f"was read but not saved: {exc.reason}")
+            outcome = self.store.record_read(
+                self.account, request.operation, request.asked, result.value, self.day, "job"
+            )
+        except Exception as exc:  # a database error (StoreUnavailable) or a bug: said, never a traceback
+            reason = getattr(exc, "reason", None) or f"an unexpected {type(exc).__name__}"
+            subject.failed(what, f"was read but not saved: {reason}")
             return
-        subject.recorded = subject.recorded or outcome == "recorded"
+        if outcome == "not measured":
+            subject.failed(what, "measured nothing: the answer held no top 10 (nothing recorded)")
+            return
+        subject.kept_answer(what, changed=outcome == "recorded")
+
+    def _failed(self, subject: SubjectResult, request: Request, result: ItemResult[Any]) -> None:
+        what, error = WHAT[request.operation], result.error
+        if isinstance(error, NotFoundError) and request.operation in ("lookup", "trust_map"):
+            subject.not_found[what] = str(error)
+            return
+        if isinstance(error, PaymentRequiredError) and request.operation == "keyword_report":
+            subject.failed(what, "failed: your plan does not include keyword research")
+        else:
+            subject.failed(what, _problem(error, result.skipped))
 
     # --- the tally ----------------------------------------------------------------------------
 
     def _finish(self, subject: SubjectResult) -> None:
         self._done += 1
-        outcome = subject.outcome
-        if outcome == "failed":
-            self.report.failed += 1
-            reasons = subject.reasons
-            self.report.failures.append(f"{subject.label}: {reasons}")
-            line = f"{subject.label}: failed ({reasons})"
-        else:
-            setattr(self.report, outcome, getattr(self.report, outcome) + 1)
-            line = f"{subject.label}: {outcome}"
-        self.progress(f"[{self._done}/{self._total}] {line}")
+        self.report.count(subject)
+        self.progress(f"[{self._done}/{self._total}] {subject.label}: {subject.line}")
 
     def _fail_alone(self, label: str, reason: str) -> None:
-        self.report.failed += 1
-        self.report.failures.append(f"{label}: {reason}")
+        self.report.fail_alone(label, reason)
         self.progress(f"{label}: failed ({reason})")
+
+    def _waiting_alone(self, label: str, reason: str) -> None:
+        """A subject not asked at all: waiting for something only a person can give."""
+        self.report.waiting.append(f"{label}: {reason}")
+        self.progress(f"{label}: waiting ({reason})")

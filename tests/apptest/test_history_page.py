@@ -19,8 +19,10 @@ from components.core import history
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import lookup_on, tracked_on
+from sandbox.keyword_data import serp
 from store import HistoryStore
 from tests.apptest.app_pages import button, metric, open_page, shown_text
+from tests.sandbox_picks import new_domain
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -128,20 +130,54 @@ def test_keyword_positions_of_your_site(store: HistoryStore) -> None:
 def test_the_watchlist_adds_and_removes_competitors(store: HistoryStore) -> None:
     at = open_page(PAGE, history_tab="Watchlist")
     assert not at.exception, [e.value for e in at.exception]
-    at.text_input(key="history_add_text").input("https://www.Rival-Example.com/pricing")
+    at.text_input(key="history_add_text").input(f"https://www.{RIVAL.capitalize()}/pricing")
     at.button(key="FormSubmitter:history_add-Add to watchlist").click().run()
     assert not at.exception
-    assert store.is_watched(ACCOUNT, "domain", "rival-example.com")
-    assert "Now watching rival-example.com" in shown_text(at).replace("\\", "")  # as read, unescaped
+    assert store.is_watched(ACCOUNT, "domain", RIVAL)
+    said = shown_text(at).replace("\\", "")  # as read, unescaped
+    assert f"Watching {RIVAL}: today's DR and Trust Map recorded" in said
+    # Watching records at once: the History of a new watch is never empty.
+    assert len(store.domain_history(ACCOUNT, [RIVAL])) == 1 and store.trust_map_days(ACCOUNT, RIVAL)
     listed = _table(at, "origin")
-    assert "rival-example.com" in set(listed["subject"])
-    assert listed.loc[listed["subject"] == "rival-example.com", "origin"].item() == "Added by your team"
+    assert RIVAL in set(listed["subject"])
+    assert listed.loc[listed["subject"] == RIVAL, "origin"].item() == "Added by your team"
     own = listed[listed["origin"] == "Your site"]
     assert set(own["subject"]) == set(ACCOUNTS[DEMO_KEY].sites)  # own sites come from the site list
 
-    at.selectbox(key="history_remove").select("rival-example.com (domain)")
+    at.selectbox(key="history_remove").select(f"{RIVAL} (domain)")
     button(at, "Remove").click().run()
-    assert not store.is_watched(ACCOUNT, "domain", "rival-example.com")
+    assert not store.is_watched(ACCOUNT, "domain", RIVAL)
+
+
+def test_a_domain_the_service_does_not_list_is_refused_at_once_and_never_watched(
+    store: HistoryStore,
+) -> None:
+    # Before, it was watched and the daily job then failed on it every day.
+    unlisted = new_domain("watch-unlisted-", listed=False)
+    at = open_page(PAGE, history_tab="Watchlist")
+    at.text_input(key="history_add_text").input(unlisted)
+    at.button(key="FormSubmitter:history_add-Add to watchlist").click().run()
+    assert not at.exception
+    assert not store.is_watched(ACCOUNT, "domain", unlisted)
+    assert f"Not watched: {unlisted} is not a listed site on VerifiedDR" in shown_text(at).replace("\\", "")
+
+
+def test_a_keyword_is_watched_for_the_site_picked_and_its_position_recorded_at_once(
+    store: HistoryStore,
+) -> None:
+    keyword = "cold brew coffee"
+    places = {row.domain: row.position for row in serp(keyword)}
+    site = next(s for s in ACCOUNTS[DEMO_KEY].sites if s in places)
+    at = open_page(PAGE, history_tab="Watchlist")
+    at.radio(key="history_add_kind").set_value("Keyword")
+    at.text_input(key="history_add_text").input(keyword)
+    at.selectbox(key="history_add_site").set_value(site)
+    at.button(key="FormSubmitter:history_add-Add to watchlist").click().run()
+    assert not at.exception
+    assert store.is_watched(ACCOUNT, "keyword", keyword, site=site)
+    assert store.keyword_history(ACCOUNT, site)["position"].tolist() == [places[site]]
+    listed = _table(at, "origin")
+    assert listed.loc[listed["subject"] == keyword, "site"].tolist() == [site]
 
 
 def test_watch_on_the_domain_overview_records_today_and_links_to_history(store: HistoryStore) -> None:

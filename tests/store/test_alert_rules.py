@@ -132,18 +132,18 @@ def test_keywords_leaving_the_top_10_and_moving_fire_once_each_and_not_on_small_
     store.seed(ACCOUNT, trackeds=[(day(n), tracked(positions=p)) for n, p in enumerate(days)], source="job")
     alerts = evaluate(store, 3, 4)
     assert fired(alerts, "keyword_left_top10") == [
-        (day(1), "crm tools", "“crm tools” left the top 10 for example.com (#7 → #14)", "#7", "#14"),
+        (day(1), "crm tools", "“crm tools” for example.com left the top 10 (#7 → #14)", "#7", "#14"),
         (
             day(3),
             "crm api",
-            "“crm api” left the top 10 for example.com (#4 → not ranking)",
+            "“crm api” for example.com left the top 10 (#4 → not ranking)",
             "#4",
             "not ranking",
         ),
     ]
     assert fired(alerts, "keyword_moved") == [
-        (day(1), "crm software", "“crm software” rose 6 positions for example.com (#20 → #14)", "#20", "#14"),
-        (day(3), "crm software", "“crm software” fell 6 positions for example.com (#14 → #20)", "#14", "#20"),
+        (day(1), "crm software", "“crm software” for example.com rose 6 positions (#20 → #14)", "#20", "#14"),
+        (day(3), "crm software", "“crm software” for example.com fell 6 positions (#14 → #20)", "#14", "#20"),
     ]
     assert (
         set(alerts["chart"]) == {"keyword"} and alerts["chart_subject"].tolist() == alerts["subject"].tolist()
@@ -153,12 +153,13 @@ def test_keywords_leaving_the_top_10_and_moving_fire_once_each_and_not_on_small_
 def test_a_watched_keyword_whose_report_had_the_site_in_the_top_10_fires_when_it_drops_out(
     store: HistoryStore,
 ) -> None:
-    store.watch(ACCOUNT, "keyword", "cookie free analytics")
+    store.watch(ACCOUNT, "keyword", "cookie free analytics", site="example.com")
     positions = [3, 4, None, None, 9]
     store.seed(
         ACCOUNT,
         keyword_reports=[
-            (day(n), keyword_report("cookie free analytics", position=p)) for n, p in enumerate(positions)
+            (day(n), keyword_report("cookie free analytics", position=p), "example.com")
+            for n, p in enumerate(positions)
         ],
         source="job",
     )
@@ -166,7 +167,7 @@ def test_a_watched_keyword_whose_report_had_the_site_in_the_top_10_fires_when_it
         (
             day(2),
             "cookie free analytics",
-            "“cookie free analytics” left the top 10 (#4 → not ranking)",
+            "“cookie free analytics” for example.com left the top 10 (#4 → not ranking)",
             "#4",
             "not ranking",
         )

@@ -142,7 +142,7 @@ def test_the_jobs_run_over_every_account_with_history(store: HistoryStore) -> No
     assert store.alert_accounts() == []
     watch_own(store, OTHER_ACCOUNT)  # a watchlist alone is not history
     record_lookups(store, ACCOUNT, [lookup(), lookup()])
-    store.record_keyword_report(OTHER_ACCOUNT, samples.keyword_report(), day(1), "job")
+    store.record_keyword_report(OTHER_ACCOUNT, samples.keyword_report(), day(1), "job", "example.com")
     assert store.alert_accounts() == sorted([ACCOUNT, OTHER_ACCOUNT])
     assert store.latest_snapshot_day(ACCOUNT) == day(1)
     assert store.latest_snapshot_day("0123456789abcdef") is None

@@ -57,13 +57,13 @@ def test_trust_map_days_totals_and_links(store: HistoryStore) -> None:
 def test_keyword_history_is_by_day_then_site_and_keyword(store: HistoryStore) -> None:
     store.record_tracked(ACCOUNT, samples.tracked(), DAY + timedelta(days=1), "job")
     store.record_tracked(ACCOUNT, samples.tracked(), DAY, "job")
-    store.record_keyword_report(ACCOUNT, samples.keyword_report("zebra"), DAY, "job")
+    store.record_keyword_report(ACCOUNT, samples.keyword_report("zebra"), DAY, "job", "example.com")
     every = store.keyword_history(ACCOUNT, None, since=None)
     assert tuple(every.columns) == KEYWORD_COLUMNS
     assert list(zip(every["day"].dt.date, every["site"], every["keyword"], strict=True)) == [
-        (DAY, "", "zebra"),
         (DAY, "example-com", "crm software"),
         (DAY, "example-com", "email marketing"),
+        (DAY, "example.com", "zebra"),
         (DAY + timedelta(days=1), "example-com", "crm software"),
         (DAY + timedelta(days=1), "example-com", "email marketing"),
     ]

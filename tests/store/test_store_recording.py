@@ -65,18 +65,45 @@ def test_tracked_keywords_and_keyword_reports(store: HistoryStore) -> None:
     assert store.record_tracked(ACCOUNT, samples.tracked(), DAY, "job") == "unchanged"
     moved = samples.tracked(positions={"crm software": 3, "email marketing": 15})
     assert store.record_tracked(ACCOUNT, moved, DAY, "browsing") == "recorded"
-    assert store.record_keyword_report(ACCOUNT, samples.keyword_report(), DAY, "job") == "recorded"
-    assert store.record_keyword_report(ACCOUNT, samples.keyword_report(), DAY, "job") == "unchanged"
+    report = samples.keyword_report()  # asked for example.com, which is at #4
+    assert store.record_keyword_report(ACCOUNT, report, DAY, "job", "example.com") == "recorded"
+    assert store.record_keyword_report(ACCOUNT, report, DAY, "job", "example.com") == "unchanged"
     assert _count(store, KeywordSnapshotRow) == 3
     site = store.keyword_history(ACCOUNT, "example-com")
     assert dict(zip(site["keyword"], site["position"], strict=True)) == {
         "crm software": 3,
         "email marketing": 15,
     }
-    watched = store.keyword_history(ACCOUNT, "")
+    watched = store.keyword_history(ACCOUNT, "example.com")
     assert watched[["keyword", "position", "gap", "tier"]].values.tolist() == [
         ["crm software", 4, 7.0, "advanced"]
     ]
+
+
+def test_a_keyword_report_is_kept_for_the_site_it_measures_and_an_empty_one_is_not_kept(
+    store: HistoryStore,
+) -> None:
+    report = samples.keyword_report()  # asked for example.com
+    ranked_elsewhere = report.results[0].domain
+    # For another site, its place comes from the top 10; the answer's DR and gap were example.com's.
+    assert store.record_keyword_report(ACCOUNT, report, DAY, "job", ranked_elsewhere) == "recorded"
+    other = store.keyword_history(ACCOUNT, ranked_elsewhere)
+    assert other["position"].tolist() == [1]
+    assert other["user_dr"].isna().all() and other["gap"].isna().all()
+    # A report without a top 10 says where no site stands: nothing is kept ("not ranking" would lie).
+    empty = report.model_copy(update={"results": [], "median_dr": None})
+    assert store.record_keyword_report(ACCOUNT, empty, DAY, "job", "example.com") == "not measured"
+    assert store.keyword_history(ACCOUNT, "example.com").empty
+
+
+def test_answers_are_kept_under_what_was_asked_not_what_they_claim(store: HistoryStore) -> None:
+    claims_other = samples.lookup(dr=80).model_copy(update={"domain": "<b>evil.example</b>"})
+    store.record_read(ACCOUNT, "lookup", "stripe.com", claims_other, DAY, "job")
+    assert store.domain_history(ACCOUNT, ["stripe.com"])["dr"].tolist() == [80]
+    garbled = samples.lookup(dr=80)
+    garbled.authority.confidence = "<script>x</script>" * 5
+    store.record_read(ACCOUNT, "lookup", "moz.com", garbled, DAY, "job")
+    assert store.domain_history(ACCOUNT, ["moz.com"])["confidence"].tolist() == [None]
 
 
 def test_accounts_never_see_each_others_history(store: HistoryStore) -> None:

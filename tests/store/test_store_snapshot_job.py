@@ -16,6 +16,7 @@ import pytest
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox import data as sandbox_data
+from sandbox.keyword_data import serp
 from store import HistoryStore
 from store.cli import main
 from store.jobs.snapshot import SubjectResult
@@ -54,7 +55,7 @@ def test_first_run_records_the_whole_watchlist_and_a_second_run_the_same_day_cha
     with HistoryStore.open(store_url) as store:
         for domain in rivals:
             store.watch(ACCOUNT, "domain", domain)
-        store.watch(ACCOUNT, "keyword", "crm software")
+        store.watch(ACCOUNT, "keyword", "crm software", site="example.com")
 
     code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
     subjects = len(OWN_SITES) + len(rivals) + 1
@@ -73,7 +74,7 @@ def test_first_run_records_the_whole_watchlist_and_a_second_run_the_same_day_cha
         assert all(store.trust_map_days(ACCOUNT, d) == [DAY] for d in rivals)
         tracked = store.keyword_history(ACCOUNT, "example-com")
         assert len(tracked) > 0 and set(tracked["day"].dt.date) == {DAY}
-        assert store.keyword_history(ACCOUNT, "")["keyword"].tolist() == ["crm software"]
+        assert store.keyword_history(ACCOUNT, "example.com")["keyword"].tolist() == ["crm software"]
         # Only operations that spend no quota: never /dr nor /site-check.
         served = {path for (_, path, _), n in sandbox.state.request_counts.items() if n}
         assert not any(p.startswith(("/api/v1/dr/", "/api/v1/site-check/")) for p in served)
@@ -91,19 +92,39 @@ def test_a_domain_that_fails_is_named_and_the_exit_is_non_zero(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    broken = competitors(1)[0]
+    sandbox.state.add_fault("lookup", 500, key=DEMO_KEY)
+    sandbox.state.add_fault("trust_map", 500, key=DEMO_KEY)
+    with HistoryStore.open(store_url) as store:
+        store.watch(ACCOUNT, "domain", broken)
+    code, _out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    assert code == 1
+    failure = next(line for line in err.splitlines() if line.startswith(f"failed: {broken}: "))
+    assert (
+        failure
+        == f"failed: {broken}: lookup and Trust Map failed: Internal server error. Please try again later."
+    )
+
+
+def test_a_watched_domain_the_service_stopped_listing_waits_without_failing_the_run(
+    sandbox: SandboxServer,
+    store_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     unlisted = new_domain("history-unlisted-", listed=False)
     rival = competitors(1)[0]
     with HistoryStore.open(store_url) as store:
         store.watch(ACCOUNT, "domain", unlisted)
         store.watch(ACCOUNT, "domain", rival)
     code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
-    assert code == 1
-    assert out.strip().splitlines()[-1] == f"recorded {len(OWN_SITES) + 1}, unchanged 0, failed 1"
-    failure = next(line for line in err.splitlines() if line.startswith("failed: "))
-    assert failure.startswith(f"failed: {unlisted}: lookup and Trust Map failed: ")
-    assert "not a listed site" in failure
+    assert code == 0, err
+    assert out.strip().splitlines()[-1] == f"recorded {len(OWN_SITES) + 1}, unchanged 0, failed 0"
+    assert f"waiting: {unlisted}: not a listed site on VerifiedDR" in err
+    assert not any(line.startswith("failed: ") for line in err.splitlines())
     with HistoryStore.open(store_url) as store:
         assert store.domain_history(ACCOUNT, [rival])["domain"].tolist() == [rival]
+        assert store.domain_history(ACCOUNT, [unlisted]).empty
 
 
 def test_an_unreachable_database_stops_the_job_with_a_clear_message(
@@ -178,3 +199,94 @@ def test_a_failure_names_its_requests_in_the_order_they_are_asked_whichever_fini
     result.failed("Trust Map", "failed: not listed")
     result.failed("lookup", "failed: not listed")
     assert result.reasons == "lookup and Trust Map failed: not listed"
+
+
+def _ranked_site(keyword: str) -> tuple[str, int, str]:
+    """A demo site in the keyword's sandbox top 10, its position, and another demo site that is not."""
+    places = {row.domain: row.position for row in serp(keyword)}
+    inside = next(site for site in OWN_SITES if site in places)
+    outside = next(site for site in sorted(OWN_SITES) if site not in places)
+    return inside, places[inside], outside
+
+
+def test_a_watched_keyword_is_asked_and_recorded_for_the_site_it_is_watched_for(
+    sandbox: SandboxServer,
+    store_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Before, the job asked for the alphabetically first own site (acme-widgets.com, not in this top
+    # 10) and recorded "not ranking" for a keyword watched for the site that ranks.
+    site, position, other = _ranked_site("cold brew coffee")
+    assert other < site  # the old code's pick
+    with HistoryStore.open(store_url) as store:
+        store.watch(ACCOUNT, "keyword", "cold brew coffee", site=site)
+    code, _out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    assert code == 0, err
+    assert f'keyword "cold brew coffee" for {site}: recorded' in err
+    asked = [
+        query for (_, path, query), n in sandbox.state.request_counts.items() if path == "/api/v1/keywords"
+    ]
+    assert asked and all(f"domain={site}" in query for query in asked)
+    with HistoryStore.open(store_url) as store:
+        rows = store.keyword_history(ACCOUNT, site)
+    assert rows["keyword"].tolist() == ["cold brew coffee"]
+    assert rows["position"].tolist() == [position]
+
+
+def test_a_keyword_watched_before_sites_were_recorded_waits_for_a_site_and_is_not_asked(
+    sandbox: SandboxServer,
+    store_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with HistoryStore.open(store_url) as store:
+        store.watch(ACCOUNT, "keyword", "cold brew coffee")  # no site: as rows from before the change
+    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    assert code == 0, err
+    assert 'waiting: keyword "cold brew coffee" for site unknown: pick the site' in err
+    assert sandbox.state.count("GET", "/api/v1/keywords", "keyword=cold+brew+coffee") == 0
+    assert out.strip().splitlines()[-1] == f"recorded {len(OWN_SITES)}, unchanged 0, failed 0"
+
+
+@pytest.mark.parametrize("fault", [404, 500, "nonjson"])
+def test_when_the_site_list_fails_the_job_says_so_and_records_the_sites_it_knew(
+    fault: int | str,
+    sandbox: SandboxServer,
+    store_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Before: TypeError: _problem() takes 2 positional arguments but 3 were given, and nothing recorded.
+    with HistoryStore.open(store_url) as store:
+        for site in OWN_SITES:
+            store.watch(ACCOUNT, "domain", site, origin="own")
+    sandbox.state.add_fault("sites", fault, key=DEMO_KEY)
+    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    assert code == 1
+    assert "Traceback" not in err
+    assert "failed: your own sites: the list of your sites failed: " in err
+    assert out.strip().splitlines()[-1] == f"recorded {len(OWN_SITES)}, unchanged 0, failed 1"
+    with HistoryStore.open(store_url) as store:
+        assert sorted(store.domain_history(ACCOUNT, OWN_SITES)["domain"]) == sorted(OWN_SITES)
+        assert not store.keyword_history(ACCOUNT, "example-com").empty
+
+
+def test_a_failed_lookup_keeps_the_sites_trust_map_and_keywords_and_says_partly_recorded(
+    sandbox: SandboxServer,
+    store_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sandbox.state.add_fault("lookup", 500, key=DEMO_KEY)
+    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    assert code == 1
+    assert (
+        "failed: example.com: partly recorded (Trust Map and tracked keywords kept; lookup failed: "
+        "Internal server error. Please try again later.)"
+    ) in err
+    assert out.strip().splitlines()[-1] == f"recorded 0, unchanged 0, failed {len(OWN_SITES)}"
+    with HistoryStore.open(store_url) as store:
+        assert store.domain_history(ACCOUNT, OWN_SITES).empty
+        assert store.trust_map_days(ACCOUNT, "example.com") == [DAY]
+        assert not store.keyword_history(ACCOUNT, "example-com").empty

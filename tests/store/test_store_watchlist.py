@@ -24,7 +24,7 @@ def test_unwatching_removes_only_that_item(store: HistoryStore) -> None:
     store.watch(ACCOUNT, "keyword", "CRM  Software")
     assert store.unwatch(ACCOUNT, "keyword", "crm software") is True
     assert store.unwatch(ACCOUNT, "keyword", "crm software") is False
-    assert store.watched_subjects(ACCOUNT) == frozenset({("domain", "stripe.com")})
+    assert store.watched_subjects(ACCOUNT) == frozenset({("domain", "stripe.com", "")})
     assert not store.is_watched(ACCOUNT, "keyword", "crm software")
 
 
@@ -50,8 +50,8 @@ def test_own_sites_come_first_then_by_subject(store: HistoryStore) -> None:
 def test_accounts_never_see_each_others_watchlist(store: HistoryStore) -> None:
     store.watch(ACCOUNT, "domain", "stripe.com")
     store.watch(OTHER_ACCOUNT, "domain", "hubspot.com")
-    assert store.watched_subjects(ACCOUNT) == frozenset({("domain", "stripe.com")})
-    assert store.watched_subjects(OTHER_ACCOUNT) == frozenset({("domain", "hubspot.com")})
+    assert store.watched_subjects(ACCOUNT) == frozenset({("domain", "stripe.com", "")})
+    assert store.watched_subjects(OTHER_ACCOUNT) == frozenset({("domain", "hubspot.com", "")})
     assert store.unwatch(OTHER_ACCOUNT, "domain", "stripe.com") is False
     assert store.is_watched(ACCOUNT, "domain", "stripe.com")
 
@@ -62,3 +62,24 @@ def test_what_is_not_a_domain_or_keyword_is_refused(store: HistoryStore) -> None
     with pytest.raises(ValueError):
         store.watch(ACCOUNT, "page", "example.com")  # type: ignore[arg-type]
     assert store.watchlist(ACCOUNT) == []
+
+
+def test_a_keyword_is_watched_for_a_site_and_may_be_watched_for_several(store: HistoryStore) -> None:
+    assert store.watch(ACCOUNT, "keyword", "Cold Brew Coffee", site="https://www.Northwind-Coffee.com/shop")
+    assert store.watch(ACCOUNT, "keyword", "cold brew coffee", site="rival.com")
+    assert not store.watch(ACCOUNT, "keyword", "cold brew coffee", site="northwind-coffee.com")
+    assert [(w.subject, w.site, w.label) for w in store.watchlist(ACCOUNT)] == [
+        ("cold brew coffee", "northwind-coffee.com", "“cold brew coffee” for northwind-coffee.com"),
+        ("cold brew coffee", "rival.com", "“cold brew coffee” for rival.com"),
+    ]
+    assert store.is_watched(ACCOUNT, "keyword", "cold brew coffee", site="rival.com")
+    assert not store.is_watched(ACCOUNT, "keyword", "cold brew coffee", site="example.com")
+    assert store.unwatch(ACCOUNT, "keyword", "cold brew coffee", site="rival.com")
+    assert store.watched_subjects(ACCOUNT) == frozenset(
+        {("keyword", "cold brew coffee", "northwind-coffee.com")}
+    )
+    store.watch(ACCOUNT, "keyword", "cold brew coffee", site="rival.com")
+    assert store.unwatch(ACCOUNT, "keyword", "cold brew coffee")  # no site: every site
+    assert store.watchlist(ACCOUNT) == []
+    with pytest.raises(InvalidInputError):
+        store.watch(ACCOUNT, "keyword", "cold brew coffee", site="not a domain")

@@ -123,12 +123,17 @@ def test_seeded_demo_history_watches_keywords_whose_last_day_is_the_live_report(
     account = key_fingerprint(DEMO_KEY)
     with HistoryStore.open(f"sqlite:///{tmp_path / 'history.sqlite3'}") as store:
         seed_demo_history(store, account, DEMO_KEY, EPOCH_DAY)
-        watched = {(item.subject, item.origin) for item in store.watchlist(account) if item.kind == "keyword"}
-        rows = store.keyword_history(account, "", None)
-    assert watched == {(keyword, "demo") for keyword in DEMO.keywords}
+        watched = {
+            (item.subject, item.origin, item.site)
+            for item in store.watchlist(account)
+            if item.kind == "keyword"
+        }
+        rows = store.keyword_history(account, None, None)
+    # Each watched keyword is watched, and recorded, for the site it is researched for.
+    assert watched == {(keyword, "demo", asking_domain(DEMO_KEY, keyword)) for keyword in DEMO.keywords}
     assert set(rows["source"]) == {"demo"}
     for keyword in DEMO.keywords:
-        days = rows[rows["keyword"] == keyword]
+        days = rows[(rows["keyword"] == keyword) & (rows["site"] == asking_domain(DEMO_KEY, keyword))]
         assert (
             list(days["day"].dt.date) == [EPOCH_DAY - timedelta(days=back) for back in range(DEMO_DAYS)][::-1]
         )

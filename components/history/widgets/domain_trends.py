@@ -101,7 +101,7 @@ def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, st
     if not selected:
         st.caption("Pick one or more domains.")
         return
-    watched_domains = {s for kind, s, _ in source.watch_items() if kind == "domain"} | set(own)
+    watched_domains = {s for kind, s, *_ in source.watch_items() if kind == "domain"} | set(own)
     for domain in [d for d in selected if d not in watched_domains][:2]:
         st.caption(f"{escape_md(domain)} is not watched: nothing new is kept for it.")
         watch_controls(conn, "domain", domain, key=f"history_watch_{domain}")

@@ -1,7 +1,9 @@
-"""The History page's Keyword positions tab: for one of your sites (or the keywords you watch) the
-positions over time with the top 10 shaded, the gap to the top 10's median DR, and per keyword its best
-position ever and days in the top 10. A link naming a keyword (``history_keyword``, an alert's chart)
-opens the site that tracks it, or the watched keywords, with that keyword on the charts."""
+"""The History page's Keyword positions tab: for one of your sites' tracked keywords, or the keywords
+watched for one site, the positions over time with the top 10 shaded, the gap to the top 10's median
+DR, and per keyword its best position ever and days in the top 10. A link naming a keyword
+(``history_keyword``, and ``history_site`` for a watched one: an alert's chart) opens the site that
+tracks it, or the keywords watched for that site, with that keyword on the charts. Keywords watched
+before sites were recorded are shown apart, as "site unknown": their rows measured another site."""
 
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ from components.core.tables import table_with_export
 from components.history import frames
 from components.history.charts import gap_chart, rank_chart
 from components.history.source import HistorySource
-from components.history.widgets.pieces import DEFAULT_PERIOD, linked, period_picker
+from components.history.widgets.pieces import DEFAULT_PERIOD, SITE_PARAM, linked, period_picker
 
-WATCHED_KEYWORDS = "Watched keywords"
+#: The choice of keywords watched before sites were recorded (stored with site "").
+WATCHED_SITE_UNKNOWN = "Watched keywords, site unknown"
 DAY = st.column_config.DateColumn("Day", format="YYYY-MM-DD")
 SUMMARY_COLUMNS = {
     "keyword": st.column_config.TextColumn("Keyword", pinned=True),
@@ -64,12 +67,28 @@ def _site_tracking(source: HistorySource, own: dict[str, str], keyword: str, tod
     return None
 
 
+def watched_for(site: str) -> str:
+    """The choice of the keywords watched for ``site`` (a domain)."""
+    return f"Watched for {site}"
+
+
+def _site_options(source: HistorySource, own: dict[str, str]) -> dict[str, str]:
+    """Each choice of the Site box → the ``site`` its rows are recorded under: your sites' tracked
+    keywords (their slugs), then the keywords watched for each site, then those whose site is unknown."""
+    watched_sites = sorted({site for kind, _s, _o, site in source.watch_items() if kind == "keyword"})
+    options = {domain: slug for domain, slug in own.items()}
+    options.update({watched_for(site): site for site in watched_sites if site})
+    if "" in watched_sites or not source.keyword_history("", None).empty:
+        options[WATCHED_SITE_UNKNOWN] = ""
+    return options
+
+
 def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> None:
-    watched = sorted(s for kind, s, _ in source.watch_items() if kind == "keyword")
-    options = [*own, *([WATCHED_KEYWORDS] if watched else [])]
+    options = _site_options(source, own)
     asked = linked("keyword", "keyword")
     if asked:
-        where = WATCHED_KEYWORDS if asked in watched else _site_tracking(source, own, asked, today)
+        asked_site = st.query_params.get(SITE_PARAM)
+        where = watched_for(asked_site) if asked_site else _site_tracking(source, own, asked, today)
         if where in options:
             st.session_state["history_kw_site"] = where
     if not options:
@@ -80,11 +99,16 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
         )
         return
     left, right = st.columns([3, 2], vertical_alignment="bottom")
-    site = left.selectbox("Site", options, key="history_kw_site")
+    site = left.selectbox("Site", list(options), key="history_kw_site")
     with right:
         period = period_picker("history_kw_period")
-    slug = "" if site == WATCHED_KEYWORDS else own[site]
-    rows = source.keyword_history(slug, frames.since(period, today))
+    rows = source.keyword_history(options[site], frames.since(period, today))
+    if site == WATCHED_SITE_UNKNOWN:
+        st.caption(
+            "These keywords were watched before a keyword had a site: their positions were measured for "
+            "whichever of your sites came first, so they may not be the site you meant. Pick a site for "
+            "each on the Watchlist tab; new positions are then kept for that site."
+        )
     if rows.empty:
         st.info(
             f"No keyword position recorded for {escape_md(site)} in this period yet.",

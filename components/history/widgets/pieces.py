@@ -2,15 +2,15 @@
 the link to the History page, the notices (demo data, database unavailable) and the inputs several
 tabs share (the period, a subject linked from another page, the domains to choose from).
 
-A Watch button puts a domain or keyword on the account's watchlist (and records what the page already
-shows, so today's point is there at once) and links to the History page for it. When the database is
+A Watch button puts a domain or keyword on the account's watchlist (after checking the service can
+measure it, and recording today's numbers at once) and links to the History page for it. When the database is
 unavailable, the button's place says so in plain words and every page goes on working.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 import streamlit as st
 
@@ -23,6 +23,7 @@ from components.core.pages import HISTORY, link_to
 from components.core.writes import audited_store_write
 from components.history import frames
 from components.history.source import HistorySource
+from components.history.watching import watch_subject
 from components.keywords.widgets import owned_sites
 
 TAB_KEY = "history_tab"
@@ -34,22 +35,27 @@ Kind = Literal["domain", "keyword"]
 #: Where a watchlist change leaves its message for the next run to show.
 FLASH = "_history_watch_flash"
 DEFAULT_PERIOD = "90 days"
-#: The URL names a link to the History page gives its domain or keyword.
+#: The URL names a link to the History page gives its domain or keyword, and a keyword's site.
 LINK_PARAM: dict[str, str] = {"domain": "history_domain", "keyword": "history_keyword"}
+SITE_PARAM = "history_site"
 
 
-def history_link(kind: Kind, subject: str, *, label: str | None = None) -> None:
-    """A link to the History page open on this domain's trends or this keyword's positions.
+def history_link(kind: Kind, subject: str, *, label: str | None = None, site: str | None = None) -> None:
+    """A link to the History page open on this domain's trends or this keyword's positions (for
+    ``site``, the domain a watched keyword is measured for).
 
     The subject travels as ``history_domain`` / ``history_keyword``: the pages that show the link keep
     their own ``domain`` and ``keyword`` boxes in the URL, and Streamlit drops those names from a link
     when it leaves such a page, so the History page would open on its defaults.
     """
-    params = (
-        {LINK_PARAM["domain"]: subject, TAB_KEY: DOMAIN_TAB}
-        if kind == "domain"
-        else {LINK_PARAM["keyword"]: subject, TAB_KEY: KEYWORD_TAB}
-    )
+    if kind == "domain":
+        params = {LINK_PARAM["domain"]: subject, TAB_KEY: DOMAIN_TAB}
+    else:
+        params = {
+            LINK_PARAM["keyword"]: subject,
+            TAB_KEY: KEYWORD_TAB,
+            **({SITE_PARAM: site} if site else {}),
+        }
     link_to(HISTORY, label=label or f"History of {subject}", query_params=params)
 
 
@@ -87,44 +93,32 @@ def unavailable_notice() -> None:
     )
 
 
-def _toggle(
-    conn: Connection, kind: Kind, subject: str, watch: bool, operation: str | None, value: Any
-) -> None:
+def _toggle(conn: Connection, kind: Kind, subject: str, watch: bool, site: str | None) -> None:
+    label = subject if kind == "domain" else f"“{subject}” for {site}"
     try:
-        changed = audited_store_write(
-            conn,
-            "watch" if watch else "unwatch",
-            subject,
-            lambda: history.set_watched(conn, kind, subject, watch),
-        )
-        if changed is None:  # the person may not change the watchlist (refused and audited)
-            st.session_state[FLASH] = (subject, access.write_permission()[1] or access.EDITORS_ONLY)
-            return
-        if watch and operation and value is not None:
-            history.record_now(conn, operation, value)
-        done = (
-            f"Watching {subject}: its numbers are kept once a day."
-            if watch
-            else f"No longer watching {subject}."
-        )
+        if watch:
+            outcome = audited_store_write(
+                conn, "watch", label, lambda: watch_subject(conn, kind, subject, site)
+            )
+            done = None if outcome is None else outcome.words
+        else:
+            removed = audited_store_write(
+                conn, "unwatch", label, lambda: history.set_watched(conn, kind, subject, False, site)
+            )
+            done = None if removed is None else f"No longer watching {label}; what was recorded stays."
+        if done is None:  # the person may not change the watchlist (refused and audited)
+            done = access.write_permission()[1] or access.EDITORS_ONLY
         st.session_state[FLASH] = (subject, done)
     except Exception as exc:  # a failing database never breaks the page that shows the button
         st.session_state[FLASH] = (subject, f"Could not change the watchlist: {getattr(exc, 'reason', exc)}")
 
 
-def watch_controls(
-    conn: Connection,
-    kind: Kind,
-    subject: str,
-    *,
-    key: str,
-    operation: str | None = None,
-    value: Any = None,
-) -> None:
-    """Watch / Stop watching for ``subject`` and a link to its history, in one row.
+def watch_controls(conn: Connection, kind: Kind, subject: str, *, key: str, site: str | None = None) -> None:
+    """Watch / Stop watching for ``subject`` (a keyword: for ``site``, the domain it is measured for)
+    and a link to its history, in one row.
 
-    ``operation`` and ``value`` are the read the page already holds (a lookup, a Trust Map, a keyword
-    report): watching records it for today straight away.
+    Watching first checks the service can measure it, then records today's numbers straight away
+    (``components.history.watching``); a keyword without a site cannot be watched (the button says why).
     """
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         if history.history_store() is None:
@@ -133,8 +127,14 @@ def watch_controls(
                 width="content",
             )
             return
-        watching = (kind, _stored(kind, subject)) in history.watched(conn)
+        stored_site = _stored("domain", site) if kind == "keyword" and site else ""
+        watching = (kind, _stored(kind, subject), stored_site) in history.watched(conn)
         _, locked = access.write_permission()
+        if kind == "keyword" and not site:
+            locked = (
+                locked
+                or "Type your domain above: a keyword is watched for the site whose position it measures."
+            )
         st.button(
             "Stop watching" if watching else "Watch",
             key=f"{key}_watch",
@@ -144,15 +144,15 @@ def watch_controls(
             or (
                 "Stop keeping daily history of this " + kind
                 if watching
-                else f"Keep daily history of this {kind}: its numbers are recorded once a day."
+                else f"Keep daily history of this {kind}: its numbers are recorded today and once a day."
             ),
             disabled=locked is not None,
             on_click=_toggle,
-            args=(conn, kind, subject, not watching, operation, value),
+            args=(conn, kind, subject, not watching, stored_site or None),
         )
         if watching:
             st.badge("Watched", icon=":material/visibility:", color="green")
-        history_link(kind, subject)
+        history_link(kind, subject, site=stored_site or None)
         flash = st.session_state.pop(FLASH, None)
         if flash and flash[0] == subject:
             st.caption(escape_md(flash[1]))
@@ -217,6 +217,6 @@ def linked(name: Kind, key: str) -> str | None:
 
 def domain_choices(source: HistorySource, own: dict[str, str]) -> tuple[list[str], set[str]]:
     """The domains a tab offers (your sites, then the watched ones) and which of them are yours."""
-    watched = [s for kind, s, _ in source.watch_items() if kind == "domain"]
+    watched = [s for kind, s, *_ in source.watch_items() if kind == "domain"]
     choices = list(dict.fromkeys([*own, *watched]))
-    return choices, set(own) | {s for kind, s, origin in source.watch_items() if origin == "own"}
+    return choices, set(own) | {s for kind, s, origin, _site in source.watch_items() if origin == "own"}

@@ -1,10 +1,17 @@
 """The History page's Watchlist tab: add and remove competitor domains and keywords (your own sites are
-always watched), and the list of everything watched with why and since when."""
+always watched), and the list of everything watched with why and since when.
+
+A keyword is watched for a site (one of yours or any domain typed), the domain whose position it
+measures; a keyword watched before sites were recorded shows "site unknown" until someone picks one.
+Adding goes through ``watch_subject``: a domain the service does not list is refused at once, and
+today's numbers are recorded straight away.
+"""
 
 from __future__ import annotations
 
 import functools
 from datetime import UTC
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
@@ -15,12 +22,17 @@ from components.core import access, history
 from components.core.connection import Connection
 from components.core.tables import table_with_export
 from components.core.writes import audited_store_write
+from components.history.watching import watch_subject
 from components.history.widgets.pieces import FLASH, Kind, unavailable_notice
+
+if TYPE_CHECKING:
+    from store.watchlist import WatchItem
 
 ORIGIN_WORDS = {"own": "Your site", "added": "Added by your team", "demo": "Demo example"}
 WATCHLIST_COLUMNS = {
     "kind": st.column_config.TextColumn("Kind"),
     "subject": st.column_config.TextColumn("Domain or keyword", pinned=True),
+    "site": st.column_config.TextColumn("For site", help="The site whose position a keyword measures."),
     "origin": st.column_config.TextColumn("Why it is watched"),
     "added_at": st.column_config.DatetimeColumn("Since (UTC)", format="YYYY-MM-DD HH:mm"),
 }
@@ -29,27 +41,27 @@ WATCHLIST_COLUMNS = {
 def _add(conn: Connection) -> None:
     kind: Kind = "keyword" if st.session_state.get("history_add_kind") == "Keyword" else "domain"
     typed = (st.session_state.get("history_add_text") or "").strip()
+    typed_site = (st.session_state.get("history_add_site") or "").strip()
     if not typed:
         return
     try:
         subject = _checked(kind, typed)
-        added = audited_store_write(
-            conn, "watch", subject, lambda: history.set_watched(conn, kind, subject, True)
-        )
+        site = _checked("domain", typed_site) if kind == "keyword" and typed_site else None
+        label = subject if site is None else f"“{subject}” for {site}"
+        watch = functools.partial(watch_subject, conn, kind, subject, site)
+        outcome = audited_store_write(conn, "watch", label, watch)
     except InvalidInputError as exc:
         st.session_state[FLASH] = ("", f"Not added: {exc}")
         return
     except Exception as exc:
         st.session_state[FLASH] = ("", f"Could not change the watchlist: {getattr(exc, 'reason', exc)}")
         return
-    if added is None:  # the person may not change the watchlist (refused and audited)
+    if outcome is None:  # the person may not change the watchlist (refused and audited)
         st.session_state[FLASH] = ("", access.write_permission()[1] or access.EDITORS_ONLY)
         return
-    st.session_state[FLASH] = (
-        "",
-        f"Now watching {subject}." if added else f"{subject} was already watched.",
-    )
-    st.session_state["history_add_text"] = ""
+    st.session_state[FLASH] = ("", outcome.words)
+    if outcome.refused is None:
+        st.session_state["history_add_text"] = ""
 
 
 def _checked(kind: Kind, typed: str) -> str:
@@ -58,13 +70,17 @@ def _checked(kind: Kind, typed: str) -> str:
     return normalise_subject(kind, typed)
 
 
-def _remove(conn: Connection, items: list[tuple[str, str]]) -> None:
+def _choice(item: WatchItem) -> str:
+    return f"{item.label} ({item.kind})"
+
+
+def _remove(conn: Connection, items: list[WatchItem]) -> None:
     picked = st.session_state.get("history_remove")
-    for kind, subject in items:
-        if picked == f"{subject} ({kind})":
-            unwatch = functools.partial(history.set_watched, conn, kind, subject, False)
-            removed = audited_store_write(conn, "unwatch", subject, unwatch)
-            words = f"No longer watching {subject}; its history is kept."
+    for item in items:
+        if picked == _choice(item):
+            unwatch = functools.partial(history.set_watched, conn, item.kind, item.subject, False, item.site)
+            removed = audited_store_write(conn, "unwatch", item.label, unwatch)
+            words = f"No longer watching {item.label}; its history is kept."
             st.session_state[FLASH] = ("", words if removed is not None else access.write_permission()[1])
 
 
@@ -77,12 +93,21 @@ def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
     _, locked = access.write_permission()
     access.read_only_note(locked)
     with st.form("history_add", border=True, enter_to_submit=True):
-        cols = st.columns([1, 3, 1], vertical_alignment="bottom")
+        cols = st.columns([1, 2, 2, 1], vertical_alignment="bottom")
         cols[0].radio("Watch a", ["Domain", "Keyword"], key="history_add_kind", horizontal=True)
         cols[1].text_input(
             "Domain or keyword", key="history_add_text", placeholder="competitor.com or “web analytics”"
         )
-        cols[2].form_submit_button(
+        cols[2].selectbox(
+            "For site (keywords)",
+            list(own),
+            index=0 if own else None,
+            key="history_add_site",
+            accept_new_options=True,
+            placeholder="your-site.com",
+            help="The site whose position the keyword measures: one of yours, or any domain you type.",
+        )
+        cols[3].form_submit_button(
             "Add to watchlist",
             icon=":material/add:",
             on_click=_add,
@@ -97,10 +122,13 @@ def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
     if not items:
         st.info("Nothing is watched yet.", icon=":material/visibility:")
         return
+    from store.watchlist import SITE_UNKNOWN
+
     frame = pd.DataFrame(
         {
             "kind": [item.kind.capitalize() for item in items],
             "subject": [item.subject for item in items],
+            "site": [(item.site or SITE_UNKNOWN) if item.kind == "keyword" else "" for item in items],
             "origin": [ORIGIN_WORDS.get(item.origin, item.origin) for item in items],
             # In UTC to the minute: the CSV reads "2025-01-06 09:30:00", not microseconds and an offset.
             "added_at": [
@@ -115,14 +143,14 @@ def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
         column_config=WATCHLIST_COLUMNS,
         column_order=list(WATCHLIST_COLUMNS),
     )
-    removable = [(item.kind, item.subject) for item in items if item.origin != "own"]
+    removable = [item for item in items if item.origin != "own"]
     st.caption(
         f"Your sites ({len(own) or 'none'} in your site list) are always watched. Removing a domain or "
         "keyword stops new history for it; what was recorded stays."
     )
     if removable:
         cols = st.columns([3, 1], vertical_alignment="bottom")
-        cols[0].selectbox("Stop watching", [f"{s} ({k})" for k, s in removable], key="history_remove")
+        cols[0].selectbox("Stop watching", [_choice(item) for item in removable], key="history_remove")
         cols[1].button(
             "Remove",
             key="history_remove_button",
