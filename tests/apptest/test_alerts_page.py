@@ -122,7 +122,7 @@ def test_acknowledging_moves_an_alert_to_the_acknowledged_tab_and_lowers_the_sid
     assert table["title"].tolist() == [first["title"]]
     assert table["acknowledged_by"].tolist() == ["Local user"]  # sign-in is off
     assert pd.notna(table["acknowledged_at"].iloc[0])
-    assert _audit(store) == [["local", "acknowledge_alert", "sent"]]
+    assert _audit(store) == [["local", "acknowledge_alert", "done"]]
 
 
 def _forged_acknowledge(alert_id: int) -> None:
@@ -158,7 +158,7 @@ def test_an_editor_changes_a_rule_and_the_change_is_audited(store: HistoryStore)
     settings = store.alert_settings(ACCOUNT)
     assert (settings["authority_drop"].threshold, settings["authority_drop"].enabled) == (4.0, True)
     assert not settings["keyword_moved"].enabled
-    assert sorted(_audit(store)) == [["ann@acme.com", "change_alert_rule", "sent"]] * 2
+    assert sorted(_audit(store)) == [["ann@acme.com", "change_alert_rule", "done"]] * 2
     targets = set(store.audit_events(ACCOUNT)["target"])
     assert "DR or TrueDR dropped: on, at least 4 points" in targets and "Keyword moved: off" in targets
 

@@ -96,17 +96,21 @@ def _toggle(
             "watch" if watch else "unwatch",
             subject,
             lambda: history.set_watched(conn, kind, subject, watch),
+            changed=bool,  # someone else may have done it since this button was drawn
         )
         if changed is None:  # the person may not change the watchlist (refused and audited)
             st.session_state[FLASH] = (subject, access.write_permission()[1] or access.EDITORS_ONLY)
             return
         if watch and operation and value is not None:
             history.record_now(conn, operation, value)
-        done = (
-            f"Watching {subject}: its numbers are kept once a day."
-            if watch
-            else f"No longer watching {subject}."
-        )
+        if watch:
+            done = (
+                f"Watching {subject}: its numbers are kept once a day."
+                if changed
+                else f"{subject} was already watched: its numbers are kept once a day."
+            )
+        else:
+            done = f"No longer watching {subject}." if changed else f"{subject} was not watched."
         st.session_state[FLASH] = (subject, done)
     except Exception as exc:  # a failing database never breaks the page that shows the button
         st.session_state[FLASH] = (subject, f"Could not change the watchlist: {getattr(exc, 'reason', exc)}")

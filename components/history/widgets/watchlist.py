@@ -34,7 +34,7 @@ def _add(conn: Connection) -> None:
     try:
         subject = _checked(kind, typed)
         added = audited_store_write(
-            conn, "watch", subject, lambda: history.set_watched(conn, kind, subject, True)
+            conn, "watch", subject, lambda: history.set_watched(conn, kind, subject, True), changed=bool
         )
     except InvalidInputError as exc:
         st.session_state[FLASH] = ("", f"Not added: {exc}")
@@ -63,9 +63,14 @@ def _remove(conn: Connection, items: list[tuple[str, str]]) -> None:
     for kind, subject in items:
         if picked == f"{subject} ({kind})":
             unwatch = functools.partial(history.set_watched, conn, kind, subject, False)
-            removed = audited_store_write(conn, "unwatch", subject, unwatch)
-            words = f"No longer watching {subject}; its history is kept."
-            st.session_state[FLASH] = ("", words if removed is not None else access.write_permission()[1])
+            removed = audited_store_write(conn, "unwatch", subject, unwatch, changed=bool)
+            if removed is None:
+                words = access.write_permission()[1] or access.EDITORS_ONLY
+            elif removed:
+                words = f"No longer watching {subject}; its history is kept."
+            else:  # someone else removed it since the list was drawn
+                words = f"{subject} was not watched any more."
+            st.session_state[FLASH] = ("", words)
 
 
 def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
