@@ -19,7 +19,10 @@ from sqlalchemy import Engine, insert, select
 from store.models import ACCOUNT_LEN, AUDIT_TEXT_LEN, SHORT_LEN, SUBJECT_LEN, AuditEventRow
 from store.watchlist import as_utc, check_account
 
-AuditOutcome = Literal["sent", "refused_by_service", "refused_by_role", "failed"]
+#: What became of a write: "sent" reached the service; "done" changed only this dashboard's own records
+#: (the watchlist, alerts and their rules: nothing is sent to the service); "no_change" was allowed but
+#: found nothing to change (watching what is watched already); the rest were refused or failed.
+AuditOutcome = Literal["sent", "done", "no_change", "refused_by_service", "refused_by_role", "failed"]
 AUDIT_OUTCOMES: tuple[str, ...] = get_args(AuditOutcome)
 AUDIT_COLUMNS = (
     "at",

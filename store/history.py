@@ -132,6 +132,7 @@ def _guard_public_methods() -> None:
         "evaluate_alerts",
         "record_findings",
         "acknowledge_alert",
+        "reopen_alert",
     )
     for name in reads:
         setattr(HistoryStore, name, _guarded("read")(getattr(HistoryStore, name)))

@@ -1,13 +1,15 @@
 """Alerts: what changed in the history that someone should look at, found by the alert rules.
 
 Open alerts first (each with its evidence, a link to the chart on the History page and Acknowledge),
-then the acknowledged ones kept for history, then the rules. The rows are read through the history
-store; when it cannot be used the page says why, like the History page. The pieces live in
-``components.alerts.widgets``.
+then the acknowledged ones kept for history (each with Reopen), then the rules (edits kept until saved
+or discarded). The rows are read through the history store; when it cannot be used the page says why,
+like the History page. The pieces live in ``components.alerts``.
 """
 
 from __future__ import annotations
 
+from components.alerts.changes import show_flash
+from components.alerts.rules_tab import rules_tab
 from components.alerts.widgets import (
     ACKNOWLEDGED_TAB,
     OPEN_TAB,
@@ -16,8 +18,6 @@ from components.alerts.widgets import (
     acknowledged_tab,
     check_now_row,
     open_tab,
-    rules_tab,
-    show_flash,
 )
 from components.core import alerts, history
 from components.core.connection import current_connection

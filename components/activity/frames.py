@@ -34,12 +34,17 @@ OPERATION_WORDS: dict[str, str] = {
     "watch": "Watch",
     "unwatch": "Stop watching",
     "acknowledge_alert": "Acknowledge alert",
+    "reopen_alert": "Reopen alert",
     "change_alert_rule": "Change alert rule",
     "check_alerts": "Check alerts now",
 }
-#: Each outcome code in plain words, in the order the filter offers them.
+#: Each outcome code in plain words, in the order the filter offers them. "Sent" only for what reached
+#: the service; the dashboard's own changes (watchlist, alerts, rules, Check now) are "Done", and one
+#: that found nothing to change (watching what is watched already) is "No change".
 OUTCOME_WORDS: dict[str, str] = {
     "sent": "Sent",
+    "done": "Done",
+    "no_change": "No change",
     "refused_by_service": "Refused by the service",
     "refused_by_role": "Refused: editors only",
     "failed": "Failed",

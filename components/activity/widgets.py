@@ -87,9 +87,10 @@ def empty_state(everyone: bool) -> None:
     st.info(
         f"**No activity yet.** {who} from this dashboard will be listed here: tracked keywords added, "
         "refreshed or removed, exchange proposals previewed and sent, sites submitted, badges verified, "
-        "AI-visibility questions and runs, Search Console audits and watchlist changes. Each with when, "
-        "who, on what, and whether the service took it, refused it, or it was refused because only "
-        "editors may change things.",
+        "AI-visibility questions and runs, Search Console audits, watchlist changes, and alerts "
+        "acknowledged or reopened and their rules. Each with when, who, on what, and what became of it: "
+        "sent to the service or refused by it, done here (nothing is sent for the watchlist or alerts), "
+        "no change (it was so already), or refused because only editors may change things.",
         icon=":material/history_edu:",
     )
 

@@ -53,6 +53,13 @@ def day_words(day: Any) -> str:
     return f"{pd.Timestamp(day):%b %d, %Y}"
 
 
+def alert_words(rule_name: Any, subject: Any, day: Any) -> str:
+    """One alert named for the Activity log, so two acknowledged alerts can be told apart there:
+    "DR or TrueDR dropped · semrush.com · 6 Jan 2025" (its rule, what it is about, its day)."""
+    when = pd.Timestamp(day)
+    return " · ".join([str(rule_name), str(subject), f"{when.day} {when:%b %Y}"])
+
+
 def _missing(value: Any) -> bool:
     return value is None or (not isinstance(value, str) and bool(pd.isna(value))) or value == ""
 

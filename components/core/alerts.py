@@ -2,9 +2,9 @@
 
 - ``open_alert_count(conn)``: how many of the account's alerts are open, for the sidebar. Cheap: kept
   in the history's query cache (``history.cached_read``, up to a minute per database and account), and
-  None (say nothing) when history is unavailable. ``forget_count`` drops it after an acknowledgement
-  or an evaluation from this process, and seeding the demo history drops it too, so the sidebar shows
-  the new number on the very next run. The sidebar is drawn before the page: when the
+  None (say nothing) when history is unavailable. ``forget_count`` drops it after an acknowledgement,
+  a reopen or an evaluation from this process, and seeding the demo history drops it too, so the
+  sidebar shows the new number on the very next run. The sidebar is drawn before the page: when the
   page finds a different count (the demo history was just seeded), ``refresh_stale_sidebar`` reruns
   once so the sidebar says it too.
 - ``check_now``: what ``python -m store alerts`` does for one account, without fetching: the rules run

@@ -5,8 +5,9 @@ The one write path, in this order: role check (a viewer's write is refused with 
 never sent, and audited as refused by role) → exactly-once guard → client call → audit row (sent,
 refused by the service with its status and words, or failed) → the reads it changed are dropped.
 The audit row never holds a write back: when the history store is unavailable the write still goes
-out and the missing row is logged (``components.core.write_audit``). Watchlist changes are store
-writes, not API calls; ``audited_store_write`` gives them the same role check and audit.
+out and the missing row is logged (``components.core.write_audit``). Watchlist and alert changes are
+store writes, not API calls; ``audited_store_write`` gives them the same role check and audit, their
+rows saying "done" (or "no change") instead of "sent".
 
 A rerun never repeats a write (writes run in widget callbacks, which reruns do not call again), and
 a double click or a second submit of the same write while the first is running, or within a few
@@ -160,13 +161,27 @@ def _auditor(
     return audit
 
 
-def audited_store_write(conn: Connection, operation: str, target: str, action: Callable[[], T]) -> T | None:
-    """A change to the history store itself (watch, unwatch) through the same role check and audit:
-    ``action()``'s result, or None when the person may not write (audited as refused by role; the
-    caller shows ``access.write_permission()``'s words). A store error is audited as failed and raised.
+def audited_store_write(
+    conn: Connection,
+    operation: str,
+    target: str,
+    action: Callable[[], T],
+    *,
+    changed: Callable[[T], bool] | None = None,
+    detail: str | None = None,
+) -> T | None:
+    """A change to the dashboard's own records (the watchlist, alerts, their rules) through the same role
+    check and audit: ``action()``'s result, or None when the person may not write (audited as refused
+    by role; the caller shows ``access.write_permission()``'s words). A store error is audited as
+    failed and raised.
+
+    Nothing goes to the service, so the row says "done", never "sent"; when ``changed(result)`` is
+    false (watching what is watched already, acknowledging what someone else just acknowledged) it
+    says "no_change", so the log never claims a change that did not happen. ``detail`` is what the
+    row adds to its target (an alert's title).
     """
     person = access.current_person()
-    audit = _auditor(conn, person, operation, target, None)
+    audit = _auditor(conn, person, operation, target, detail)
     refusal = _role_refusal(person)
     if refusal is not None:
         audit("refused_by_role", None, refusal)
@@ -176,7 +191,7 @@ def audited_store_write(conn: Connection, operation: str, target: str, action: C
     except Exception as exc:
         audit("failed", None, getattr(exc, "reason", None) or f"The change failed ({type(exc).__name__}).")
         raise
-    audit("sent", None, None)
+    audit("done" if changed is None or changed(result) else "no_change", None, None)
     return result
 
 

@@ -1,7 +1,8 @@
-"""The alert side of ``HistoryStore``: rule settings, the alerts found, acknowledging them, counts.
+"""The alert side of ``HistoryStore``: rule settings, the alerts found, acknowledging and reopening them,
+counts.
 
-Everything is per account: a query names its account, and acknowledging checks the alert belongs to
-it, so one account can never see nor acknowledge another's alert. Recording findings is idempotent:
+Everything is per account: a query names its account, and acknowledging or reopening checks the alert
+belongs to it, so one account can never see nor change another's alert. Recording findings is idempotent:
 an alert is unique per (account, rule, fingerprint) and a second evaluation of the same day inserts
 nothing (``ON CONFLICT DO NOTHING``); each new alert gets one delivery row per channel in the same
 transaction, so an alert found before a webhook was configured is never sent later.
@@ -203,7 +204,7 @@ class AlertsMixin:
                     )
         return EvaluationReport(new, known, {rule: count for rule, count in by_rule.items() if count})
 
-    # --- reading and acknowledging ------------------------------------------------------------
+    # --- reading, acknowledging and reopening -------------------------------------------------
 
     def alerts(
         self,
@@ -297,6 +298,22 @@ class AlertsMixin:
                 ALERTS.c.acknowledged_at.is_(None),
             )
             .values(acknowledged_at=_now(), acknowledged_by=person[:SUBJECT_LEN])
+        )
+        with self._writer.begin() as conn:
+            return conn.execute(stmt).rowcount == 1
+
+    def reopen_alert(self, account: str, alert_id: int) -> bool:
+        """Put one of the account's acknowledged alerts back among the open ones; False if it is not the
+        account's or is open already. Its webhook delivery is left as it is: a reopened alert is one the
+        team wants to look at again, not news to send the channel a second time."""
+        stmt = (
+            update(ALERTS)
+            .where(
+                ALERTS.c.id == int(alert_id),
+                ALERTS.c.account == check_account(account),
+                ALERTS.c.acknowledged_at.is_not(None),
+            )
+            .values(acknowledged_at=None, acknowledged_by=None)
         )
         with self._writer.begin() as conn:
             return conn.execute(stmt).rowcount == 1

@@ -13,10 +13,12 @@ from urllib.parse import urlencode
 
 import pandas as pd
 import pytest
+from sqlalchemy import text
 from streamlit.testing.v1 import AppTest
 
 from client.models import MapSite, ReferringDomain, TrustMap
 from client.settings import key_fingerprint
+from components.alerts.frames import alert_words
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import tracked_on
@@ -79,6 +81,11 @@ def _sidebar_count(at: AppTest) -> str | None:
     return counts[0] if counts else None
 
 
+def _count_words(open_alerts: int) -> str | None:
+    """The sidebar's link for this many open alerts (None: it shows no count)."""
+    return f"{open_alerts} open alert{'s' if open_alerts != 1 else ''}" if open_alerts else None
+
+
 def _audit(store: HistoryStore) -> list[list[str]]:
     rows = store.audit_events(ACCOUNT)
     return rows[["person", "operation", "outcome"]].values.tolist()
@@ -122,12 +129,106 @@ def test_acknowledging_moves_an_alert_to_the_acknowledged_tab_and_lowers_the_sid
     assert table["title"].tolist() == [first["title"]]
     assert table["acknowledged_by"].tolist() == ["Local user"]  # sign-in is off
     assert pd.notna(table["acknowledged_at"].iloc[0])
-    assert _audit(store) == [["local", "acknowledge_alert", "sent"]]
+    assert _audit(store) == [["local", "acknowledge_alert", "done"]]
+    row = store.audit_events(ACCOUNT).iloc[0]  # which alert, in words: its rule, subject and day
+    assert row["target"] == alert_words(first["rule_name"], first["subject"], first["day"])
+    assert row["detail"] == first["title"]
+
+
+def test_acknowledging_an_alert_someone_else_just_acknowledged_is_audited_as_no_change(
+    store: HistoryStore,
+) -> None:
+    first = store.alerts(ACCOUNT).iloc[0]
+    at = _open()
+    store.acknowledge_alert(ACCOUNT, int(first["id"]), "bob@acme.com")  # meanwhile, in another session
+    at.button(key=f"alert_ack_{first['id']}").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("acknowledged already" in s.value for s in at.success)
+    assert _audit(store) == [["local", "acknowledge_alert", "no_change"]]
+
+
+def test_the_activity_page_tells_two_acknowledged_alerts_apart_and_says_done(store: HistoryStore) -> None:
+    found = store.alerts(ACCOUNT)
+    at = _open()
+    for alert in (found.iloc[0], found.iloc[1]):
+        at.button(key=f"alert_ack_{alert['id']}").click().run()
+    activity = open_page("views/activity.py")
+    assert not activity.exception, [e.value for e in activity.exception]
+    rows = next(frame.value for frame in activity.dataframe if "outcome" in frame.value.columns)
+    assert rows[["operation", "outcome"]].values.tolist() == [["Acknowledge alert", "Done"]] * 2
+    assert rows["target"].tolist() == [
+        alert_words(alert["rule_name"], alert["subject"], alert["day"])
+        for alert in (found.iloc[1], found.iloc[0])
+    ]
+    assert rows["target"].nunique() == 2  # told apart by their rule, subject and day
+    assert rows["message"].tolist() == [found.iloc[1]["title"], found.iloc[0]["title"]]  # what happened
+
+
+def _webhook_deliveries(store: HistoryStore) -> list[tuple[str, int]]:
+    with store.engine.connect() as conn:
+        return [tuple(row) for row in conn.execute(text("SELECT state, attempts FROM alert_deliveries"))]
+
+
+def test_reopening_puts_an_alert_back_among_the_open_ones_without_sending_it_again(
+    own_store: HistoryStore,
+) -> None:
+    _history(own_store)
+    own_store.evaluate_alerts(ACCOUNT, days=7, channels=["webhook"])
+    with own_store.engine.begin() as conn:  # the webhook job has sent every one of them
+        conn.execute(text("UPDATE alert_deliveries SET state = 'delivered', attempts = 1"))
+    found = own_store.alerts(ACCOUNT)
+    first, second = found.iloc[0], found.iloc[1]
+    for alert in (first, second):
+        own_store.acknowledge_alert(ACCOUNT, int(alert["id"]), "ann@acme.com")
+    sent = _webhook_deliveries(own_store)
+    at = _open(alerts_tab="Acknowledged")
+    assert _sidebar_count(at) == _count_words(len(found) - 2)
+    at.button(key=f"alert_reopen_{first['id']}").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Reopened" in s.value for s in at.success)
+    assert _sidebar_count(at) == _count_words(len(found) - 1)  # up by one at once
+    assert first["id"] in set(own_store.alerts(ACCOUNT)["id"])
+    assert own_store.alerts(ACCOUNT, state="acknowledged")["id"].tolist() == [second["id"]]
+    assert not [b for b in at.button if b.key == f"alert_reopen_{first['id']}"]
+    assert _webhook_deliveries(own_store) == sent  # nothing waits to be sent again
+    assert _audit(own_store) == [["local", "reopen_alert", "done"]]
+    row = own_store.audit_events(ACCOUNT).iloc[0]
+    assert row["target"] == alert_words(first["rule_name"], first["subject"], first["day"])
+
+    opened = _open()  # it is an open alert again, with its Acknowledge button
+    assert [b for b in opened.button if b.key == f"alert_ack_{first['id']}"]
+
+
+def _forged_reopen(alert_id: int) -> None:
+    """A reopen sent by a script as if the (disabled) button had been clicked anyway."""
+    from components.alerts.changes import reopen, show_flash
+    from components.core.connection import current_connection
+
+    reopen(current_connection(), alert_id, "forged")
+    show_flash()
+
+
+def test_a_viewer_sees_reopen_disabled_with_the_reason_and_a_forced_one_is_refused_and_audited(
+    store: HistoryStore,
+) -> None:
+    first = store.alerts(ACCOUNT).iloc[0]
+    store.acknowledge_alert(ACCOUNT, int(first["id"]), "ann@acme.com")
+    at = _open("val@acme.com", alerts_tab="Acknowledged")
+    button = at.button(key=f"alert_reopen_{first['id']}")
+    assert button.disabled and "Editors only" in str(button.help)
+    editor = _open("ann@acme.com", alerts_tab="Acknowledged")
+    assert not editor.button(key=f"alert_reopen_{first['id']}").disabled
+    forged = AppTest.from_function(_forged_reopen, args=(int(first["id"]),), default_timeout=30)
+    signed_in(forged, "val@acme.com", ACCESS).run()
+    assert not forged.exception, [e.value for e in forged.exception]
+    assert any(w.value.startswith("Editors only") for w in forged.warning)
+    assert first["id"] not in set(store.alerts(ACCOUNT)["id"])  # still acknowledged
+    assert _audit(store) == [["val@acme.com", "reopen_alert", "refused_by_role"]]
 
 
 def _forged_acknowledge(alert_id: int) -> None:
     """An acknowledge sent by a script as if the (disabled) button had been clicked anyway."""
-    from components.alerts.widgets import acknowledge, show_flash
+    from components.alerts.changes import acknowledge, show_flash
     from components.core.connection import current_connection
 
     acknowledge(current_connection(), alert_id, "forged")
@@ -152,13 +253,13 @@ def test_an_editor_changes_a_rule_and_the_change_is_audited(store: HistoryStore)
     at = _open("ann@acme.com", alerts_tab="Rules")
     at.number_input(key="alerts_rule_threshold_authority_drop").set_value(4.0)
     at.toggle(key="alerts_rule_on_keyword_moved").set_value(False)
-    at.button(key="FormSubmitter:alerts_rules_form-Save rules").click().run()
+    at.button(key="alerts_rules_save").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("Saved" in s.value and "at least 4 points" in s.value for s in at.success)
     settings = store.alert_settings(ACCOUNT)
     assert (settings["authority_drop"].threshold, settings["authority_drop"].enabled) == (4.0, True)
     assert not settings["keyword_moved"].enabled
-    assert sorted(_audit(store)) == [["ann@acme.com", "change_alert_rule", "sent"]] * 2
+    assert sorted(_audit(store)) == [["ann@acme.com", "change_alert_rule", "done"]] * 2
     targets = set(store.audit_events(ACCOUNT)["target"])
     assert "DR or TrueDR dropped: on, at least 4 points" in targets and "Keyword moved: off" in targets
 
@@ -167,6 +268,60 @@ def test_an_editor_changes_a_rule_and_the_change_is_audited(store: HistoryStore)
     assert viewer.number_input(key="alerts_rule_threshold_authority_drop").disabled
     assert viewer.toggle(key="alerts_rule_on_keyword_moved").disabled
     assert "Editors only" in shown_text(viewer)
+
+
+def _switch_tab(at: AppTest, tab: str) -> AppTest:
+    """Open another tab, as a click on it does: the tabs' own value and the URL change (which names no
+    tab for the first one, as the browser's does not)."""
+    at.session_state["alerts_tab"] = tab
+    if tab == "Open":
+        at.query_params.pop("alerts_tab", None)
+    else:
+        at.query_params["alerts_tab"] = tab
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_rule_edits_are_kept_across_tabs_with_a_note_until_saved(store: HistoryStore) -> None:
+    at = _open("ann@acme.com", alerts_tab="Rules")
+    at.number_input(key="alerts_rule_threshold_authority_drop").set_value(4.0).run()
+    at.toggle(key="alerts_rule_on_keyword_moved").set_value(False).run()
+    assert "Unsaved changes" in shown_text(at)
+    _switch_tab(at, "Open")
+    assert "Unsaved changes" not in shown_text(at)
+    _switch_tab(at, "Rules")
+    assert at.number_input(key="alerts_rule_threshold_authority_drop").value == 4.0  # kept
+    assert at.toggle(key="alerts_rule_on_keyword_moved").value is False
+    said = shown_text(at).replace("\\", "")
+    assert "Unsaved changes" in said and "DR or TrueDR dropped (on, at least 4 points)" in said
+    assert store.alert_settings(ACCOUNT)["authority_drop"].threshold == 2.0  # not saved yet
+    at.button(key="alerts_rules_save").click().run()
+    assert any("Saved" in s.value for s in at.success)
+    assert "Unsaved changes" not in shown_text(at)
+    settings = store.alert_settings(ACCOUNT)
+    assert settings["authority_drop"].threshold == 4.0 and not settings["keyword_moved"].enabled
+
+
+def test_discarding_rule_edits_puts_the_saved_rules_back(store: HistoryStore) -> None:
+    at = _open("ann@acme.com", alerts_tab="Rules")
+    assert at.button(key="alerts_rules_discard").disabled  # nothing to discard yet
+    at.number_input(key="alerts_rule_threshold_authority_drop").set_value(7.0).run()
+    _switch_tab(_switch_tab(at, "Acknowledged"), "Rules")
+    assert at.number_input(key="alerts_rule_threshold_authority_drop").value == 7.0
+    at.button(key="alerts_rules_discard").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.number_input(key="alerts_rule_threshold_authority_drop").value == 2.0
+    assert "Unsaved changes" not in shown_text(at)
+    assert store.alert_settings(ACCOUNT)["authority_drop"].threshold == 2.0
+    assert _audit(store) == []  # nothing was changed, so nothing to audit
+
+
+def test_saving_the_rules_unchanged_is_audited_as_no_change(store: HistoryStore) -> None:
+    at = _open("ann@acme.com", alerts_tab="Rules")
+    at.button(key="alerts_rules_save").click().run()
+    assert any("Nothing to save" in s.value for s in at.success)
+    assert _audit(store) == [["ann@acme.com", "change_alert_rule", "no_change"]]
 
 
 def test_check_now_says_how_many_alerts_are_new(own_store: HistoryStore) -> None:
@@ -180,6 +335,7 @@ def test_check_now_says_how_many_alerts_are_new(own_store: HistoryStore) -> None
     assert _sidebar_count(at) == f"{found} open alerts"
     at.button(key="alerts_check_now").click().run()
     assert any("0 new alerts" in s.value and "listed already" in s.value for s in at.success)
+    assert _audit(own_store) == [["local", "check_alerts", "no_change"], ["local", "check_alerts", "done"]]
 
 
 def test_an_unreachable_database_is_said_in_plain_words(

@@ -4,8 +4,9 @@ with the history (and so the audit log) in a temporary SQLite file of each test'
 An editor's write lands once and leaves one ``sent`` row naming what it was about; a double click
 leaves no second row; a refusal by the service keeps its status and words; a viewer's write (even one
 forged past the disabled control) is refused with "Editors only", never reaches the service, and is
-audited; watchlist changes are checked and audited the same way; an unusable history database never
-stops a write. The API key is never in a row."""
+audited; watchlist changes are checked and audited the same way, as "done" (they send nothing to the
+service) or "no_change" (watching what is watched already); an unusable history database never stops a
+write. The API key is never in a row."""
 
 from __future__ import annotations
 
@@ -180,7 +181,7 @@ def _watch(subject: str) -> None:
 
     conn = current_connection()
     changed = audited_store_write(
-        conn, "watch", subject, lambda: history.set_watched(conn, "domain", subject, True)
+        conn, "watch", subject, lambda: history.set_watched(conn, "domain", subject, True), changed=bool
     )
     st.write(f"changed: {changed}")
 
@@ -197,8 +198,57 @@ def test_watchlist_changes_are_checked_and_audited(store: HistoryStore, live_env
     assert "changed: True" in shown_text(editor.run())
     assert store.is_watched(ACCOUNT, "domain", "rival.com")
     assert _rows(store)[["person", "operation", "target", "outcome"]].values.tolist() == [
-        ["ann@acme.com", "watch", "rival.com", "sent"],
+        ["ann@acme.com", "watch", "rival.com", "done"],  # kept here: nothing went to the service
         ["val@acme.com", "watch", "rival.com", "refused_by_role"],
+    ]
+
+
+def _unwatch(subject: str) -> None:
+    import streamlit as st
+
+    from components.core import history
+    from components.core.connection import current_connection
+    from components.core.writes import audited_store_write
+
+    conn = current_connection()
+    changed = audited_store_write(
+        conn, "unwatch", subject, lambda: history.set_watched(conn, "domain", subject, False), changed=bool
+    )
+    st.write(f"changed: {changed}")
+
+
+def test_a_watchlist_change_that_changes_nothing_is_audited_as_no_change(
+    store: HistoryStore, live_env: SandboxServer
+) -> None:
+    store.watch(ACCOUNT, "domain", "moz.com")
+    watch = AppTest.from_function(_watch, args=("moz.com",), default_timeout=30)
+    assert "changed: False" in shown_text(watch.run())  # watched already
+    unwatch = AppTest.from_function(_unwatch, args=("moz.com",), default_timeout=30)
+    assert "changed: True" in shown_text(unwatch.run())
+    assert "changed: False" in shown_text(unwatch.run())  # not watched any more
+    assert _rows(store)[["operation", "target", "outcome"]].values.tolist() == [
+        ["unwatch", "moz.com", "no_change"],
+        ["unwatch", "moz.com", "done"],
+        ["watch", "moz.com", "no_change"],
+    ]
+
+
+def test_watch_pressed_after_someone_else_watched_it_says_so_and_is_audited_as_no_change(
+    store: HistoryStore, live_env: SandboxServer
+) -> None:
+    at = open_page("views/overview.py", domain="moz.com")
+    assert not at.exception, [e.value for e in at.exception]
+    store.watch(ACCOUNT, "domain", "moz.com")  # meanwhile, from another session
+    button(at, "Watch").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "moz.com was already watched" in shown_text(at).replace("\\", "")
+    at = open_page("views/history.py", history_tab="Watchlist")
+    at.text_input(key="history_add_text").input("moz.com")
+    at.button(key="FormSubmitter:history_add-Add to watchlist").click().run()
+    assert "moz.com was already watched" in shown_text(at).replace("\\", "")
+    assert _rows(store)[["operation", "target", "outcome"]].values.tolist() == [
+        ["watch", "moz.com", "no_change"],
+        ["watch", "moz.com", "no_change"],
     ]
 
 

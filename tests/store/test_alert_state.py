@@ -105,6 +105,42 @@ def test_alerts_are_listed_newest_first_and_acknowledged_per_account(store: Hist
     assert len(store.alerts(ACCOUNT, state="all", limit=1)) == 1
 
 
+def test_an_acknowledged_alert_can_be_reopened_once_and_only_by_its_account(store: HistoryStore) -> None:
+    store.record_findings(ACCOUNT, [finding(on=7), finding("b.com", on=9)])
+    store.record_findings(OTHER_ACCOUNT, [finding("theirs.com", on=9)])
+    mine = int(store.alerts(ACCOUNT).loc[0, "id"])
+    theirs = int(store.alerts(OTHER_ACCOUNT).loc[0, "id"])
+    assert store.reopen_alert(ACCOUNT, mine) is False  # open already: nothing to reopen
+    store.acknowledge_alert(ACCOUNT, mine, "ann@acme.com")
+    store.acknowledge_alert(OTHER_ACCOUNT, theirs, "eve@other.com")
+    assert store.open_alert_count(ACCOUNT) == 1
+
+    assert store.reopen_alert(ACCOUNT, theirs) is False  # never another account's
+    assert store.alerts(OTHER_ACCOUNT, state="acknowledged")["id"].tolist() == [theirs]
+    assert store.reopen_alert(ACCOUNT, mine) is True
+    assert store.reopen_alert(ACCOUNT, mine) is False  # once
+    assert store.open_alert_count(ACCOUNT) == 2
+    reopened = store.alerts(ACCOUNT).set_index("id").loc[mine]
+    assert pd.isna(reopened["acknowledged_at"]) and pd.isna(reopened["acknowledged_by"])
+    assert store.alerts(ACCOUNT, state="acknowledged").empty
+    assert store.acknowledge_alert(ACCOUNT, mine, "bob@acme.com") is True  # and acknowledged again
+    assert store.alerts(ACCOUNT, state="acknowledged").loc[0, "acknowledged_by"] == "bob@acme.com"
+
+
+def test_reopening_an_alert_never_sends_its_webhook_again(store: HistoryStore) -> None:
+    store.record_findings(ACCOUNT, [finding()], channels=["webhook"])
+    alert_id = int(store.alerts(ACCOUNT).loc[0, "id"])
+    table = AlertDeliveryRow.__table__
+    with store.engine.begin() as conn:
+        conn.execute(update(table).where(table.c.alert_id == alert_id).values(state="delivered", attempts=1))
+    store.acknowledge_alert(ACCOUNT, alert_id, "ann@acme.com")
+    assert store.reopen_alert(ACCOUNT, alert_id) is True
+    with store.engine.connect() as conn:
+        rows = conn.execute(text("SELECT state, attempts FROM alert_deliveries")).all()
+    assert [tuple(row) for row in rows] == [("delivered", 1)]  # still the one delivery, done once
+    assert store.alerts(ACCOUNT)["delivery"].tolist() == ["sent"]
+
+
 def test_a_finding_recorded_again_is_known_and_gets_no_second_delivery(store: HistoryStore) -> None:
     first = store.record_findings(ACCOUNT, [finding(), finding(key="true_dr")], channels=["webhook"])
     again = store.record_findings(ACCOUNT, [finding()], channels=["webhook"])

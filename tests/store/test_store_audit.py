@@ -146,6 +146,16 @@ def test_long_text_is_trimmed_to_fit_and_an_unknown_outcome_is_refused(store: Hi
     assert len(store.audit_events(ACCOUNT)) == 1
 
 
+def test_a_change_that_sent_nothing_or_changed_nothing_keeps_its_own_outcome(store: HistoryStore) -> None:
+    store.record_audit(_event(T0, operation="watch", target="moz.com", outcome="done"))
+    store.record_audit(
+        _event(T0 + timedelta(minutes=1), operation="watch", target="moz.com", outcome="no_change")
+    )
+    rows = store.audit_events(ACCOUNT)
+    assert rows[["target", "outcome"]].values.tolist() == [["moz.com", "no_change"], ["moz.com", "done"]]
+    assert store.audit_events(ACCOUNT, outcome="no_change")["operation"].tolist() == ["watch"]
+
+
 def test_the_store_has_no_way_to_change_or_remove_an_audit_row(store: HistoryStore) -> None:
     public = {name for name in dir(HistoryStore) if not name.startswith("_")}
     audit_methods = {name for name in public if "audit" in name}

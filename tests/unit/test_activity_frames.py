@@ -11,6 +11,7 @@ from components.activity.frames import (
     COLUMN_WIDTHS,
     COLUMNS,
     MIN_DETAILS_WIDTH,
+    OUTCOME_WORDS,
     TABLE_WIDTH,
     activity_frame,
     column_widths,
@@ -20,6 +21,7 @@ from components.activity.frames import (
     outcome_choices,
     shown_columns,
 )
+from store.audit import AUDIT_OUTCOMES
 
 
 def _rows() -> pd.DataFrame:
@@ -58,6 +60,25 @@ def test_operations_outcomes_and_roles_read_as_plain_words() -> None:
 def test_an_unknown_operation_still_reads_as_words() -> None:
     rows = _rows().head(1).assign(operation="add_alert_rule")
     assert activity_frame(rows)["operation"].tolist() == ["Add alert rule"]
+
+
+def test_what_was_only_done_here_or_changed_nothing_never_reads_as_sent() -> None:
+    rows = pd.concat(
+        [
+            _rows().head(1).assign(operation="watch", target="moz.com", outcome="no_change", detail=None),
+            _rows().head(1).assign(operation="unwatch", target="moz.com", outcome="done", detail=None),
+            _rows().head(1).assign(operation="reopen_alert", target="DR dropped · moz.com", outcome="done"),
+        ],
+        ignore_index=True,
+    )
+    frame = activity_frame(rows)
+    assert frame[["operation", "outcome"]].values.tolist() == [
+        ["Watch", "No change"],
+        ["Stop watching", "Done"],
+        ["Reopen alert", "Done"],
+    ]
+    assert filter_activity(frame, outcomes=["No change"])["operation"].tolist() == ["Watch"]
+    assert set(OUTCOME_WORDS) == set(AUDIT_OUTCOMES)  # every outcome the store keeps has its words
 
 
 def test_newest_first_in_utc() -> None:
@@ -103,7 +124,14 @@ def test_choices_and_date_bounds() -> None:
         "Send exchange proposal",
         "Run Search Console audit",
     ]
-    assert outcome_choices() == ["Sent", "Refused by the service", "Refused: editors only", "Failed"]
+    assert outcome_choices() == [
+        "Sent",
+        "Done",
+        "No change",
+        "Refused by the service",
+        "Refused: editors only",
+        "Failed",
+    ]
     assert date_bounds(frame, date(2026, 3, 10)) == (date(2026, 3, 1), date(2026, 3, 10))
     empty = activity_frame(_rows().iloc[0:0])
     assert empty.empty and list(empty.columns)[:2] == ["at", "person"]

@@ -11,6 +11,7 @@ import pytest
 
 from components.alerts.frames import (
     alert_frame,
+    alert_words,
     change_words,
     count_words,
     filter_alerts,
@@ -52,6 +53,14 @@ def test_an_alerts_evidence_reads_before_to_after() -> None:
     assert change_words(None, float("nan")) is None
     assert person_words("local") == "Local user" and person_words("ann@acme.com") == "ann@acme.com"
     assert count_words(1) == "1 open alert" and count_words(3) == "3 open alerts"
+
+
+def test_an_alert_is_named_by_its_rule_subject_and_day() -> None:
+    named = alert_words("DR or TrueDR dropped", "semrush.com", date(2025, 1, 6))
+    assert named == "DR or TrueDR dropped · semrush.com · 6 Jan 2025"
+    assert (
+        alert_words("Keyword moved", "crm", pd.Timestamp("2026-06-03")) == "Keyword moved · crm · 3 Jun 2026"
+    )
 
 
 def test_the_store_rows_become_the_pages_columns_newest_first_kept() -> None:

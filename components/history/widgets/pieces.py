@@ -9,6 +9,7 @@ unavailable, the button's place says so in plain words and every page goes on wo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Literal
 
@@ -98,14 +99,27 @@ def _toggle(conn: Connection, kind: Kind, subject: str, watch: bool, site: str |
     try:
         if watch:
             outcome = audited_store_write(
-                conn, "watch", label, lambda: watch_subject(conn, kind, subject, site)
+                conn,
+                "watch",
+                label,
+                functools.partial(watch_subject, conn, kind, subject, site),
+                changed=lambda outcome: outcome.added,
             )
             done = None if outcome is None else outcome.words
         else:
             removed = audited_store_write(
-                conn, "unwatch", label, lambda: history.set_watched(conn, kind, subject, False, site)
+                conn,
+                "unwatch",
+                label,
+                functools.partial(history.set_watched, conn, kind, subject, False, site),
+                changed=bool,  # someone else may have done it since this button was drawn
             )
-            done = None if removed is None else f"No longer watching {label}; what was recorded stays."
+            if removed is None:
+                done = None
+            elif removed:
+                done = f"No longer watching {label}; what was recorded stays."
+            else:
+                done = f"{label} was not watched."
         if done is None:  # the person may not change the watchlist (refused and audited)
             done = access.write_permission()[1] or access.EDITORS_ONLY
         st.session_state[FLASH] = (subject, done)

@@ -49,7 +49,7 @@ def _add(conn: Connection) -> None:
         site = _checked("domain", typed_site) if kind == "keyword" and typed_site else None
         label = subject if site is None else f"“{subject}” for {site}"
         watch = functools.partial(watch_subject, conn, kind, subject, site)
-        outcome = audited_store_write(conn, "watch", label, watch)
+        outcome = audited_store_write(conn, "watch", label, watch, changed=lambda result: result.added)
     except InvalidInputError as exc:
         st.session_state[FLASH] = ("", f"Not added: {exc}")
         return
@@ -79,9 +79,14 @@ def _remove(conn: Connection, items: list[WatchItem]) -> None:
     for item in items:
         if picked == _choice(item):
             unwatch = functools.partial(history.set_watched, conn, item.kind, item.subject, False, item.site)
-            removed = audited_store_write(conn, "unwatch", item.label, unwatch)
-            words = f"No longer watching {item.label}; its history is kept."
-            st.session_state[FLASH] = ("", words if removed is not None else access.write_permission()[1])
+            removed = audited_store_write(conn, "unwatch", item.label, unwatch, changed=bool)
+            if removed is None:
+                words = access.write_permission()[1] or access.EDITORS_ONLY
+            elif removed:
+                words = f"No longer watching {item.label}; its history is kept."
+            else:  # someone else removed it since the list was drawn
+                words = f"{item.label} was not watched any more."
+            st.session_state[FLASH] = ("", words)
 
 
 def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:

@@ -1,0 +1,137 @@
+"""What the Alerts page changes: "Check now", acknowledging and reopening an alert, and the message each
+leaves for the next run.
+
+Every change goes through ``audited_store_write``: a viewer's attempt is refused with the reason and
+audited, and nothing is sent to the service, so a change that went through is audited as "done", one
+that found nothing to change (an alert someone else acknowledged a moment before) as "no change". An
+alert is named in its audit row by its rule, subject and day (``alert_words``) with its title as the
+detail, so two acknowledged alerts about one site can be told apart on the Activity page. Each change
+runs in a widget callback, before the sidebar is drawn, so its open-alert count is right at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import streamlit as st
+
+from components.alerts.frames import count_words
+from components.core import access, alerts, history
+from components.core.connection import Connection
+from components.core.writes import audited_store_write
+
+T = TypeVar("T")
+
+#: Where a change leaves its message for the next run to show: (kind, words).
+FLASH = "_alerts_flash"
+
+
+def flash(kind: str, words: str) -> None:
+    """Keep a message for the next run: ``kind`` is "ok", "refused" or "error"."""
+    st.session_state[FLASH] = (kind, words)
+
+
+def show_flash() -> None:
+    """Once, what the last change from this page did (or why it was refused)."""
+    said = st.session_state.pop(FLASH, None)
+    if said is None:
+        return
+    kind, words = said
+    if kind == "ok":
+        st.success(words, icon=":material/check_circle:")
+    elif kind == "refused":
+        st.warning(words, icon=":material/lock:")
+    else:
+        st.error(words, icon=":material/error:")
+
+
+def change(
+    conn: Connection,
+    operation: str,
+    target: str,
+    action: Callable[[], T],
+    *,
+    changed: Callable[[T], bool] | None = None,
+    detail: str | None = None,
+) -> tuple[bool, T | None]:
+    """``action`` through the role check and the audit log: (True, its result), or (False, None) after
+    the refusal or the failure was flashed. ``changed`` and ``detail`` as in ``audited_store_write``."""
+    try:
+        result = audited_store_write(conn, operation, target, action, changed=changed, detail=detail)
+    except Exception as exc:  # audited as failed; said in words, never a traceback
+        flash("error", f"That did not work: {getattr(exc, 'reason', None) or exc}.")
+        return False, None
+    if result is None:
+        flash("refused", access.write_permission()[1] or access.EDITORS_ONLY)
+        return False, None
+    return True, result
+
+
+def check_now(conn: Connection) -> None:
+    """Run the rules over the recent history (a callback); finding nothing new is audited as no change."""
+    store = history.history_store()
+    if store is None:
+        flash("error", f"{history.UNAVAILABLE}: nothing was checked.")
+        return
+    span = f"last {alerts.RECENT_DAYS} days"
+    done, report = change(
+        conn, "check_alerts", span, lambda: alerts.check_now(conn, store), changed=lambda found: found.new > 0
+    )
+    if done and report is not None:
+        known = f"; {report.known} found before are listed already" if report.known else ""
+        webhook = (
+            " The team's webhook gets them with the next scheduled run."
+            if report.new and alerts.channels(conn)
+            else ""
+        )
+        found = count_words(report.new, "new alert")
+        flash("ok", f"Checked the {span} of recorded history: {found}{known}.{webhook}")
+
+
+def acknowledge(conn: Connection, alert_id: int, about: str, title: str | None = None) -> None:
+    """Acknowledge one of the account's open alerts (a callback: the outcome is flashed for the next run).
+
+    ``about`` names the alert in the audit log (``alert_words``), ``title`` is what happened."""
+    store = history.history_store()
+    if store is None:
+        flash("error", f"{history.UNAVAILABLE}: nothing was changed.")
+        return
+    person = access.current_person().email
+    done, changed = _alert_change(
+        conn,
+        "acknowledge_alert",
+        about,
+        title,
+        lambda: store.acknowledge_alert(conn.fingerprint, alert_id, person),
+    )
+    if done and changed:
+        flash("ok", "Acknowledged: it is on the Acknowledged tab now.")
+    elif done:
+        flash("ok", "That alert was acknowledged already (perhaps by someone else).")
+
+
+def reopen(conn: Connection, alert_id: int, about: str, title: str | None = None) -> None:
+    """Put one of the account's acknowledged alerts back among the open ones (a callback, like
+    ``acknowledge``). Its webhook message is not sent again: the store leaves its delivery as it was."""
+    store = history.history_store()
+    if store is None:
+        flash("error", f"{history.UNAVAILABLE}: nothing was changed.")
+        return
+    done, changed = _alert_change(
+        conn, "reopen_alert", about, title, lambda: store.reopen_alert(conn.fingerprint, alert_id)
+    )
+    if done and changed:
+        flash("ok", "Reopened: it is on the Open tab again.")
+    elif done:
+        flash("ok", "That alert was open already (perhaps someone else reopened it).")
+
+
+def _alert_change(
+    conn: Connection, operation: str, about: str, title: str | None, action: Callable[[], bool]
+) -> tuple[bool, Any]:
+    """One alert's change, audited under its name; the sidebar's open-alert count is read afresh after."""
+    try:
+        return change(conn, operation, about, action, changed=bool, detail=title)
+    finally:
+        alerts.forget_count(conn.fingerprint)
