@@ -1,8 +1,9 @@
-"""The command line: ``python -m store upgrade``, ``snapshot``, ``alerts`` and ``digest``.
+"""The command line: ``python -m store upgrade``, ``snapshot``, ``alerts``, ``digest`` and ``watch``.
 
 Exit codes: 0 done; 1 the snapshot ran but some subjects failed (each is named on stderr), or its alerts
-could not be evaluated, or the webhook refused an alert; 2 it could not start (no API key, a bad
-argument or alert setting); 3 the history database cannot be reached or migrated. Progress goes to
+could not be evaluated, or the webhook refused an alert, or some rows of a watch import were refused;
+2 it could not start (no API key, a bad argument or alert setting) or ``watch add`` refused the subject
+(an unlisted domain); 3 the history database cannot be reached or migrated. Progress goes to
 stderr; the snapshot's last line on stdout is exactly ``recorded N, unchanged M, failed K`` (its alert
 lines come before it), and the ``alerts`` command's is ``alerts: N new, M already known; webhook: …``,
 so cron mail and scripts can read the outcome.
@@ -66,7 +67,28 @@ def _parser() -> argparse.ArgumentParser:
     digest.add_argument("--as-of", type=_day, help="the digest's last day (YYYY-MM-DD; default today, UTC)")
     digest.add_argument("--days", type=_days, default=7, help="how many days it covers (default 7)")
     digest.add_argument("--output", type=Path, help="write the HTML to this file instead of mailing it")
+    _watch_parser(commands, url_help)
     return parser
+
+
+def _watch_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], url_help: str) -> None:
+    watch = commands.add_parser("watch", help="add, remove, list or import watched domains and keywords")
+    actions = watch.add_subparsers(dest="action", required=True)
+    site_help = "the site a keyword is measured for (default: your only site, if you have one)"
+    add = actions.add_parser("add", help="watch a domain or keyword and record today's numbers")
+    remove = actions.add_parser("remove", help="stop watching (what was recorded stays)")
+    for action in (add, remove):
+        action.add_argument("kind", choices=["domain", "keyword"])
+        action.add_argument("subject", help="the domain, or the keyword (quote it)")
+        action.add_argument(
+            "--site", help=site_help if action is add else "the keyword's site (default: every)"
+        )
+    listing = actions.add_parser("list", help="everything watched, with its site and since when")
+    listing.add_argument("--csv", action="store_true", help="as CSV: kind,subject,site,origin,added_at")
+    load = actions.add_parser("import", help="watch every row of a CSV file with columns kind,subject,site")
+    load.add_argument("file", help="the CSV file (- for standard input)")
+    for action in (add, remove, listing, load):
+        action.add_argument("--database-url", help=url_help)
 
 
 def _days(text: str) -> int:
@@ -190,6 +212,41 @@ def digest_command(args: argparse.Namespace) -> int:
         )
 
 
+def watch_command(args: argparse.Namespace) -> int:
+    from store.jobs import watch
+
+    settings, key = _api_settings()
+    account = key_fingerprint(key)
+    text = _import_text(args.file) if args.action == "import" else ""
+    with _open(args.database_url) as store:
+        try:
+            if args.action == "list":
+                return watch.listing(store, account, args.csv, sys.stdout)
+            if args.action == "remove":
+                return watch.remove(store, account, args.kind, args.subject, args.site)
+            day = datetime.now(UTC).date()
+            with ApiClient(settings.api_base, key, timeout=settings.timeout_s, max_retries=0) as client:
+                if args.action == "add":
+                    one = watch.wanted(store, account, args.kind, args.subject, args.site)
+                    return watch.add(store, client, account, day, one, _say)
+                return watch.import_file(store, client, account, day, text, _say)
+        except watch.Refused as exc:
+            _say(f"Not watched: {exc}.")
+            return EXIT_USAGE
+
+
+def _import_text(name: str) -> str:
+    """The file to import (``-``: standard input); ``_CannotStart`` when it cannot be read."""
+    if name == "-":
+        return sys.stdin.read()
+    try:
+        return Path(name).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _CannotStart(
+            f"The file {name} cannot be read: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     commands = {
@@ -197,6 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "snapshot": snapshot_command,
         "alerts": alerts_command,
         "digest": digest_command,
+        "watch": watch_command,
     }
     try:
         return commands[args.command](args)

@@ -1,0 +1,159 @@
+"""``python -m store watch``: add, remove, list and import, against the session's sandbox server and a
+real database (SQLite and PostgreSQL), as a script or a person at a terminal would run it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from client.settings import key_fingerprint
+from sandbox import DEMO_KEY, SandboxServer
+from sandbox.accounts import ACCOUNTS
+from sandbox.keyword_data import serp
+from store import HistoryStore
+from store.cli import main
+from tests.sandbox_picks import new_domain
+
+ACCOUNT = key_fingerprint(DEMO_KEY)
+OWN_SITES = ACCOUNTS[DEMO_KEY].sites
+RIVAL = "semrush.com"
+
+
+@pytest.fixture
+def run(
+    sandbox: SandboxServer,
+    store_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+):
+    """``python -m store watch …`` with the demo key and this test's database: (exit code, stdout, stderr)."""
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
+    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
+
+    def watch(*args: str) -> tuple[int, str, str]:
+        code = main(["watch", *args, "--database-url", store_url])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return watch
+
+
+def _own_sites_known(store_url: str) -> None:
+    with HistoryStore.open(store_url) as store:
+        for site in OWN_SITES:
+            store.watch(ACCOUNT, "domain", site, origin="own")
+
+
+def test_add_watches_a_listed_domain_records_today_at_once_and_is_audited(run, store_url: str) -> None:
+    code, out, err = run("add", "domain", f"https://www.{RIVAL.upper()}/pricing")
+    assert code == 0, err
+    assert f"Watching {RIVAL}" in out and f"{RIVAL}: recorded" in err
+    with HistoryStore.open(store_url) as store:
+        assert store.is_watched(ACCOUNT, "domain", RIVAL)
+        assert len(store.domain_history(ACCOUNT, [RIVAL])) == 1  # its History is never empty
+        assert len(store.trust_map_days(ACCOUNT, RIVAL)) == 1
+        events = store.audit_events(ACCOUNT)
+    assert events[["person", "operation", "target", "outcome"]].values.tolist() == [
+        ["command line", "watch", RIVAL, "done"]
+    ]
+    code, out, _err = run("add", "domain", RIVAL)
+    assert code == 0 and out.strip() == f"{RIVAL} was already watched."
+
+
+def test_add_refuses_a_domain_the_service_does_not_list_with_exit_2(run, store_url: str) -> None:
+    unlisted = new_domain("cli-unlisted-", listed=False)
+    code, _out, err = run("add", "domain", unlisted)
+    assert code == 2
+    assert f"Not watched: {unlisted} is not a listed site on VerifiedDR" in err
+    with HistoryStore.open(store_url) as store:
+        assert not store.is_watched(ACCOUNT, "domain", unlisted)
+
+
+def test_add_watches_a_keyword_for_its_site_and_records_its_position(run, store_url: str) -> None:
+    places = {row.domain: row.position for row in serp("cold brew coffee")}
+    site = next(s for s in OWN_SITES if s in places)
+    code, _out, err = run("add", "keyword", "Cold  Brew Coffee", "--site", site)
+    assert code == 0, err
+    with HistoryStore.open(store_url) as store:
+        assert store.is_watched(ACCOUNT, "keyword", "cold brew coffee", site=site)
+        assert store.keyword_history(ACCOUNT, site)["position"].tolist() == [places[site]]
+
+
+def test_a_keyword_without_a_site_asks_for_one_when_the_account_has_several(run, store_url: str) -> None:
+    _own_sites_known(store_url)
+    code, _out, err = run("add", "keyword", "cold brew coffee")
+    assert code == 2
+    assert "say which site the keyword is measured for, with --site DOMAIN (your sites: " in err
+    code, _out, err = run("add", "domain", RIVAL, "--site", OWN_SITES[0])
+    assert code == 2 and "--site is for keywords" in err
+
+
+def test_remove_stops_watching_and_keeps_own_sites(run, store_url: str) -> None:
+    _own_sites_known(store_url)
+    assert run("add", "domain", RIVAL)[0] == 0
+    code, out, _err = run("remove", "domain", RIVAL)
+    assert code == 0 and "No longer watching semrush.com" in out
+    code, out, _err = run("remove", "domain", RIVAL)
+    assert code == 0 and "was not watched" in out
+    code, _out, err = run("remove", "domain", OWN_SITES[0])
+    assert code == 2 and "one of your own sites" in err
+    with HistoryStore.open(store_url) as store:
+        assert not store.is_watched(ACCOUNT, "domain", RIVAL)
+        assert store.domain_history(ACCOUNT, [RIVAL])["domain"].tolist() == [RIVAL]  # history stays
+
+
+def test_list_shows_every_subject_with_its_site_and_as_csv(run, store_url: str) -> None:
+    _own_sites_known(store_url)
+    with HistoryStore.open(store_url) as store:
+        store.watch(ACCOUNT, "keyword", "cold brew coffee", site="northwind-coffee.com")
+        store.watch(ACCOUNT, "keyword", "old keyword")  # watched before keywords had a site
+    code, out, _err = run("list")
+    assert code == 0
+    assert 'keyword "cold brew coffee" for northwind-coffee.com' in out
+    assert 'keyword "old keyword" for site unknown' in out
+    code, out, _err = run("list", "--csv")
+    lines = out.strip().splitlines()
+    assert lines[0] == "kind,subject,site,origin,added_at"
+    assert any(line.startswith("keyword,cold brew coffee,northwind-coffee.com,added,") for line in lines)
+    assert any(line.startswith(f"domain,{OWN_SITES[0]},,own,") for line in lines)
+
+
+def test_import_keeps_the_good_rows_and_names_each_bad_one_by_its_line(
+    run, store_url: str, tmp_path: Path
+) -> None:
+    unlisted = new_domain("cli-import-unlisted-", listed=False)
+    csv_file = tmp_path / "watch.csv"
+    csv_file.write_text(
+        "kind,subject,site\n"
+        f"domain,{RIVAL},\n"  # line 2
+        "domain,not a domain,\n"  # line 3
+        "keyword,cold brew coffee,northwind-coffee.com\n"  # line 4
+        f"domain,{unlisted},\n"  # line 5
+        "page,example.com,\n"  # line 6
+        f"domain,https://{RIVAL}/x,\n"  # line 7: the same as line 2
+        "keyword,crm software,not a site\n",  # line 8
+        encoding="utf-8",
+    )
+    code, out, err = run("import", str(csv_file))
+    assert code == 1
+    assert out.strip().splitlines()[-1] == "watched 2, already watched 0, refused 4"
+    refused = sorted(line.split(":")[0] for line in err.splitlines() if line.startswith("line "))
+    assert refused == ["line 3", "line 5", "line 6", "line 8"]
+    assert f"line 5: not watched: {unlisted} is not a listed site on VerifiedDR" in err
+    with HistoryStore.open(store_url) as store:
+        assert store.is_watched(ACCOUNT, "domain", RIVAL)
+        assert store.is_watched(ACCOUNT, "keyword", "cold brew coffee", site="northwind-coffee.com")
+        assert not store.is_watched(ACCOUNT, "domain", unlisted)
+        assert len(store.domain_history(ACCOUNT, [RIVAL])) == 1
+    code, out, _err = run("import", str(csv_file))
+    assert out.strip().splitlines()[-1] == "watched 0, already watched 2, refused 4"
+
+
+def test_import_of_a_file_without_the_columns_says_what_the_first_line_must_be(run, tmp_path: Path) -> None:
+    csv_file = tmp_path / "watch.csv"
+    csv_file.write_text("semrush.com\nmoz.com\n", encoding="utf-8")
+    code, _out, err = run("import", str(csv_file))
+    assert code == 2 and "the first line must name the columns kind,subject,site" in err
+    code, _out, err = run("import", str(tmp_path / "missing.csv"))
+    assert code == 2 and "cannot be read" in err
