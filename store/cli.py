@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -105,6 +106,10 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+def _tell(line: str) -> None:
+    print(line, flush=True)
+
+
 class _CannotStart(Exception):
     """A command cannot start (exit code 2); the message says why in plain words, never a secret."""
 
@@ -157,35 +162,62 @@ def _api_settings() -> tuple[Settings, str]:
     return settings, settings.api_key.get_secret_value()
 
 
+@dataclass(frozen=True)
+class Lines:
+    """Where a command's lines go: progress, failures and waits to ``say`` (stderr), its outcome lines
+    to ``out`` (stdout, which cron mail and scripts read). A test running jobs at once gives each its own."""
+
+    say: Callable[[str], None] = _say
+    out: Callable[[str], None] = _tell
+
+
 def snapshot_command(args: argparse.Namespace) -> int:
     settings, key = _api_settings()
     store = _open(args.database_url)
     day = args.as_of or datetime.now(UTC).date()
-    _say(f"Recording {day.isoformat()} from {settings.api_base} into {store.url_for_display}")
-    with store, ApiClient(settings.api_base, key, timeout=settings.timeout_s, max_retries=0) as client:
-        job = SnapshotJob(
-            store, client, key_fingerprint(key), day, progress=_say, workers=max(1, args.workers)
+    with store:
+        return record_snapshot(
+            store, settings.api_base, key, day, timeout_s=settings.timeout_s, workers=max(1, args.workers)
         )
+
+
+def record_snapshot(
+    store: HistoryStore,
+    api_base: str,
+    key: str,
+    day: date,
+    *,
+    timeout_s: float,
+    workers: int = 8,
+    lines: Lines = Lines(),
+) -> int:
+    """The snapshot of ``key``'s watchlist for ``day``, its alerts, and its lines; the exit code."""
+    lines.say(f"Recording {day.isoformat()} from {api_base} into {store.url_for_display}")
+    account = key_fingerprint(key)
+    with ApiClient(api_base, key, timeout=timeout_s, max_retries=0) as client:
+        job = SnapshotJob(store, client, account, day, progress=lines.say, workers=workers)
         report = job.run()
-        alerts_ok = _alerts_after_snapshot(store, key_fingerprint(key), day)
+    alerts_ok = _alerts_after_snapshot(store, account, day, lines)
     for failure in report.failures:
-        _say(f"failed: {failure}")
+        lines.say(f"failed: {failure}")
     for waiting in report.waiting:
-        _say(f"waiting: {waiting}")
-    print(report.summary, flush=True)
+        lines.say(f"waiting: {waiting}")
+    lines.out(report.summary)
     return EXIT_OK if report.ok and alerts_ok else EXIT_FAILURES
 
 
-def _alerts_after_snapshot(store: HistoryStore, account: str, day: date) -> bool:
+def _alerts_after_snapshot(store: HistoryStore, account: str, day: date, lines: Lines) -> bool:
     """Evaluate the recorded day's alerts and deliver them; False when the alert settings are unusable."""
     config = _alert_config()
     if isinstance(config, str):
-        _say(f"{config}; the day was recorded, its alerts were not evaluated (run python -m store alerts).")
+        lines.say(
+            f"{config}; the day was recorded, its alerts were not evaluated (run python -m store alerts)."
+        )
         return False
-    run = after_snapshot(store, config, account, day, _say)
-    print(f"alerts: {run.new} new", flush=True)
+    run = after_snapshot(store, config, account, day, lines.say)
+    lines.out(f"alerts: {run.new} new")
     if run.delivery is not None:
-        print(run.webhook_line, flush=True)
+        lines.out(run.webhook_line)
     return run.delivery is None or run.delivery.rejected == 0
 
 

@@ -23,8 +23,7 @@ from store import rows as shape
 from store.models import DomainSnapshotRow, KeywordSnapshotRow, TrustMapLinkRow, TrustMapSnapshotRow
 from store.watchlist import check_account
 
-#: "not measured": the answer said nothing to keep (a keyword report without a top 10).
-RecordOutcome = Literal["recorded", "unchanged", "not measured"]
+RecordOutcome = Literal["recorded", "unchanged"]
 Source = Literal["job", "browsing", "demo"]
 SOURCES: tuple[str, ...] = get_args(Source)
 
@@ -148,10 +147,8 @@ class RecordingMixin:
         site: str,
         keyword: str | None = None,
     ) -> RecordOutcome:
-        """A watched keyword's report for the day, measured for ``site`` (a domain); "not measured" when
-        the report holds no top 10 (nothing is written: a missing read is never "not ranking")."""
-        if not shape.report_measures(report):
-            return "not measured"
+        """A watched keyword's report for the day, measured for ``site`` (a domain); ``Unusable`` (nothing
+        written) when the report says where no site stands: a missing read is never "not ranking"."""
         row = {**self._stamp(account, day, source), **shape.keyword_report_values(report, site, keyword)}
         with self._writer.begin() as conn:
             written = upsert(conn, KEYWORDS, [row], KEYWORD_KEY, shape.KEYWORD_VALUES)
@@ -162,7 +159,8 @@ class RecordingMixin:
     ) -> RecordOutcome:
         """One answer of a read history keeps (``RECORDED_READS``, named as the client's methods), under
         what was asked, not what the answer says it is about: a lookup or Trust Map under the domain
-        asked, a tracked-keyword list under the slug asked, a keyword report under (keyword, site)."""
+        asked, a tracked-keyword list under the slug asked, a keyword report under (keyword, site).
+        ``store.rows.Unusable`` when the answer says nothing true enough to keep."""
         if operation == "lookup":
             return self.record_lookup(account, value, day, source, asked)
         if operation == "trust_map":
@@ -223,7 +221,6 @@ class RecordingMixin:
         report_rows = [
             {**self._stamp(account, day, source), **shape.keyword_report_values(report, site)}
             for day, report, site in keyword_reports
-            if shape.report_measures(report)
         ]
         if report_rows:  # watched keywords' reports: one transaction for all of them
             with self._writer.begin() as conn:

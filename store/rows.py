@@ -55,6 +55,19 @@ def subject_name(value: str) -> str:
     return " ".join(value.split()).lower()
 
 
+class Unusable(Exception):
+    """An answer that says nothing true enough to keep (a keyword report without a top 10, a Trust Map
+    whose referring domains are not domain names): recording it would invent a "not ranking" or a lost
+    link. The message says why, in plain words."""
+
+
+def plain_domain(value: str) -> bool:
+    """Whether ``value`` reads as a domain name (letters, digits, dots and hyphens, with a dot): not markup
+    or a sentence a garbled answer put where a domain belongs."""
+    name = subject_name(value)
+    return "." in name and all(ch.isalnum() or ch in ".-" for ch in name)
+
+
 def short_word(value: str | None, length: int = 32) -> str | None:
     """A short label the service names (confidence, link type, status, tier) as stored: kept when it is a
     plain word that fits its column, else None (unknown): a garbled or hostile value is not a label."""
@@ -92,7 +105,11 @@ def _is_spam_risky(score: float | None) -> bool:
 
 
 def trust_map_links(trust_map: TrustMap) -> list[dict[str, Any]]:
-    """The sampled referring domains, each once, in the service's order."""
+    """The sampled referring domains, each once, in the service's order; ``Unusable`` when some are not
+    domain names (a partial sample would read as links lost)."""
+    garbled = sum(1 for member in trust_map.domains if not plain_domain(member.domain))
+    if garbled:
+        raise Unusable(f"{garbled} of its {len(trust_map.domains)} referring domains are not domain names")
     links: dict[str, dict[str, Any]] = {}
     for member in trust_map.domains:
         name = subject_name(member.domain)
@@ -161,17 +178,23 @@ def tracked_values(tracked: TrackedKeywords, slug: str | None = None) -> list[di
     return list(rows.values())
 
 
-def report_measures(report: KeywordReport) -> bool:
-    """Whether a keyword report says where any site stands: it holds the top 10 (a report without
-    results, or whose median DR is unknown, measured nothing)."""
-    return bool(report.results) and report.median_dr is not None
+def check_report(report: KeywordReport) -> None:
+    """``Unusable`` unless the report says where any site stands: a top 10 of domain names with its
+    median DR (without them, a site missing from it would be recorded as "not ranking")."""
+    if not report.results:
+        raise Unusable("the answer held no top 10")
+    if report.median_dr is None:
+        raise Unusable("the answer held no median DR of the top 10")
+    if not all(plain_domain(result.domain) for result in report.results):
+        raise Unusable("some results of its top 10 are not domain names")
 
 
 def keyword_report_values(report: KeywordReport, site: str, keyword: str | None = None) -> dict[str, Any]:
     """A watched keyword's day for ``site`` (the domain it is measured for): the top 10's bar, and the
     site's place in it (None: not in the top 10). The site's DR, gap and tier come from the answer only
-    when it was asked for that very site. Stored under ``keyword`` (the one asked for) when given. Only
-    for a report that ``report_measures``."""
+    when it was asked for that very site. Stored under ``keyword`` (the one asked for) when given.
+    ``Unusable`` for a report that says where no site stands (``check_report``)."""
+    check_report(report)
     measured_for = subject_name(site)
     asked_for_site = report.user is not None and subject_name(report.user.domain) == measured_for
     user = report.user if asked_for_site else None

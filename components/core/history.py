@@ -260,10 +260,15 @@ def record_now(conn: Connection, operation: str, asked: Any, value: Any) -> bool
     store = door.open()
     if store is None or not conn.has_key:
         return False
-    outcome = store.record_read(conn.fingerprint, operation, asked, value, history_day(conn), "browsing")
+    from store.rows import Unusable
+
+    try:
+        store.record_read(conn.fingerprint, operation, asked, value, history_day(conn), "browsing")
+    except Unusable:  # an answer that says nothing true enough to keep: the day stays without it
+        return False
     door.queries.changed(conn.fingerprint)
     _tell_others(conn.fingerprint)
-    return outcome != "not measured"
+    return True
 
 
 def remember_own_sites(conn: Connection, domains: list[str]) -> None:
@@ -421,4 +426,5 @@ def _record(
             door.queries.changed(account)
         door.problem = None
     except Exception as exc:  # remembered, shown on the History page
-        door.failed(exc)
+        if type(exc).__name__ != "Unusable":  # an answer with nothing to keep is not a database problem
+            door.failed(exc)

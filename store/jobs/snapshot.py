@@ -31,6 +31,7 @@ from client.growth_models import SiteRecord
 from client.inputs import normalise_domain, slug_for
 from store.history import HistoryStore
 from store.jobs.outcomes import WHAT, SnapshotReport, SubjectResult
+from store.rows import Unusable
 from store.watchlist import SITE_UNKNOWN, WatchItem
 
 
@@ -194,12 +195,12 @@ class SnapshotJob:
             outcome = self.store.record_read(
                 self.account, request.operation, request.asked, result.value, self.day, "job"
             )
+        except Unusable as exc:
+            subject.failed(what, f"kept nothing: {exc} (nothing recorded for the day)")
+            return
         except Exception as exc:  # a database error (StoreUnavailable) or a bug: said, never a traceback
             reason = getattr(exc, "reason", None) or f"an unexpected {type(exc).__name__}"
             subject.failed(what, f"was read but not saved: {reason}")
-            return
-        if outcome == "not measured":
-            subject.failed(what, "measured nothing: the answer held no top 10 (nothing recorded)")
             return
         subject.kept_answer(what, changed=outcome == "recorded")
 

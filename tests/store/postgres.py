@@ -52,12 +52,13 @@ class PostgresServer:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
 
-    def create_database(self, name: str) -> str:
-        """A new empty database; its SQLAlchemy URL."""
+    def create_database(self, name: str, template: str | None = None) -> str:
+        """A new database, empty or a copy of ``template`` (a database nobody is connected to); its URL."""
+        copy = f' TEMPLATE "{template}"' if template else ""
         with psycopg.connect(
             f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres", autocommit=True
         ) as c:
-            c.execute(f'CREATE DATABASE "{name}"')  # the name is the test's own, never user input
+            c.execute(f'CREATE DATABASE "{name}"{copy}')  # the names are the tests' own, never user input
         return self.url(name)
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+import pytest
 from sqlalchemy import func, select
 
 from store import HistoryStore
 from store.models import DomainSnapshotRow, KeywordSnapshotRow, TrustMapLinkRow
+from store.rows import Unusable
 from tests.store import samples
 from tests.store.samples import ACCOUNT, OTHER_ACCOUNT
 
@@ -92,8 +94,20 @@ def test_a_keyword_report_is_kept_for_the_site_it_measures_and_an_empty_one_is_n
     assert other["user_dr"].isna().all() and other["gap"].isna().all()
     # A report without a top 10 says where no site stands: nothing is kept ("not ranking" would lie).
     empty = report.model_copy(update={"results": [], "median_dr": None})
-    assert store.record_keyword_report(ACCOUNT, empty, DAY, "job", "example.com") == "not measured"
+    garbled = report.model_copy(deep=True)
+    garbled.results[0].domain = "<script>x</script>site1.com"
+    for unusable in (empty, garbled):
+        with pytest.raises(Unusable):
+            store.record_keyword_report(ACCOUNT, unusable, DAY, "job", "example.com")
     assert store.keyword_history(ACCOUNT, "example.com").empty
+
+
+def test_a_trust_map_whose_referring_domains_are_not_domain_names_is_not_kept(store: HistoryStore) -> None:
+    garbled = samples.trust_map()
+    garbled.domains[0].domain = '<img src=x onerror="1">a.com'
+    with pytest.raises(Unusable, match="1 of its 2 referring domains are not domain names"):
+        store.record_trust_map(ACCOUNT, garbled, DAY, "job")
+    assert store.trust_map_days(ACCOUNT, "stripe.com") == []
 
 
 def test_answers_are_kept_under_what_was_asked_not_what_they_claim(store: HistoryStore) -> None:

@@ -1,0 +1,22 @@
+"""The daily job's fault matrix on an SQLite file: every operation it calls × every fault the sandbox
+injects, one database and one sandbox per case (see ``tests.store.fault_matrix``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.store.fault_matrix import JOB_OPERATIONS, run_every_fault
+
+
+@pytest.fixture
+def database_kind() -> str:
+    return "sqlite"
+
+
+@pytest.mark.parametrize("operation", JOB_OPERATIONS)
+def test_the_job_survives_each_fault_and_keeps_everything_else(
+    operation: str, migrated_copies: Callable[[], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_every_fault(operation, migrated_copies, monkeypatch)
