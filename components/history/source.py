@@ -19,13 +19,15 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pandas as pd
 
-from components.history.frames import empty
+from components.history.frames import best_positions, empty
 from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, TRUST_TOTAL_COLUMNS
 
 if TYPE_CHECKING:
     from store import HistoryStore
 
 T = TypeVar("T")
+
+
 #: One watched subject: (kind, subject, origin, site).
 WatchTuple = tuple[str, str, str, str]
 
@@ -42,6 +44,11 @@ class HistorySource(Protocol):
     def trust_map_totals(self, domain: str, since: date | None) -> pd.DataFrame: ...
 
     def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame: ...
+
+    def keyword_best(self, site: str) -> pd.DataFrame:
+        """Each keyword's best position in all the history kept for ``site`` and the first day it was
+        reached (``KEYWORD_BEST_COLUMNS``), whatever period the page shows."""
+        ...
 
     def watch_items(self) -> list[WatchTuple]:
         """The watchlist as (kind, subject, origin, site), the account's own sites first; ``site`` is the
@@ -70,6 +77,9 @@ class StoreSource:
 
     def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self.store.keyword_history(self.account, site, since)
+
+    def keyword_best(self, site: str) -> pd.DataFrame:
+        return self.store.keyword_best(self.account, site)
 
     def watch_items(self) -> list[WatchTuple]:
         return [(i.kind, i.subject, i.origin, i.site) for i in self.store.watchlist(self.account)]
@@ -143,6 +153,9 @@ class CachedSource:
     def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self._get("keyword_history", site, since)
 
+    def keyword_best(self, site: str) -> pd.DataFrame:
+        return self._get("keyword_best", site)
+
     def watch_items(self) -> list[WatchTuple]:
         return self._get("watch_items")
 
@@ -201,6 +214,9 @@ class FrameSource:
             keep &= self._keyword_days >= since
         rows = self.keywords[keep].assign(day=self._keyword_days[keep])
         return rows.sort_values(["day", "keyword"], kind="stable").reset_index(drop=True)
+
+    def keyword_best(self, site: str) -> pd.DataFrame:
+        return best_positions(self.keyword_history(site, None))
 
     def watch_items(self) -> list[WatchTuple]:
         return sorted(self.watch, key=lambda item: (item[2] != "own", item[1], item[0], item[3]))

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from client.inputs import slug_for
 from client.models import MapSite, ReferringDomain, TrustMap
 from client.settings import key_fingerprint
 from components.core import history
@@ -23,6 +24,7 @@ from sandbox.keyword_data import serp
 from store import HistoryStore
 from tests.apptest.app_pages import button, metric, open_page, shown_text
 from tests.sandbox_picks import new_domain
+from tests.store import samples
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -243,3 +245,21 @@ def test_a_database_that_breaks_after_it_was_opened_is_said_not_a_traceback(
     at.segmented_control(key="history_period").set_value("All").run()  # a read the cache does not hold
     assert not at.exception, [e.value for e in at.exception]
     assert "History is unavailable" in shown_text(at)
+
+
+def test_best_ever_is_the_same_whatever_the_period(store: HistoryStore) -> None:
+    """#2 forty-five days ago, #8 every other day: the 30-day period holds no day at #2."""
+    best_day = TODAY - timedelta(days=45)
+    for back in range(60):
+        day = TODAY - timedelta(days=back)
+        places = {"crm software": 2 if day == best_day else 8}
+        store.record_tracked(ACCOUNT, samples.tracked(slug_for(MINE), places), day, "job")
+    at = open_page(PAGE, history_tab="Keyword positions")
+    assert not at.exception, [e.value for e in at.exception]
+    for period in ("90 days", "30 days", "All"):
+        at.segmented_control(key="history_kw_period").set_value(period).run()
+        assert not at.exception, [e.value for e in at.exception]
+        row = _table(at, "best_position").set_index("keyword").loc["crm software"]
+        assert (row["best_position"], row["best_day"]) == (2, best_day), period
+        assert metric(at, "Ever in the top 10") == "1"
+

@@ -29,10 +29,12 @@ SUMMARY_COLUMNS = {
     "change": st.column_config.NumberColumn(
         "Change", format="%+d", help="Places gained since the day before."
     ),
-    "best_position": st.column_config.NumberColumn("Best ever", format="%d"),
+    "best_position": st.column_config.NumberColumn(
+        "Best ever", format="%d", help="The best position in all the history kept, whatever the period."
+    ),
     "best_day": st.column_config.DateColumn("First at best", format="YYYY-MM-DD"),
-    "days_in_top_10": st.column_config.NumberColumn("Days in top 10", format="%d"),
-    "days_recorded": st.column_config.NumberColumn("Days recorded", format="%d"),
+    "days_in_top_10": st.column_config.NumberColumn("Days in top 10", format="%d", help="In this period."),
+    "days_recorded": st.column_config.NumberColumn("Days recorded", format="%d", help="In this period."),
     "median_dr": st.column_config.NumberColumn("Median DR", format="%g"),
     "gap": st.column_config.NumberColumn("Gap", format="%+g", help="Median DR of the top 10 minus your DR."),
     "latest_day": st.column_config.DateColumn("Latest day", format="YYYY-MM-DD"),
@@ -115,7 +117,7 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
             icon=":material/hourglass_empty:",
         )
         return
-    summary = frames.keyword_summary(rows)
+    summary = frames.keyword_summary(rows, source.keyword_best(options[site]))
     cols = st.columns(3)
     cols[0].metric("Keywords", len(summary), border=True)
     cols[1].metric("In the top 10 now", int((summary["position"] <= frames.TOP_10).sum()), border=True)
