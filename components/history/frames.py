@@ -73,6 +73,25 @@ def whole_numbers(frame: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> 
     return out
 
 
+def single_day(history: pd.DataFrame) -> date | None:
+    """The one day the rows were recorded on, when they hold exactly one day; else None."""
+    if history.empty:
+        return None
+    days = pd.to_datetime(history["day"]).dt.date.unique()
+    return days[0] if len(days) == 1 else None
+
+
+def one_day_words(day: date, *, first: bool) -> str:
+    """What a chart of one recorded day means: the first day of its history (nothing came before; the
+    next days are added as they are recorded), or the only day of the period (earlier ones exist)."""
+    if first:
+        return (
+            f"{day:%b %d, %Y} is the first recorded day, so the chart has one point. Each day the "
+            "snapshot job runs (or someone opens it in the app) adds the next."
+        )
+    return f"Only {day:%b %d, %Y} is recorded in this period; a longer period shows the days before it."
+
+
 def week_over_week(history: pd.DataFrame, metrics: tuple[str, ...] = tuple(TREND_METRICS)) -> pd.DataFrame:
     """Each domain's numbers at the end of each week (the week's last recorded value, weeks ending on
     Sunday) and their change since the previous recorded week; newest week first. The week under way

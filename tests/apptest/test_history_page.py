@@ -4,6 +4,7 @@ buttons of other pages, free history from browsing, and an unreachable database 
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
@@ -263,3 +264,22 @@ def test_best_ever_is_the_same_whatever_the_period(store: HistoryStore) -> None:
         assert (row["best_position"], row["best_day"]) == (2, best_day), period
         assert metric(at, "Ever in the top 10") == "1"
 
+
+def _x_range(at: AppTest) -> tuple[pd.Timestamp, pd.Timestamp]:
+    layout = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]
+    low, high = layout["xaxis"]["range"]
+    return pd.Timestamp(low), pd.Timestamp(high)
+
+
+def test_one_recorded_day_says_whether_it_is_the_first_and_draws_no_day_to_come(store: HistoryStore) -> None:
+    store.watch(ACCOUNT, "domain", RIVAL)
+    for domain, day in ((MINE, TODAY - timedelta(days=100)), (MINE, TODAY), (RIVAL, TODAY)):
+        store.record_lookup(ACCOUNT, lookup_on(domain, day), day, "job")
+    at = open_page(PAGE)  # 90 days: one day of both, but your site has an older one
+    assert not at.exception, [e.value for e in at.exception]
+    assert f"Only {TODAY:%b %d, %Y} is recorded in this period" in shown_text(at)
+
+    at.multiselect(key="history_domains").set_value([RIVAL]).run()  # watched today
+    assert f"{TODAY:%b %d, %Y} is the first recorded day" in shown_text(at)
+    low, high = _x_range(at)
+    assert low <= pd.Timestamp(TODAY) < high < pd.Timestamp(TODAY + timedelta(days=1))  # no day to come

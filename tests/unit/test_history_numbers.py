@@ -1,5 +1,6 @@
 """Numbers on the History page that must agree: "Best ever" is the best of all the history kept (the
-Period buttons do not change it). No store, no Streamlit."""
+Period buttons do not change it), and a short history is drawn on an axis of its own days, never
+running into days to come, with one recorded day said in words. No store, no Streamlit."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import date, timedelta
 
 import pandas as pd
 
-from components.history import frames
+from components.history import charts, frames
 from components.history.source import FrameSource
 from store.queries import KEYWORD_BEST_COLUMNS, KEYWORD_COLUMNS
 
@@ -54,3 +55,22 @@ def test_a_best_newer_than_the_all_time_answer_wins() -> None:
     assert summary["best_position"].tolist() == [1]
     assert summary["best_day"].tolist() == [START + timedelta(days=2)]
 
+
+def test_a_two_day_history_is_ticked_by_day_on_an_axis_ending_on_its_latest_day() -> None:
+    rows = frames.keyword_rows(positions("crm", [12, 9]), ["crm"])
+    fig = charts.rank_chart(rows, ["crm"])
+    low, high = (pd.Timestamp(x) for x in fig.layout.xaxis.range)
+    latest = pd.Timestamp(START + timedelta(days=1))
+    assert low == pd.Timestamp(START) - pd.Timedelta(hours=12) and high == latest + pd.Timedelta(hours=12)
+    assert high < latest + pd.Timedelta(days=1)  # the next day, still to come, is not drawn
+    assert fig.data[0].mode == "lines+markers" and fig.layout.xaxis.dtick == 86_400_000
+
+
+def test_one_recorded_day_is_said_to_be_the_first_or_the_only_one_of_the_period() -> None:
+    assert frames.single_day(positions("crm", [4])) == START
+    assert frames.single_day(positions("crm", [4, 5])) is None
+    assert frames.single_day(frames.empty(KEYWORD_COLUMNS)) is None
+    first = frames.one_day_words(START, first=True)
+    assert first.startswith("Jan 06, 2025 is the first recorded day") and "one point" in first
+    only = frames.one_day_words(START, first=False)
+    assert "Only Jan 06, 2025 is recorded in this period" in only and "first" not in only

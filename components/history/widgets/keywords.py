@@ -18,7 +18,7 @@ from components.core.tables import table_with_export
 from components.history import frames
 from components.history.charts import gap_chart, rank_chart
 from components.history.source import HistorySource
-from components.history.widgets.pieces import DEFAULT_PERIOD, SITE_PARAM, linked, period_picker
+from components.history.widgets.pieces import DEFAULT_PERIOD, SITE_PARAM, linked, one_day_note, period_picker
 
 #: The choice of keywords watched before sites were recorded (stored with site "").
 WATCHED_SITE_UNKNOWN = "Watched keywords, site unknown"
@@ -129,6 +129,7 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
     chosen = st.multiselect("Keywords on the charts", keywords, default=default, key="history_kw_chosen")
     chart_rows = frames.keyword_rows(rows, chosen)
     st.plotly_chart(data.figure(rank_chart, chart_rows, chosen), key="history_rank")
+    one_day_note(chart_rows, lambda: frames.keyword_rows(source.keyword_history(options[site], None), chosen))
     st.plotly_chart(data.figure(gap_chart, chart_rows, chosen), key="history_gap")
     st.caption(
         "Gap: the median DR of the sites in the top 10 for the keyword minus your site's DR. Above the "
