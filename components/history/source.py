@@ -28,6 +28,12 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+def now() -> float:
+    """The query cache's clock (monotonic seconds): one name, so a test can move time past a TTL
+    instead of waiting for it."""
+    return time.monotonic()
+
+
 #: One watched subject: (kind, subject, origin, site).
 WatchTuple = tuple[str, str, str, str]
 
@@ -110,17 +116,17 @@ class QueryCache:
                 self._versions[name] = self._versions.get(name, 0) + 1
 
     def get(self, key: tuple[Any, ...], read: Callable[[], T]) -> T:
-        now = time.monotonic()
+        started = now()
         with self._lock:
             version = self._versions.get(key[0], 0)
             hit = self._entries.get(key)
-            if hit is not None and hit[0] > now and hit[1] == version:
+            if hit is not None and hit[0] > started and hit[1] == version:
                 self._entries.move_to_end(key)
                 return hit[2]
         value = read()
         with self._lock:
             if self._versions.get(key[0], 0) == version:  # not written meanwhile: still current
-                self._entries[key] = (now + self.ttl_s, version, value)
+                self._entries[key] = (started + self.ttl_s, version, value)
                 self._entries.move_to_end(key)
                 while len(self._entries) > self.max_entries:
                     self._entries.popitem(last=False)
