@@ -111,6 +111,7 @@ def _guard_public_methods() -> None:
         "trust_map_links",
         "trust_map_totals",
         "keyword_history",
+        "keyword_best",
         "audit_events",
         "audit_people",
         "alert_settings",

@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import Engine, Select, select
+from sqlalchemy import Engine, Select, and_, func, select
 
 from store.models import DomainSnapshotRow, KeywordSnapshotRow, TrustMapLinkRow, TrustMapSnapshotRow
 from store.rows import DOMAIN_VALUES, KEYWORD_VALUES, LINK_VALUES, TRUST_MAP_TOTALS, subject_name
@@ -23,6 +23,8 @@ DOMAIN_COLUMNS = ("domain", "day", *DOMAIN_VALUES, "source")
 LINK_COLUMNS = ("referring_domain", *LINK_VALUES)
 TRUST_TOTAL_COLUMNS = ("day", *TRUST_MAP_TOTALS)
 KEYWORD_COLUMNS = ("site", "keyword", "day", *KEYWORD_VALUES, "source")
+#: Each keyword's best position ever recorded and the first day it was reached.
+KEYWORD_BEST_COLUMNS = ("keyword", "best_position", "best_day")
 
 INTEGER_COLUMNS = frozenset(
     {
@@ -45,6 +47,7 @@ INTEGER_COLUMNS = frozenset(
         "user_dr",
         "impressions",
         "search_volume",
+        "best_position",
     }
 )
 FLOAT_COLUMNS = frozenset({"spam_score", "importance", "median_dr", "min_dr", "gap"})
@@ -61,6 +64,8 @@ def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
     for name in columns:
         if name == "day":
             frame[name] = pd.to_datetime(frame[name]).astype("datetime64[ns]")
+        elif name == "best_day":
+            frame[name] = pd.to_datetime(frame[name]).dt.date.astype("object")
         elif name in INTEGER_COLUMNS:
             frame[name] = frame[name].astype("Int64")
         elif name in FLOAT_COLUMNS:
@@ -140,3 +145,23 @@ class QueriesMixin:
             query = query.where(KEYWORDS.c.day >= since)
         query = query.order_by(KEYWORDS.c.day, KEYWORDS.c.site, KEYWORDS.c.keyword)
         return _frame(self._rows(query), KEYWORD_COLUMNS)
+
+    def keyword_best(self, account: str, site: str) -> pd.DataFrame:
+        """Each of one site's keywords that ever ranked: its best position in all the history kept and
+        the first day it was reached, by keyword. All-time on purpose: a "best ever" read from a period's
+        rows would change with the period."""
+        where = (KEYWORDS.c.account == check_account(account), KEYWORDS.c.site == subject_name(site))
+        best = (
+            select(KEYWORDS.c.keyword, func.min(KEYWORDS.c.position).label("best"))
+            .where(*where, KEYWORDS.c.position.is_not(None))
+            .group_by(KEYWORDS.c.keyword)
+            .subquery()
+        )
+        query = (
+            select(KEYWORDS.c.keyword, best.c.best, func.min(KEYWORDS.c.day))
+            .join(best, and_(best.c.keyword == KEYWORDS.c.keyword, best.c.best == KEYWORDS.c.position))
+            .where(*where)
+            .group_by(KEYWORDS.c.keyword, best.c.best)
+            .order_by(KEYWORDS.c.keyword)
+        )
+        return _frame(self._rows(query), KEYWORD_BEST_COLUMNS)

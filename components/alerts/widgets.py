@@ -156,7 +156,8 @@ def _filters(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def open_tab(conn: Connection, store: HistoryStore) -> None:
-    frame = alert_frame(store.alerts(conn.fingerprint, state="open"))
+    found = alerts.open_alerts(conn, store)  # the read the sidebar's count comes from: one number
+    frame = alert_frame(found.rows)
     if frame.empty:
         st.success(
             "**No open alerts.** When a rule fires (a watched domain loses DR, a tracked keyword leaves "
@@ -168,7 +169,7 @@ def open_tab(conn: Connection, store: HistoryStore) -> None:
     allowed, reason = access.write_permission()
     access.read_only_note(reason)
     limit = max(CARDS_AT_ONCE, int(st.session_state.get(SHOWN_KEY, CARDS_AT_ONCE)))
-    st.caption(f"{len(shown)} of {count_words(len(frame))}, newest first.")
+    st.caption(f"{len(shown)} of {count_words(found.count)}, newest first.")
     for row in shown.head(limit).itertuples(index=False):
         _card(conn, row, allowed, reason)
     if len(shown) > limit:

@@ -1,12 +1,13 @@
 """The app's side of alerts, shared by the sidebar, the Alerts page and the demo history.
 
-- ``open_alert_count(conn)``: how many of the account's alerts are open, for the sidebar. Cheap: kept
-  in the history's query cache (``history.cached_read``, up to a minute per database and account), and
-  None (say nothing) when history is unavailable. ``forget_count`` drops it after an acknowledgement,
-  a reopen or an evaluation from this process, and seeding the demo history drops it too, so the
-  sidebar shows the new number on the very next run. The sidebar is drawn before the page: when the
-  page finds a different count (the demo history was just seeded), ``refresh_stale_sidebar`` reruns
-  once so the sidebar says it too.
+- ``open_alerts(conn, store)``: the account's open alerts, one read shared by the sidebar's count
+  (``open_alert_count``) and the Alerts page's Open tab, so the two always say the same number. It is
+  kept in the history's query cache (``history.cached_read``) for ``history.QUERY_TTL_S`` (a minute) per
+  database and account: alerts a job run in another process finds show on both within that minute.
+  ``forget_count`` drops it at once after an acknowledgement, a reopen or a Check now from this process
+  (and, with the shared cache, in every other process), and seeding the demo history drops it too. The
+  sidebar is drawn before the page: when the page finds a different count (the demo history was just
+  seeded), ``refresh_stale_sidebar`` reruns once so the sidebar says it too.
 - ``check_now``: what ``python -m store alerts`` does for one account, without fetching: the rules run
   over the last ``RECENT_DAYS`` of recorded history. In Live mode, new alerts wait for the webhook
   like the job's (the next scheduled run sends them).
@@ -15,8 +16,10 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import pandas as pd
 import streamlit as st
 
 from components.core import history
@@ -35,16 +38,43 @@ DRAWN_KEY = "_alerts_sidebar_count"
 _RERUN_FOR_KEY = "_alerts_sidebar_rerun_for"
 
 
+#: The open alerts the Open tab reads at most (newest first); the count counts them all.
+OPEN_LIMIT = 500
+
+
+@dataclass(frozen=True)
+class OpenAlerts:
+    """The account's open alerts as one read: ``rows`` (the store's columns, newest first, at most
+    ``OPEN_LIMIT``) and ``count``, all of them. Shared by every session: never change ``rows``."""
+
+    rows: pd.DataFrame
+    count: int
+
+
+def _read_open(store: HistoryStore, account: str) -> OpenAlerts:
+    rows = store.alerts(account, state="open", limit=OPEN_LIMIT)
+    # Fewer than the limit: they are all of them. Only beyond it is a second question needed.
+    count = len(rows) if len(rows) < OPEN_LIMIT else store.open_alert_count(account)
+    return OpenAlerts(rows, count)
+
+
+def open_alerts(conn: Connection, store: HistoryStore) -> OpenAlerts:
+    """The account's open alerts, from the read the sidebar and the Alerts page share (kept up to
+    ``history.QUERY_TTL_S``, dropped by ``forget_count``). Raises what the store raises."""
+    account = conn.fingerprint
+    return history.cached_read(account, "open_alerts", lambda: _read_open(store, account))
+
+
 def open_alert_count(conn: Connection) -> int | None:
-    """The account's open alerts; None when history is unavailable (the sidebar then says nothing)."""
+    """How many of the account's alerts are open (the count of ``open_alerts``); None when history is
+    unavailable (the sidebar then says nothing)."""
     if not conn.has_key:
         return None
     try:
         store = history.history_store()
         if store is None:
             return None
-        account = conn.fingerprint
-        return history.cached_read(account, "open_alert_count", lambda: store.open_alert_count(account))
+        return open_alerts(conn, store).count
     except Exception:  # the sidebar never fails a page; the Alerts page says what is wrong
         return None
 

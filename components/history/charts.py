@@ -37,18 +37,24 @@ def _values(series: pd.Series) -> np.ndarray:
     return pd.to_numeric(series, errors="coerce").astype("Float64").to_numpy(dtype=float, na_value=np.nan)
 
 
+#: A chart whose recorded days span less than this is ticked by day, on an axis from its first
+#: recorded day to its last: no empty days before them, and never a day still to come.
+SHORT_SPAN = np.timedelta64(7, "D")
+HALF_DAY = pd.Timedelta(hours=12)
+
+
 def _short_history_readable(fig: go.Figure) -> go.Figure:
     """A line of one or two days is drawn with dots (a lone day is invisible as a line), and a chart
-    whose days are all one day spans a week around it, ticked by day instead of by the hour."""
+    whose days span less than a week is ticked by day on an axis that ends half a day after the latest
+    recorded day (room for its dot): plotly's own range would tick hours, or run into days to come."""
     days: list[np.datetime64] = []
     for trace in fig.data:
         if trace.mode == "lines" and trace.x is not None and len(trace.x) <= 2:
             trace.mode = "lines+markers"
         if trace.mode in ("lines", "lines+markers") and trace.x is not None:
             days.extend(np.asarray(trace.x, dtype="datetime64[ns]"))
-    if days and max(days) - min(days) < np.timedelta64(1, "D"):
-        first = pd.Timestamp(min(days))
-        span = [first - pd.Timedelta(days=3), first + pd.Timedelta(days=3)]
+    if days and max(days) - min(days) < SHORT_SPAN:
+        span = [pd.Timestamp(min(days)) - HALF_DAY, pd.Timestamp(max(days)) + HALF_DAY]
         fig.update_xaxes(range=span, tickformat="%b %d", dtick=86_400_000)
     return fig
 

@@ -13,7 +13,7 @@ from datetime import date, timedelta
 import pandas as pd
 
 from components.research.frames.trust_map import SPAM_RISK_FROM
-from store.queries import LINK_COLUMNS
+from store.queries import KEYWORD_BEST_COLUMNS, LINK_COLUMNS
 
 #: The numbers a domain's trend shows, as a person calls them.
 TREND_METRICS: dict[str, str] = {
@@ -71,6 +71,25 @@ def whole_numbers(frame: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> 
         if (known == known.round()).all():
             out[column] = values.round().astype("Int64")
     return out
+
+
+def single_day(history: pd.DataFrame) -> date | None:
+    """The one day the rows were recorded on, when they hold exactly one day; else None."""
+    if history.empty:
+        return None
+    days = pd.to_datetime(history["day"]).dt.date.unique()
+    return days[0] if len(days) == 1 else None
+
+
+def one_day_words(day: date, *, first: bool) -> str:
+    """What a chart of one recorded day means: the first day of its history (nothing came before; the
+    next days are added as they are recorded), or the only day of the period (earlier ones exist)."""
+    if first:
+        return (
+            f"{day:%b %d, %Y} is the first recorded day, so the chart has one point. Each day the "
+            "snapshot job runs (or someone opens it in the app) adds the next."
+        )
+    return f"Only {day:%b %d, %Y} is recorded in this period; a longer period shows the days before it."
 
 
 def week_over_week(history: pd.DataFrame, metrics: tuple[str, ...] = tuple(TREND_METRICS)) -> pd.DataFrame:
@@ -206,10 +225,35 @@ def churn_table(result: Churn) -> pd.DataFrame:
 # --- keyword positions -----------------------------------------------------------------------------
 
 
-def keyword_summary(history: pd.DataFrame) -> pd.DataFrame:
-    """One row per keyword: its latest position and the change from the recorded day before, the best
-    position ever and the first day it was reached, days in the top 10 out of days recorded, and the
-    latest gap to the top 10's median DR. Best-placed first; keywords never ranked last.
+def best_positions(history: pd.DataFrame) -> pd.DataFrame:
+    """Each keyword that ranked in ``history``: its best position and the first day it was reached
+    (columns ``KEYWORD_BEST_COLUMNS``, by keyword), the same answer the store's ``keyword_best`` gives
+    when ``history`` is all of a site's rows."""
+    if history.empty:
+        return empty(KEYWORD_BEST_COLUMNS)
+    frame = _numbers(with_days(history), ["position"])
+    ranked = frame[frame["position"].notna()].sort_values(["keyword", "day"], kind="stable")
+    # Rows are in day order within a keyword, so the first minimum is the earliest day at the best.
+    best = ranked.loc[ranked.groupby("keyword", sort=True)["position"].idxmin()]
+    out = pd.DataFrame(
+        {
+            "keyword": best["keyword"].to_numpy(),
+            "best_position": best["position"].astype("Int64").to_numpy(),
+            "best_day": best["day"].dt.date.to_numpy(),
+        }
+    )
+    return out.reset_index(drop=True)
+
+
+def keyword_summary(history: pd.DataFrame, best: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per keyword in ``history`` (the period shown): its latest position and the change from
+    the recorded day before, the best position ever and the first day it was reached, days in the top
+    10 out of days recorded in the period, and the latest gap to the top 10's median DR. Best-placed
+    first; keywords never ranked last.
+
+    ``best`` is each keyword's best over all the history kept (``HistorySource.keyword_best``), so "best
+    ever" stays put when the period changes; without it the best is read from ``history`` itself,
+    which is right only when ``history`` is all there is.
     """
     columns = (
         "keyword",
@@ -232,16 +276,23 @@ def keyword_summary(history: pd.DataFrame) -> pd.DataFrame:
     frame["earlier"] = frame.groupby("keyword", sort=False)["position"].shift()
     latest = frame.groupby("keyword", sort=True).tail(1).set_index("keyword")
     ranked = frame[frame["position"].notna()]
-    # The first day at the best position: rows are in day order, so the first minimum is the earliest.
-    best = ranked.loc[ranked.groupby("keyword")["position"].idxmin()].set_index("keyword")
+    # The period's own best counts too: a row newer than the all-time answer (read a moment apart) wins.
+    known = [b for b in (best, best_positions(frame)) if b is not None and not b.empty]
+    both = pd.concat(known, ignore_index=True) if known else empty(KEYWORD_BEST_COLUMNS)
+    both = both.assign(best_position=pd.to_numeric(both["best_position"]).astype("Float64"))
+    best = (
+        both.sort_values(["keyword", "best_position", "best_day"], kind="stable")
+        .drop_duplicates("keyword")
+        .set_index("keyword")
+    )
     in_top_10 = ranked[ranked["position"] <= TOP_10].groupby("keyword").size()
     out = pd.DataFrame(
         {
             "keyword": latest.index,
             "position": latest["position"].to_numpy(),
             "change": (latest["earlier"] - latest["position"]).to_numpy(),  # up the ranking is positive
-            "best_position": best["position"].reindex(latest.index).to_numpy(),
-            "best_day": best["day"].reindex(latest.index).dt.date.to_numpy(),
+            "best_position": best["best_position"].reindex(latest.index).to_numpy(),
+            "best_day": best["best_day"].reindex(latest.index).to_numpy(),
             "days_in_top_10": in_top_10.reindex(latest.index, fill_value=0).astype(int).to_numpy(),
             "days_recorded": frame.groupby("keyword", sort=True).size().reindex(latest.index).to_numpy(),
             "median_dr": latest["median_dr"].to_numpy(),

@@ -19,13 +19,21 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pandas as pd
 
-from components.history.frames import empty
+from components.history.frames import best_positions, empty
 from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, TRUST_TOTAL_COLUMNS
 
 if TYPE_CHECKING:
     from store import HistoryStore
 
 T = TypeVar("T")
+
+
+def now() -> float:
+    """The query cache's clock (monotonic seconds): one name, so a test can move time past a TTL
+    instead of waiting for it."""
+    return time.monotonic()
+
+
 #: One watched subject: (kind, subject, origin, site).
 WatchTuple = tuple[str, str, str, str]
 
@@ -42,6 +50,11 @@ class HistorySource(Protocol):
     def trust_map_totals(self, domain: str, since: date | None) -> pd.DataFrame: ...
 
     def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame: ...
+
+    def keyword_best(self, site: str) -> pd.DataFrame:
+        """Each keyword's best position in all the history kept for ``site`` and the first day it was
+        reached (``KEYWORD_BEST_COLUMNS``), whatever period the page shows."""
+        ...
 
     def watch_items(self) -> list[WatchTuple]:
         """The watchlist as (kind, subject, origin, site), the account's own sites first; ``site`` is the
@@ -70,6 +83,9 @@ class StoreSource:
 
     def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self.store.keyword_history(self.account, site, since)
+
+    def keyword_best(self, site: str) -> pd.DataFrame:
+        return self.store.keyword_best(self.account, site)
 
     def watch_items(self) -> list[WatchTuple]:
         return [(i.kind, i.subject, i.origin, i.site) for i in self.store.watchlist(self.account)]
@@ -100,17 +116,17 @@ class QueryCache:
                 self._versions[name] = self._versions.get(name, 0) + 1
 
     def get(self, key: tuple[Any, ...], read: Callable[[], T]) -> T:
-        now = time.monotonic()
+        started = now()
         with self._lock:
             version = self._versions.get(key[0], 0)
             hit = self._entries.get(key)
-            if hit is not None and hit[0] > now and hit[1] == version:
+            if hit is not None and hit[0] > started and hit[1] == version:
                 self._entries.move_to_end(key)
                 return hit[2]
         value = read()
         with self._lock:
             if self._versions.get(key[0], 0) == version:  # not written meanwhile: still current
-                self._entries[key] = (now + self.ttl_s, version, value)
+                self._entries[key] = (started + self.ttl_s, version, value)
                 self._entries.move_to_end(key)
                 while len(self._entries) > self.max_entries:
                     self._entries.popitem(last=False)
@@ -142,6 +158,9 @@ class CachedSource:
 
     def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self._get("keyword_history", site, since)
+
+    def keyword_best(self, site: str) -> pd.DataFrame:
+        return self._get("keyword_best", site)
 
     def watch_items(self) -> list[WatchTuple]:
         return self._get("watch_items")
@@ -201,6 +220,9 @@ class FrameSource:
             keep &= self._keyword_days >= since
         rows = self.keywords[keep].assign(day=self._keyword_days[keep])
         return rows.sort_values(["day", "keyword"], kind="stable").reset_index(drop=True)
+
+    def keyword_best(self, site: str) -> pd.DataFrame:
+        return best_positions(self.keyword_history(site, None))
 
     def watch_items(self) -> list[WatchTuple]:
         return sorted(self.watch, key=lambda item: (item[2] != "own", item[1], item[0], item[3]))

@@ -4,7 +4,10 @@ Pure: history and alert frames in, strings out (``store.jobs.digest`` reads the 
 text that came from the service (domains, keywords, alert titles) is escaped, in the HTML with
 ``html.escape`` and in links by ``urlencode``; the HTML is simple tables with inline styles, which is
 what mail programs render. A move is measured from the last snapshot before the period (or the
-period's first one) to the period's last.
+period's first one) to the period's last, and only a real change is a move: DR or TrueDR by
+``MIN_POINTS`` or more, referring domains by ``MIN_REFERRING_PERCENT`` or more, a keyword's position by
+any place (or into or out of the results). A value the service did not give on one side is unknown,
+not a change.
 """
 
 from __future__ import annotations
@@ -26,6 +29,17 @@ MOVES_SHOWN = 10
 ALERTS_SHOWN = 50
 #: A keyword not in the results counts as this position when ranking keyword moves.
 UNRANKED = 101
+#: The smallest DR or TrueDR change the digest calls a move: ratings are whole numbers, so a point
+#: either way is often rounding (the History page rings moves from the same size).
+MIN_POINTS = 2
+#: The smallest change of referring domains the digest calls a move, in percent of the count before:
+#: a big site gains and loses a few dozen every week without anything happening.
+MIN_REFERRING_PERCENT = 1.0
+
+NO_DOMAIN_MOVED = (
+    f"No watched domain moved: DR and TrueDR by less than {MIN_POINTS} points, referring domains by "
+    f"less than {MIN_REFERRING_PERCENT:g} %."
+)
 
 CELL = "padding:4px 10px;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:top"
 HEAD = CELL + ";background:#f3f4f6;font-weight:600"
@@ -51,6 +65,17 @@ class DomainMove:
         if before is None or after is None or before == 0:
             return 0.0
         return (after - before) / before * 100
+
+    @property
+    def is_real(self) -> bool:
+        """Whether anything moved enough to say: DR or TrueDR by ``MIN_POINTS``, referring domains by
+        ``MIN_REFERRING_PERCENT`` (or from none to some); unknown on either side never counts."""
+        referring = _change(self.referring_domains)
+        return (
+            self.points >= MIN_POINTS
+            or abs(self.referring_percent) >= MIN_REFERRING_PERCENT
+            or (self.referring_domains[0] == 0 and bool(referring))
+        )
 
 
 @dataclass(frozen=True)
@@ -152,23 +177,40 @@ def _period_ends(
 
 
 def domain_moves(history: pd.DataFrame, start: date, end: date, limit: int = MOVES_SHOWN) -> list[DomainMove]:
-    """The watched domains whose DR, TrueDR or referring domains changed, biggest first."""
+    """The watched domains whose DR, TrueDR or referring domains really moved (``DomainMove.is_real``),
+    biggest first: one whose numbers held (or only one side of which is known) is not listed."""
     moves: list[DomainMove] = []
     for domain, first, last in _period_ends(history, "domain", start, end):
         move = DomainMove(
             str(domain),
             *((_value(first[name]), _value(last[name])) for name in ("dr", "true_dr", "referring_domains")),
         )
-        if any(before != after for before, after in (move.dr, move.true_dr, move.referring_domains)):
+        if move.is_real:
             moves.append(move)
     moves.sort(key=lambda m: (-m.points, -abs(m.referring_percent), m.domain))
     return moves[:limit]
 
 
+def keyword_series(history: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame:
+    """Keyword rows with each site named by its domain (``names``: slug → domain) and one series per
+    site and keyword: where a site both tracks a keyword (rows under its slug) and has it watched (rows
+    under its domain), the tracked rows are kept, since they know positions past the top 10. Mixing
+    the two would measure a move from one series to the other."""
+    if history.empty:
+        return history
+    tracked = history["site"].isin(list(names))
+    named = history.assign(site=history["site"].map(lambda site: names.get(site, site)))
+    both = set(zip(named.loc[tracked, "site"], named.loc[tracked, "keyword"], strict=True))
+    pairs = pd.Series(list(zip(named["site"], named["keyword"], strict=True)), index=named.index)
+    return named[tracked | ~pairs.isin(both)].reset_index(drop=True)
+
+
 def keyword_moves(
     history: pd.DataFrame, start: date, end: date, limit: int = MOVES_SHOWN
 ) -> list[KeywordMove]:
-    """The keywords whose position changed over the period, biggest move first."""
+    """The keywords whose position changed over the period, biggest move first; each series (a site's
+    tracked keyword, a keyword watched for a site) on its own, so two series of one keyword are never
+    mixed into a move neither of them made."""
     moves: list[KeywordMove] = []
     for (site, keyword), first, last in _period_ends(history, ["site", "keyword"], start, end):
         move = KeywordMove(str(keyword), str(site), _value(first["position"]), _value(last["position"]))
@@ -185,6 +227,8 @@ def _pair(pair: tuple[int | None, int | None], *, percent: bool = False) -> str:
     before, after = pair
     if before is None and after is None:
         return "—"
+    if before == after:
+        return f"{_number(after)}, no change"
     text = f"{_number(before)} → {_number(after)}"
     change = _change(pair)
     if change:
@@ -262,7 +306,7 @@ def _account_html(account: AccountDigest, dashboard: str) -> str:
         "Watched domains: biggest moves",
         ("Domain", "DR", "TrueDR", "Referring domains"),
         rows,
-        "No watched domain moved.",
+        NO_DOMAIN_MOVED,
     )
     rows = [
         (
@@ -330,7 +374,7 @@ def _account_text(account: AccountDigest, dashboard: str) -> list[str]:
         account.label,
         "=" * len(account.label),
         *_text_section(f"Alerts ({len(account.alerts)})", alerts, "No alerts in this period."),
-        *_text_section("Watched domains: biggest moves", domains, "No watched domain moved."),
+        *_text_section("Watched domains: biggest moves", domains, NO_DOMAIN_MOVED),
         *_text_section("Keywords: biggest moves", keywords, "No keyword moved."),
         "",
     ]

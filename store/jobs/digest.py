@@ -19,6 +19,7 @@ from store.alerts.digest import (
     Digest,
     domain_moves,
     keyword_moves,
+    keyword_series,
     period,
     render_html,
     render_text,
@@ -55,8 +56,7 @@ def account_digest(store: HistoryStore, account: str, start: date, end: date) ->
     keyword_frame = store.keyword_history(account, since=since)
     # A tracked keyword's site is recorded by its slug; people know the site by its domain.
     own = own_sites(watched)
-    names = site_names(own)
-    keyword_frame["site"] = keyword_frame["site"].map(lambda site: names.get(site, site))
+    keyword_frame = keyword_series(keyword_frame, site_names(own))
     return AccountDigest(
         account_label(account, own),
         alerts,

@@ -4,6 +4,7 @@ buttons of other pages, free history from browsing, and an unreachable database 
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
@@ -13,6 +14,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from client.inputs import slug_for
 from client.models import MapSite, ReferringDomain, TrustMap
 from client.settings import key_fingerprint
 from components.core import history
@@ -23,6 +25,7 @@ from sandbox.keyword_data import serp
 from store import HistoryStore
 from tests.apptest.app_pages import button, metric, open_page, shown_text
 from tests.sandbox_picks import new_domain
+from tests.store import samples
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -243,3 +246,40 @@ def test_a_database_that_breaks_after_it_was_opened_is_said_not_a_traceback(
     at.segmented_control(key="history_period").set_value("All").run()  # a read the cache does not hold
     assert not at.exception, [e.value for e in at.exception]
     assert "History is unavailable" in shown_text(at)
+
+
+def test_best_ever_is_the_same_whatever_the_period(store: HistoryStore) -> None:
+    """#2 forty-five days ago, #8 every other day: the 30-day period holds no day at #2."""
+    best_day = TODAY - timedelta(days=45)
+    for back in range(60):
+        day = TODAY - timedelta(days=back)
+        places = {"crm software": 2 if day == best_day else 8}
+        store.record_tracked(ACCOUNT, samples.tracked(slug_for(MINE), places), day, "job")
+    at = open_page(PAGE, history_tab="Keyword positions")
+    assert not at.exception, [e.value for e in at.exception]
+    for period in ("90 days", "30 days", "All"):
+        at.segmented_control(key="history_kw_period").set_value(period).run()
+        assert not at.exception, [e.value for e in at.exception]
+        row = _table(at, "best_position").set_index("keyword").loc["crm software"]
+        assert (row["best_position"], row["best_day"]) == (2, best_day), period
+        assert metric(at, "Ever in the top 10") == "1"
+
+
+def _x_range(at: AppTest) -> tuple[pd.Timestamp, pd.Timestamp]:
+    layout = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]
+    low, high = layout["xaxis"]["range"]
+    return pd.Timestamp(low), pd.Timestamp(high)
+
+
+def test_one_recorded_day_says_whether_it_is_the_first_and_draws_no_day_to_come(store: HistoryStore) -> None:
+    store.watch(ACCOUNT, "domain", RIVAL)
+    for domain, day in ((MINE, TODAY - timedelta(days=100)), (MINE, TODAY), (RIVAL, TODAY)):
+        store.record_lookup(ACCOUNT, lookup_on(domain, day), day, "job")
+    at = open_page(PAGE)  # 90 days: one day of both, but your site has an older one
+    assert not at.exception, [e.value for e in at.exception]
+    assert f"Only {TODAY:%b %d, %Y} is recorded in this period" in shown_text(at)
+
+    at.multiselect(key="history_domains").set_value([RIVAL]).run()  # watched today
+    assert f"{TODAY:%b %d, %Y} is the first recorded day" in shown_text(at)
+    low, high = _x_range(at)
+    assert low <= pd.Timestamp(TODAY) < high < pd.Timestamp(TODAY + timedelta(days=1))  # no day to come

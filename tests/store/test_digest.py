@@ -19,11 +19,19 @@ import pytest
 
 from store import HistoryStore
 from store.alerts.config import AlertConfig, EmailConfig
-from store.alerts.digest import KeywordMove, domain_moves, keyword_moves, period_words
-from store.jobs.digest import run_digest
+from store.alerts.digest import (
+    AccountDigest,
+    Digest,
+    KeywordMove,
+    domain_moves,
+    keyword_moves,
+    period_words,
+    render_text,
+)
+from store.jobs.digest import account_digest, run_digest
 from tests.store.alert_samples import add_alert
 from tests.store.local_servers import free_port, self_signed_certificate, smtp_server
-from tests.store.samples import ACCOUNT, OTHER_ACCOUNT, lookup, tracked
+from tests.store.samples import ACCOUNT, OTHER_ACCOUNT, keyword_report, lookup, tracked
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 AS_OF = date(2026, 11, 22)
@@ -259,3 +267,63 @@ def test_the_cron_line_sends_the_digest_configured_in_secrets_and_never_prints_t
     assert "sent to 1 recipient" in sent.stderr
     for output in (preview, sent):
         assert PASSWORD not in output.stdout + output.stderr
+
+
+def test_only_real_moves_are_listed_and_a_number_that_held_says_so() -> None:
+    start, end = date(2026, 11, 16), AS_OF
+    rows = {  # domain: (DR, TrueDR, referring domains) before the period, then at its end
+        "moz.com": ((91, 95, 21_166), (91, 94, 21_201)),  # a point of TrueDR, 0.2 % of links: noise
+        "semrush.com": ((91, 91, 32_096), (91, 91, 32_101)),
+        "unknown.com": ((50, None, 100), (50, 45, 100)),  # TrueDR not given before: not a change
+        "real.com": ((40, 38, 300), (43, 38, 300)),
+        "grew.com": ((60, 58, 1_000), (60, 58, 1_030)),  # 3 % more referring domains
+    }
+    domains = pd.DataFrame(
+        [
+            (domain, day, *values)
+            for domain, pair in rows.items()
+            for day, values in zip(("2026-11-15", "2026-11-22"), pair, strict=True)
+        ],
+        columns=["domain", "day", "dr", "true_dr", "referring_domains"],
+    ).astype({"dr": "Int64", "true_dr": "Int64", "referring_domains": "Int64"})
+    domains["day"] = pd.to_datetime(domains["day"])
+    moves = domain_moves(domains, start, end)
+    assert [move.domain for move in moves] == ["real.com", "grew.com"]
+    digest = Digest(start, end, DASHBOARD, [AccountDigest("Sites: real.com", pd.DataFrame(), moves)])
+    text = render_text(digest)
+    assert "91 → 91" not in text and "moz.com" not in text
+    assert (
+        "- grew.com: DR 60, no change; TrueDR 58, no change; referring domains 1,000 → 1,030 (+30, +3.0 %)"
+        in text
+    )
+    assert "DR 40 → 43 (+3)" in text
+    quiet = render_text(Digest(start, end, DASHBOARD, [AccountDigest("Sites: moz.com", pd.DataFrame())]))
+    assert "No watched domain moved: DR and TrueDR by less than 2 points" in quiet
+
+
+def test_a_keyword_tracked_and_watched_for_one_site_is_one_series_not_a_move_between_them(
+    tmp_path: Path,
+) -> None:
+    store = HistoryStore.open(f"sqlite:///{tmp_path / 'history.sqlite3'}")
+    store.watch(ACCOUNT, "domain", "stripe.com", origin="own")
+    store.watch(ACCOUNT, "keyword", "crm software", site="stripe.com")
+    start = date(2026, 11, 16)
+    for n in range(1, 6):  # watched before the period: not in the top 10 (the report knows no deeper)
+        day = start - timedelta(days=n)
+        store.record_keyword_report(
+            ACCOUNT, keyword_report("crm software", "stripe.com", None), day, "job", "stripe.com"
+        )
+        store.record_keyword_report(
+            ACCOUNT, keyword_report("email marketing", "stripe.com", 8), day, "job", "stripe.com"
+        )
+    for n in range(7):  # tracked through the period: #14 every day, so it did not move
+        store.record_tracked(
+            ACCOUNT, tracked("stripe-com", {"crm software": 14}), start + timedelta(days=n), "job"
+        )
+    store.record_keyword_report(
+        ACCOUNT, keyword_report("email marketing", "stripe.com", 5), AS_OF, "job", "stripe.com"
+    )
+    part = account_digest(store, ACCOUNT, start, AS_OF)
+    store.close()
+    # Before, the watched "not in the top 10" and the tracked #14 made "crm software entered the results".
+    assert part.keyword_moves == [KeywordMove("email marketing", "stripe.com", 8, 5)]

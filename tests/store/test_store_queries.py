@@ -7,7 +7,13 @@ from datetime import date, timedelta
 import pandas as pd
 
 from store import HistoryStore
-from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, TRUST_TOTAL_COLUMNS
+from store.queries import (
+    DOMAIN_COLUMNS,
+    KEYWORD_BEST_COLUMNS,
+    KEYWORD_COLUMNS,
+    LINK_COLUMNS,
+    TRUST_TOTAL_COLUMNS,
+)
 from tests.store import samples
 from tests.store.samples import ACCOUNT
 
@@ -72,3 +78,21 @@ def test_keyword_history_is_by_day_then_site_and_keyword(store: HistoryStore) ->
         [7, 8, 100, 9000],
         [15, 16, 200, 9000],
     ]
+
+
+def test_keyword_best_is_each_keywords_best_position_in_all_the_history_and_its_first_day(
+    store: HistoryStore,
+) -> None:
+    positions = [9, 3, 5, 3, None, 8]  # best 3, first reached on day 1, reached again on day 3
+    for n, place in enumerate(positions):
+        day = DAY + timedelta(days=n)
+        store.record_tracked(
+            ACCOUNT, samples.tracked(positions={"crm software": place, "gone": None}), day, "job"
+        )
+    store.record_tracked(ACCOUNT, samples.tracked("other-com", {"crm software": 1}), DAY, "job")
+    best = store.keyword_best(ACCOUNT, "example-com")
+    assert tuple(best.columns) == KEYWORD_BEST_COLUMNS
+    # Only one row: "gone" never ranked; the other site's #1 is not this site's.
+    assert best.values.tolist() == [["crm software", 3, DAY + timedelta(days=1)]]
+    assert store.keyword_best(ACCOUNT, "nobody-com").empty
+    assert tuple(store.keyword_best(ACCOUNT, "nobody-com").columns) == KEYWORD_BEST_COLUMNS

@@ -232,17 +232,18 @@ def test_rings_on_a_shared_chart_take_the_colour_of_the_line_they_mark() -> None
     assert list(rings[0].marker.color) == [colours["rival.com"], colours["example.com"]]
 
 
-def test_a_domain_watched_today_shows_its_one_day_as_a_dot_on_a_week_wide_axis() -> None:
+def test_a_domain_watched_today_shows_its_one_day_as_a_dot_on_an_axis_of_that_day_alone() -> None:
     history = domain_rows("example.com", [40])
     fig = charts.ratings_trend_chart(history, frames.largest_moves(history))
     assert {t.mode for t in fig.data if t.name in ("DR", "TrueDR")} == {"lines+markers"}
     low, high = (pd.Timestamp(x) for x in fig.layout.xaxis.range)
+    # Half a day either side: room for the dot, and no day after it (it was three days into the future).
     assert (low, high) == (
-        pd.Timestamp(START) - pd.Timedelta(days=3),
-        pd.Timestamp(START) + pd.Timedelta(days=3),
+        pd.Timestamp(START) - pd.Timedelta(hours=12),
+        pd.Timestamp(START) + pd.Timedelta(hours=12),
     )
-    assert fig.layout.xaxis.tickformat == "%b %d"  # days, not hours of one day
-    longer = charts.metric_trend_chart(domain_rows("example.com", [40] * 5), "traffic")
+    assert fig.layout.xaxis.tickformat == "%b %d" and fig.layout.xaxis.dtick == 86_400_000  # by day
+    longer = charts.metric_trend_chart(domain_rows("example.com", [40] * 10), "traffic")
     assert longer.data[0].mode == "lines" and longer.layout.xaxis.range is None
 
 

@@ -16,7 +16,13 @@ from components.core.tables import table_with_export
 from components.history import frames
 from components.history.charts import metric_trend_chart, ratings_trend_chart
 from components.history.source import HistorySource
-from components.history.widgets.pieces import domain_choices, linked, period_picker, watch_controls
+from components.history.widgets.pieces import (
+    domain_choices,
+    linked,
+    one_day_note,
+    period_picker,
+    watch_controls,
+)
 
 #: Side by side, more lines than this stop being readable.
 MAX_DOMAINS = 8
@@ -117,6 +123,7 @@ def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, st
     moves = frames.largest_moves(rows, n=5)
     st.plotly_chart(data.figure(ratings_trend_chart, rows, moves, order=selected), key="history_ratings")
     st.caption(moves_caption(moves))
+    one_day_note(rows, lambda: source.domain_history(selected, None))
     metric = (
         st.segmented_control(
             "Also over time",

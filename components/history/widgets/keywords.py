@@ -18,7 +18,7 @@ from components.core.tables import table_with_export
 from components.history import frames
 from components.history.charts import gap_chart, rank_chart
 from components.history.source import HistorySource
-from components.history.widgets.pieces import DEFAULT_PERIOD, SITE_PARAM, linked, period_picker
+from components.history.widgets.pieces import DEFAULT_PERIOD, SITE_PARAM, linked, one_day_note, period_picker
 
 #: The choice of keywords watched before sites were recorded (stored with site "").
 WATCHED_SITE_UNKNOWN = "Watched keywords, site unknown"
@@ -29,10 +29,12 @@ SUMMARY_COLUMNS = {
     "change": st.column_config.NumberColumn(
         "Change", format="%+d", help="Places gained since the day before."
     ),
-    "best_position": st.column_config.NumberColumn("Best ever", format="%d"),
+    "best_position": st.column_config.NumberColumn(
+        "Best ever", format="%d", help="The best position in all the history kept, whatever the period."
+    ),
     "best_day": st.column_config.DateColumn("First at best", format="YYYY-MM-DD"),
-    "days_in_top_10": st.column_config.NumberColumn("Days in top 10", format="%d"),
-    "days_recorded": st.column_config.NumberColumn("Days recorded", format="%d"),
+    "days_in_top_10": st.column_config.NumberColumn("Days in top 10", format="%d", help="In this period."),
+    "days_recorded": st.column_config.NumberColumn("Days recorded", format="%d", help="In this period."),
     "median_dr": st.column_config.NumberColumn("Median DR", format="%g"),
     "gap": st.column_config.NumberColumn("Gap", format="%+g", help="Median DR of the top 10 minus your DR."),
     "latest_day": st.column_config.DateColumn("Latest day", format="YYYY-MM-DD"),
@@ -115,7 +117,7 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
             icon=":material/hourglass_empty:",
         )
         return
-    summary = frames.keyword_summary(rows)
+    summary = frames.keyword_summary(rows, source.keyword_best(options[site]))
     cols = st.columns(3)
     cols[0].metric("Keywords", len(summary), border=True)
     cols[1].metric("In the top 10 now", int((summary["position"] <= frames.TOP_10).sum()), border=True)
@@ -127,6 +129,7 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
     chosen = st.multiselect("Keywords on the charts", keywords, default=default, key="history_kw_chosen")
     chart_rows = frames.keyword_rows(rows, chosen)
     st.plotly_chart(data.figure(rank_chart, chart_rows, chosen), key="history_rank")
+    one_day_note(chart_rows, lambda: frames.keyword_rows(source.keyword_history(options[site], None), chosen))
     st.plotly_chart(data.figure(gap_chart, chart_rows, chosen), key="history_gap")
     st.caption(
         "Gap: the median DR of the sites in the top 10 for the keyword minus your site's DR. Above the "

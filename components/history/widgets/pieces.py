@@ -13,6 +13,7 @@ import functools
 from collections.abc import Callable
 from typing import Literal
 
+import pandas as pd
 import streamlit as st
 
 from client.errors import ApiError
@@ -217,6 +218,16 @@ def period_picker(key: str) -> str:
         )
         or DEFAULT_PERIOD
     )
+
+
+def one_day_note(rows: pd.DataFrame, all_rows: Callable[[], pd.DataFrame]) -> None:
+    """Under a chart of one recorded day, say whether it is the first recorded day (``all_rows``, the
+    same read over all the history, is asked only then) or just the only one in the period."""
+    day = frames.single_day(rows)
+    if day is not None:
+        everything = all_rows()
+        first = everything.empty or pd.to_datetime(everything["day"]).dt.date.min() == day
+        st.caption(frames.one_day_words(day, first=first))
 
 
 def linked(name: Kind, key: str) -> str | None:

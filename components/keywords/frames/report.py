@@ -14,15 +14,17 @@ from typing import Literal
 
 import pandas as pd
 
+from client.errors import InvalidInputError
+from client.inputs import normalise_domain
 from client.models import KeywordReport, SerpResult
 from components.common.text import fmt_number, safe_http_url
 
 #: The service's tier rule (contract notes): boost when the gap is ≤ 0, advanced up to 10, else ultra.
 ADVANCED_MAX_GAP = 10
 TIER_LABELS = {
-    "boost": "boost (you clear the bar)",
-    "advanced": "advanced (within 10 DR)",
-    "ultra": "ultra (more than 10 DR short)",
+    "boost": "boost (your DR at or above the median)",
+    "advanced": "advanced (within 10 DR below the median)",
+    "ultra": "ultra (more than 10 DR below the median)",
 }
 
 SERP_COLUMNS: dict[str, str] = {
@@ -139,20 +141,95 @@ class Verdict:
     detail: str
 
 
+def _site_of(domain: str) -> str:
+    """A domain as the site it belongs to (``www.example.com`` → ``example.com``); as typed, lower
+    case, when it is not a public domain."""
+    try:
+        return normalise_domain(domain)
+    except InvalidInputError:
+        return domain.strip().lower()
+
+
+def site_position(report: KeywordReport) -> int | None:
+    """Where the asked-for site stands in the report's top 10 (its best-placed page); None when it is
+    not in it or no site was asked for."""
+    if report.user is None:
+        return None
+    site = _site_of(report.user.domain)
+    places = [row.position for row in report.results if _site_of(row.domain) == site]
+    return min(places) if places else None
+
+
+def _points(amount: float) -> str:
+    return f"{fmt_number(abs(amount))} point{'' if abs(amount) == 1 else 's'}"
+
+
+def _above_words(report: KeywordReport, position: int) -> str:
+    """The results above ``position`` in words: "the 4 results above you (median DR 52)"."""
+    above = [row for row in report.results if row.position < position]
+    median = known_median(row.dr for row in above)
+    said = "the result above you" if len(above) == 1 else f"the {len(above)} results above you"
+    if median is not None:
+        said += f" ({'DR' if len(above) == 1 else 'median DR'} {fmt_number(median)})"
+    return said
+
+
+def _in_top_10(report: KeywordReport, position: int, median: float | None, gap: float | None) -> Verdict:
+    """The reading for a site already in the top 10: where it stands, and what its gap means there
+    (a site that ranks is never "short" of a place it holds)."""
+    user_dr = report.user.dr if report.user else None
+    headline = "You hold #1 for this keyword" if position == 1 else f"You rank #{position}, in the top 10"
+    if user_dr is None or median is None or gap is None:
+        return Verdict(
+            "success",
+            headline,
+            "The service could not resolve enough ratings to compare your DR with the rest of the top 10.",
+        )
+    versus = f"the median DR of the top 10 ({fmt_number(median)})"
+    above = _above_words(report, position) if position > 1 else ""
+    if gap <= 0:
+        detail = f"Your DR {user_dr} clears {versus}" + (f" by {_points(gap)}" if gap < 0 else "") + ": "
+        detail += (
+            "authority is on your side. Keep the page the best answer to hold the spot."
+            if position == 1
+            else f"authority is not what keeps you below {above}; content and search intent are."
+        )
+        return Verdict("success", headline, detail)
+    detail = (
+        f"Your DR {user_dr} is {_points(gap)} below {versus}, yet your page ranks #{position}: its content "
+        "and relevance carry it. "
+    )
+    detail += (
+        "Links that lift your DR help you keep the spot against sites with more authority."
+        if position == 1
+        else f"Links that lift your DR help you climb past {above} and keep your place."
+    )
+    return Verdict("success", headline, detail)
+
+
 def verdict(report: KeywordReport) -> Verdict | None:
-    """The reading of the user's gap to the top 10; None when no domain was given."""
+    """The reading of the user's standing for the keyword; None when no domain was given.
+
+    A site already in the top 10 is told where it stands and what its gap means there
+    (``site_position``); only a site outside it is told how far short it is of the median DR.
+    """
     user = report.user
     if user is None:
         return None
     median = report_median(report)
     lowest = report_min(report)
-    if user.dr is None or median is None:
+    gap = user.gap if user.gap is not None else None
+    if gap is None and user.dr is not None and median is not None:
+        gap = median - user.dr
+    position = site_position(report)
+    if position is not None:
+        return _in_top_10(report, position, median, gap)
+    if user.dr is None or median is None or gap is None:
         return Verdict(
             "info",
             "No verdict: the DR needed is unknown",
             "The service could not resolve enough ratings to measure the gap for this keyword.",
         )
-    gap = user.gap if user.gap is not None else median - user.dr
     median_text, gap_text = fmt_number(median), fmt_number(abs(gap))
     beats_weakest = lowest is not None and user.dr >= lowest
     weakest = (
@@ -165,7 +242,8 @@ def verdict(report: KeywordReport) -> Verdict | None:
         return Verdict(
             "success",
             "Winnable on authority",
-            f"Your DR {user.dr} clears the median DR of the top 10 ({median_text})"
+            f"Your site is not in the top 10 yet, but your DR {user.dr} clears the median DR of the top 10 "
+            f"({median_text})"
             + (f" by {gap_text} point{'' if abs(gap) == 1 else 's'}" if gap < 0 else "")
             + ". Content quality and search intent decide this one, not links.",
         )
@@ -173,12 +251,14 @@ def verdict(report: KeywordReport) -> Verdict | None:
         return Verdict(
             "info",
             f"Within reach: {gap_text} DR short",
-            f"The median DR of the top 10 is {median_text} and yours is {user.dr}. A few strong, relevant "
-            f"links plus a better page than the current results can close the gap.{weakest}",
+            f"Your site is not in the top 10 yet. The median DR of the top 10 is {median_text} and yours "
+            f"is {user.dr}. A few strong, relevant links plus a better page than the current results can "
+            f"close the gap.{weakest}",
         )
     return Verdict(
         "warning",
         f"A long climb: {gap_text} DR short",
-        f"The median DR of the top 10 is {median_text} and yours is {user.dr}. Expect to need a sustained "
-        f"link-building effort, or pick a less contested keyword first.{weakest}",
+        f"Your site is not in the top 10 yet. The median DR of the top 10 is {median_text} and yours is "
+        f"{user.dr}. Expect to need a sustained link-building effort, or pick a less contested keyword "
+        f"first.{weakest}",
     )
