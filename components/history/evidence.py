@@ -159,6 +159,7 @@ def mark_points(fig: go.Figure, points: pd.DataFrame, missing_y: float | None = 
             name=point.label.capitalize(),
             legendgroup="evidence",
             customdata=[point.words],
+            cliponaxis=False,  # a point at the chart's edge keeps its marker and its label whole
             hovertemplate="%{customdata} on %{x|%b %d, %Y}<extra></extra>",
             **({"row": cell["row"], "col": cell["col"]} if cell else {}),
         )
