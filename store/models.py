@@ -223,6 +223,12 @@ class AlertRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     acknowledged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     acknowledged_by: Mapped[str | None] = mapped_column(String(SUBJECT_LEN))
+    #: The evidence a chart link opens on (``store.alerts.catalog.Finding``); empty on alerts found
+    #: before revision 0006 knew the comparison's earlier day (their links fall back to the rule's usual).
+    since: Mapped[date | None] = mapped_column(Date)
+    metric: Mapped[str | None] = mapped_column(String(SHORT_LEN))
+    referring_domain: Mapped[str | None] = mapped_column(String(SUBJECT_LEN))
+    site: Mapped[str | None] = mapped_column(String(SUBJECT_LEN))
 
 
 class AlertDeliveryRow(Base):

@@ -33,7 +33,7 @@ from components.core import access, alerts
 from components.core.connection import Connection
 from components.core.pages import HISTORY, link_to
 from components.core.tables import TWO_LINE_ROW_HEIGHT, table_with_export
-from store.alerts import chart_query
+from store.alerts import alert_query
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -59,6 +59,10 @@ COLUMN_CONFIG: dict[str, Any] = {
     "rule": None,
     "chart": None,
     "chart_subject": None,
+    "since": None,
+    "metric": None,
+    "referring_domain": None,
+    "site": None,
     "day": st.column_config.DateColumn("Day", format="YYYY-MM-DD", width=95),
     "title": st.column_config.TextColumn("What happened", width=260),
     "change": st.column_config.TextColumn("Before → after", width=95),
@@ -128,8 +132,8 @@ def _card(conn: Connection, row: Any, allowed: bool, reason: str | None) -> None
                 HISTORY,
                 label="Chart",
                 icon=":material/show_chart:",
-                query_params=chart_query(str(row.chart), str(row.chart_subject)),
-                help=f"The History page on {row.chart_subject}.",
+                query_params=alert_query(row),
+                help=f"The History page on {row.chart_subject}, marking what the alert compared.",
             )
             st.button(
                 "Acknowledge",

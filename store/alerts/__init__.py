@@ -7,7 +7,15 @@ links an alert points to. No Streamlit here.
 """
 
 from store.alerts.catalog import RULES, Finding, RuleSetting, RuleSpec
-from store.alerts.links import HISTORY_PATH, chart_query, chart_url
+from store.alerts.links import (
+    HISTORY_PATH,
+    Evidence,
+    alert_evidence,
+    alert_query,
+    alert_url,
+    chart_query,
+    chart_url,
+)
 from store.alerts.state import ALERT_COLUMNS, ALERT_STATES, AlertState, EvaluationReport
 
 __all__ = [
@@ -17,9 +25,13 @@ __all__ = [
     "RULES",
     "AlertState",
     "EvaluationReport",
+    "Evidence",
     "Finding",
     "RuleSetting",
     "RuleSpec",
+    "alert_evidence",
+    "alert_query",
+    "alert_url",
     "chart_query",
     "chart_url",
 ]

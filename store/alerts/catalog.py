@@ -134,6 +134,11 @@ class Finding:
     ``key`` names what it is about beyond the subject (a metric, a referring domain), so that
     ``fingerprint`` is one per (rule, subject, key, day): evaluating the day again finds the same one.
     With ``once`` it is one per (rule, subject, key): found again on a later day, it is already known.
+
+    The evidence its chart link opens on (``store.alerts.links``): ``since`` is the day of the earlier
+    snapshot the rule compared ``day`` with (the "before" point), ``metric`` the domain chart's number,
+    ``referring_domain`` the link a Trust Map alert is about, ``site`` the site a keyword is measured for
+    (a tracked site's slug, a watched keyword's domain; "" when a watched keyword's site is unknown).
     """
 
     rule: str
@@ -149,6 +154,10 @@ class Finding:
     #: Told once ever per subject and key, whatever the day (a spam domain that leaves the sample and
     #: comes back is not news twice); otherwise once per day.
     once: bool = False
+    since: date | None = None
+    metric: str | None = None
+    referring_domain: str | None = None
+    site: str | None = None
 
     @property
     def fingerprint(self) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from store.alerts.links import chart_url
+from store.alerts.links import alert_url, chart_url
 from store.alerts.rules import missing
 
 PRODUCT = "Authority Dashboard"
@@ -247,7 +247,7 @@ def _day(value: Any) -> str:
 def _alert_url(dashboard: str, alert: Any) -> str:
     """The chart an alert row is about (the dashboard for a chart this version does not know)."""
     try:
-        return chart_url(dashboard, alert.chart, alert.chart_subject)
+        return alert_url(dashboard, alert)
     except ValueError:
         return dashboard
 

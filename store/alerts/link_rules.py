@@ -110,6 +110,8 @@ def trust_map_findings(
                     after=f"spam score {score:g}",
                     key=name,
                     once=True,
+                    since=previous_day,
+                    referring_domain=name,
                 )
             )
     strong_at = threshold_of(settings, "strong_link_lost")
@@ -138,6 +140,8 @@ def trust_map_findings(
                     after="lost",
                     detail=f"Live on {say_day(previous_day)}, lost on {say_day(day)}.",
                     key=name,
+                    since=previous_day,
+                    referring_domain=name,
                 )
             )
     return found
@@ -183,6 +187,8 @@ def partner_findings(
                     after=after,
                     detail=f"Linked on {say_day(previous_day)}; {after} on {say_day(day)}.",
                     key=site,
+                    since=previous_day,
+                    referring_domain=name,
                 )
             )
     return found

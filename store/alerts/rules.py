@@ -90,6 +90,7 @@ class _WeekChange:
     before: float
     after: float
     days: int
+    since: date
 
 
 def _week_change(rows: list[Row], now: Row, column: str) -> _WeekChange | None:
@@ -99,7 +100,7 @@ def _week_change(rows: list[Row], now: Row, column: str) -> _WeekChange | None:
     before, after = _number(base[column]), _number(now[column])
     if before is None or after is None:
         return None
-    return _WeekChange(before, after, (now["day"] - base["day"]).days)
+    return _WeekChange(before, after, (now["day"] - base["day"]).days, base["day"])
 
 
 def _in_days(days: int) -> str:
@@ -131,9 +132,9 @@ def _newly_fell(
 
 
 def _fall_finding(
-    rule: str, domain: str, day: date, what: str, change: _WeekChange, key: str = ""
+    rule: str, domain: str, day: date, what: str, change: _WeekChange, metric: str, key: str = ""
 ) -> Finding:
-    """A domain's number that fell: "<domain>: <what> in 7 days (<before> → <after>)"."""
+    """A domain's number (``metric``) that fell: "<domain>: <what> in 7 days (<before> → <after>)"."""
     before, after = _whole(change.before), _whole(change.after)
     return Finding(
         rule=rule,
@@ -145,6 +146,8 @@ def _fall_finding(
         before=before,
         after=after,
         key=key,
+        since=change.since,
+        metric=metric,
     )
 
 
@@ -157,7 +160,8 @@ def _authority_drops(
         if fell is not None:
             change, by = fell
             what = f"{label} fell {_whole(by)} point{'s' if by != 1 else ''}"
-            found.append(_fall_finding("authority_drop", domain, now["day"], what, change, key=column))
+            finding = _fall_finding("authority_drop", domain, now["day"], what, change, column, key=column)
+            found.append(finding)
     return found
 
 
@@ -169,7 +173,7 @@ def _referring_domains_fell(
         return []
     change, share = fell
     what = f"referring domains fell {share:.0f}%"
-    return [_fall_finding("referring_domains_fell", domain, now["day"], what, change)]
+    return [_fall_finding("referring_domains_fell", domain, now["day"], what, change, "referring_domains")]
 
 
 #: rule -> (the yes/no column, the title's ending, before, after)
@@ -198,6 +202,8 @@ def _flag_lost(rule: str, domain: str, now: Row, previous: Row | None) -> list[F
             chart_subject=domain,
             before=before,
             after=after,
+            since=previous["day"],
+            metric=column,
         )
     ]
 
@@ -283,20 +289,31 @@ def keyword_findings(
 
 
 def _keyword_finding(
-    rule: str, keyword: str, day: date, what: str, where: str, before: int | None, after: int | None, key: str
+    rule: str,
+    keyword: str,
+    days: tuple[date, date],
+    what: str,
+    where: tuple[str, str],
+    before: int | None,
+    after: int | None,
 ) -> Finding:
     """A keyword's position that changed: "“<keyword>”<where> <what> (<before> → <after>)", where names
-    the site it is measured for, so the same keyword for two sites never reads as one."""
+    the site it is measured for, so the same keyword for two sites never reads as one. ``days`` are the
+    previous snapshot's day and this one's; ``where`` is (the site as stored, its words)."""
+    site, words = where
+    since, day = days
     return Finding(
         rule=rule,
         subject=keyword,
         day=day,
-        title=f"“{keyword}”{where} {what} ({_place(before)} → {_place(after)})",
+        title=f"“{keyword}”{words} {what} ({_place(before)} → {_place(after)})",
         chart="keyword",
         chart_subject=keyword,
         before=_place(before),
         after=_place(after),
-        key=key,
+        key=site or "watched",
+        since=since,
+        site=site,
     )
 
 
@@ -313,11 +330,11 @@ def _keyword_day(
         if now is None or previous is None or not _was_read(now) or not _was_read(previous):
             continue
         before, after = _ranked(previous), _ranked(now)
-        key = site or "watched"
-        where = _where(site, names)
+        where = (site, _where(site, names))
+        days = (previous["day"], day)
         if left_on and before is not None and before <= TOP and (after is None or after > TOP):
             left = _keyword_finding(
-                "keyword_left_top10", keyword, day, "left the top 10", where, before, after, key
+                "keyword_left_top10", keyword, days, "left the top 10", where, before, after
             )
             found.append(left)
             continue  # told as leaving the top 10, not also as a move
@@ -325,5 +342,5 @@ def _keyword_day(
             continue
         moved = abs(after - before)
         what = f"{'rose' if after < before else 'fell'} {moved} position{'s' if moved != 1 else ''}"
-        found.append(_keyword_finding("keyword_moved", keyword, day, what, where, before, after, key))
+        found.append(_keyword_finding("keyword_moved", keyword, days, what, where, before, after))
     return found

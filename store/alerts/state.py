@@ -49,6 +49,11 @@ ALERT_COLUMNS = (
     "acknowledged_at",
     "acknowledged_by",
     "delivery",
+    # The evidence the chart link opens on (``store.alerts.links.alert_query``).
+    "since",
+    "metric",
+    "referring_domain",
+    "site",
 )
 #: The channel a delivery row is for (the only one there is).
 WEBHOOK = "webhook"
@@ -235,6 +240,10 @@ class AlertsMixin:
                 DELIVERIES.c.state,
                 DELIVERIES.c.attempts,
                 DELIVERIES.c.last_status,
+                ALERTS.c.since,
+                ALERTS.c.metric,
+                ALERTS.c.referring_domain,
+                ALERTS.c.site,
             )
             .outerjoin(DELIVERIES, (DELIVERIES.c.alert_id == ALERTS.c.id) & (DELIVERIES.c.channel == WEBHOOK))
             .where(ALERTS.c.account == check_account(account))
@@ -265,6 +274,10 @@ class AlertsMixin:
                 as_utc(row.acknowledged_at) if row.acknowledged_at is not None else None,
                 row.acknowledged_by,
                 delivery_words(row.state, row.attempts, row.last_status),
+                row.since,
+                row.metric,
+                row.referring_domain,
+                row.site,
             )
             for row in rows
         ]
@@ -339,4 +352,12 @@ def _alert_row(account: str, finding: Finding, now: datetime) -> dict[str, Any]:
         "chart": finding.chart,
         "chart_subject": finding.chart_subject[:SUBJECT_LEN],
         "created_at": now,
+        "since": finding.since,
+        "metric": finding.metric,
+        "referring_domain": _short(finding.referring_domain),
+        "site": _short(finding.site),
     }
+
+
+def _short(text: str | None) -> str | None:
+    return text[:SUBJECT_LEN] if text else text

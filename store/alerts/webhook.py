@@ -30,7 +30,7 @@ from sqlalchemy import and_, func, or_, select, update
 
 from store.alerts.catalog import RULES
 from store.alerts.config import AlertConfig
-from store.alerts.links import chart_url
+from store.alerts.links import alert_url
 from store.engine import DATABASE_ERRORS, unavailable, write_engine
 from store.history import HistoryStore
 from store.models import AlertDeliveryRow, AlertRow
@@ -75,6 +75,11 @@ class OutgoingAlert:
     detail: str | None
     chart: str
     chart_subject: str
+    #: The evidence its chart link opens on (see ``store.alerts.links.alert_evidence``).
+    since: date | None = None
+    metric: str | None = None
+    referring_domain: str | None = None
+    site: str | None = None
 
     @property
     def rule_name(self) -> str:
@@ -94,7 +99,7 @@ def backoff(attempts: int) -> timedelta:
 def alert_link(alert: OutgoingAlert, dashboard_url: str) -> str:
     """The chart the alert is about (the dashboard itself for a chart this version does not know)."""
     try:
-        return chart_url(dashboard_url, alert.chart, alert.chart_subject)
+        return alert_url(dashboard_url, alert)
     except ValueError:
         return dashboard_url
 
@@ -263,6 +268,10 @@ def _outgoing(row: Any) -> OutgoingAlert:
         detail=row.detail,
         chart=row.chart,
         chart_subject=row.chart_subject,
+        since=row.since,
+        metric=row.metric,
+        referring_domain=row.referring_domain,
+        site=row.site,
     )
 
 

@@ -23,7 +23,7 @@ from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import tracked_on
 from store import HistoryStore
-from store.alerts import chart_query
+from store.alerts import alert_query, chart_query
 from tests.apptest.app_pages import open_page, shown_text, signed_in
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
@@ -96,10 +96,7 @@ def test_the_page_lists_the_open_alerts_newest_first_each_with_its_chart(store: 
     at = _open()
     titles = [m.value for m in at.markdown if m.value.startswith("**")]
     assert [t.strip("*").replace("\\", "") for t in titles] == expected["title"].tolist()
-    assert _links(at, "history") == [
-        ("Chart", urlencode(chart_query(chart, subject)))
-        for chart, subject in zip(expected["chart"], expected["chart_subject"], strict=True)
-    ]
+    assert _links(at, "history") == [("Chart", urlencode(alert_query(row))) for row in expected.itertuples()]
     assert {"strong_link_lost", "spam_risky_link"} <= set(expected["rule"])
     assert _sidebar_count(at) == f"{len(expected)} open alerts"
     said = shown_text(at).replace("\\", "")  # as read, unescaped

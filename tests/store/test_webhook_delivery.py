@@ -84,7 +84,9 @@ def test_each_alert_is_accepted_exactly_once_through_timeouts_503s_and_dropped_c
         "before": "80",
         "after": "76",
         "detail": None,
-        "link": f"{DASHBOARD}/history?history_domain=site2.com&history_tab=Domain+trends",
+        # The window of its 7-day comparison and its metric (an alert row without them: the rule's usual).
+        "link": f"{DASHBOARD}/history?history_domain=site2.com&history_tab=Domain+trends"
+        "&history_from=2026-11-14&history_before=2026-11-15&history_to=2026-11-22&history_metric=dr",
     }
 
 
@@ -109,7 +111,10 @@ def test_slack_body_reads_as_a_sentence_with_a_link_and_cannot_mention_the_chann
     text = request.json()["text"]
     assert "Keyword &lt;!channel&gt; left the top 10" in text
     assert "8 → 14" in text
-    assert f"<{DASHBOARD}/history?history_keyword=best+crm&history_tab=Keyword+positions|" in text
+    assert (
+        f"<{DASHBOARD}/history?history_keyword=best+crm&history_tab=Keyword+positions"
+        "&history_from=2026-11-20&history_before=2026-11-21&history_to=2026-11-22|Open the chart>"
+    ) in text
     assert ACCOUNT not in text and "s3cr3t" not in text
 
 

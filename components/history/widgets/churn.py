@@ -1,20 +1,23 @@
 """The History page's Trust Map churn tab: referring domains that appeared or disappeared between two
 chosen snapshots of a site's Trust Map sample, new spam-risky domains and links that went from live to
 lost, with the sample's totals over the year before the later snapshot. A link's ``history_domain``
-(an alert's "Chart") picks the site."""
+(an alert's "Chart") picks the site; an alert's link also picks the two snapshots it compared, and
+its referring domain leads the table."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import streamlit as st
 
 from components.common.text import escape_md
 from components.core import data
 from components.core.tables import score_column, table_with_export
-from components.history import frames
+from components.history import evidence, frames
 from components.history.charts import trust_map_totals_chart
+from components.history.evidence import LinkedEvidence
 from components.history.source import HistorySource
+from components.history.widgets import alert_window
 from components.history.widgets.pieces import domain_choices, linked
 
 CHURN_COLUMNS = {
@@ -27,6 +30,35 @@ CHURN_COLUMNS = {
     "spam_score": st.column_config.NumberColumn("Spam score", format="%.0f", help="0–100"),
     "importance": st.column_config.NumberColumn("Importance", format="%.1f", help="0–100"),
 }
+#: Where the churn tab keeps the alert link it took (it has no period of its own).
+EVIDENCE_KEY = "history_churn"
+#: The site the last alert link opened (its referring domain is looked for in that site's churn only).
+LINKED_SITE = "_history_churn_alert_site"
+
+
+def compared_days(days: list[date], shown: LinkedEvidence) -> tuple[date, date] | None:
+    """The two snapshots an alert compared, among ``days``: its day (or the latest map before it) and
+    its earlier day (or the map before that); None when the site has no map on or before the day."""
+    if shown.end is None:
+        return None
+    after = max((d for d in days if d <= shown.end), default=None)
+    if after is None:
+        return None
+    earlier = [d for d in days if d < after]
+    if not earlier:
+        return None
+    before = shown.before if shown.before in earlier else earlier[-1]
+    return before, after
+
+
+def _named_caption(table_rows: list[str], referring_domain: str) -> None:
+    if referring_domain in table_rows:
+        st.caption(f"The alert's referring domain, **{escape_md(referring_domain)}**, is first in the table.")
+    else:
+        st.caption(
+            f"The alert's referring domain, {escape_md(referring_domain)}, did not change between "
+            "these two snapshots."
+        )
 
 
 def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
@@ -34,11 +66,18 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
     if not choices:
         st.info("Nothing is watched yet: add domains on the Watchlist tab.", icon=":material/visibility:")
         return
-    asked = linked("domain", "churn")  # an alert's link opens the churn of its site
-    if asked and asked in choices:
+    taken = alert_window.take_link(EVIDENCE_KEY)
+    asked = linked("domain", "churn") or (st.query_params.get("history_domain") if taken else None)
+    if asked and asked in choices:  # an alert's link opens the churn of its site
         st.session_state["history_churn_domain"] = asked
+    if taken is not None:
+        st.session_state[LINKED_SITE] = asked
     domain = st.selectbox("Site", choices, key="history_churn_domain")
     days = source.trust_map_days(domain)
+    shown = alert_window.active(EVIDENCE_KEY) if st.session_state.get(LINKED_SITE) == domain else None
+    compared = compared_days(days, shown) if shown is not None else None
+    if taken is not None and compared is not None:
+        st.session_state[f"history_churn_days_{domain}"] = compared
     if len(days) < 2:
         st.info(
             f"{len(days) or 'No'} Trust Map snapshot{'s' if len(days) != 1 else ''} of "
@@ -52,7 +91,7 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
     start, end = st.select_slider(
         "Compare the snapshots of",
         options=days,
-        value=(month_before, latest),
+        value=(month_before, latest),  # a range; an alert's link sets the two days it compared
         format_func=lambda d: f"{d:%b %d, %Y}",
         key=f"history_churn_days_{domain}",
     )
@@ -66,6 +105,10 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
     totals = source.trust_map_totals(domain, end - timedelta(days=364))
     st.plotly_chart(data.figure(trust_map_totals_chart, totals, domain), key="history_churn_totals")
     table = frames.churn_table(result)
+    named = shown.referring_domain if shown is not None else None
+    table = evidence.first_named(table, named)
+    if named:
+        _named_caption(list(table["referring_domain"].astype(str).str.lower()), named)
     if table.empty:
         st.caption(f"The sample held the same referring domains on {start:%b %d} and {end:%b %d}.")
     table_with_export(

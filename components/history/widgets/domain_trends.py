@@ -1,5 +1,7 @@
 """The History page's Domain trends tab: DR and TrueDR of your site beside its competitors over a
-period, the largest moves ringed, trust / traffic / referring domains, and the week-over-week table."""
+period, the largest moves ringed, trust / traffic / referring domains, and the week-over-week table.
+An alert's Chart link opens it on the alert's domain, window and metric, its before and after marked
+(``alert_window``)."""
 
 from __future__ import annotations
 
@@ -13,17 +15,14 @@ from components.common.text import escape_md
 from components.core import data
 from components.core.connection import Connection
 from components.core.tables import table_with_export
-from components.history import frames
-from components.history.charts import metric_trend_chart, ratings_trend_chart
+from components.history import evidence, frames
 from components.history.source import HistorySource
-from components.history.widgets.pieces import (
-    domain_choices,
-    linked,
-    one_day_note,
-    period_picker,
-    watch_controls,
-)
+from components.history.widgets import alert_window
+from components.history.widgets.pieces import LINK_PARAM, domain_choices, linked, one_day_note, watch_controls
 
+PERIOD_KEY = "history_period"
+#: The domain the last alert link named (the one its marks are on).
+LINKED_DOMAIN = "_history_alert_domain"
 #: Side by side, more lines than this stop being readable.
 MAX_DOMAINS = 8
 OTHER_METRICS = {"traffic": "Traffic", "referring_domains": "Referring domains", "trust_score": "Trust"}
@@ -48,16 +47,19 @@ WEEKLY_COLUMNS = {
 WEEKLY_SHOWN = [c for c in WEEKLY_COLUMNS if not c.startswith("trust_score")]
 
 
-def _choices(source: HistorySource, own: dict[str, str]) -> tuple[list[str], list[str]]:
+def _valid_domain(asked: str | None) -> str | None:
+    try:
+        return data.domain(asked) if asked else None
+    except InvalidInputError:
+        return None
+
+
+def _choices(source: HistorySource, own: dict[str, str], taken: str | None) -> tuple[list[str], list[str]]:
     """The domains to pick from (a domain linked from another page first) and the ones picked at first:
-    your first site and up to three watched domains."""
+    your first site and up to three watched domains; an alert's link (``taken``) picks its domain alone
+    every time it is followed."""
     choices, mine = domain_choices(source, own)
-    asked = linked("domain", "domains")
-    if asked:
-        try:
-            asked = data.domain(asked)
-        except InvalidInputError:
-            asked = None
+    asked = _valid_domain(linked("domain", "domains")) or taken
     if asked and asked not in choices:
         choices.insert(0, asked)
     if asked:
@@ -84,8 +86,38 @@ def moves_caption(moves: pd.DataFrame) -> str:
     )
 
 
+def _take_link() -> str | None:
+    """An alert's link, the first time it is followed: its domain (the one to show alone), and its
+    metric chosen in "Also over time" when it is one of those."""
+    taken = alert_window.take_link(PERIOD_KEY)
+    if taken is None:
+        return None
+    domain = _valid_domain(st.query_params.get(LINK_PARAM["domain"]))
+    st.session_state[LINKED_DOMAIN] = domain
+    line = evidence.chart_line(taken.metric) if taken.metric else None
+    if line in OTHER_METRICS:
+        st.session_state["history_metric"] = line
+    return domain
+
+
+def _marks(selected: list[str]) -> evidence.Marks | None:
+    """The alert's points to mark, while its window is shown and its domain is among those picked."""
+    shown = alert_window.active(PERIOD_KEY)
+    domain = st.session_state.get(LINKED_DOMAIN)
+    if shown is None or shown.end is None or shown.metric is None or domain not in selected:
+        return None
+    return evidence.Marks(str(domain), shown.metric, shown.before, shown.end)
+
+
+def _marks_caption(rows: pd.DataFrame, marks: evidence.Marks) -> None:
+    line = evidence.chart_line(marks.metric)
+    domain_rows = rows[rows["domain"].astype(str) == marks.subject]
+    points = evidence.evidence_points(domain_rows, marks, line)
+    alert_window.marks_caption(points, f"{marks.subject}'s {frames.TREND_METRICS[line]}")
+
+
 def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, str], today: date) -> None:
-    choices, default = _choices(source, own)
+    choices, default = _choices(source, own, _take_link())
     if not choices:
         st.info(
             "Nothing is watched yet. Add your competitors on the Watchlist tab, or press Watch on the "
@@ -103,7 +135,7 @@ def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, st
         help="Your sites and the domains you watch; pick several to see them side by side.",
     )
     with right:
-        period = period_picker("history_period")
+        since, until = alert_window.period_or_window(PERIOD_KEY, today)
     if not selected:
         st.caption("Pick one or more domains.")
         return
@@ -111,9 +143,9 @@ def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, st
     for domain in [d for d in selected if d not in watched_domains][:2]:
         st.caption(f"{escape_md(domain)} is not watched: nothing new is kept for it.")
         watch_controls(conn, "domain", domain, key=f"history_watch_{domain}")
-    rows = source.domain_history(selected, frames.since(period, today))
+    rows = evidence.in_window(source.domain_history(selected, since), until)
     if rows.empty:
-        when = "so far" if frames.PERIODS.get(period) is None else f"in the last {period}"
+        when = "in this period" if since is not None else "so far"
         st.info(
             f"Nothing recorded for {escape_md(', '.join(selected))} {when}. A watched domain gets a row "
             "each day the snapshot job runs or someone opens it in the app.",
@@ -121,8 +153,13 @@ def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, st
         )
         return
     moves = frames.largest_moves(rows, n=5)
-    st.plotly_chart(data.figure(ratings_trend_chart, rows, moves, order=selected), key="history_ratings")
+    marks = _marks(selected)
+    st.plotly_chart(
+        data.figure(evidence.ratings_with_evidence, rows, moves, selected, marks), key="history_ratings"
+    )
     st.caption(moves_caption(moves))
+    if marks is not None and evidence.chart_line(marks.metric) in frames.RATINGS:
+        _marks_caption(rows, marks)
     one_day_note(rows, lambda: source.domain_history(selected, None))
     metric = (
         st.segmented_control(
@@ -135,7 +172,11 @@ def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, st
         )
         or "traffic"
     )
-    st.plotly_chart(data.figure(metric_trend_chart, rows, metric, order=selected), key="history_metric_chart")
+    st.plotly_chart(
+        data.figure(evidence.metric_with_evidence, rows, metric, selected, marks), key="history_metric_chart"
+    )
+    if marks is not None and evidence.chart_line(marks.metric) == metric:
+        _marks_caption(rows, marks)
     st.markdown("**Week over week**")
     table_with_export(
         frames.week_over_week(rows),

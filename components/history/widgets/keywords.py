@@ -3,7 +3,9 @@ watched for one site, the positions over time with the top 10 shaded, the gap to
 DR, and per keyword its best position ever and days in the top 10. A link naming a keyword
 (``history_keyword``, and ``history_site`` for a watched one: an alert's chart) opens the site that
 tracks it, or the keywords watched for that site, with that keyword on the charts. Keywords watched
-before sites were recorded are shown apart, as "site unknown": their rows measured another site."""
+before sites were recorded are shown apart, as "site unknown": their rows measured another site.
+An alert's link (``history_site`` then names a tracked site's slug or a watched keyword's domain) also
+shows its window and marks the keyword's before and after positions (``alert_window``)."""
 
 from __future__ import annotations
 
@@ -15,11 +17,14 @@ import streamlit as st
 from components.common.text import escape_md
 from components.core import data
 from components.core.tables import table_with_export
-from components.history import frames
-from components.history.charts import gap_chart, rank_chart
+from components.history import evidence, frames
 from components.history.source import HistorySource
-from components.history.widgets.pieces import DEFAULT_PERIOD, SITE_PARAM, linked, one_day_note, period_picker
+from components.history.widgets import alert_window
+from components.history.widgets.pieces import DEFAULT_PERIOD, SITE_PARAM, linked, one_day_note
 
+PERIOD_KEY = "history_kw_period"
+#: The keyword the last alert link named (the one its marks are on).
+LINKED_KEYWORD = "_history_alert_keyword"
 #: The choice of keywords watched before sites were recorded (stored with site "").
 WATCHED_SITE_UNKNOWN = "Watched keywords, site unknown"
 DAY = st.column_config.DateColumn("Day", format="YYYY-MM-DD")
@@ -85,12 +90,30 @@ def _site_options(source: HistorySource, own: dict[str, str]) -> dict[str, str]:
     return options
 
 
+def asked_site(site: str, own: dict[str, str]) -> str:
+    """The Site box's choice a link's ``history_site`` names: a tracked site's slug is that site; any
+    other value is the domain watched keywords are measured for."""
+    tracked = {slug: domain for domain, slug in own.items()}
+    return tracked.get(site) or watched_for(site)
+
+
+def _marks(keywords: list[str]) -> evidence.Marks | None:
+    shown = alert_window.active(PERIOD_KEY)
+    keyword = st.session_state.get(LINKED_KEYWORD)
+    if shown is None or shown.end is None or keyword not in keywords:
+        return None
+    return evidence.Marks(str(keyword), "position", shown.before, shown.end)
+
+
 def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> None:
     options = _site_options(source, own)
-    asked = linked("keyword", "keyword")
+    taken = alert_window.take_link(PERIOD_KEY)
+    asked = linked("keyword", "keyword") or (st.query_params.get("history_keyword") if taken else None)
+    if taken is not None:
+        st.session_state[LINKED_KEYWORD] = asked
     if asked:
-        asked_site = st.query_params.get(SITE_PARAM)
-        where = watched_for(asked_site) if asked_site else _site_tracking(source, own, asked, today)
+        site_param = st.query_params.get(SITE_PARAM)
+        where = asked_site(site_param, own) if site_param else _site_tracking(source, own, asked, today)
         if where in options:
             st.session_state["history_kw_site"] = where
     if not options:
@@ -103,8 +126,8 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
     left, right = st.columns([3, 2], vertical_alignment="bottom")
     site = left.selectbox("Site", list(options), key="history_kw_site")
     with right:
-        period = period_picker("history_kw_period")
-    rows = source.keyword_history(options[site], frames.since(period, today))
+        since, until = alert_window.period_or_window(PERIOD_KEY, today)
+    rows = evidence.in_window(source.keyword_history(options[site], since), until)
     if site == WATCHED_SITE_UNKNOWN:
         st.caption(
             "These keywords were watched before a keyword had a site: their positions were measured for "
@@ -128,9 +151,14 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
         st.session_state["history_kw_chosen"] = default
     chosen = st.multiselect("Keywords on the charts", keywords, default=default, key="history_kw_chosen")
     chart_rows = frames.keyword_rows(rows, chosen)
-    st.plotly_chart(data.figure(rank_chart, chart_rows, chosen), key="history_rank")
+    marks = _marks(chosen)
+    st.plotly_chart(data.figure(evidence.rank_with_evidence, chart_rows, chosen, marks), key="history_rank")
     one_day_note(chart_rows, lambda: frames.keyword_rows(source.keyword_history(options[site], None), chosen))
-    st.plotly_chart(data.figure(gap_chart, chart_rows, chosen), key="history_gap")
+    if marks is not None:
+        keyword_rows = chart_rows[chart_rows["keyword"] == marks.subject]
+        points = evidence.evidence_points(keyword_rows, marks, "position")
+        alert_window.marks_caption(points, f"“{marks.subject}”")
+    st.plotly_chart(data.figure(evidence.gap_in_window, chart_rows, chosen, marks), key="history_gap")
     st.caption(
         "Gap: the median DR of the sites in the top 10 for the keyword minus your site's DR. Above the "
         "line your site is that many points short of the median; below it, ahead."
