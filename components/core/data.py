@@ -48,7 +48,7 @@ from client.models import (
     TrustMap,
 )
 from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
-from components.core import cache_records, history, shared_cache
+from components.core import cache_records, history_reads, shared_cache
 from components.core.cache_books import CacheLedger, QuotaBoard
 from components.core.connection import Connection
 
@@ -140,12 +140,12 @@ def call(conn: Connection, operation: str, *args: Any) -> Any:
     """Run a read operation through the cache; raises the client's typed errors."""
     if not conn.has_key:
         raise AuthError("No API key is set.", operation=operation)
-    fresh = operation in history.RECORDED and not is_cached(conn, operation, *args)
+    fresh = operation in history_reads.RECORDED and not is_cached(conn, operation, *args)
     outcome: Outcome = _cached_call(conn.base_url, conn.fingerprint, operation, args, client_for(conn))
     if outcome.error is not None:
         raise outcome.error
     if fresh:  # a read the service just answered: history keeps it when its subject is watched
-        history.record_read(conn, operation, args, outcome.value)
+        history_reads.record_read(conn, operation, args, outcome.value)
     return outcome.value
 
 

@@ -6,9 +6,7 @@ demo history for the sandbox, and free history from the reads pages make anyway.
   and the store is asked again after ``RETRY_AFTER_S``, so a database that comes back is used again.
 - ``page_source(conn)`` is what the History page reads rows through: the store's rows for this
   account, or (in a benchmark or test) whatever ``use_source`` put in its place.
-- ``record_read`` is called by the data layer after a fresh read of a lookup, Trust Map, tracked
-  keyword list or keyword report. The write runs on one background thread, so a page never waits on
-  the database, and it never fails a read: a store error is remembered and shown on the History page.
+- Free history from the reads pages make anyway (``record_read``) lives in ``history_reads``.
 - ``ensure_demo_history`` seeds an empty store with ``DEMO_DAYS`` of demo history in Sandbox mode
   only, once per process and account, and evaluates the alert rules on its last ``DEMO_ALERT_DAYS``.
 - ``cached_read`` / ``account_changed``: other parts of the app (the sidebar's open-alert count) keep
@@ -23,7 +21,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -46,13 +43,6 @@ RETRY_AFTER_S = 30.0
 #: How long the read hook trusts its copy of an account's watched subjects (a watch from this app
 #: drops it at once, so does one announced by another replica; one from the job is seen within this time).
 WATCHED_TTL_S = 30.0
-#: The reads that leave history behind, and the kind of subject each one is about.
-RECORDED = {
-    "lookup": "domain",
-    "trust_map": "domain",
-    "tracked_keywords": "site",
-    "keyword_report": "keyword",
-}
 UNAVAILABLE = "History is unavailable"
 #: How long the History page reuses what it read (rows written by the job or another replica show
 #: within this time; rows written by this process at once).
@@ -63,7 +53,7 @@ DEMO_ALERT_DAYS = 30
 
 
 @dataclass
-class _Door:
+class Door:
     """The store of one database URL: opened on first use, its problem remembered when it cannot be."""
 
     url: str
@@ -122,11 +112,11 @@ class _Door:
 
 
 @st.cache_resource(show_spinner=False)
-def _door(url: str) -> _Door:
-    return _Door(url)
+def _door(url: str) -> Door:
+    return Door(url)
 
 
-def _current_door() -> _Door:
+def current_door() -> Door:
     from store import database_url
 
     shared_cache.current(history_changed=changed_elsewhere)  # other replicas' changes reach this one
@@ -135,7 +125,7 @@ def _current_door() -> _Door:
 
 def changed_elsewhere(account: str | None) -> None:
     """Another process changed this account's history (None: maybe any): read it afresh here."""
-    _current_door().changed(account)
+    current_door().changed(account)
 
 
 def _tell_others(account: str) -> None:
@@ -146,17 +136,17 @@ def _tell_others(account: str) -> None:
 
 def history_store() -> HistoryStore | None:
     """The shared store for the configured database, or None when it cannot be used just now."""
-    return _current_door().open()
+    return current_door().open()
 
 
 def history_problem() -> str | None:
     """Why history is unavailable (or why its last read or write failed), in plain words; None if fine."""
-    return _current_door().problem
+    return current_door().problem
 
 
 def store_failed(exc: Exception) -> None:
     """A read of the page failed: remember why (the page says it) and read afresh next time."""
-    door = _current_door()
+    door = current_door()
     door.failed(exc)
     door.queries.changed()
 
@@ -164,13 +154,13 @@ def store_failed(exc: Exception) -> None:
 def cached_read(account: str, name: str, read: Callable[[], T]) -> T:
     """``read()``, kept up to ``QUERY_TTL_S`` under ``(account, name)`` in the database's query cache
     (dropped by every write of the account from this process, and by ``account_changed``)."""
-    return _current_door().queries.get((account, name), read)
+    return current_door().queries.get((account, name), read)
 
 
 def account_changed(account: str) -> None:
     """The account's history changed here (an alert acknowledged, rules run): read it afresh, here and
     in every other process sharing the cache."""
-    _current_door().queries.changed(account)
+    current_door().queries.changed(account)
     _tell_others(account)
 
 
@@ -214,7 +204,7 @@ def page_source(conn: Connection) -> HistorySource | None:
     """Where this account's history rows come from; None when history is unavailable."""
     if _source_factory is not None:
         return _source_factory(conn)
-    door = _current_door()
+    door = current_door()
     store = door.open()
     if store is None or not conn.has_key:
         return None
@@ -226,7 +216,7 @@ def page_source(conn: Connection) -> HistorySource | None:
 
 def watched(conn: Connection) -> frozenset[tuple[str, str, str]]:
     """This account's watched (kind, subject, site) triples; empty when history is unavailable."""
-    door = _current_door()
+    door = current_door()
     if door.open() is None or not conn.has_key:
         return frozenset()
     try:
@@ -239,7 +229,7 @@ def watched(conn: Connection) -> frozenset[tuple[str, str, str]]:
 def set_watched(conn: Connection, kind: str, subject: str, watch: bool, site: str | None = None) -> bool:
     """Watch or stop watching a subject (a keyword: for ``site``) for this account; True when that
     changed anything."""
-    door = _current_door()
+    door = current_door()
     store = door.open()
     if store is None or not conn.has_key:
         return False
@@ -256,7 +246,7 @@ def set_watched(conn: Connection, kind: str, subject: str, watch: bool, site: st
 def record_now(conn: Connection, operation: str, asked: Any, value: Any) -> bool:
     """Record an answer under what it was asked with (right after Watch), on the calling thread; True
     when the day now holds it."""
-    door = _current_door()
+    door = current_door()
     store = door.open()
     if store is None or not conn.has_key:
         return False
@@ -273,7 +263,7 @@ def record_now(conn: Connection, operation: str, asked: Any, value: Any) -> bool
 
 def remember_own_sites(conn: Connection, domains: list[str]) -> None:
     """Put the account's own sites on its watchlist (once per process and account)."""
-    door = _current_door()
+    door = current_door()
     store = door.open()
     if store is None or not conn.has_key or conn.fingerprint in door.owned:
         return
@@ -297,7 +287,7 @@ def ensure_demo_history(conn: Connection) -> bool:
     history is demo data. Never seeds in Live mode."""
     if conn.mode != "sandbox" or conn.api_key is None:
         return False
-    door = _current_door()
+    door = current_door()
     store = door.open()
     if store is None:
         return False
@@ -305,7 +295,7 @@ def ensure_demo_history(conn: Connection) -> bool:
     try:
         if account not in door.seeded:
             with st.spinner("Preparing the demo history (once)…"):
-                _seed_if_empty(door, store, account, conn.api_key.get_secret_value(), history_day(conn))
+                seed_if_empty(door, store, account, conn.api_key.get_secret_value(), history_day(conn))
         if account not in door.demo:
             door.demo[account] = store.has_demo_rows(account)
     except Exception as exc:  # the page says history is unavailable; the rest of the app goes on
@@ -314,7 +304,7 @@ def ensure_demo_history(conn: Connection) -> bool:
     return door.demo[account]
 
 
-def _seed_if_empty(door: _Door, store: HistoryStore, account: str, key: str, today: date) -> None:
+def seed_if_empty(door: Door, store: HistoryStore, account: str, key: str, today: date) -> None:
     with _seed_lock:
         if account in door.seeded:
             return
@@ -350,81 +340,3 @@ def seed_demo_history(store: HistoryStore, account: str, key: str, today: date) 
         source="demo",
         keyword_reports=demo.keyword_reports,
     )
-
-
-# --- free history from browsing --------------------------------------------------------------------
-
-_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history-writer")
-_pending: set[Future[None]] = set()
-_pending_lock = threading.Lock()
-
-
-def record_read(conn: Connection, operation: str, args: tuple[Any, ...], value: Any) -> None:
-    """After a fresh read: record it in the background when its subject is watched (own sites' tracked
-    keyword lists always). Never raises and never waits on the database."""
-    if operation not in RECORDED or value is None or conn.api_key is None:
-        return
-    try:
-        door = _current_door()
-        demo_key = conn.api_key.get_secret_value() if conn.mode == "sandbox" else None
-        day = history_day(conn)
-        job = _writer.submit(_record, door, conn.fingerprint, demo_key, operation, args, value, day)
-        with _pending_lock:
-            _pending.add(job)
-        job.add_done_callback(_forget)
-    except Exception:  # noqa: S110 - history must never fail a read
-        pass
-
-
-def _forget(job: Future[None]) -> None:
-    with _pending_lock:
-        _pending.discard(job)
-
-
-def wait_for_recording(timeout_s: float = 10.0) -> None:
-    """Until the reads recorded so far are written (tests and benchmarks look at the store after)."""
-    with _pending_lock:
-        jobs = list(_pending)
-    wait(jobs, timeout=timeout_s)
-
-
-def _recorded_as(operation: str, args: tuple[Any, ...]) -> tuple[tuple[str, str, str] | None, Any]:
-    """The watch a fresh read is about, (kind, subject, site), and what it was asked with, as the store
-    records it. The watch is None for a tracked-keyword list (always one of the account's own sites),
-    and for a keyword report asked for no domain, which says where no site stands (nothing to keep)."""
-    from store import normalise_subject
-
-    if operation == "keyword_report":
-        keyword, domain = args
-        if domain is None:
-            return ("keyword", "", ""), None
-        return ("keyword", normalise_subject("keyword", keyword), domain), (keyword, domain)
-    if operation == "tracked_keywords":
-        return None, args[0]
-    return ("domain", args[0], ""), args[0]
-
-
-def _record(
-    door: _Door,
-    account: str,
-    demo_key: str | None,
-    operation: str,
-    args: tuple[Any, ...],
-    value: Any,
-    day: date,
-) -> None:
-    try:
-        store = door.open()
-        if store is None:
-            return
-        if demo_key is not None:
-            _seed_if_empty(door, store, account, demo_key, day)
-        watch, asked = _recorded_as(operation, args)
-        if watch is not None and watch not in door.watched_subjects(account):
-            return
-        if store.record_read(account, operation, asked, value, day, "browsing") == "recorded":
-            door.queries.changed(account)
-        door.problem = None
-    except Exception as exc:  # remembered, shown on the History page
-        if type(exc).__name__ != "Unusable":  # an answer with nothing to keep is not a database problem
-            door.failed(exc)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from components.core import history
+from components.core import history_reads
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from tests.apptest.app_pages import empty_caches
@@ -47,4 +47,4 @@ def own_store(
     monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
     with HistoryStore.open(url) as opened:
         yield opened
-    history.wait_for_recording()
+    history_reads.wait_for_recording()

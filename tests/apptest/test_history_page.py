@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from client.inputs import slug_for
 from client.models import MapSite, ReferringDomain, TrustMap
 from client.settings import key_fingerprint
-from components.core import history
+from components.core import history_reads
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import lookup_on, tracked_on
@@ -202,7 +202,7 @@ def test_reads_of_watched_subjects_become_history_once_a_day(store: HistoryStore
     assert not at.exception
     open_page(domain=RIVAL)  # the lookup of a watched domain, read anyway
     open_page(domain="hubspot.com")  # not watched: not kept
-    history.wait_for_recording()
+    history_reads.wait_for_recording()
     rows = store.domain_history(ACCOUNT, [RIVAL, "hubspot.com"], None)
     assert list(rows["domain"]) == [RIVAL] and list(rows["source"]) == ["browsing"]
     assert store.trust_map_days(ACCOUNT, RIVAL) == [TODAY]
