@@ -283,3 +283,24 @@ def test_one_recorded_day_says_whether_it_is_the_first_and_draws_no_day_to_come(
     assert f"{TODAY:%b %d, %Y} is the first recorded day" in shown_text(at)
     low, high = _x_range(at)
     assert low <= pd.Timestamp(TODAY) < high < pd.Timestamp(TODAY + timedelta(days=1))  # no day to come
+
+
+def test_a_keyword_watched_before_sites_were_recorded_gets_its_site_picked_and_its_old_rows_stay_apart(
+    store: HistoryStore,
+) -> None:
+    keyword = "cold brew coffee"
+    places = {row.domain: row.position for row in serp(keyword)}
+    site = next(s for s in ACCOUNTS[DEMO_KEY].sites if s in places)
+    store.watch(ACCOUNT, "keyword", keyword)  # as a watch made before keywords had a site
+    at = open_page(PAGE, history_tab="Watchlist")
+    assert not at.exception
+    listed = _table(at, "origin")
+    assert listed.loc[listed["subject"] == keyword, "site"].tolist() == ["site unknown"]
+    at.selectbox(key="history_pick_keyword").set_value(keyword)
+    at.selectbox(key="history_pick_site").set_value(site)
+    button(at, "Set its site").click().run()
+    assert not at.exception
+    assert store.is_watched(ACCOUNT, "keyword", keyword, site=site)
+    assert not store.is_watched(ACCOUNT, "keyword", keyword, site="")
+    assert store.keyword_history(ACCOUNT, site)["position"].tolist() == [places[site]]  # measured at once
+    assert f"Watching “{keyword}” for {site}" in shown_text(at).replace("\\", "")

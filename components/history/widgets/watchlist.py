@@ -22,7 +22,7 @@ from components.core import access, history
 from components.core.connection import Connection
 from components.core.tables import table_with_export
 from components.core.writes import audited_store_write
-from components.history.watching import watch_subject
+from components.history.watching import WatchOutcome, watch_subject
 from components.history.widgets.pieces import FLASH, Kind, unavailable_notice
 
 if TYPE_CHECKING:
@@ -89,6 +89,65 @@ def _remove(conn: Connection, items: list[WatchItem]) -> None:
             st.session_state[FLASH] = ("", words)
 
 
+def _pick_site(conn: Connection, unknown: list[WatchItem]) -> None:
+    """Give a keyword watched before sites were recorded its site: watched for that site from now on
+    (today's position recorded at once), and no longer for the unknown one. Its old rows stay apart."""
+    picked = st.session_state.get("history_pick_keyword")
+    typed_site = (st.session_state.get("history_pick_site") or "").strip()
+    item = next((item for item in unknown if item.subject == picked), None)
+    if item is None or not typed_site:
+        return
+
+    try:
+        site = _checked("domain", typed_site)
+    except InvalidInputError as exc:
+        st.session_state[FLASH] = ("", f"Not changed: {exc}")
+        return
+
+    def move() -> WatchOutcome:
+        outcome = watch_subject(conn, "keyword", item.subject, site)
+        if outcome.refused is None:
+            history.set_watched(conn, "keyword", item.subject, False, "")
+        return outcome
+
+    label = f"“{item.subject}” for {site}"
+    outcome = audited_store_write(conn, "watch", label, move, changed=lambda result: result.refused is None)
+    if outcome is None:
+        st.session_state[FLASH] = ("", access.write_permission()[1] or access.EDITORS_ONLY)
+        return
+    st.session_state[FLASH] = ("", outcome.words)
+
+
+def _site_picker(conn: Connection, items: list[WatchItem], own: dict[str, str], locked: str | None) -> None:
+    """For keywords whose site is unknown: pick the site each is measured for."""
+    unknown = [item for item in items if item.kind == "keyword" and not item.site]
+    if not unknown:
+        return
+    st.caption(
+        f"{len(unknown)} keyword{'s' if len(unknown) != 1 else ''} watched before a keyword had a site "
+        "(“site unknown”): the daily job waits for a site before measuring them again."
+    )
+    cols = st.columns([2, 2, 1], vertical_alignment="bottom")
+    cols[0].selectbox("Keyword", [item.subject for item in unknown], key="history_pick_keyword")
+    cols[1].selectbox(
+        "Its site",
+        list(own),
+        index=0 if own else None,
+        key="history_pick_site",
+        accept_new_options=True,
+        placeholder="your-site.com",
+    )
+    cols[2].button(
+        "Set its site",
+        key="history_pick_button",
+        on_click=_pick_site,
+        args=(conn, unknown),
+        width="stretch",
+        disabled=locked is not None,
+        help=locked,
+    )
+
+
 def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
     """Add and remove competitor domains and keywords; your own sites are always watched."""
     store = history.history_store()
@@ -148,6 +207,7 @@ def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
         column_config=WATCHLIST_COLUMNS,
         column_order=list(WATCHLIST_COLUMNS),
     )
+    _site_picker(conn, items, own, locked)
     removable = [item for item in items if item.origin != "own"]
     st.caption(
         f"Your sites ({len(own) or 'none'} in your site list) are always watched. Removing a domain or "
