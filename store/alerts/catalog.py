@@ -49,13 +49,15 @@ RULES: dict[str, RuleSpec] = {
         "Keyword left the top 10",
         None,
         None,
-        "A tracked keyword ranked in the top 10 on the previous snapshot and does not any more.",
+        "A tracked or watched keyword ranked in the top 10 for its site on the previous snapshot "
+        "and does not any more.",
     ),
     "keyword_moved": RuleSpec(
         "Keyword moved",
         5.0,
         "positions",
-        "A tracked keyword moved up or down by at least this many positions since the previous snapshot.",
+        "A tracked or watched keyword moved up or down for its site by at least this many positions "
+        "since the previous snapshot.",
         100.0,
     ),
     "referring_domains_fell": RuleSpec(
