@@ -9,6 +9,7 @@ controls are drawn disabled for people who may only read, each saying why. The R
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -172,16 +173,8 @@ def open_tab(conn: Connection, store: HistoryStore) -> None:
     shown = _filters(frame)
     allowed, reason = access.write_permission()
     access.read_only_note(reason)
-    limit = max(CARDS_AT_ONCE, int(st.session_state.get(SHOWN_KEY, CARDS_AT_ONCE)))
     st.caption(f"{len(shown)} of {count_words(found.count)}, newest first.")
-    for row in shown.head(limit).itertuples(index=False):
-        _card(conn, row, allowed, reason)
-    if len(shown) > limit:
-        st.button(
-            f"Show {min(CARDS_AT_ONCE, len(shown) - limit)} more",
-            key="alerts_show_more",
-            on_click=lambda: st.session_state.__setitem__(SHOWN_KEY, limit + CARDS_AT_ONCE),
-        )
+    _cards(shown, SHOWN_KEY, "alerts_show_more", lambda row: _card(conn, row, allowed, reason))
     with st.expander(f"The {count_words(len(shown))} as a table", icon=":material/table:"):
         _table(shown, OPEN_COLUMNS, what="open-alerts", key="alerts_open")
 
@@ -199,6 +192,20 @@ def _table(frame: pd.DataFrame, columns: tuple[str, ...], *, what: str, key: str
 
 
 # --- acknowledged alerts ---------------------------------------------------------------------------
+
+
+def _cards(frame: pd.DataFrame, shown_key: str, more_key: str, draw: Callable[[Any], None]) -> None:
+    """The first cards of ``frame`` and a button for the next ones, so a long list never draws hundreds
+    of cards at once; how many are shown is kept in ``shown_key`` for the session."""
+    limit = max(CARDS_AT_ONCE, int(st.session_state.get(shown_key, CARDS_AT_ONCE)))
+    for row in frame.head(limit).itertuples(index=False):
+        draw(row)
+    if len(frame) > limit:
+        st.button(
+            f"Show {min(CARDS_AT_ONCE, len(frame) - limit)} more",
+            key=more_key,
+            on_click=lambda: st.session_state.__setitem__(shown_key, limit + CARDS_AT_ONCE),
+        )
 
 
 def _acknowledged_card(conn: Connection, row: Any, allowed: bool, reason: str | None) -> None:
@@ -233,16 +240,13 @@ def acknowledged_tab(conn: Connection, store: HistoryStore) -> None:
     frame = frame.sort_values("acknowledged_at", ascending=False, kind="stable").reset_index(drop=True)
     allowed, reason = access.write_permission()
     access.read_only_note(reason)
-    limit = max(CARDS_AT_ONCE, int(st.session_state.get(ACKNOWLEDGED_SHOWN_KEY, CARDS_AT_ONCE)))
     st.caption(f"{count_words(len(frame), 'acknowledged alert')}, last acknowledged first.")
-    for row in frame.head(limit).itertuples(index=False):
-        _acknowledged_card(conn, row, allowed, reason)
-    if len(frame) > limit:
-        st.button(
-            f"Show {min(CARDS_AT_ONCE, len(frame) - limit)} more",
-            key="alerts_acknowledged_show_more",
-            on_click=lambda: st.session_state.__setitem__(ACKNOWLEDGED_SHOWN_KEY, limit + CARDS_AT_ONCE),
-        )
+    _cards(
+        frame,
+        ACKNOWLEDGED_SHOWN_KEY,
+        "alerts_acknowledged_show_more",
+        lambda row: _acknowledged_card(conn, row, allowed, reason),
+    )
     with st.expander(
         f"The {count_words(len(frame), 'acknowledged alert')} as a table", icon=":material/table:"
     ):

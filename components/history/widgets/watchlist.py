@@ -10,8 +10,9 @@ today's numbers are recorded straight away.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from datetime import UTC
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
@@ -129,22 +130,31 @@ def _site_picker(conn: Connection, items: list[WatchItem], own: dict[str, str], 
     )
     cols = st.columns([2, 2, 1], vertical_alignment="bottom")
     cols[0].selectbox("Keyword", [item.subject for item in unknown], key="history_pick_keyword")
-    cols[1].selectbox(
-        "Its site",
+    with cols[1]:
+        _site_box("Its site", "history_pick_site", own)
+    with cols[2]:
+        _act("Set its site", "history_pick_button", _pick_site, (conn, unknown), locked)
+
+
+def _site_box(label: str, key: str, own: dict[str, str]) -> None:
+    """The site a keyword is measured for: one of yours (the first chosen), or any domain typed."""
+    st.selectbox(
+        label,
         list(own),
         index=0 if own else None,
-        key="history_pick_site",
+        key=key,
         accept_new_options=True,
         placeholder="your-site.com",
+        help="The site whose position the keyword measures: one of yours, or any domain you type.",
     )
-    cols[2].button(
-        "Set its site",
-        key="history_pick_button",
-        on_click=_pick_site,
-        args=(conn, unknown),
-        width="stretch",
-        disabled=locked is not None,
-        help=locked,
+
+
+def _act(
+    label: str, key: str, action: Callable[..., None], args: tuple[Any, ...], locked: str | None
+) -> None:
+    """A watchlist change's button: drawn disabled with the reason when the person may not change it."""
+    st.button(
+        label, key=key, on_click=action, args=args, width="stretch", disabled=locked is not None, help=locked
     )
 
 
@@ -162,15 +172,8 @@ def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
         cols[1].text_input(
             "Domain or keyword", key="history_add_text", placeholder="competitor.com or “web analytics”"
         )
-        cols[2].selectbox(
-            "For site (keywords)",
-            list(own),
-            index=0 if own else None,
-            key="history_add_site",
-            accept_new_options=True,
-            placeholder="your-site.com",
-            help="The site whose position the keyword measures: one of yours, or any domain you type.",
-        )
+        with cols[2]:
+            _site_box("For site (keywords)", "history_add_site", own)
         cols[3].form_submit_button(
             "Add to watchlist",
             icon=":material/add:",
@@ -216,12 +219,5 @@ def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
     if removable:
         cols = st.columns([3, 1], vertical_alignment="bottom")
         cols[0].selectbox("Stop watching", [_choice(item) for item in removable], key="history_remove")
-        cols[1].button(
-            "Remove",
-            key="history_remove_button",
-            on_click=_remove,
-            args=(conn, removable),
-            width="stretch",
-            disabled=locked is not None,
-            help=locked,
-        )
+        with cols[1]:
+            _act("Remove", "history_remove_button", _remove, (conn, removable), locked)
