@@ -1,10 +1,13 @@
 """Browser Back after a move between pages, in real Chromium: one press of Back returns to the page as it
 was (its address, its heading and its Domain field), and the move added exactly one step to the tab's
-history. Checked with a link drawn by a page (``link_to``: "History of <domain>" on the Domain overview).
+history. Both ways of moving are checked: a link drawn by a page (``link_to``: "History of <domain>" on
+the Domain overview) and pages in the sidebar's navigation that share the Domain field (carried over,
+and into the address).
 
 Streamlit writes each query-string change of a page switch as a history entry of its own; the app folds
 them into one (components/core/browser_history.py). Without that, Back showed an empty Domain overview
-twice before returning.
+twice before returning. On Back between two pages with the Domain field Streamlit also dropped the
+field from the address (components/core/shared_inputs.py puts it back).
 """
 
 from __future__ import annotations
@@ -64,6 +67,24 @@ def test_back_after_a_page_link_returns_to_the_overview_as_it_was(overview: Page
     expect(page.get_by_role("heading", name="History", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
     settled(page)
     assert _history_length(page) == before + 1, "the link added more than one step to history"
+    _step_back(page)
+    _shows(page, f"{app_url}/?domain={DOMAIN}", "Domain overview")
+    page.locator(f'[data-stale="false"] {METRIC}').first.wait_for(timeout=TIMEOUT_MS)
+
+
+def test_back_after_sidebar_pages_returns_to_each_page_as_it_was(overview: Page, app_url: str) -> None:
+    """Trust Map and Site check both have the Domain field, carried over from the overview; each Back
+    returns one page, with its field and address as they were."""
+    page = overview
+    before = _history_length(page)
+    sidebar = page.locator(SIDEBAR)
+    sidebar.get_by_role("link", name="Trust Map").click()
+    _shows(page, f"{app_url}/trust-map?domain={DOMAIN}", "Trust Map")
+    sidebar.get_by_role("link", name="Site check").click()
+    _shows(page, f"{app_url}/site-check?domain={DOMAIN}", "Site check")
+    assert _history_length(page) == before + 2, "a page switch added more than one step to history"
+    _step_back(page)
+    _shows(page, f"{app_url}/trust-map?domain={DOMAIN}", "Trust Map")
     _step_back(page)
     _shows(page, f"{app_url}/?domain={DOMAIN}", "Domain overview")
     page.locator(f'[data-stale="false"] {METRIC}').first.wait_for(timeout=TIMEOUT_MS)
