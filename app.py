@@ -6,7 +6,7 @@ import gc
 
 import streamlit as st
 
-from components.core import pages, signin
+from components.core import after_sign_in, pages, signin
 from components.core.browser_history import one_step_per_action
 from components.core.shared_inputs import remember_shared_inputs, restore_shared_inputs
 from components.core.sidebar import render_sidebar
@@ -33,6 +33,8 @@ def _freeze_start_up_objects() -> bool:
 one_step_per_action()
 person = signin.gate()
 navigation = st.navigation(pages.navigation(), expanded=True)
+if person.signed_in:  # the deep link sign-in began at, once (st.login itself returns to the start page)
+    after_sign_in.land(navigation.url_path)
 signin.sidebar_block(person)
 render_sidebar()
 restore_shared_inputs(navigation.url_path)
