@@ -6,7 +6,8 @@ import gc
 
 import streamlit as st
 
-from components.core import pages, signin
+from components.core import after_sign_in, pages, signin
+from components.core.browser_history import one_step_per_action
 from components.core.shared_inputs import remember_shared_inputs, restore_shared_inputs
 from components.core.sidebar import render_sidebar
 
@@ -28,8 +29,12 @@ def _freeze_start_up_objects() -> bool:
 # entry point on a fresh server's first deep link, skipping the sidebar and the connection settings.)
 # With sign-in configured, a visitor not signed in (or on no access list) gets only the page that says
 # so: the gate draws it in place of every page and ends the run before any page or setting is drawn.
+# Back undoes one action: Streamlit alone adds a history step per address change of a page switch.
+one_step_per_action()
 person = signin.gate()
 navigation = st.navigation(pages.navigation(), expanded=True)
+if person.signed_in:  # the deep link sign-in began at, once (st.login itself returns to the start page)
+    after_sign_in.land(navigation.url_path)
 signin.sidebar_block(person)
 render_sidebar()
 restore_shared_inputs(navigation.url_path)

@@ -4,7 +4,8 @@
 
 - a visitor who is not signed in sees the sign-in page only: one button per configured provider
   (``st.login``), no sidebar, no page, no data. Every page's address (a deep link such as
-  ``/trust-map``) draws that same sign-in page, so no page script runs before sign-in;
+  ``/trust-map``) draws that same sign-in page, so no page script runs before sign-in, and is where
+  the person lands once signed in (``components/core/after_sign_in.py``);
 - a signed-in person on none of the ``[access]`` lists sees a page that says so, whom to ask
   (``[access] contact``) and a sign-out button, and nothing else;
 - anyone else gets the app; ``sidebar_block`` then names them, their role, and offers sign-out.
@@ -22,7 +23,7 @@ import streamlit as st
 
 from components.common.access_rules import Role
 from components.common.text import escape_md
-from components.core import pages
+from components.core import after_sign_in, pages
 from components.core.access import Person, contact, current_person, sign_in_configured
 
 SIGN_IN_OFF = "Sign-in is off: everyone who can open this address can change things."
@@ -118,16 +119,20 @@ def _not_on_a_list_page(person: Person) -> None:
     st.button("Sign out", key=SIGN_OUT_KEY, on_click=st.logout, icon=":material/logout:")
 
 
-def _only(draw: Callable[[], None], title: str) -> None:
+def _only(draw: Callable[[], None], title: str, *, remember_address: bool = False) -> None:
     """Draw ``draw`` in place of every page, with no navigation, then end the run.
 
     Each page of the app keeps its address but draws ``draw``: a deep link shows this page (not a
-    "page not found" dialog over it), and no page's own script runs.
+    "page not found" dialog over it), and no page's own script runs. With ``remember_address`` that
+    address is where the person lands once signed in (``after_sign_in``).
     """
     stand_ins = [
         st.Page(draw, title=title, url_path=page.url_path, default=page.default) for page in pages.ALL
     ]
-    st.navigation(stand_ins, position="hidden").run()
+    shown = st.navigation(stand_ins, position="hidden")
+    if remember_address:
+        after_sign_in.remember(shown.url_path)
+    shown.run()
     st.stop()
 
 
@@ -137,7 +142,7 @@ def gate() -> Person:
     if not sign_in_configured():
         return person
     if not person.signed_in:
-        _only(_sign_in_page, "Sign in")
+        _only(_sign_in_page, "Sign in", remember_address=True)
     elif person.role is None:
         _only(lambda: _not_on_a_list_page(person), "No access yet")
     return person

@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
+from components.core.browser_history import SCRIPT_MARK
 from components.core.connection import MODE_KEY, embedded_sandbox
 from components.research.frames.site_check import missing_signals
 from components.research.frames.trust_map import SPAM_RISK_FROM
@@ -319,7 +320,8 @@ def test_badges_show_the_snippets_as_code_and_preview_only_images(live_env: Sand
     assert snippets.html in code and snippets.markdown in code and snippets.share_text in code
     assert snippets.html_dark in code and snippets.html_true_dr in code
     assert len(at.image) == 3  # light, dark and TrueDR previews, as images
-    assert not at.get("html")  # the API's HTML is never rendered
+    # The API's HTML is never rendered (the only HTML is the app's own script: see browser_history.py).
+    assert all(SCRIPT_MARK in html.proto.body for html in at.get("html"))
     assert not any("<img" in m.value for m in at.markdown)
     assert {b.label for b in at.get("link_button")} == {"Public page", "Share image"}
 
