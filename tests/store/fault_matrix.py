@@ -8,10 +8,10 @@ an exception; every failure is a named line in words; and everything the other o
 recorded. What the faulted operation answered is recorded only when it is true: never a keyword "not
 ranking" or a Trust Map that was not read.
 
-One test per operation and database runs its fifteen faults side by side, each job against a sandbox
-of its own (a fault is the sandbox's state), so the faults' own waits (a Retry-After, a timeout) pass
-together instead of one after another. The SQLite and PostgreSQL halves are two test modules (each
-names its database kind), so the suite's two workers run them at the same time.
+One test per database runs the seventy-five cases side by side (a few dozen at a time), each job against
+a sandbox of its own (a fault is the sandbox's state), so the faults' own waits (a Retry-After, a
+timeout) pass together instead of one after another. The SQLite and PostgreSQL halves are two test
+modules (each names its database kind), so the suite's two workers run them at the same time.
 """
 
 from __future__ import annotations
@@ -135,18 +135,20 @@ def _recorded(store: HistoryStore) -> dict[str, set[str]]:
     }
 
 
-def run_every_fault(
-    operation: str, migrated_copies: Callable[[], str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Run the job once per fault on ``operation``, side by side; fail naming each case that misbehaved."""
+#: How many cases run at once: enough for every wait to overlap, few enough for a 2-core machine.
+AT_ONCE = 25
+
+
+def run_every_fault(migrated_copies: Callable[[], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run the job once per operation × fault, side by side; fail naming each case that misbehaved."""
     # The job's pacer starts as fast as a sandbox allows, and its retries after a 503 or a dropped
     # connection come at once: the same retries, none of the waiting.
     monkeypatch.setattr(snapshot, "Pacer", functools.partial(Pacer, MAX_RATE))
     monkeypatch.setattr(bulk, "backoff_s", lambda _attempt: 0.0)
-    cases = [Case(operation, fault, migrated_copies) for fault in FAULTS]
-    with ThreadPoolExecutor(max_workers=len(cases)) as pool:
+    cases = [Case(operation, fault, migrated_copies) for operation in JOB_OPERATIONS for fault in FAULTS]
+    with ThreadPoolExecutor(max_workers=AT_ONCE) as pool:
         done = list(pool.map(Case.run, cases))
-    wrong = {case.fault: (found, case.say) for case in done if (found := case.problems())}
-    assert not wrong, "\n".join(
-        f"{operation} × {fault}: {found}\n  {said}" for fault, (found, said) in wrong.items()
-    )
+    wrong = {
+        f"{case.operation} × {case.fault}": (found, case.say) for case in done if (found := case.problems())
+    }
+    assert not wrong, "\n".join(f"{name}: {found}\n  {said}" for name, (found, said) in wrong.items())

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.store.fault_matrix import JOB_OPERATIONS, run_every_fault
+from tests.store.fault_matrix import run_every_fault
 
 
 @pytest.fixture
@@ -15,8 +15,7 @@ def database_kind() -> str:
     return "postgresql"
 
 
-@pytest.mark.parametrize("operation", JOB_OPERATIONS)
 def test_the_job_survives_each_fault_and_keeps_everything_else(
-    operation: str, migrated_copies: Callable[[], str], monkeypatch: pytest.MonkeyPatch
+    migrated_copies: Callable[[], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    run_every_fault(operation, migrated_copies, monkeypatch)
+    run_every_fault(migrated_copies, monkeypatch)
