@@ -212,9 +212,9 @@ def report(figures: Figures, name: str, load: Load, one: Load | None) -> None:
     def show(figure: str, value: float, unit: str, baseline: float | None) -> None:
         figures.show(f"p5_{name}_{figure}", value, unit, baseline=baseline, base="one replica")
 
-    show("page_run_p50", load.percentile(0.5), "s", one and one.percentile(0.5))
-    show("page_run_p95", load.percentile(0.95), "s", one and one.percentile(0.95))
-    show("page_runs_per_s", load.runs_per_s, "runs/s", one and one.runs_per_s)
+    show("page_run_p50", load.percentile(0.5), "s", one.percentile(0.5) if one else None)
+    show("page_run_p95", load.percentile(0.95), "s", one.percentile(0.95) if one else None)
+    show("page_runs_per_s", load.runs_per_s, "runs/s", one.runs_per_s if one else None)
     show("errors", load.errors, "errors", None)
     show("sessions_held", load.held, f"of {load.sessions} sessions", None)
     show("client_cpu_share", load.client_cpu_s / load.seconds, "of one core (the load generator)", None)

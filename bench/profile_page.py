@@ -47,11 +47,11 @@ def _profiling_scripts(profiler: Profiler) -> Iterator[None]:
         finally:
             profiler.stop()
 
-    script_runner.exec_func_with_error_handling = profiled  # type: ignore[assignment]
+    script_runner.exec_func_with_error_handling = profiled
     try:
         yield
     finally:
-        script_runner.exec_func_with_error_handling = real  # type: ignore[assignment]
+        script_runner.exec_func_with_error_handling = real
 
 
 def _app(page: pages.AppPage, query: list[str]) -> AppTest:

@@ -29,6 +29,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+from websockets.typing import Subprotocol
 
 #: nginx's sticky-session cookie (deploy/nginx/authority-dashboard.conf).
 ROUTE_COOKIE = "adash_route"
@@ -86,7 +87,11 @@ class StreamlitSession:
         headers = {"Cookie": f"{ROUTE_COOKIE}={cookie}"} if cookie else {}
         url = base_url.replace("http://", "ws://", 1) + "/_stcore/stream"
         connection = await connect(
-            url, subprotocols=["streamlit"], additional_headers=headers, max_size=None, open_timeout=30
+            url,
+            subprotocols=[Subprotocol("streamlit")],
+            additional_headers=headers,
+            max_size=None,
+            open_timeout=30,
         )
         return cls(connection)
 
@@ -151,10 +156,10 @@ class StreamlitSession:
             elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
                 element = message.delta.new_element
                 elements.append(element)
-                kind = element.WhichOneof("type")
-                if kind == "exception" and not problem:
+                element_kind = element.WhichOneof("type")
+                if element_kind == "exception" and not problem:
                     problem = "exception"
-                elif kind == "text_input":  # ids read "$$ID-<hash>-<key>"
+                elif element_kind == "text_input":  # ids read "$$ID-<hash>-<key>"
                     self.text_input_ids[(page, element.text_input.id.split("-", 2)[-1])] = (
                         element.text_input.id
                     )

@@ -11,7 +11,7 @@ import json
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -25,8 +25,12 @@ from sandbox.problems import not_found
 NOT_JSON = object()
 
 Endpoint = Callable[[Request], Awaitable[Response]]
-#: A handler of an operation that carries a JSON body, which it receives as ``body=``.
-BodyHandler = Callable[[Call, Any], Awaitable[Answer]]
+
+
+class BodyHandler(Protocol):
+    """A handler of an operation that carries a JSON body, which it receives as ``body=``."""
+
+    def __call__(self, call: Call, /, *, body: Any) -> Awaitable[Answer]: ...
 
 
 def now() -> datetime:

@@ -25,7 +25,7 @@ __all__ = ["SandboxConfig", "SandboxServer"]
 #: How long start() waits for uvicorn to accept connections before giving up.
 START_TIMEOUT_S = 10.0
 #: After this long, stop() stops waiting for in-flight answers (e.g. an injected 60 s "timeout").
-GRACEFUL_STOP_S = 1.0
+GRACEFUL_STOP_S = 1
 
 
 class SandboxServer:

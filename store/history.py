@@ -42,7 +42,7 @@ def _guarded(doing: str) -> Callable[[F], F]:
             except DATABASE_ERRORS as exc:
                 raise unavailable(exc, self.url, doing) from exc
 
-        return run  # type: ignore[return-value]
+        return run  # type: ignore[return-value]  # functools.wraps keeps the signature mypy cannot see
 
     return wrap
 

@@ -9,6 +9,7 @@ exactly these tables; the models are what queries and writes use.
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import ClassVar
 
 from sqlalchemy import (
     BigInteger,
@@ -21,6 +22,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
 )
@@ -41,6 +43,9 @@ SHORT_LEN = 32
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    #: Every model here maps one table (SQLAlchemy types ``__table__`` as any ``FromClause``, which
+    #: ``insert``/``update`` don't take): saying so once lets queries use ``Model.__table__`` typed.
+    __table__: ClassVar[Table]
 
 
 class WatchItemRow(Base):

@@ -27,10 +27,10 @@ RecordOutcome = Literal["recorded", "unchanged"]
 Source = Literal["job", "browsing", "demo"]
 SOURCES: tuple[str, ...] = get_args(Source)
 
-DOMAINS: Table = DomainSnapshotRow.__table__  # type: ignore[assignment]
-TRUST_MAPS: Table = TrustMapSnapshotRow.__table__  # type: ignore[assignment]
-LINKS: Table = TrustMapLinkRow.__table__  # type: ignore[assignment]
-KEYWORDS: Table = KeywordSnapshotRow.__table__  # type: ignore[assignment]
+DOMAINS: Table = DomainSnapshotRow.__table__
+TRUST_MAPS: Table = TrustMapSnapshotRow.__table__
+LINKS: Table = TrustMapLinkRow.__table__
+KEYWORDS: Table = KeywordSnapshotRow.__table__
 #: The reads history keeps, named as the client's methods.
 RECORDED_READS = ("lookup", "trust_map", "tracked_keywords", "keyword_report")
 DOMAIN_KEY = ("account", "domain", "day")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeGuard, get_args
 
 from sqlalchemy import Connection, Engine, Table, delete, exists, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -26,9 +26,16 @@ from store.rows import subject_name
 WatchKind = Literal["domain", "keyword"]
 WatchOrigin = Literal["own", "added", "demo"]
 WATCH_KINDS: tuple[str, ...] = get_args(WatchKind)
+
+
+def is_watch_kind(text: str) -> TypeGuard[WatchKind]:
+    """Whether ``text`` (from a command line or a file) names a kind of watched subject."""
+    return text in WATCH_KINDS
+
+
 WATCH_ORIGINS: tuple[str, ...] = get_args(WatchOrigin)
 
-WATCH: Table = WatchItemRow.__table__  # type: ignore[assignment]
+WATCH: Table = WatchItemRow.__table__
 #: What makes a watch one of a kind: a keyword watched for two sites is two watches.
 WATCH_KEY = ("account", "kind", "subject", "site")
 

@@ -36,10 +36,11 @@ page_header(
     "domains gained and lost, positions over time. Kept once a day for what you watch.",
 )
 is_demo = history.ensure_demo_history(conn)
-source = history.page_source(conn)
-if source is None:
+maybe_source = history.page_source(conn)
+if maybe_source is None:
     unavailable_notice()
     st.stop()
+source = maybe_source  # known from here on, also inside the tabs' lambdas
 if is_demo:
     demo_label()
 own = own_sites(conn)

@@ -8,7 +8,7 @@ from client.errors import ApiError, InvalidInputError
 from client.growth_inputs import MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, NewSite
 from client.growth_models import SubmittedSite
 from client.models import Categories
-from components.common.text import escape_md, fmt_int
+from components.common.text import BadgeColour, escape_md, fmt_int
 from components.core import access, data, pages
 from components.core.connection import Connection, current_connection
 from components.core.errors import read_or_show_error, show_error
@@ -55,7 +55,12 @@ SHOWN_COLUMNS = [
     "gsc_connected",
 ]
 
-VERDICT_COLOURS = {"real": "green", "suspicious": "orange", "shell": "red", "unreachable": "gray"}
+VERDICT_COLOURS: dict[str, BadgeColour] = {
+    "real": "green",
+    "suspicious": "orange",
+    "shell": "red",
+    "unreachable": "gray",
+}
 #: The pages a site opens on, with the link's own label or icon where it is not the page's.
 SITE_PAGES: tuple[tuple[pages.AppPage, str | None, str | None], ...] = (
     (pages.SITE, "Details, TrueDR, export, verify", None),

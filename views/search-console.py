@@ -91,7 +91,7 @@ def _performance(conn: Connection, domain: str) -> None:
         GSC_RANGES,
         default=DEFAULT_GSC_RANGE,
         required=True,
-        format_func=RANGE_LABELS.get,
+        format_func=RANGE_LABELS.__getitem__,
         key="range",
         bind="query-params",
     )

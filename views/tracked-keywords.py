@@ -263,7 +263,7 @@ def _manage(listing: TrackedKeywords, slug: str, use: Usage, busy: bool, locked:
         st.caption("Nothing to refresh or remove yet.")
         return
     target_id = st.selectbox(
-        "Tracked keyword", list(keywords), format_func=keywords.get, key=PICK_KEY, disabled=busy
+        "Tracked keyword", list(keywords), format_func=keywords.__getitem__, key=PICK_KEY, disabled=busy
     )
     if target_id is None:
         return
@@ -329,9 +329,10 @@ def _site(conn: Connection, domain: str, slug: str) -> None:
         and not data.is_cached(conn, "tracked_keywords", slug)
     ):
         # The refusal said the stored list was stale: read it again.
-        listing = read_or_show_error(data.tracked_keywords, conn, slug, subject=domain)
-        if listing is None:
+        reread = read_or_show_error(data.tracked_keywords, conn, slug, subject=domain)
+        if reread is None:
             return
+        listing = reread
     use = usage(listing)
     _meters(use)
     busy = write_requested(TRACKED_SLOT)

@@ -61,11 +61,13 @@ class ExchangeOperations(BaseClient):
 
         Returns the draft that ``approve_exchange`` needs; it holds the text exactly as previewed.
         """
+        exchanges_for, to = normalise_domain(domain), _target(target)
+        subject, message = check_subject(subject), check_message(message)
         body = {
-            "exchangesFor": normalise_domain(domain),
-            "target": _target(target),
-            "subject": check_subject(subject),
-            "message": check_message(message),
+            "exchangesFor": exchanges_for,
+            "target": to,
+            "subject": subject,
+            "message": message,
             "dryRun": True,
         }
         contact = self._write(ExchangeContact, "preview_exchange", "POST", "/find", key="contact", json=body)
@@ -76,10 +78,10 @@ class ExchangeOperations(BaseClient):
         return ExchangeDraft.issue(
             service=self.base_url,
             key=key_tag(self._api_key),
-            exchanges_for=body["exchangesFor"],
-            target=body["target"],
-            subject=contact.subject or body["subject"],
-            message=contact.message or body["message"],
+            exchanges_for=exchanges_for,
+            target=to,
+            subject=contact.subject or subject,
+            message=contact.message or message,
             preview=contact,
         )
 

@@ -122,7 +122,7 @@ def filters(frame: pd.DataFrame, people: list[str], *, everyone: bool) -> pd.Dat
     since, until = _days(
         rest[2].date_input(
             "Days (UTC)",
-            value=(),
+            value=[],
             max_value=today,
             key=DAYS_KEY,
             format="YYYY-MM-DD",

@@ -12,6 +12,7 @@ runs in a widget callback, before the sidebar is drawn, so its open-alert count 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -20,6 +21,7 @@ from components.alerts.frames import count_words
 from components.core import access, alerts, history
 from components.core.connection import Connection
 from components.core.writes import audited_store_write
+from store.alerts import EvaluationReport
 
 T = TypeVar("T")
 
@@ -68,6 +70,11 @@ def change(
     return True, result
 
 
+def _found_something_new(report: EvaluationReport) -> bool:
+    """Whether a check opened any alert (finding nothing new is audited as no change)."""
+    return report.new > 0
+
+
 def check_now(conn: Connection) -> None:
     """Run the rules over the recent history (a callback); finding nothing new is audited as no change."""
     store = history.history_store()
@@ -75,9 +82,11 @@ def check_now(conn: Connection) -> None:
         flash("error", f"{history.UNAVAILABLE}: nothing was checked.")
         return
     span = f"last {alerts.RECENT_DAYS} days"
-    done, report = change(
-        conn, "check_alerts", span, lambda: alerts.check_now(conn, store), changed=lambda found: found.new > 0
+    # Assigned before unpacking: mypy infers the result's type from an unpacking target otherwise.
+    outcome = change(
+        conn, "check_alerts", span, partial(alerts.check_now, conn, store), changed=_found_something_new
     )
+    done, report = outcome
     if done and report is not None:
         known = f"; {report.known} found before are listed already" if report.known else ""
         webhook = (

@@ -10,6 +10,7 @@ change that did not happen.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import streamlit as st
@@ -114,8 +115,13 @@ def _save_rules(conn: Connection) -> None:
             conn,
             "change_alert_rule",
             f"{row.name}: {words}",
-            lambda s=setting: store.set_alert_setting(
-                conn.fingerprint, s.rule, threshold=s.threshold, enabled=s.enabled, person=person
+            partial(
+                store.set_alert_setting,
+                conn.fingerprint,
+                setting.rule,
+                threshold=setting.threshold,
+                enabled=setting.enabled,
+                person=person,
             ),
         )
         if not done:  # refused or failed (flashed): the edits stay, to save again

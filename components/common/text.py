@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from typing import Literal
 from urllib.parse import urlsplit
 
 NOT_AVAILABLE = "not available"
@@ -27,9 +28,9 @@ def is_missing(value: object) -> bool:
 
 def fmt_int(value: float | None) -> str:
     """Thousands-separated whole number, or 'not available' for a missing provider signal."""
-    if is_missing(value):
+    if value is None or math.isnan(value):
         return NOT_AVAILABLE
-    return f"{round(value):,}"  # type: ignore[arg-type]
+    return f"{round(value):,}"
 
 
 def fmt_number(value: float | None, digits: int = 1) -> str:
@@ -71,3 +72,7 @@ def field_words(name: str, spellings: Mapping[str, str]) -> str:
     if not words:
         return name
     return " ".join([words[0][:1].upper() + words[0][1:], *words[1:]])
+
+
+#: The colours ``st.badge`` takes that the app uses (a verdict or a status, never the service's words).
+BadgeColour = Literal["green", "orange", "red", "gray"]

@@ -34,6 +34,7 @@ from components.history.source import CachedSource, HistorySource, QueryCache, S
 
 if TYPE_CHECKING:
     from store import HistoryStore
+    from store.watchlist import WatchKind
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -226,7 +227,9 @@ def watched(conn: Connection) -> frozenset[tuple[str, str, str]]:
         return frozenset()
 
 
-def set_watched(conn: Connection, kind: str, subject: str, watch: bool, site: str | None = None) -> bool:
+def set_watched(
+    conn: Connection, kind: WatchKind, subject: str, watch: bool, site: str | None = None
+) -> bool:
     """Watch or stop watching a subject (a keyword: for ``site``) for this account; True when that
     changed anything."""
     door = current_door()
@@ -235,9 +238,9 @@ def set_watched(conn: Connection, kind: str, subject: str, watch: bool, site: st
         return False
     account = conn.fingerprint
     if watch:
-        changed = store.watch(account, kind, subject, site=site)  # type: ignore[arg-type]
+        changed = store.watch(account, kind, subject, site=site)
     else:
-        changed = store.unwatch(account, kind, subject, site)  # type: ignore[arg-type]
+        changed = store.unwatch(account, kind, subject, site)
     door.changed(account)
     _tell_others(account)
     return changed

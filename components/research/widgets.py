@@ -13,7 +13,7 @@ and land in the cache instead of being cut off.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 
 import streamlit as st
 
@@ -39,7 +39,9 @@ def plan(conn: Connection, domains: Sequence[str]) -> QuotaPlan:
     return quota_plan(domains, lambda d: data.is_cached(conn, "dr", d))
 
 
-def check_domains(conn: Connection, domains: Sequence[str]) -> Iterator[ItemResult[DomainRating]]:
+def check_domains(
+    conn: Connection, domains: Sequence[str]
+) -> Generator[ItemResult[DomainRating], None, None]:
     """Each domain's result as it completes; close the iterator to stop the run early."""
     key = conn.api_key.get_secret_value() if conn.api_key else None
     client = _bulk_client(conn.base_url, conn.fingerprint, conn.timeout_s, key)

@@ -268,7 +268,7 @@ def _site_words(site: str) -> str:
 
 
 def _html_section(
-    heading: str, headers: Sequence[str], rows: list[tuple[str, ...]], nothing: str
+    heading: str, headers: Sequence[str], rows: Sequence[tuple[str, ...]], nothing: str
 ) -> list[str]:
     """A heading and its table, or ``nothing`` in words when there are no rows."""
     table = _table(headers, rows) if rows else f"<p>{nothing}</p>"

@@ -71,12 +71,12 @@ def links_by_domain(frame: pd.DataFrame) -> Links:
 
 def _score(link: Mapping[str, object] | None) -> float | None:
     value = None if link is None else link.get("spam_score")
-    return None if value is None else float(value)  # type: ignore[arg-type]
+    return None if value is None else float(value)  # type: ignore[arg-type]  # a stored number (the frame's column)
 
 
 def _dr(link: Mapping[str, object]) -> int | None:
     value = link.get("dr")
-    return None if value is None else int(value)  # type: ignore[call-overload]
+    return None if value is None else int(value)  # type: ignore[call-overload]  # a stored number (the frame's column)
 
 
 def trust_map_findings(
@@ -117,12 +117,12 @@ def trust_map_findings(
     strong_at = threshold_of(settings, "strong_link_lost")
     if strong_at is not None:
         for name, earlier_link in sorted(previous_links.items()):
-            link = links.get(name)
+            link_now = links.get(name)
             dr = _dr(earlier_link)
             if (
-                link is None
+                link_now is None
                 or earlier_link.get("status") != "live"
-                or link.get("status") != "lost"
+                or link_now.get("status") != "lost"
                 or earlier_link.get("link_type") != "dofollow"
                 or dr is None
                 or dr < strong_at

@@ -161,7 +161,7 @@ class AlertsMixin:
         latest snapshot day) and record what they find; re-running a day records nothing new."""
         from store.alerts.evaluate import evaluate
 
-        return evaluate(self, account, as_of=as_of, days=days, channels=channels)  # type: ignore[arg-type]
+        return evaluate(self, account, as_of=as_of, days=days, channels=channels)  # type: ignore[arg-type]  # self is the HistoryStore this mixin is part of
 
     def latest_snapshot_day(self, account: str) -> date | None:
         """The newest day the account has any snapshot of (None: it has none)."""

@@ -149,13 +149,14 @@ class SnapshotJob:
         if isinstance(result.error, AuthError):
             self._fail_alone("the API key", f"the service did not accept it ({result.error})")
             return None
-        if not result.ok:
+        listing = result.value
+        if not result.ok or listing is None:
             why = _problem(result.error, result.skipped)
             known = "the sites already known are recorded"
             self._fail_alone("your own sites", f"the list of your sites {why}; {known}")
             return {}
         slugs: dict[str, str] = {}
-        for site in result.value.sites:
+        for site in listing.sites:
             domain = _site_domain(site)
             if domain is None:
                 continue

@@ -28,7 +28,14 @@ from store.audit import AuditEvent, AuditOutcome
 from store.history import HistoryStore
 from store.jobs.outcomes import SubjectResult
 from store.jobs.snapshot import SnapshotJob, subject_label
-from store.watchlist import WATCH_KINDS, WatchItem, normalise_site, normalise_subject, own_sites
+from store.watchlist import (
+    WatchItem,
+    WatchKind,
+    is_watch_kind,
+    normalise_site,
+    normalise_subject,
+    own_sites,
+)
 
 #: Who the audit log says made a change from here.
 PERSON = "command line"
@@ -44,14 +51,14 @@ class Refused(Exception):
 class Wanted:
     """A subject someone asked to watch, normalised; ``line`` is its line in an imported file."""
 
-    kind: str
+    kind: WatchKind
     subject: str
     site: str
     line: int = 0
 
     @property
     def item(self) -> WatchItem:
-        return WatchItem(self.kind, self.subject, "added", datetime.now(UTC), self.site)  # type: ignore[arg-type]
+        return WatchItem(self.kind, self.subject, "added", datetime.now(UTC), self.site)
 
     @property
     def label(self) -> str:
@@ -65,8 +72,14 @@ def wanted(
 
     A keyword needs its site; with no site given it is the account's only own site, when it has one.
     """
-    if kind not in WATCH_KINDS:
+    if not is_watch_kind(kind):
         raise Refused(f"the kind is domain or keyword, not {kind!r}")
+    return _checked_wanted(store, account, kind, subject, site, line)
+
+
+def _checked_wanted(
+    store: HistoryStore, account: str, kind: WatchKind, subject: str, site: str | None, line: int
+) -> Wanted:
     try:
         name = normalise_subject(kind, subject)
         if kind == "domain":
@@ -112,7 +125,7 @@ def watch_many(
     """Read each subject once (recording today's numbers), then watch those the service can measure.
 
     Returns each subject's refusal in words, or None when it is watched now (or was already)."""
-    fresh = [w for w in subjects if not store.is_watched(account, w.kind, w.subject, w.site)]  # type: ignore[arg-type]
+    fresh = [w for w in subjects if not store.is_watched(account, w.kind, w.subject, w.site)]
     job = SnapshotJob(store, client, account, day, progress=say)
     job.run_items([w.item for w in fresh], {})
     refusals: dict[Wanted, str | None] = {}
@@ -121,7 +134,7 @@ def watch_many(
         refusal = _refusal(result) if result is not None else None
         refusals[w] = refusal
         if refusal is None:
-            store.watch(account, w.kind, w.subject, site=w.site or None)  # type: ignore[arg-type]
+            store.watch(account, w.kind, w.subject, site=w.site or None)
             _audit(store, account, "watch", w.label, "done")
     return refusals
 
@@ -129,7 +142,7 @@ def watch_many(
 def add(
     store: HistoryStore, client: ApiClient, account: str, day: date, one: Wanted, say: Callable[[str], None]
 ) -> int:
-    if store.is_watched(account, one.kind, one.subject, one.site):  # type: ignore[arg-type]
+    if store.is_watched(account, one.kind, one.subject, one.site):
         _audit(store, account, "watch", one.label, "no_change")
         print(f"{one.label} was already watched.")
         return EXIT_OK
@@ -142,6 +155,8 @@ def add(
 
 
 def remove(store: HistoryStore, account: str, kind: str, subject: str, site: str | None) -> int:
+    if not is_watch_kind(kind):
+        raise Refused(f"the kind is domain or keyword, not {kind!r}")
     try:
         name = normalise_subject(kind, subject)
         measured_for = normalise_site(kind, site) if site else None
@@ -152,7 +167,7 @@ def remove(store: HistoryStore, account: str, kind: str, subject: str, site: str
     label = (
         name if kind == "domain" else f'keyword "{name}"' + (f" for {measured_for}" if measured_for else "")
     )
-    removed = store.unwatch(account, kind, name, measured_for)  # type: ignore[arg-type]
+    removed = store.unwatch(account, kind, name, measured_for)
     _audit(store, account, "unwatch", label, "done" if removed else "no_change")
     print(f"No longer watching {label}; what was recorded stays." if removed else f"{label} was not watched.")
     return EXIT_OK

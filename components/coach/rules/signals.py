@@ -131,7 +131,7 @@ def main_issue(lookup: Lookup) -> MainIssue:
     s = read_signals(lookup)
     if s.gap_inflated and s.traffic_weak and s.trust_weak:
         kind: IssueKind = "inflated"
-        sources = (*GAP_SOURCES, *TRAFFIC_SOURCES, SRC_TRUST)
+        sources: tuple[str, ...] = (*GAP_SOURCES, *TRAFFIC_SOURCES, SRC_TRUST)
     elif s.gap_inflated and s.traffic_weak:
         kind, sources = "unbacked", (*GAP_SOURCES, *TRAFFIC_SOURCES)
     elif s.trust_low:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from components.coach import rules as coach
-from components.common.text import NOT_AVAILABLE, escape_md
+from components.common.text import NOT_AVAILABLE, BadgeColour, escape_md
 from components.overview.widgets import signed
 
 #: The Coach's tabs, named after the vdr CLI's coach commands, in the CLI's order.
@@ -34,7 +34,7 @@ TAB_KEY = "coach"
 #: How loudly each main issue is shown; an issue not listed (aligned) is good news.
 ISSUE_LEVEL = {"inflated": "warning", "unbacked": "warning", "low_trust": "warning", "trailing": "info"}
 #: A diagnosis verdict as a badge: (label, colour, icon).
-STATUS_BADGE = {
+STATUS_BADGE: dict[str, tuple[str, BadgeColour, str]] = {
     "weak": ("Weak", "orange", ":material/error:"),
     "ok": ("OK", "green", ":material/check_circle:"),
     "unknown": ("Unknown", "gray", ":material/help:"),

@@ -103,7 +103,7 @@ def diagnose_tab(lookup: Lookup, domain: str) -> None:
         label, colour, icon = STATUS_BADGE[reason.status]
         with cols[i % 2].container(border=True):
             st.markdown(f"**{escape_md(reason.signal)}: {escape_md(reason.value)}**")
-            st.badge(label, color=colour, icon=icon)  # type: ignore[arg-type]
+            st.badge(label, color=colour, icon=icon)
             st.write(reason.finding)
             st.caption(f"Rule: {escape_md(reason.threshold)}")
             show_evidence(reason.sources)

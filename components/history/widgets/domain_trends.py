@@ -165,7 +165,7 @@ def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, st
         st.segmented_control(
             "Also over time",
             list(OTHER_METRICS),
-            format_func=OTHER_METRICS.get,
+            format_func=OTHER_METRICS.__getitem__,
             default="traffic",
             required=True,
             key="history_metric",
