@@ -31,6 +31,10 @@ def test_analyze_renders_in_chromium(app_url: str, browser: Browser, sandbox: Sa
         if more.count():
             more.first.click()
         page.get_by_role("link", name="Coach", exact=True).first.click()
+        # Domain overview has a Domain field too: type only once Coach's own page has replaced it (a key
+        # press in the old page's field, in the moment before the switch, reruns the old page).
+        page.locator("h1", has_text=re.compile(r"^Coach")).first.wait_for(timeout=30_000)
+        settled(page)
         field = page.get_by_label("Domain", exact=True)
         field.wait_for(timeout=30_000)
         field.fill(domain)
