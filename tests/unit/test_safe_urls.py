@@ -153,7 +153,7 @@ def test_what_the_drivers_would_read_as_credentials_from_the_shown_url_is_only_t
         assert all(one.startswith(HIDDEN) for one in flat), (url, shown)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(urls(encoded=False))
 def test_showing_a_shown_url_again_changes_nothing(case: tuple[str, str, list[str]]) -> None:
     shown = display_url(case[0])
