@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from client import errors
 from client.models import ErrorBody, QuotaInfo
+from client.safe_urls import display_url
 
 API_PREFIX = "/api/v1"
 #: The vendor CLI's default; slow owner operations get their own, longer timeouts.
@@ -188,7 +189,7 @@ class BaseClient:
 
     def __repr__(self) -> str:
         key_state = "set" if self._api_key else "missing"
-        return f"{type(self).__name__}(base_url={self.base_url!r}, api_key={key_state})"
+        return f"{type(self).__name__}(base_url={display_url(self.base_url)!r}, api_key={key_state})"
 
     def close(self) -> None:
         self._http.close()

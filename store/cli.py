@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from client import ApiClient
+from client.safe_urls import display_url
 from client.settings import Settings, key_fingerprint
 from store.config import database_url, normalise_url
 from store.engine import StoreUnavailable
@@ -192,7 +193,7 @@ def record_snapshot(
     lines: Lines = Lines(),
 ) -> int:
     """The snapshot of ``key``'s watchlist for ``day``, its alerts, and its lines; the exit code."""
-    lines.say(f"Recording {day.isoformat()} from {api_base} into {store.url_for_display}")
+    lines.say(f"Recording {day.isoformat()} from {display_url(api_base)} into {store.url_for_display}")
     account = key_fingerprint(key)
     with ApiClient(api_base, key, timeout=timeout_s, max_retries=0) as client:
         job = SnapshotJob(store, client, account, day, progress=lines.say, workers=workers)

@@ -3,9 +3,10 @@
 ``DASHBOARD_DATABASE_URL`` wins over ``url`` under ``[connections.history]`` in the secrets files
 (the same files, in the same order, as the API settings in ``client.settings``). Without either, the
 history is an SQLite file in the git-ignored ``data/`` folder beside ``app.py``, so a fresh clone
-keeps history with no set-up. ``display_url`` is the only form of a URL that may be shown or logged:
-the password is replaced by ``***``. ``secrets_tables`` and ``connection_url`` are how every setting
-outside the API's is read from the secrets files (the history, the shared cache, the alerts).
+keeps history with no set-up. ``display_url`` (``client.safe_urls``) is the only form of a URL that
+may be shown or logged: every password, in the user part or the query, is replaced by ``***``.
+``secrets_tables`` and ``connection_url`` are how every setting outside the API's is read from the
+secrets files (the history, the shared cache, the alerts).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
+from client.safe_urls import display_url as display_url  # re-exported: store shows URLs through it
 from client.settings import SECRETS_FILES
 
 ENV_VAR = "DASHBOARD_DATABASE_URL"
@@ -76,14 +78,6 @@ def parse_url(url: str) -> URL | None:
         return make_url(url)
     except (ArgumentError, ValueError):
         return None
-
-
-def display_url(url: str) -> str:
-    """The URL as it may be shown: the password (if any) replaced by ``***``."""
-    parsed = parse_url(url)
-    if parsed is None:
-        return "(a database URL that could not be read)"
-    return parsed.render_as_string(hide_password=True)
 
 
 def sqlite_file(url: str) -> Path | None:

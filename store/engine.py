@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 
+from client.safe_urls import scrub
 from store.config import display_url, parse_url, sqlite_file
 
 #: Seconds an SQLite writer waits for another writer before giving up.
@@ -121,6 +122,7 @@ def plain_reason(exc: BaseException, url: str) -> str:
     parsed = parse_url(url)
     if parsed is not None and parsed.password:
         text = text.replace(str(parsed.password), "***")
+    text = scrub(text, url)  # a password in the query, or one SQLAlchemy read differently
     first_line = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
     return first_line[:200]
 

@@ -14,6 +14,7 @@ import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.models import Snippets
+from client.safe_urls import display_url
 from client.settings import DEFAULT_API_BASE
 from components.common.text import escape_md
 from components.core import data
@@ -45,8 +46,8 @@ def _where_from(conn: Connection) -> None:
         )
     elif conn.base_url.rstrip("/") != DEFAULT_API_BASE:
         st.caption(
-            f"Previews and buttons load from {escape_md(conn.base_url)}, the service this app is connected "
-            "to; the snippets keep the addresses the service gave."
+            f"Previews and buttons load from {escape_md(display_url(conn.base_url))}, the service this app "
+            "is connected to; the snippets keep the addresses the service gave."
         )
 
 

@@ -6,8 +6,8 @@ without one never imports the Redis client. What it stores and why is told in
 processes tell each other is in ``components.core.announcements``.
 
 Every command is bounded by a short socket timeout and every failure is swallowed: a read that Redis
-cannot answer goes on to the service, a warning is logged once per outage (the URL's password hidden)
-and Redis is left alone for ``retry_after_s``.
+cannot answer goes on to the service, a warning is logged once per outage (every password of the URL
+hidden by ``client.safe_urls``) and Redis is left alone for ``retry_after_s``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from client.safe_urls import display_url
 from components.core import announcements
 from components.core.cache_records import (
     ANSWER_TYPES,
@@ -59,16 +60,6 @@ _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
-
-
-def display_url(url: str) -> str:
-    """The URL with any password replaced, the only form that may be logged."""
-    scheme, sep, rest = url.partition("://")
-    if "@" not in rest:
-        return url
-    credentials, _, host = rest.rpartition("@")
-    user = credentials.split(":", 1)[0]
-    return f"{scheme}{sep}{user + ':' if user else ''}***@{host}"
 
 
 Forget = announcements.Forget

@@ -12,6 +12,7 @@ from typing import Literal
 import streamlit as st
 
 from client.models import QuotaInfo
+from client.safe_urls import display_url
 from components.common.access_rules import may_write
 from components.common.figures import DOWN, UP
 from components.common.text import escape_md, fmt_int
@@ -142,7 +143,7 @@ def render_sidebar() -> Connection:
                 icon=":material/science:",
             )
         else:
-            st.caption(f"Service: {escape_md(conn.base_url)}")
+            st.caption(f"Service: {escape_md(display_url(conn.base_url))}")
             if conn.has_key:
                 st.caption(f"API key: set ({conn.key_source})")
             else:

@@ -225,6 +225,24 @@ def test_an_unreachable_database_is_said_in_plain_words_and_pages_still_work(
     assert not [b for b in overview.button if b.label == "Watch"]
 
 
+#: An unreachable database whose credentials are in the query, as psycopg also accepts them.
+QUERY_SECRETS_URL = "postgresql://u@127.0.0.1:1/x?password=Qpass-5123&sslpassword=Kpass-6061&sslmode=prefer"
+
+
+def test_an_unreachable_database_never_shows_a_password_given_in_the_query(
+    live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DASHBOARD_DATABASE_URL", QUERY_SECRETS_URL)
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    warning = "\n".join(w.value for w in at.warning)
+    caption = "\n".join(c.value for c in at.caption)
+    assert "History is unavailable" in warning and "127.0.0.1:1/x" in caption
+    for shown in (warning, caption, shown_text(at)):
+        assert "Qpass" not in shown and "Kpass" not in shown, shown
+    assert "sslmode=prefer" in caption  # what is not a secret stays readable
+
+
 def test_a_link_to_an_unwatched_domain_opens_it_and_offers_to_watch_it(store: HistoryStore) -> None:
     at = open_page(PAGE, domain="HubSpot.com", history_tab="Domain trends")
     assert not at.exception, [e.value for e in at.exception]

@@ -326,6 +326,21 @@ def test_badges_show_the_snippets_as_code_and_preview_only_images(live_env: Sand
     assert {b.label for b in at.get("link_button")} == {"Public page", "Share image"}
 
 
+def test_the_service_address_is_shown_without_its_password(
+    live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A service root with a user and password in it (a proxy in front of the service that asks for
+    one): the sidebar names the service, never the password (the page itself may fail: the client
+    sends the key, not that password)."""
+    base = live_env.base_url.replace("http://", "http://probe:Upass-4410@", 1)
+    monkeypatch.setenv("VERIFIEDDR_API_BASE", base)
+    at = open_page("views/badges.py", domain="example.com")
+    assert not at.exception
+    service = [c.value for c in at.sidebar.caption if c.value.startswith("Service:")]
+    assert service and "probe:***@127.0.0.1" in service[0].replace("\\", ""), service  # Markdown escapes
+    assert "Upass" not in shown_text(at) and not any("Upass" in c.value for c in at.sidebar.caption)
+
+
 def test_badges_in_sandbox_mode_say_they_are_demo_snippets_with_public_addresses(
     live_env: SandboxServer,
 ) -> None:

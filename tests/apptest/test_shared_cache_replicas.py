@@ -211,6 +211,31 @@ def test_a_page_with_redis_unreachable_shows_its_data_and_no_error(
         shared_cache.reset()
 
 
+def test_the_outage_line_never_logs_a_password_in_any_url_form(
+    live_env: SandboxServer,
+    redis_server: RedisServer,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A real Redis that wants a password, reached with wrong ones (user part and query, as redis-py
+    reads both): it refuses, the page still shows its data, and the log line hides every password."""
+    raw = redis_server.client()
+    raw.config_set("requirepass", "the-right-one")
+    raw.close()
+    caplog.set_level(logging.WARNING, logger=redis_cache.__name__)
+    url = f"redis://app:Upass-3391@127.0.0.1:{redis_server.port}/0?password=Qpass-8812&db=0"
+    _use_redis(monkeypatch, url)
+    try:
+        at = open_page(OVERVIEW, domain="stripe.com")
+        assert not at.exception and not at.error
+        assert len(at.metric) >= 1
+        logged = _warnings(caplog)
+        assert len(logged) == 1 and f"127.0.0.1:{redis_server.port}" in logged[0], logged
+        assert "Upass" not in caplog.text and "Qpass" not in caplog.text, caplog.text
+    finally:
+        shared_cache.reset()
+
+
 @dataclass
 class SilentServer:
     """A port that accepts connections and never answers: a Redis too slow to wait for."""

@@ -4,6 +4,7 @@ default, a plain postgresql:// URL works, and a URL is only ever shown without i
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from store import HistoryStore, database_url, display_url
 from store.cli import main
 from store.config import APP_ROOT
 from store.migrations import head_revision
+from tests.store.postgres import PostgresServer
 
 
 def _secrets(tmp_path: Path, url: str) -> tuple[Path, ...]:
@@ -62,3 +64,25 @@ def test_the_upgrade_command_brings_a_database_to_the_newest_schema(
     assert main(["upgrade", "--database-url", "postgresql://x:topsecret@127.0.0.1:9/none"]) == 3
     err = capsys.readouterr().err
     assert "History database unavailable" in err and "topsecret" not in err
+
+
+#: Every form psycopg accepts a password in, plus a client key's passphrase: none may ever be shown.
+QUERY_SECRETS = "?password=Qpass-4921&sslpassword=Kpass-7730&sslmode=prefer"
+
+
+def test_upgrade_never_shows_a_password_given_in_the_query(
+    postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The test server trusts every local connection, so the URL works and its line is printed.
+    url = postgres.create_database("history_query_password") + QUERY_SECRETS
+    assert main(["upgrade", "--database-url", url]) == 0
+    out = capsys.readouterr().out
+    assert "is up to date" in out and "127.0.0.1" in out
+    assert "Qpass" not in out and "Kpass" not in out, out
+    assert "sslmode=prefer" in out  # what is not a secret stays readable
+
+    unreachable = "postgresql://x:Upass-1187@127.0.0.1:9/none" + QUERY_SECRETS
+    assert main(["upgrade", "--database-url", unreachable]) == 3
+    err = capsys.readouterr().err
+    assert "History database unavailable" in err and "127.0.0.1:9" in err
+    assert not {"Qpass", "Kpass", "Upass"} & set(re.findall(r"[A-Z]pass", err)), err

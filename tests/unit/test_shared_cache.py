@@ -19,6 +19,7 @@ import pytest
 from client import errors
 from client.growth_inputs import DiscoveryFilters
 from client.models import DomainRating, QuotaInfo
+from client.safe_urls import display_url
 from client.settings import key_fingerprint
 from components.core import cache_records, data, redis_cache, shared_cache
 from components.core.cache_records import Record, decode, encode, entry_key
@@ -118,12 +119,9 @@ def test_a_record_of_another_operation_or_no_json_is_refused() -> None:
 
 
 def test_a_password_in_the_redis_url_is_never_shown() -> None:
-    assert (
-        redis_cache.display_url("redis://:s3cret@cache.internal:6379/0")
-        == "redis://***@cache.internal:6379/0"
-    )
-    assert redis_cache.display_url("rediss://app:s3cret@h:1/0") == "rediss://app:***@h:1/0"
-    assert redis_cache.display_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+    assert display_url("redis://:s3cret@cache.internal:6379/0") == "redis://:***@cache.internal:6379/0"
+    assert display_url("rediss://app:s3cret@h:1/0") == "rediss://app:***@h:1/0"
+    assert display_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
 
 
 def test_the_environment_wins_over_the_secrets_file_and_neither_means_off(tmp_path: Path) -> None:
