@@ -119,13 +119,15 @@ def test_an_sqlite_history_backed_up_online_restores_as_it_was(tmp_path: Path) -
     assert Path(f"{database}-wal").stat().st_size > 0
 
     assert run_documented("SQLite: back up", checkout).strip() == "ok"
-    [backup] = (checkout / "backups").glob("history-*.sqlite3")
+    [backup] = (checkout / "data" / "backups").glob("history-*.sqlite3")
 
     record_history(store, 3, first=FIRST_DAY + timedelta(days=DAYS))  # written after the backup
     store.close()  # the app and the jobs are stopped before a restore
     assert (
         run_documented(
-            "SQLite: restore", checkout, {"backups/history-2026-11-26.sqlite3": f"backups/{backup.name}"}
+            "SQLite: restore",
+            checkout,
+            {"data/backups/history-2026-11-26.sqlite3": f"data/backups/{backup.name}"},
         ).strip()
         == "ok"
     )
@@ -159,7 +161,7 @@ def test_a_postgresql_history_dumped_online_restores_into_a_fresh_database(
 
     # The backup runs while the store is open (the test server trusts loopback: no password to give).
     run_documented("PostgreSQL: back up", tmp_path, {"db.internal:5432": server})
-    [dump] = (tmp_path / "backups").glob("history-*.dump")
+    [dump] = (tmp_path / "data" / "backups").glob("history-*.dump")
 
     record_history(store, 3, first=FIRST_DAY + timedelta(days=DAYS))  # written after the backup
     store.close()
@@ -169,7 +171,7 @@ def test_a_postgresql_history_dumped_online_restores_into_a_fresh_database(
         {
             "--host=db.internal --port=5432": f"--host=127.0.0.1 --port={postgres.port}",
             "db.internal:5432": server,
-            "backups/history-2026-11-26.dump": f"backups/{dump.name}",
+            "data/backups/history-2026-11-26.dump": f"data/backups/{dump.name}",
         },
     )
 
