@@ -31,7 +31,7 @@ from store.watchlist import own_sites, site_names
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 NO_DESTINATION = (
-    "The digest has nowhere to go: add an [alerts.email] section (host, from, to; see the README) to "
+    "The digest has nowhere to go: add an [alerts.email] section (host, from, to; see docs/team-guide.md) to "
     ".streamlit/secrets.toml, or pass --output digest.html to write it to a file."
 )
 
