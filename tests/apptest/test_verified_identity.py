@@ -1,7 +1,8 @@
 """Only an address the sign-in provider has verified gets a role: in Streamlit's AppTest, a person whose
 address is on ``admins`` but whose provider says ``email_verified: false`` (or says nothing about it)
 sees "No access yet" with the reason and no page, sidebar or write control; the same address verified
-is an admin.
+(``email_verified`` true, Entra's ``xms_edov`` from an Entra-issued token, or no claim at all but a
+domain the opt-in ``trust_unverified_email_from`` names) is an admin.
 
 The person is set through AppTest's own ``user`` and ``secrets`` (what ``st.user`` and ``st.secrets``
 read), against the session sandbox in Live mode with the demo key."""
@@ -24,9 +25,9 @@ PAGE = "views/tracked-keywords.py"
 WRITE_CONTROLS = ("Track keyword", "Refresh snapshot", "Remove…")
 
 
-def _open(**claims: Any) -> AppTest:
+def _open(access: dict[str, Any] = ACCESS, **claims: Any) -> AppTest:
     """Tracked keywords for Ana signed in with ``claims`` on top of her address."""
-    at = signed_in(AppTest.from_file(APP, default_timeout=30), ANA, ACCESS, **claims)
+    at = signed_in(AppTest.from_file(APP, default_timeout=30), ANA, access, **claims)
     at.query_params["site"] = MINE
     at.switch_page(PAGE)
     at.run()
@@ -40,8 +41,14 @@ def _buttons(at: AppTest) -> list[str]:
 
 @pytest.mark.parametrize(
     "claims",
-    [{"email_verified": False}, {"email_verified": "false"}, {"email_verified": None}],
-    ids=["marked-not-verified", "marked-not-verified-as-text", "no-claim"],
+    [
+        {"email_verified": False},
+        {"email_verified": "false"},
+        {"email_verified": None},
+        # Entra's claim from another issuer is not Entra's: nothing said.
+        {"email_verified": None, "iss": "https://idp.example/", "xms_edov": True},
+    ],
+    ids=["marked-not-verified", "marked-not-verified-as-text", "no-claim", "xms-edov-not-from-entra"],
 )
 def test_an_unverified_address_on_admins_sees_no_access_yet_with_the_reason(
     live_env: SandboxServer, claims: dict[str, Any]
@@ -58,8 +65,25 @@ def test_an_unverified_address_on_admins_sees_no_access_yet_with_the_reason(
     assert "Admin:" not in text and "Keyword to track" not in [f.label for f in at.text_input]
 
 
-def test_the_same_address_verified_is_an_admin(live_env: SandboxServer) -> None:
-    at = _open(email_verified=True)
+ENTRA = "https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0"
+
+
+@pytest.mark.parametrize(
+    ("claims", "access"),
+    [
+        ({"email_verified": True}, ACCESS),
+        ({"email_verified": "true"}, ACCESS),
+        # Entra ID: no email_verified, its optional xms_edov claim from an Entra-issued token instead.
+        ({"email_verified": None, "iss": ENTRA, "xms_edov": True}, ACCESS),
+        # A provider that says nothing, and the opt-in that trusts the team's own domain.
+        ({"email_verified": None}, {**ACCESS, "trust_unverified_email_from": ["@team.example"]}),
+    ],
+    ids=["verified", "verified-as-text", "entra-xms-edov", "trusted-domain-no-claim"],
+)
+def test_the_same_address_verified_is_an_admin(
+    live_env: SandboxServer, claims: dict[str, Any], access: dict[str, Any]
+) -> None:
+    at = _open(access=access, **claims)
     assert "No access yet" not in [t.value for t in at.title]
     assert "Admin:" in "\n".join(str(c.value) for c in at.sidebar.get("caption"))
     assert set(WRITE_CONTROLS) <= set(_buttons(at)), _buttons(at)
