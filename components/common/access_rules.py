@@ -6,6 +6,12 @@ whitespace. A person's role is the highest any entry grants; a domain entry matc
 that domain (not its subdomains, not a domain that merely ends with the same letters). The rules are
 decided afresh on every call from the lists as they are then: someone removed from a list loses the
 role at once. Without sign-in the app runs as one local person (``LOCAL_PERSON``) with every right.
+
+A role is granted only to an address the sign-in provider has **verified** (``address_verified``): an
+address a person merely typed into their profile at the provider, or self-registered without
+confirming, proves nothing, and must not make them whoever is on the ``admins`` list. See
+``provider_verdict`` for what counts as verified, and ``[access] trust_unverified_email_from`` for the
+one opt-in exception (off by default).
 """
 
 from __future__ import annotations
@@ -13,12 +19,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 Role = Literal["viewer", "editor", "admin"]
 ROLE_ORDER: tuple[Role, ...] = ("viewer", "editor", "admin")
 #: Who acts when sign-in is off: one local person, with role "admin".
 LOCAL_PERSON = "local"
 LOCAL_ROLE: Role = "admin"
+#: The ID-token claims the verification rule reads (everything else a provider sends is ignored).
+VERIFICATION_CLAIMS = ("email_verified", "xms_edov", "iss")
+#: Hosts of Microsoft Entra ID's token issuers (public cloud, v2.0 and v1.0, and the national clouds):
+#: the only issuers whose ``xms_edov`` claim is read.
+ENTRA_ISSUER_HOSTS = frozenset(
+    {
+        "login.microsoftonline.com",
+        "sts.windows.net",
+        "login.microsoftonline.us",
+        "login.partner.microsoftonline.cn",
+    }
+)
 
 
 def normalise_entry(entry: object) -> str | None:
@@ -67,6 +86,9 @@ class AccessLists:
     editors: tuple[str, ...] = ()
     viewers: tuple[str, ...] = ()
     contact: str | None = None
+    #: Addresses or domains whose address is trusted when the provider says nothing about verifying it
+    #: (``[access] trust_unverified_email_from``; empty by default). See ``address_verified``.
+    trust_unverified_email_from: tuple[str, ...] = ()
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any] | None) -> AccessLists:
@@ -80,6 +102,7 @@ class AccessLists:
             editors=_entries(mapping.get("editors")),
             viewers=_entries(mapping.get("viewers")),
             contact=contact,
+            trust_unverified_email_from=_entries(mapping.get("trust_unverified_email_from")),
         )
 
     def entries(self, role: Role) -> tuple[str, ...]:
@@ -107,6 +130,77 @@ def role_for(email: str | None, lists: AccessLists) -> Role | None:
         if any(matches(address, entry) for entry in lists.entries(role)):
             return role
     return None
+
+
+def _says_true(value: object, *also: object) -> bool:
+    """A claim that says "yes": JSON ``true``, or the text "true" (some providers send booleans as
+    text), or one of ``also``. Anything else (``false``, "false", "yes", 1, a list) is not a yes."""
+    if value is True:
+        return True
+    if isinstance(value, str):
+        text = value.strip().lower()
+        return text == "true" or text in also
+    return False
+
+
+def _from_entra(claims: Mapping[str, Any]) -> bool:
+    """Whether the token was issued by Microsoft Entra ID (its ``iss`` is one of Entra's hosts)."""
+    issuer = claims.get("iss")
+    if not isinstance(issuer, str):
+        return False
+    try:
+        parts = urlsplit(issuer.strip())
+        return parts.scheme == "https" and parts.hostname in ENTRA_ISSUER_HOSTS
+    except ValueError:  # not a URL at all
+        return False
+
+
+def provider_verdict(claims: Mapping[str, Any]) -> bool | None:
+    """What the sign-in provider says of the address it sent: True verified, False not verified, None
+    nothing at all.
+
+    - ``email_verified`` (OpenID Connect's standard claim; Google, Okta, Auth0 and Keycloak send it) is
+      the answer when present: true (JSON ``true`` or the text "true") is verified, anything else is not.
+    - Microsoft Entra ID sends no ``email_verified``. Its optional ``xms_edov`` claim ("e-mail domain
+      owner verified", added to the ID token in the app registration) says whether the tenant has
+      verified the domain of the address; it is read only from a token Entra issued (``iss``). Yes is
+      JSON ``true``, "true" or "1": Microsoft's reference calls it a boolean without fixing its JSON
+      form, and clients of Entra accept each.
+    - Neither: None. An absent claim is **not** a yes: the providers that omit it (Entra without
+      ``xms_edov``, some self-hosted ones) include those where a person or a guest tenant can set the
+      ``email`` of an account to anyone's address, so the address alone proves nothing.
+    """
+    if "email_verified" in claims and claims["email_verified"] is not None:
+        return _says_true(claims["email_verified"])
+    if _from_entra(claims) and claims.get("xms_edov") is not None:
+        return _says_true(claims["xms_edov"], "1")
+    return None
+
+
+def address_verified(email: str | None, claims: Mapping[str, Any], lists: AccessLists) -> bool:
+    """Whether ``email`` may be looked up on the lists at all: the provider verified it, or it says
+    nothing about it and ``[access] trust_unverified_email_from`` names the address or its domain.
+
+    That opt-in is for a provider the organisation controls that cannot send a verification claim
+    (every address in it set by its admins); an address the provider marks as not verified is never
+    trusted, whatever the list says."""
+    address = normalise_email(email)
+    if address is None:
+        return False
+    verdict = provider_verdict(claims)
+    if verdict is not None:
+        return verdict
+    return any(matches(address, entry) for entry in lists.trust_unverified_email_from)
+
+
+def role_for_claims(claims: Mapping[str, Any], lists: AccessLists) -> Role | None:
+    """The role of a signed-in person from their provider's claims: the highest role the lists give
+    their ``email``, and only when that address is verified (``address_verified``); otherwise None."""
+    email = claims.get("email")
+    email = email if isinstance(email, str) else None
+    if not address_verified(email, claims, lists):
+        return None
+    return role_for(email, lists)
 
 
 def may_write(role: str | None) -> bool:

@@ -4,7 +4,9 @@
   the app runs as one local person with every right (``Person("local", None, "admin", False)``).
 - ``current_person()``: with sign-in on, the person ``st.user`` names, with the role the *current*
   ``[access]`` lists give their address (the login cookie lasts 30 days; taking someone off a list
-  takes effect on their next click). Not signed in, or on no list: ``role`` is None.
+  takes effect on their next click). Not signed in, on no list, or an address the sign-in provider has
+  not verified (``verified`` False): ``role`` is None. ``st.user`` holds the claims of the provider's
+  ID token, so ``email_verified`` (or Entra's ``xms_edov``) is read from there.
 - ``write_permission()``: whether the current person may write, and if not the plain reason a
   disabled control shows (``disabled=not allowed, help=why``).
 
@@ -23,12 +25,14 @@ import streamlit as st
 
 from components.common.access_rules import (
     LOCAL_PERSON,
+    VERIFICATION_CLAIMS,
     AccessLists,
     Role,
+    address_verified,
     may_see_everyones_activity,
     may_write,
     refusal_words,
-    role_for,
+    role_for_claims,
 )
 from components.common.text import escape_md
 
@@ -38,12 +42,15 @@ EDITORS_ONLY = refusal_words(None)
 
 @dataclass(frozen=True)
 class Person:
-    """The person behind this run: e-mail (or ``"local"``), display name, role (None: on no list)."""
+    """The person behind this run: e-mail (or ``"local"``), display name, role (None: on no list, or
+    an unverified address), and whether their sign-in provider verified that address (``verified``:
+    False means no role whatever the lists say; True without sign-in, where no provider is asked)."""
 
     email: str
     name: str | None
     role: Role | None
     signed_in: bool
+    verified: bool = True
 
     @property
     def label(self) -> str:
@@ -92,8 +99,11 @@ def current_person() -> Person:
         return Person("", None, None, False)
     email = str(_user_claim("email") or "").strip()
     name = _user_claim("name")
-    role = role_for(email or None, access_lists())
-    return Person(email, str(name) if name else None, role, True)
+    lists = access_lists()
+    claims = {key: value for key in VERIFICATION_CLAIMS if (value := _user_claim(key)) is not None}
+    role = role_for_claims({**claims, "email": email}, lists)  # None for an unverified address
+    verified = address_verified(email or None, claims, lists)
+    return Person(email, str(name) if name else None, role, True, verified=verified)
 
 
 def contact() -> str | None:

@@ -7,7 +7,9 @@
   ``/trust-map``) draws that same sign-in page, so no page script runs before sign-in, and is where
   the person lands once signed in (``components/core/after_sign_in.py``);
 - a signed-in person on none of the ``[access]`` lists sees a page that says so, whom to ask
-  (``[access] contact``) and a sign-out button, and nothing else;
+  (``[access] contact``) and a sign-out button, and nothing else; so does one whose address the sign-in
+  provider has not verified (whatever the lists say: the page then says the address is not verified,
+  and never whether it is on a list);
 - anyone else gets the app; ``sidebar_block`` then names them, their role, and offers sign-out.
 
 Without ``[auth]`` the app runs as one local user with every right, and the sidebar says plainly that
@@ -99,6 +101,24 @@ def _sign_in_page() -> None:
 
 def _not_on_a_list_page(person: Person) -> None:
     st.title("No access yet", anchor=False)
+    who = contact()
+    ask = escape_md(who) if who else "whoever runs this dashboard"
+    if person.email and not person.verified:
+        # Whether the address is on a list is not said: it is not looked up until it is verified.
+        st.markdown(
+            f"You are signed in as **{escape_md(person.email)}**, but your sign-in service has not "
+            "confirmed that this address is yours: it is **not verified**. The dashboard gives access "
+            "only to verified addresses, so there is nothing to show you yet."
+        )
+        st.info(
+            "Verify the address with your sign-in service (often a link in an e-mail it sent you, or "
+            f"its account settings), then sign out and sign in again. If it still says this, ask {ask}: "
+            "the sign-in service may need to be set up to tell the dashboard which addresses it has "
+            "verified.",
+            icon=":material/mark_email_unread:",
+        )
+        st.button("Sign out", key=SIGN_OUT_KEY, on_click=st.logout, icon=":material/logout:")
+        return
     if person.email:
         st.markdown(
             f"You are signed in as **{escape_md(person.email)}**, but that address is on none of this "
@@ -109,8 +129,6 @@ def _not_on_a_list_page(person: Person) -> None:
             "You are signed in, but your sign-in service did not tell the dashboard your e-mail address, "
             "so it cannot find you on its access lists."
         )
-    who = contact()
-    ask = escape_md(who) if who else "whoever runs this dashboard"
     st.info(
         f"Ask {ask} to add your address as a viewer, editor or admin. You can also sign out and sign "
         "in with another account.",

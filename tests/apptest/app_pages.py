@@ -38,11 +38,15 @@ def open_page(
     return at.run()
 
 
-def signed_in(at: AppTest, email: str, access: dict[str, Any]) -> AppTest:
-    """``at`` with sign-in on, ``access`` as its ``[access]`` lists and ``email`` signed in."""
+def signed_in(at: AppTest, email: str, access: dict[str, Any], **claims: Any) -> AppTest:
+    """``at`` with sign-in on, ``access`` as its ``[access]`` lists and ``email`` signed in, an address
+    the provider has verified (``email_verified``, as Google, Okta, Auth0 and Keycloak send it) unless
+    ``claims`` say otherwise (``email_verified=False``; ``email_verified=None`` sends no such claim)."""
     at.secrets["auth"] = SIGN_IN_SECTION
     at.secrets["access"] = access
-    at.user = {"is_logged_in": True, "email": email, "name": email.split("@")[0].title()}
+    user = {"is_logged_in": True, "email": email, "name": email.split("@")[0].title(), "email_verified": True}
+    user.update(claims)
+    at.user = {key: value for key, value in user.items() if value is not None}
     return at
 
 

@@ -4,7 +4,8 @@ the app at it.
 ``oidc-provider-mock`` runs in its own process (``python -m oidc_provider_mock``, the README's command
 for trying sign-in by hand) on a free loopback port. It accepts any client id and secret, and its own
 authorization page lets a person sign in as any subject; the people of a test are given to it up front
-with their e-mail address and name, the claims the app reads.
+with their e-mail address, whether the provider has verified it (``email_verified``) and name, the claims
+the app reads. A subject typed on that page that was not given up front gets only an ``email`` claim.
 
 ``write_secrets`` writes the ``[auth]`` and ``[access]`` sections a deployment would have, with a fresh
 cookie secret and client secret per run (``SignInSecrets``), so a test can look for both wherever a
@@ -35,13 +36,19 @@ REDIRECT_URI = "http://127.0.0.1:{port}/oauth2callback"
 
 @dataclass(frozen=True)
 class Someone:
-    """A person the provider knows: subject (their e-mail here), e-mail claim and display name."""
+    """A person the provider knows: subject (their e-mail here), e-mail claim, display name, and what the
+    provider says of the address (``email_verified``: True as Google, Okta, Auth0 and Keycloak say of
+    a confirmed address, False for one never confirmed, None to send no such claim at all)."""
 
     email: str
     name: str
+    verified: bool | None = True
 
     def claims(self) -> str:
-        return json.dumps({"sub": self.email, "email": self.email, "name": self.name})
+        claims: dict[str, object] = {"sub": self.email, "email": self.email, "name": self.name}
+        if self.verified is not None:
+            claims["email_verified"] = self.verified
+        return json.dumps(claims)
 
 
 @dataclass(frozen=True)

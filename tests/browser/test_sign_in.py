@@ -6,6 +6,8 @@ through the provider's own authorization page, in a browser context of their own
 
 - nobody signed in: every address, a deep link too, shows the sign-in page only (no sidebar, no data);
 - someone on no list: a page saying so and whom to ask, nothing else; sign-out leads back to sign-in;
+- someone whose address is on ``admins`` but not verified by the provider (``email_verified: false``),
+  and someone whose provider says nothing about it: "No access yet" with the reason, nothing else;
 - a viewer: reads, sees "Track keyword" disabled with the editors-only reason, no own-key field; a
   click on the disabled button forced through the page's script sends nothing; sign-out;
 - an editor: adds a tracked keyword, sent exactly once, and finds it as their own row on Activity;
@@ -61,8 +63,16 @@ EDITOR = Someone("eddie@team.example", "Eddie Editor")
 LEAVER = Someone("lee@team.example", "Lee Leaving")
 VIEWER = Someone("vera@team.example", "Vera Viewer")
 OUTSIDER = Someone("olaf@elsewhere.example", "Olaf Outside")
+#: On the admins list, but the provider says the address was never verified.
+UNVERIFIED = Someone("una@team.example", "Una Unverified", verified=False)
+#: Not given to the provider up front: typed on its page, it signs in with an ``email`` claim only.
+UNMARKED = Someone("nia@team.example", "Nia Unmarked", verified=None)
 CONTACT = "it-help@team.example"
-LISTS = {"admins": [ADMIN.email], "editors": [EDITOR.email, LEAVER.email], "viewers": ["@team.example"]}
+LISTS = {
+    "admins": [ADMIN.email, UNVERIFIED.email],
+    "editors": [EDITOR.email, LEAVER.email],
+    "viewers": ["@team.example"],
+}
 #: The same lists once Lee has been taken off the editors (the team domain still makes Lee a viewer).
 LISTS_WITHOUT_LEE = {**LISTS, "editors": [EDITOR.email]}
 
@@ -138,7 +148,7 @@ def signed_app(
 ) -> Iterator[SignedInApp]:
     folder = tmp_path_factory.mktemp("signin")
     keys = SignInSecrets.fresh()
-    with mock_provider([ADMIN, EDITOR, LEAVER, VIEWER, OUTSIDER]) as provider:
+    with mock_provider([ADMIN, EDITOR, LEAVER, VIEWER, OUTSIDER, UNVERIFIED]) as provider:
         secrets_file = write_secrets(folder / "secrets.toml", provider, keys, LISTS, contact=CONTACT)
         database = folder / "history.sqlite3"
         with app_process(
@@ -237,7 +247,10 @@ def writes(signed_app: SignedInApp, sandbox: SandboxServer) -> Writes:
     try:
         page = editor.new_page()
         sign_in(page, app.url, EDITOR, path=TRACKED)
-        go_to(page, f"{app.url}/{TRACKED}", ready="text=Keyword to track")
+        # Signing in from the link lands on it (one more page load): wait for that load, not race it.
+        expect(page).to_have_url(f"{app.url}/{TRACKED}", timeout=TIMEOUT_MS)
+        page.get_by_text("Keyword to track").wait_for(timeout=TIMEOUT_MS)
+        settled(page)
         before = _posts(sandbox)
         _track(page, EDITOR_KEYWORD)
         expect(page.get_by_text(EDITOR_KEYWORD).first).to_be_visible(timeout=TIMEOUT_MS)
@@ -302,6 +315,34 @@ def test_someone_on_no_list_is_told_whom_to_ask_and_can_sign_out(signed_app: Sig
         assert "Track keyword" not in text and "Connection" not in text
         app.keep(page)
         screenshot(page, "sign-in-no-list")
+        _sign_out(page, app)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("person", [UNVERIFIED, UNMARKED], ids=["marked-not-verified", "no-claim"])
+def test_an_address_the_provider_has_not_verified_gets_no_role(
+    signed_app: SignedInApp, person: Someone
+) -> None:
+    """Una is on the admins list and Nia's domain on the viewers list, yet neither address is verified
+    by the provider: both see "No access yet" saying so, on every address, with no sidebar or page."""
+    app = signed_app
+    context = app.context()
+    try:
+        page = context.new_page()
+        sign_in(page, app.url, person)
+        expect(page.get_by_role("heading", name="No access yet")).to_be_visible()
+        for path in ("", TRACKED, "activity"):
+            go_to(page, f"{app.url}/{path}")
+            expect(page.get_by_role("heading", name="No access yet")).to_be_visible()
+            text = page.inner_text("body")
+            assert person.email in text and "not verified" in text and CONTACT in text, text
+            assert "email_verified" not in text, "a raw claim name is shown"
+            assert page.locator(SIDEBAR).count() == 0, f"/{path}: a sidebar is drawn"
+            for hidden in ("Admin:", "Viewer:", "Track keyword", "Connection", "Download CSV"):
+                assert hidden not in text, f"/{path} shows {hidden!r} to an unverified address"
+            app.keep(page)
+        screenshot(page, f"sign-in-unverified-{person.email.split('@')[0]}")
         _sign_out(page, app)
     finally:
         context.close()

@@ -1,6 +1,8 @@
 """The role rules of ``[access]``: who gets which role from addresses and ``@domain`` entries, in any
 case and spacing, the highest role winning, lookalike domains refused, and lists that change between two
-calls taking effect at once."""
+calls taking effect at once; and a role only for an address the sign-in provider has verified
+(``email_verified``, Entra's ``xms_edov`` from an Entra issuer only, or the opt-in
+``trust_unverified_email_from`` when the provider says nothing)."""
 
 from __future__ import annotations
 
@@ -10,10 +12,13 @@ from components.common.access_rules import (
     LOCAL_PERSON,
     LOCAL_ROLE,
     AccessLists,
+    address_verified,
     may_see_everyones_activity,
     may_write,
+    provider_verdict,
     refusal_words,
     role_for,
+    role_for_claims,
 )
 
 TEAM = AccessLists.from_mapping(
@@ -108,3 +113,76 @@ def test_the_refusal_says_editors_only_and_whom_to_ask() -> None:
         "Editors only: you can read everything here; ask it@company.com to change things."
     )
     assert refusal_words(None).startswith("Editors only: ")
+
+
+ENTRA = "https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0"
+ANA = "ana@team.example"
+ADMINS = AccessLists.from_mapping({"admins": [ANA], "viewers": ["@team.example"]})
+
+
+@pytest.mark.parametrize(
+    ("claims", "verdict"),
+    [
+        ({"email_verified": True}, True),  # Google, Okta, Auth0, Keycloak: JSON true
+        ({"email_verified": "true"}, True),  # some providers send it as text
+        ({"email_verified": " TRUE "}, True),
+        ({"email_verified": False}, False),  # never confirmed: self-registered, or typed in a profile
+        ({"email_verified": "false"}, False),
+        ({"email_verified": "yes"}, False),  # anything but true is not a yes
+        ({"email_verified": 1}, False),
+        ({"email_verified": [True]}, False),
+        ({}, None),  # the provider says nothing
+        ({"email_verified": None}, None),
+        ({"iss": ENTRA, "xms_edov": True}, True),  # Entra's optional claim, from Entra only
+        ({"iss": ENTRA, "xms_edov": "1"}, True),
+        ({"iss": "https://sts.windows.net/9188040d/", "xms_edov": "true"}, True),  # v1.0 tokens
+        ({"iss": ENTRA, "xms_edov": False}, False),
+        ({"iss": ENTRA}, None),  # Entra without the optional claim configured
+        ({"iss": "https://idp.example/realms/team", "xms_edov": True}, None),  # not Entra's claim there
+        ({"iss": "https://login.microsoftonline.com.evil.example/x", "xms_edov": True}, None),
+        ({"iss": "http://login.microsoftonline.com/x", "xms_edov": True}, None),
+        ({"iss": ENTRA, "xms_edov": True, "email_verified": False}, False),  # email_verified decides
+    ],
+)
+def test_what_the_provider_says_of_the_address(claims: dict[str, object], verdict: bool | None) -> None:
+    assert provider_verdict(claims) is verdict
+
+
+@pytest.mark.parametrize(
+    ("claims", "role"),
+    [
+        ({"email": ANA, "email_verified": True}, "admin"),
+        ({"email": ANA.upper(), "email_verified": "true"}, "admin"),
+        ({"email": ANA, "email_verified": False}, None),  # the finding: unverified, yet on admins
+        ({"email": ANA, "email_verified": "false"}, None),
+        ({"email": ANA}, None),  # no claim: not verified
+        ({"email": "bo@team.example"}, None),  # the domain's viewers entry does not help either
+        ({"email": "bo@team.example", "email_verified": True}, "viewer"),
+        ({"email": ANA, "iss": ENTRA, "xms_edov": True}, "admin"),
+        ({"email": ANA, "iss": ENTRA}, None),
+        ({"email_verified": True}, None),  # verified, but no address
+        ({"email": 42, "email_verified": True}, None),
+    ],
+)
+def test_a_role_only_for_a_verified_address(claims: dict[str, object], role: str | None) -> None:
+    assert role_for_claims(claims, ADMINS) == role
+
+
+def test_trusting_unverified_addresses_is_opt_in_and_never_overrides_a_no() -> None:
+    assert ADMINS.trust_unverified_email_from == ()
+    trusting = AccessLists.from_mapping(
+        {"admins": [ANA], "viewers": ["@partner.example"], "trust_unverified_email_from": [" Team.Example "]}
+    )
+    assert trusting.trust_unverified_email_from == ("@team.example",)
+    # The provider says nothing: an address of the trusted domain counts, another domain's does not.
+    assert address_verified(ANA, {}, trusting)
+    assert role_for_claims({"email": ANA}, trusting) == "admin"
+    assert role_for_claims({"email": "pat@partner.example"}, trusting) is None
+    assert role_for_claims({"email": "ana@sub.team.example", "email_verified": None}, trusting) is None
+    # The provider says "not verified": never trusted, whatever the list says.
+    assert role_for_claims({"email": ANA, "email_verified": False}, trusting) is None
+    assert role_for_claims({"email": ANA, "iss": ENTRA, "xms_edov": False}, trusting) is None
+    # One address can be trusted instead of a whole domain.
+    one = AccessLists.from_mapping({"admins": [ANA], "trust_unverified_email_from": ANA})
+    assert address_verified(ANA, {}, one) and not address_verified("bo@team.example", {}, one)
+    assert not address_verified(None, {"email_verified": True}, one)
