@@ -1,0 +1,171 @@
+"""Records and announcements in the shared Redis that the app did not write: a real redis-server on
+127.0.0.1, the session sandbox, and pages opened with AppTest.
+
+Anyone who can write to the Redis every replica trusts could plant a record (a 402 with no fields, a
+402 whose button leads anywhere, 30 MB of padding) or publish a note the listener cannot read. Each test
+plants one and checks that the page shows the service's own answer, that nothing planted stays in the
+process's own cache, and that the listener keeps passing other replicas' writes on.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from pydantic import SecretStr
+
+from bench.deployment import RedisServer
+from client import errors
+from client.inputs import slug_for
+from components.core import cache_records, data, pages, redis_cache, shared_cache
+from components.core.connection import Connection
+from sandbox import DEMO_KEY, SandboxServer
+from sandbox.accounts import ACCOUNTS
+from tests.apptest.app_pages import open_page
+
+ROOT = Path(__file__).resolve().parents[2]
+OVERVIEW = pages.OVERVIEW.file
+SITE = ACCOUNTS[DEMO_KEY].sites[0]
+SLUG = slug_for(SITE)
+EVIL = "evil.example"
+
+
+@pytest.fixture
+def redis_on(
+    live_env: SandboxServer, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[RedisServer]:
+    """The app in Live mode against the sandbox, with the shared level on a fresh Redis."""
+    monkeypatch.setenv(shared_cache.ENV_VAR, redis_server.url)
+    monkeypatch.setattr(shared_cache, "RETRY_AFTER_S", 0.5)
+    shared_cache.reset()
+    yield redis_server
+    shared_cache.reset()
+
+
+@pytest.fixture
+def conn(live_env: SandboxServer) -> Connection:
+    return Connection("live", live_env.base_url, SecretStr(DEMO_KEY), "test", 5.0)
+
+
+def _entries(raw: redis.Redis) -> list[bytes]:
+    """The entry keys Redis holds (not the fill claims)."""
+    return [key for key in raw.keys(cache_records.KEY_PREFIX + ":*") if b":fill:" not in key]
+
+
+def _plant(raw: redis.Redis, record_for: Callable[[str, dict[str, Any]], dict[str, Any]]) -> int:
+    """Replace every entry with ``record_for(operation, the record it held)``; how many were replaced."""
+    keys = _entries(raw)
+    for key in keys:
+        operation = key.decode().split(":")[4]
+        raw.set(key, json.dumps(record_for(operation, json.loads(raw.get(key) or b"{}"))), ex=900)
+    return len(keys)
+
+
+def _everything_shown(node: Any) -> str:
+    """Every element of the page as Streamlit sends it to the browser (text, links, buttons, ...)."""
+    children = getattr(node, "children", None)
+    if isinstance(children, dict):
+        return "\n".join(_everything_shown(child) for child in children.values())
+    return str(getattr(node, "proto", node))
+
+
+def _payment_record(operation: str, fields: dict[str, Any]) -> dict[str, Any]:
+    error = {"class": "PaymentRequiredError", "fields": fields}
+    return {"operation": operation, "error": error, "quota": None}
+
+
+def _hostile_page_run(
+    raw: redis.Redis, live_env: SandboxServer, record_for: Callable[[str, dict[str, Any]], dict[str, Any]]
+) -> tuple[list[Any], Any]:
+    """The Overview once honestly (its answers go to Redis), then as another replica after every record
+    was replaced: the metrics of the honest run and the replica's page."""
+    first = open_page(OVERVIEW, domain="stripe.com")
+    assert not first.exception and first.metric
+    assert _plant(raw, record_for) >= 1
+    data.clear_caches()  # another replica: only what Redis holds
+    return [m.value for m in first.metric], open_page(OVERVIEW, domain="stripe.com")
+
+
+def test_a_402_record_without_its_fields_is_dropped_and_the_page_shows_the_services_answer(
+    redis_on: RedisServer, live_env: SandboxServer
+) -> None:
+    raw = redis_on.client()
+    honest, at = _hostile_page_run(raw, live_env, lambda op, _: _payment_record(op, {}))
+    assert not at.exception, at.exception
+    assert [m.value for m in at.metric] == honest
+    assert not at.warning and not at.error
+
+    # Nothing planted stayed in this process's cache: with Redis emptied, the same page is still the
+    # service's answer, from this process's own cache (no call spent).
+    raw.flushdb()
+    spent = live_env.state.total_requests()
+    again = open_page(OVERVIEW, domain="stripe.com")
+    assert not again.exception and [m.value for m in again.metric] == honest
+    assert live_env.state.total_requests() == spent
+    raw.close()
+
+
+def test_a_complete_402_record_with_a_foreign_link_never_shows_that_link(
+    redis_on: RedisServer, live_env: SandboxServer
+) -> None:
+    fields = {
+        "message": "Your plan expired. Renew now to keep your data.",
+        "status": 402,
+        "upgrade_url": f"https://{EVIL}/renew",
+        "required_plan": "growth",
+        "blocked_feature": "renewal",
+    }
+    raw = redis_on.client()
+    honest, at = _hostile_page_run(
+        raw, live_env, lambda op, _: _payment_record(op, fields | {"operation": op})
+    )
+    assert not at.exception, at.exception
+    shown = _everything_shown(at._tree)
+    assert EVIL not in shown and "plan expired" not in shown
+    assert [m.value for m in at.metric] == honest
+    raw.close()
+
+
+def test_a_30_mb_record_is_dropped_and_read_from_the_service(
+    redis_on: RedisServer, conn: Connection, live_env: SandboxServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger=redis_cache.__name__)
+    honest = data.lookup(conn, "stripe.com")
+    raw = redis_on.client()
+    padding = "x" * (30 * 1024 * 1024)
+
+    def padded(operation: str, record: dict[str, Any]) -> dict[str, Any]:
+        return record | {"value": record["value"] | {"padding": padding}}
+
+    assert _plant(raw, padded) == 1
+    data.clear_caches()
+    spent = live_env.state.total_requests()
+    found = data.lookup(conn, "stripe.com")
+    assert "padding" not in (found.model_extra or {})
+    assert found == honest
+    assert live_env.state.total_requests() == spent + 1  # read from the service instead
+    # Redis now holds the service's answer again, and was never taken for unreachable.
+    (key,) = _entries(raw)
+    assert raw.strlen(key) < 1024 * 1024
+    assert not [r for r in caplog.records if "shared cache at" in r.getMessage()]
+    raw.close()
+
+
+def test_a_real_402_gate_is_still_shared_with_the_services_own_link(
+    redis_on: RedisServer, conn: Connection, live_env: SandboxServer
+) -> None:
+    live_env.state.add_fault("ai_visibility", "402-gate")
+    with pytest.raises(errors.PaymentRequiredError) as first:
+        data.ai_visibility(conn, SLUG)
+    assert (first.value.upgrade_url or "").startswith(live_env.base_url + "/")
+    spent = live_env.state.total_requests()
+    data.clear_caches()  # another replica
+    with pytest.raises(type(first.value)) as second:
+        data.ai_visibility(conn, SLUG)
+    assert vars(second.value) == vars(first.value)
+    assert live_env.state.total_requests() == spent
