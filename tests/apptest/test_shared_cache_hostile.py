@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +25,7 @@ from pydantic import SecretStr
 from bench.deployment import RedisServer
 from client import errors
 from client.inputs import slug_for
-from components.core import cache_records, data, pages, redis_cache, shared_cache
+from components.core import announcements, cache_records, data, pages, redis_cache, shared_cache
 from components.core.connection import Connection
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
@@ -156,6 +159,25 @@ def test_a_30_mb_record_is_dropped_and_read_from_the_service(
     raw.close()
 
 
+def test_a_key_of_another_type_is_dropped_and_redis_is_not_taken_for_unreachable(
+    redis_on: RedisServer, conn: Connection, live_env: SandboxServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger=redis_cache.__name__)
+    honest = data.lookup(conn, "stripe.com")
+    raw = redis_on.client()
+    (key,) = _entries(raw)
+    raw.delete(key)
+    raw.rpush(key, "not", "a", "record")
+    data.clear_caches()
+    assert data.lookup(conn, "stripe.com") == honest
+    assert raw.type(key) == b"string"  # the service's answer took its place
+    data.clear_caches()
+    spent = live_env.state.total_requests()
+    assert data.lookup(conn, "stripe.com") == honest and live_env.state.total_requests() == spent
+    assert not [r for r in caplog.records if "shared cache at" in r.getMessage()]
+    raw.close()
+
+
 def test_a_real_402_gate_is_still_shared_with_the_services_own_link(
     redis_on: RedisServer, conn: Connection, live_env: SandboxServer
 ) -> None:
@@ -169,3 +191,96 @@ def test_a_real_402_gate_is_still_shared_with_the_services_own_link(
         data.ai_visibility(conn, SLUG)
     assert vars(second.value) == vars(first.value)
     assert live_env.state.total_requests() == spent
+
+
+#: Another replica's write: drops the tracked keywords entry and announces it, then exits.
+ANNOUNCE = """
+import sys
+from components.core.redis_cache import SharedCache
+cache = SharedCache(sys.argv[1])
+cache.delete(sys.argv[2], sys.argv[3], "tracked_keywords", (sys.argv[4],))
+cache.close()
+"""
+
+#: Notes no version of the app sends: lists where strings go, nested lists, wrong types, no JSON.
+MALFORMED_ENTRY_NOTES: list[bytes] = [
+    json.dumps(["someone", "b", "f", "tracked_keywords", [["a", "list"]]]).encode(),
+    json.dumps(["someone", ["b"], {"f": 1}, 7, [{"a": 1}]]).encode(),
+    json.dumps([1, 2, 3, 4, 5]).encode(),
+    json.dumps(["just", "three", "items"]).encode(),
+    json.dumps({"not": "a list"}).encode(),
+    b"null",
+    b"\xff\xfe not utf-8",
+    b"[" * 100_000,
+    json.dumps(["someone", "b", "f", "op", ["x" * 2_000_000]]).encode(),
+]
+MALFORMED_HISTORY_NOTES: list[bytes] = [
+    json.dumps([["a"], ["b"]]).encode(),
+    json.dumps(["someone", {"account": ["x"]}]).encode(),
+    b"42",
+    b"\x00",
+]
+
+
+def _until(check: Callable[[], bool], within_s: float = 20.0) -> bool:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_after_malformed_announcements_a_write_on_another_replica_is_still_seen_here(
+    redis_on: RedisServer, conn: Connection, live_env: SandboxServer
+) -> None:
+    data.tracked_keywords(conn, SLUG)  # this replica's copy, and its listener started
+    raw = redis_on.client()
+    for note in MALFORMED_ENTRY_NOTES:
+        raw.publish(announcements.ENTRY_CHANNEL, note)
+    for note in MALFORMED_HISTORY_NOTES:
+        raw.publish(announcements.HISTORY_CHANNEL, note)
+    raw.close()
+    time.sleep(0.5)  # the listener has had the malformed notes first
+    data.tracked_keywords(conn, SLUG)  # re-read, should a malformed note have dropped every copy
+    assert data.is_cached(conn, "tracked_keywords", SLUG)
+
+    command = [sys.executable, "-c", ANNOUNCE, redis_on.url, conn.base_url, conn.fingerprint, SLUG]
+    subprocess.run(command, check=True, timeout=60, cwd=ROOT)
+    key = (conn.base_url, conn.fingerprint, "tracked_keywords", (SLUG,))
+    assert _until(lambda: not data._ledger().holds(key))
+
+
+class _FailsOnce(redis.Redis):
+    """A real Redis connection whose first subscription breaks with an error nobody planned for."""
+
+    broke = 0
+
+    def pubsub(self, **kwargs: Any) -> Any:
+        if not self.broke:
+            self.broke += 1
+            raise RuntimeError("an unexpected failure inside the listener")
+        return super().pubsub(**kwargs)
+
+
+def test_a_listener_that_dies_is_started_again_and_says_so_once(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger=announcements.__name__)
+    heard: list[Any] = []
+    connection = _FailsOnce.from_url(redis_server.url, socket_timeout=0.25)
+    listener = announcements.Listener(
+        connection, "this-process", available=lambda: True, failed=lambda exc, doing: None, idle_s=0.1
+    )
+    listener.hear(heard.append)
+    raw = redis_server.client()
+    note = announcements.entry_note("another-process", ("https://x", "f", "tracked_keywords", ("s",)))
+    try:
+        assert _until(lambda: bool(raw.publish(announcements.ENTRY_CHANNEL, note)) and bool(heard))
+        assert ("https://x", "f", "tracked_keywords", ("s",)) in heard
+        said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(said) == 1 and "started again" in said[0]
+    finally:
+        listener.close()
+        raw.close()
+        connection.close()

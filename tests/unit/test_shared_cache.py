@@ -20,7 +20,7 @@ from client import errors
 from client.growth_inputs import DiscoveryFilters
 from client.models import DomainRating, QuotaInfo
 from client.settings import key_fingerprint
-from components.core import cache_records, data, redis_cache, shared_cache
+from components.core import announcements, cache_records, data, redis_cache, shared_cache
 from components.core.cache_records import Record, decode, encode, entry_key
 from sandbox import DEMO_KEY, FREE_KEY
 
@@ -233,3 +233,21 @@ def test_a_record_over_the_size_limit_is_neither_read_nor_written() -> None:
     text = json.dumps({"operation": "dr", "value": big.model_dump(mode="json"), "quota": None})
     with pytest.raises(ValueError):
         decode("dr", text, ROOT)
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        b'["p1", "b", "f", "dr", [["a", "list"]]]',
+        b'["p1", "b", "f", "dr", [{"a": 1}]]',
+        b'["p1", ["b"], "f", "dr", []]',
+        b'["p1", "b", "f", "dr", "stripe.com"]',
+        b'["p1", "b", "f", "dr"]',
+        b'{"p1": "b"}',
+        b"\xff",
+        b"[" * 100_000,
+    ],
+)
+def test_an_entry_note_of_any_other_shape_names_nothing(note: bytes) -> None:
+    assert announcements.read_entry_note(note) == (None, None)
+    assert announcements.read_history_note(note) == (None, None)
