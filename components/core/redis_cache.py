@@ -246,7 +246,9 @@ class SharedCache:
             return True
         try:
             text = encode(operation, record)
-        except (TypeError, ValueError, AttributeError):
+        except (TypeError, ValueError, AttributeError):  # not shareable (over the size limit, ...)
+            if token is not None:  # nothing will be stored: others waiting for it ask at once
+                self.release(base_url, fingerprint, operation, args, token)
             return True
         return self._bounded("be written", lambda: self._store(key, text, token), True)
 

@@ -25,6 +25,7 @@ from pydantic import SecretStr
 from bench.deployment import RedisServer
 from client import errors
 from client.inputs import slug_for
+from client.models import DomainRating
 from components.core import announcements, cache_records, data, pages, redis_cache, shared_cache
 from components.core.connection import Connection
 from sandbox import DEMO_KEY, SandboxServer
@@ -175,6 +176,23 @@ def test_a_key_of_another_type_is_dropped_and_redis_is_not_taken_for_unreachable
     spent = live_env.state.total_requests()
     assert data.lookup(conn, "stripe.com") == honest and live_env.state.total_requests() == spent
     assert not [r for r in caplog.records if "shared cache at" in r.getMessage()]
+    raw.close()
+
+
+def test_an_answer_too_big_to_share_is_not_stored_and_frees_its_claim_at_once(
+    redis_on: RedisServer, conn: Connection
+) -> None:
+    """Other processes waiting for this fill must not wait out the lease for a record never written."""
+    shared = shared_cache.current()
+    assert shared is not None
+    read = (conn.base_url, conn.fingerprint, "dr", ("stripe.com",))
+    fill = shared.claim(*read)
+    assert fill.token is not None
+    padding = "x" * cache_records.MAX_RECORD_BYTES
+    big = DomainRating.model_validate({"domain": "stripe.com", "dr": 91, "padding": padding})
+    assert shared.put(*read, cache_records.Record(value=big), token=fill.token)
+    raw = redis_on.client()
+    assert raw.keys(cache_records.KEY_PREFIX + ":*") == []  # neither the record nor the claim
     raw.close()
 
 
