@@ -3,7 +3,8 @@ Debian's redis-server, two or more app processes sharing one history database, o
 that Redis cache, and nginx in front of them with the shipped site config.
 
 **Redis.** ``RedisServer`` runs ``redis-server`` on a free 127.0.0.1 port with nothing persisted; a test
-stops it to play an outage and starts it again on the same port to play its return.
+stops it to play an outage and starts it again on the same port to play its return. A deployment's
+(``shipped=True``) runs ``deploy/redis/authority-dashboard.conf`` with a fresh password put in.
 
 **Replicas.** ``started_replicas`` runs ``streamlit run app.py`` in Live mode against one sandbox, as
 deploy/systemd runs them from one env file: the shared settings are given to each process, never set in
@@ -40,6 +41,8 @@ SITE_CONFIG = ROOT / "deploy" / "nginx" / "authority-dashboard.conf"
 #: Debian's nginx (``nginx`` or ``nginx-light``); ``.ci/run`` installs it when it is missing.
 NGINX = "/usr/sbin/nginx"
 REDIS_SERVER = shutil.which("redis-server") or "/usr/sbin/redis-server"
+REDIS_CONFIG = ROOT / "deploy" / "redis" / "authority-dashboard.conf"
+REQUIREPASS = re.compile(r"^requirepass \S+$", re.MULTILINE)
 UPSTREAM_SERVERS = re.compile(r"^(\s*)server 127\.0\.0\.1:\d+( [^;]*)?;\n", re.MULTILINE)
 LISTEN = re.compile(r"^(\s*)listen 80;$", re.MULTILINE)
 ACCESS_LOG = re.compile(r"^(\s*)access_log /var/log/nginx/(\S+) adash_upstream;$", re.MULTILINE)
@@ -49,11 +52,17 @@ LOG_LINE = re.compile(
 
 
 class RedisServer:
-    """One redis-server process; ``url`` stays the same across ``stop()`` and ``start()``."""
+    """One redis-server process; ``url`` stays the same across ``stop()`` and ``start()``.
 
-    def __init__(self, workdir: Path, port: int | None = None) -> None:
+    With ``password``, it runs the shipped ``deploy/redis/authority-dashboard.conf`` with that password
+    put in (its one ``requirepass`` line; rendering fails loudly when it is not found), and ``url`` and
+    ``client()`` carry the password, as the env file gives it to the app."""
+
+    def __init__(self, workdir: Path, port: int | None = None, *, password: str | None = None) -> None:
         self.port = port or free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.password = password
+        credentials = f":{password}@" if password else ""
+        self.url = f"redis://{credentials}127.0.0.1:{self.port}/0"
         self.workdir = workdir
         self._process: subprocess.Popen[bytes] | None = None
 
@@ -65,13 +74,17 @@ class RedisServer:
         if self.running:
             return self
         self.workdir.mkdir(parents=True, exist_ok=True)
-        command = [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        command = [REDIS_SERVER]
+        if self.password:
+            command.append(str(render_redis_config(self.workdir, self.password)))
+        # Given after the config file, these win over its lines: this run's port and folder.
+        command += ["--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
         command += ["--appendonly", "no", "--dir", str(self.workdir), "--daemonize", "no"]
         log = (self.workdir / "redis.log").open("ab")
         self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         deadline = time.monotonic() + timeout_s
-        probe = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=0.5, socket_connect_timeout=0.5)
+        probe = self.client(timeout_s=0.5)
         try:
             while True:
                 try:
@@ -90,15 +103,34 @@ class RedisServer:
         stop_process(self._process, timeout=5)
         self._process = None
 
-    def client(self) -> redis.Redis:
+    def client(self, timeout_s: float = 2) -> redis.Redis:
         """A plain client to look at what is stored (raw bytes, no decoding)."""
-        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=2)
+        return redis.Redis(
+            host="127.0.0.1",
+            port=self.port,
+            password=self.password,
+            socket_timeout=timeout_s,
+            socket_connect_timeout=timeout_s,
+        )
+
+
+def render_redis_config(folder: Path, password: str) -> Path:
+    """``deploy/redis/authority-dashboard.conf`` as it ships, with ``password`` as its requirepass."""
+    shipped = REDIS_CONFIG.read_text()
+    rendered, found = REQUIREPASS.subn(f"requirepass {password}", shipped)
+    if found != 1:
+        raise RuntimeError(f"{REDIS_CONFIG.name} has no single requirepass line to put the password in")
+    path = folder / "redis.conf"
+    path.write_text(rendered)
+    path.chmod(0o600)
+    return path
 
 
 @contextlib.contextmanager
-def redis_server(workdir: Path) -> Iterator[RedisServer]:
-    """A started ``RedisServer`` for the block, stopped when it ends."""
-    server = RedisServer(workdir).start()
+def redis_server(workdir: Path, *, shipped: bool = False) -> Iterator[RedisServer]:
+    """A started ``RedisServer`` for the block, stopped when it ends; ``shipped``: with the shipped
+    config and a fresh random password, as a deployment runs it."""
+    server = RedisServer(workdir, password=secrets.token_hex(16) if shipped else None).start()
     try:
         yield server
     finally:

@@ -161,7 +161,7 @@ def deployment(sandbox: SandboxProcess, replicas: int) -> Iterator[Front]:
     with tempfile.TemporaryDirectory(prefix="bench-p5-") as name:
         folder = Path(name)
         history = f"sqlite:///{folder / 'history.sqlite3'}"
-        with redis_server(folder / "redis") as redis:
+        with redis_server(folder / "redis", shipped=True) as redis:
             env = {"DASHBOARD_REDIS_URL": redis.url}
             with started_replicas(sandbox.base_url, history, folder, replicas, env=env) as started:
                 for replica in started:

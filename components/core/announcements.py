@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -27,12 +29,20 @@ from components.core.cache_records import KEY_PREFIX, canonical
 if TYPE_CHECKING:
     import redis  # imported where a listener runs: only with a Redis URL
 
+log = logging.getLogger(__name__)
+
 #: Where a write announces the entries it changed, for the other processes' in-process caches.
 ENTRY_CHANNEL = KEY_PREFIX + ":invalidate"
 #: Where a change of an account's history is announced.
 HISTORY_CHANNEL = KEY_PREFIX + ":history"
 
 Entry = tuple[str, str, str, tuple[Any, ...]]
+#: The arguments a note may name: plain JSON values (hashable, as the data layer's keys are).
+_PLAIN = (str, int, float, bool, type(None))
+#: A listener stopped by an unexpected error starts again after this long, doubled each time it
+#: stops again soon after, up to ``RESTART_MAX_S``.
+RESTART_MIN_S = 0.5
+RESTART_MAX_S = 30.0
 #: Called with (base_url, fingerprint, operation, args) for an entry another process changed, or with
 #: None when announcements may have been missed (the in-process answers should all be dropped).
 Forget = Callable[[Entry | None], None]
@@ -50,22 +60,37 @@ def history_note(origin: str, account: str) -> str:
     return json.dumps([origin, account])
 
 
+def _strings(found: Any, count: int) -> list[str] | None:
+    """``found`` when it is a JSON list of ``count`` items whose first ``count - 1`` are strings."""
+    if not isinstance(found, list) or len(found) != count:
+        return None
+    return found if all(isinstance(item, str) for item in found[: count - 1]) else None
+
+
 def read_entry_note(data: bytes | str) -> tuple[str | None, Entry | None]:
-    """Who announced, and the entry named; (None, None) (forget everything) when it cannot be read."""
+    """Who announced, and the entry named; (None, None) (forget everything) when it cannot be read.
+
+    Only what ``entry_note`` writes is read: strings, and arguments that are plain values (what every
+    write forgets); a note of any other shape is one this app did not send."""
     try:
-        origin, base_url, fingerprint, operation, args = json.loads(data)
-        return str(origin), (str(base_url), str(fingerprint), str(operation), tuple(args))
-    except (ValueError, TypeError):
+        found = _strings(json.loads(data), 5)
+    except (ValueError, TypeError, RecursionError):  # RecursionError: deeply nested lists
         return None, None
+    if found is None or not isinstance(found[4], list) or not all(isinstance(a, _PLAIN) for a in found[4]):
+        return None, None
+    origin, base_url, fingerprint, operation, args = found
+    return origin, (base_url, fingerprint, operation, tuple(args))
 
 
 def read_history_note(data: bytes | str) -> tuple[str | None, str | None]:
     """Who announced, and the account named; (None, None) (every account) when it cannot be read."""
     try:
-        origin, account = json.loads(data)
-        return str(origin), str(account)
-    except (ValueError, TypeError):
+        found = _strings(json.loads(data), 2)
+    except (ValueError, TypeError, RecursionError):
         return None, None
+    if found is None or not isinstance(found[1], str):
+        return None, None
+    return found[0], found[1]
 
 
 class Listener:
@@ -73,6 +98,12 @@ class Listener:
 
     ``available`` and ``failed`` are the shared cache's own health: while Redis is left alone the
     thread waits, and a lost subscription is reported there like any other failure.
+
+    Nothing a note holds may stop it: a note that cannot be read, or that a callback fails on, drops
+    every copy (as a missed one would) and the thread goes on. Should it stop all the same (an error
+    nobody foresaw), it is started again after a pause (``RESTART_MIN_S``, doubled up to
+    ``RESTART_MAX_S``), and said once in the log; a dead thread is also started again by ``hear``.
+    Without it, this process would keep showing what other replicas changed.
     """
 
     def __init__(
@@ -94,16 +125,47 @@ class Listener:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self._said_stopped = False
+        self._said_unusable = False
 
     def hear(self, forget: Forget | None = None, history_changed: HistoryChanged | None = None) -> None:
-        """Pass notes on to these callbacks (each set once is kept), starting the thread once."""
+        """Pass notes on to these callbacks (each set once is kept), starting the thread once (again,
+        should it have died)."""
         with self._lock:
             self._forget = self._forget or forget
             self._history_changed = self._history_changed or history_changed
-            if self._thread is not None:
+            if self._stop.is_set() or (self._thread is not None and self._thread.is_alive()):
                 return
-            self._thread = threading.Thread(target=self._run, name="shared-cache-listener", daemon=True)
-        self._thread.start()
+            self._thread = threading.Thread(target=self._supervise, name="shared-cache-listener", daemon=True)
+            thread = self._thread
+        thread.start()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _supervise(self) -> None:
+        """Run the listener; when it stops on an unexpected error, start it again after a pause."""
+        pause = RESTART_MIN_S
+        while not self._stop.is_set():
+            started = time.monotonic()
+            try:
+                self._run()
+                return
+            except Exception as exc:  # whatever it was, the listener must go on
+                if time.monotonic() - started > RESTART_MAX_S:
+                    pause = RESTART_MIN_S  # it had been running well: this is a new trouble
+                if not self._said_stopped:
+                    self._said_stopped = True
+                    log.warning(
+                        "The shared cache's listener (which hears other app processes' changes) stopped "
+                        "on an unexpected error (%s); it is started again in %.1f s, and again after "
+                        "any later stop without a further message.",
+                        type(exc).__name__,
+                        pause,
+                    )
+                self._stop.wait(pause)
+                pause = min(pause * 2, RESTART_MAX_S)
 
     def _run(self) -> None:
         import redis
@@ -122,8 +184,8 @@ class Listener:
                     missed = False
                 while not self._stop.is_set():
                     message = pubsub.get_message(timeout=0.5)
-                    if message and message.get("type") == "message":
-                        self._heard(message["channel"], message["data"])
+                    if isinstance(message, dict) and message.get("type") == "message":
+                        self._heard(message.get("channel"), message.get("data"))
             except (redis.RedisError, OSError, ValueError) as exc:  # ValueError: closed while reading
                 if self._stop.is_set():
                     break
@@ -133,11 +195,26 @@ class Listener:
                 with contextlib.suppress(Exception):
                     pubsub.close()
 
-    def _heard(self, channel: bytes | str, data: bytes | str) -> None:
-        name = channel.decode() if isinstance(channel, bytes) else channel
-        origin, subject = read_entry_note(data) if name == ENTRY_CHANNEL else read_history_note(data)
-        if origin != self._origin:  # this process dropped its own copy already
-            self._pass_on(name, subject)
+    def _heard(self, channel: Any, data: Any) -> None:
+        """Pass one note on; one that cannot be read or used drops every copy, and never stops the thread."""
+        try:
+            name = channel.decode() if isinstance(channel, bytes) else str(channel)
+            if not isinstance(data, bytes | str):
+                raise TypeError("a note that is not text")
+            origin, subject = read_entry_note(data) if name == ENTRY_CHANNEL else read_history_note(data)
+            if origin != self._origin:  # this process dropped its own copy already
+                self._pass_on(name, subject)
+        except Exception as exc:  # a note must never stop the listener
+            if not self._said_unusable:
+                self._said_unusable = True
+                log.warning(
+                    "A note from another app process could not be used (%s); this process drops every "
+                    "cached copy instead, to be safe. Later ones are handled the same way, quietly.",
+                    type(exc).__name__,
+                )
+            with contextlib.suppress(Exception):
+                self._pass_on(ENTRY_CHANNEL, None)
+                self._pass_on(HISTORY_CHANNEL, None)
 
     def _pass_on(self, channel: str, subject: Any) -> None:
         callback = self._forget if channel == ENTRY_CHANNEL else self._history_changed

@@ -27,6 +27,7 @@ from client.safe_urls import display_url
 from components.core import announcements
 from components.core.cache_records import (
     ANSWER_TYPES,
+    MAX_RECORD_BYTES,
     Fill,
     Record,
     decode,
@@ -60,6 +61,13 @@ _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
+
+
+def _reason(exc: ValueError) -> str:
+    """Why a record was refused, in a few words for the log (never the record's own text)."""
+    if type(exc) is ValueError and exc.args and isinstance(exc.args[0], str) and len(exc.args[0]) < 80:
+        return exc.args[0]
+    return "not the shape of the service's answer" if hasattr(exc, "errors") else type(exc).__name__
 
 
 Forget = announcements.Forget
@@ -152,7 +160,9 @@ class SharedCache:
     # -- entries --
     def get(self, base_url: str, fingerprint: str, operation: str, args: tuple[Any, ...]) -> Record | None:
         key = self._key(base_url, fingerprint, operation, args)
-        return None if key is None else self._bounded("be read", lambda: self._read(key, operation), None)
+        if key is None:
+            return None
+        return self._bounded("be read", lambda: self._read(key, operation, base_url), None)
 
     def claim(
         self,
@@ -168,13 +178,14 @@ class SharedCache:
         key = self._key(base_url, fingerprint, operation, args)
         if key is None:
             return Fill()
-        return self._bounded("be read", lambda: self._found_or_claimed(key, operation, wait_s), Fill())
+        claimed = lambda: self._found_or_claimed(key, operation, base_url, wait_s)  # noqa: E731
+        return self._bounded("be read", claimed, Fill())
 
-    def _found_or_claimed(self, key: str, operation: str, wait_s: float) -> Fill:
+    def _found_or_claimed(self, key: str, operation: str, base_url: str, wait_s: float) -> Fill:
         token = secrets.token_hex(8)
         deadline = time.monotonic() + wait_s
         while True:
-            found = self._read(key, operation)
+            found = self._read(key, operation, base_url)
             if found is not None:
                 return Fill(found=found)
             if self._redis.set(fill_key(key), token, nx=True, px=int(FILL_LEASE_S * 1000)):
@@ -183,14 +194,30 @@ class SharedCache:
                 return Fill()
             time.sleep(FILL_POLL_S)
 
-    def _read(self, key: str, operation: str) -> Record | None:
-        text = self._redis.get(key)
-        if text is None:
+    def _read(self, key: str, operation: str, base_url: str) -> Record | None:
+        """The record under ``key``, or None: none there, or one that is not a record this app wrote
+        (over the size limit, not its shape, not a string at all), which is deleted so the service is
+        asked and its answer stored in its place. At most ``MAX_RECORD_BYTES`` + 1 bytes are fetched."""
+        pipe = self._redis.pipeline(transaction=True)  # the length and the text of one same value
+        pipe.strlen(key)
+        pipe.getrange(key, 0, MAX_RECORD_BYTES)
+        size, text = pipe.execute(raise_on_error=False)
+        if size == 0:
             return None
         try:
-            return decode(operation, text)
-        except (ValueError, KeyError, TypeError):  # not a record this version wrote: ask the service
-            log.warning("A shared cache entry for %s could not be read back; it is asked again.", operation)
+            if isinstance(size, redis.ResponseError) or isinstance(text, redis.ResponseError):
+                raise ValueError("not a string")  # another type of key under this name
+            if not isinstance(size, int) or size > MAX_RECORD_BYTES:
+                raise ValueError("over the size limit")
+            return decode(operation, text, base_url)
+        except (ValueError, KeyError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
+            log.warning(
+                "A shared cache entry for %s was not one this app wrote (%s); it was dropped and the "
+                "service is asked instead.",
+                operation,
+                exc.__class__.__name__ if not isinstance(exc, ValueError) else _reason(exc),
+            )
+            self._redis.delete(key)
             return None
 
     def put(
@@ -210,7 +237,9 @@ class SharedCache:
             return True
         try:
             text = encode(operation, record)
-        except (TypeError, ValueError, AttributeError):
+        except (TypeError, ValueError, AttributeError):  # not shareable (over the size limit, ...)
+            if token is not None:  # nothing will be stored: others waiting for it ask at once
+                self.release(base_url, fingerprint, operation, args, token)
             return True
         return self._bounded("be written", lambda: self._store(key, text, token), True)
 

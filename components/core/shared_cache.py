@@ -13,6 +13,9 @@ never loads the Redis client, about 5 MiB).
 - **Values are JSON text**, never pickles: a shared cache must not be able to run code in the app. An
   answer is stored as the service writes it (camelCase) and parsed back into its model; a definitive
   error (404, 402, ...) as a record naming its class, rebuilt only from the client's own error classes.
+- **Records are checked like the service's answers**: the client's own models (errors included), an
+  upgrade link only on the service's own site, at most 1 MiB. Anything else is deleted and read from
+  the service: whatever can write to Redis cannot crash a page, put its own link on it or fill memory.
 - **Same lifetime** as the in-process entries (15 minutes).
 - **One fill at a time**: a process that misses claims the entry (a key set only if absent, with a 30 s
   lease) before it asks the service; another process missing the same entry meanwhile waits for the
@@ -21,7 +24,8 @@ never loads the Redis client, about 5 MiB).
   process listening drops its own in-process copy, so a list changed through one replica is never shown
   stale by another. A fill that began before the write finds its claim gone and stores nothing: the
   answer it holds may predate the write, and the data layer asks once more. A change of an account's
-  history (its watchlist, its alerts) is announced too (``components.core.announcements``).
+  history (its watchlist, its alerts) is announced too (``components.core.announcements``). No note
+  can stop the listener (one it cannot read drops every copy), and a listener that dies is restarted.
 - **Unreachable or slow Redis** (every command is bounded by a 0.25 s socket timeout): the read goes on
   to the client, a warning is logged once per outage, and Redis is tried again after 30 s.
 """

@@ -29,8 +29,9 @@ def history_url() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def shared_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    """One redis-server for the module's replicas (a test may stop it: an outage)."""
-    with redis_server(tmp_path_factory.mktemp("redis")) as server:
+    """One redis-server for the module's replicas, run with the shipped config and a password as a
+    deployment runs it (a test may stop it: an outage)."""
+    with redis_server(tmp_path_factory.mktemp("redis"), shipped=True) as server:
         yield server
 
 

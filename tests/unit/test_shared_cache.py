@@ -21,7 +21,7 @@ from client.growth_inputs import DiscoveryFilters
 from client.models import DomainRating, QuotaInfo
 from client.safe_urls import display_url
 from client.settings import key_fingerprint
-from components.core import cache_records, data, redis_cache, shared_cache
+from components.core import announcements, cache_records, data, redis_cache, shared_cache
 from components.core.cache_records import Record, decode, encode, entry_key
 from sandbox import DEMO_KEY, FREE_KEY
 
@@ -71,7 +71,7 @@ def test_an_answer_is_stored_as_the_service_writes_it_and_read_back_equal() -> N
     text = encode("dr", Record(value=rating, quota=quota))
     body = json.loads(text)
     assert body["value"]["domain"] == "stripe.com" and body["value"]["someNewField"] == {"a": 1}
-    back = decode("dr", text)
+    back = decode("dr", text, ROOT)
     assert back.value == rating and back.quota == quota and back.error is None
 
 
@@ -82,7 +82,7 @@ def test_an_answer_is_stored_as_the_service_writes_it_and_read_back_equal() -> N
         errors.PaymentRequiredError(
             "A growth program is needed.",
             operation="ai_visibility",
-            upgrade_url="https://x/up",
+            upgrade_url=f"{ROOT}/pricing",
             required_plan="boost",
         ),
         errors.BadRequestError("Bad range.", status=400, operation="gsc_performance"),
@@ -94,7 +94,7 @@ def test_an_answer_is_stored_as_the_service_writes_it_and_read_back_equal() -> N
 def test_a_definitive_error_is_a_json_record_rebuilt_as_the_same_error(error: errors.ApiError) -> None:
     text = encode("site", Record(error=error))
     assert json.loads(text)["error"]["class"] == type(error).__name__
-    back = decode("site", text).error
+    back = decode("site", text, ROOT).error
     assert type(back) is type(error)
     assert vars(back) == vars(error) and str(back) == str(error)
     if isinstance(error, errors.PaymentRequiredError):
@@ -107,15 +107,15 @@ def test_only_the_clients_definitive_errors_are_rebuilt(name: str) -> None:
         {"operation": "site", "error": {"class": name, "fields": {"message": "x"}}, "quota": None}
     )
     with pytest.raises(ValueError):
-        decode("site", text)
+        decode("site", text, ROOT)
 
 
 def test_a_record_of_another_operation_or_no_json_is_refused() -> None:
     text = encode("dr", Record(value=DomainRating.model_validate({"domain": "a.com", "dr": 1})))
     with pytest.raises(ValueError):
-        decode("lookup", text)
+        decode("lookup", text, ROOT)
     with pytest.raises(ValueError):
-        decode("dr", pickle.dumps({"operation": "dr"}))
+        decode("dr", pickle.dumps({"operation": "dr"}), ROOT)
 
 
 def test_a_password_in_the_redis_url_is_never_shown() -> None:
@@ -154,3 +154,98 @@ def test_a_server_without_a_redis_url_never_loads_the_redis_client() -> None:
     command = [sys.executable, "-c", probe]
     found = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO, timeout=60, check=True)
     assert found.stdout.strip() == "[]"
+
+
+GATE = {
+    "message": "A growth program is needed.",
+    "status": 402,
+    "operation": "ai_visibility",
+    "upgrade_url": f"{ROOT}/pricing",
+    "required_plan": "growth",
+    "blocked_feature": "ai_visibility",
+}
+
+
+def _error_record(name: str, fields: object) -> str:
+    return json.dumps({"operation": "site", "error": {"class": name, "fields": fields}, "quota": None})
+
+
+def test_a_gate_on_the_services_own_site_is_read_back_with_its_link() -> None:
+    back = decode("site", _error_record("PaymentRequiredError", GATE), ROOT).error
+    assert isinstance(back, errors.PaymentRequiredError) and back.upgrade_url == f"{ROOT}/pricing"
+    port_spelled_out = GATE | {"upgrade_url": "HTTPS://VerifiedDR.com:443/pricing?plan=growth"}
+    assert decode("site", _error_record("PaymentRequiredError", port_spelled_out), ROOT).error
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {},
+        [],
+        {"message": "Your plan expired."},
+        {k: v for k, v in GATE.items() if k != "upgrade_url"},
+        GATE | {"message": 7},
+        GATE | {"status": "402"},
+        GATE | {"status": True},
+        GATE | {"status": 404},
+        GATE | {"required_plan": ["growth"]},
+        GATE | {"extra": "<b>more</b>"},
+        GATE | {"upgrade_url": "https://evil.example/renew"},
+        GATE | {"upgrade_url": "https://verifieddr.com@evil.example/renew"},
+        GATE | {"upgrade_url": "https://verifieddr.com.evil.example/renew"},
+        GATE | {"upgrade_url": "http://verifieddr.com/pricing"},
+        GATE | {"upgrade_url": "https://verifieddr.com:8443/pricing"},
+        GATE | {"upgrade_url": "javascript:alert(1)//verifieddr.com"},
+        GATE | {"upgrade_url": "//evil.example/renew"},
+    ],
+    ids=lambda fields: "-".join(sorted(fields))[:40] if isinstance(fields, dict) else "list",
+)
+def test_a_402_record_missing_fields_of_wrong_types_or_with_a_foreign_link_is_refused(
+    fields: object,
+) -> None:
+    with pytest.raises(ValueError):
+        decode("site", _error_record("PaymentRequiredError", fields), ROOT)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"operation": "dr", "value": {"domain": "a.com", "dr": 1}, "error": None, "quota": None},
+        {"operation": "dr", "quota": None},
+        {"operation": "dr", "value": {"domain": "a.com", "dr": "ninety"}, "quota": None},
+        {"operation": "dr", "value": {"domain": "a.com", "dr": 1}, "quota": {"tier": ["pro"]}},
+        {"operation": "dr", "value": {"domain": "a.com", "dr": 1}, "quota": None, "run": "this"},
+    ],
+    ids=["both", "neither", "wrong-type", "quota-type", "extra-key"],
+)
+def test_a_record_not_of_the_shape_encode_writes_is_refused(body: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        decode("dr", json.dumps(body), ROOT)
+
+
+def test_a_record_over_the_size_limit_is_neither_read_nor_written() -> None:
+    padding = "x" * cache_records.MAX_RECORD_BYTES
+    big = DomainRating.model_validate({"domain": "a.com", "dr": 1, "padding": padding})
+    with pytest.raises(ValueError):
+        encode("dr", Record(value=big))
+    text = json.dumps({"operation": "dr", "value": big.model_dump(mode="json"), "quota": None})
+    with pytest.raises(ValueError):
+        decode("dr", text, ROOT)
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        b'["p1", "b", "f", "dr", [["a", "list"]]]',
+        b'["p1", "b", "f", "dr", [{"a": 1}]]',
+        b'["p1", ["b"], "f", "dr", []]',
+        b'["p1", "b", "f", "dr", "stripe.com"]',
+        b'["p1", "b", "f", "dr"]',
+        b'{"p1": "b"}',
+        b"\xff",
+        b"[" * 100_000,
+    ],
+)
+def test_an_entry_note_of_any_other_shape_names_nothing(note: bytes) -> None:
+    assert announcements.read_entry_note(note) == (None, None)
+    assert announcements.read_history_note(note) == (None, None)

@@ -13,7 +13,7 @@ import pytest
 from client import ApiClient, errors
 from client.growth_inputs import DiscoveryFilters
 from client.inputs import slug_for
-from components.core.cache_records import ANSWER_TYPES, Record, decode, encode
+from components.core.cache_records import ANSWER_TYPES, MAX_RECORD_BYTES, Record, decode, encode
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 
@@ -48,18 +48,18 @@ def test_every_shared_operation_has_a_read_here() -> None:
     assert set(READS) == set(ANSWER_TYPES)
 
 
-def _round_trip(operation: str, record: Record) -> Record:
+def _round_trip(operation: str, record: Record, service_root: str) -> Record:
     text = encode(operation, record)
     assert isinstance(json.loads(text), dict)  # plain JSON text
     assert DEMO_KEY not in text
-    return decode(operation, text)
+    return decode(operation, text, service_root)
 
 
 @pytest.mark.parametrize("operation", sorted(READS))
 def test_a_real_answer_comes_back_equal(demo: ApiClient, operation: str) -> None:
     value = READS[operation](demo)
     assert type(value) is ANSWER_TYPES[operation]
-    back = _round_trip(operation, Record(value=value, quota=demo.last_quota))
+    back = _round_trip(operation, Record(value=value, quota=demo.last_quota), demo.base_url)
     assert back.value == value and back.error is None
     assert back.quota == demo.last_quota
 
@@ -72,7 +72,7 @@ def test_an_answer_with_every_nullable_field_null_comes_back_equal(
 ) -> None:
     sandbox.state.add_fault(operation, "nulls")
     value = READS[operation](demo)
-    assert _round_trip(operation, Record(value=value)).value == value
+    assert _round_trip(operation, Record(value=value), demo.base_url).value == value
 
 
 @pytest.mark.parametrize(
@@ -92,7 +92,19 @@ def test_a_definitive_error_comes_back_as_the_same_error(
         call(demo)
     error = caught.value
     assert not error.transient
-    back = _round_trip(operation, Record(error=error)).error
+    back = _round_trip(operation, Record(error=error), demo.base_url).error
     assert type(back) is type(error) and vars(back) == vars(error) and str(back) == str(error)
     if isinstance(back, errors.PaymentRequiredError):
         assert back.is_gate
+
+
+def test_the_largest_answers_are_far_under_the_record_size_limit(demo: ApiClient) -> None:
+    """The limit's reasoning (cache_records.MAX_RECORD_BYTES): a discovery page at the service's maximum
+    of 50 sites and the longest Search Console report stay a twentieth of it or less."""
+    largest = {
+        "find": demo.find(DiscoveryFilters(limit=50)),
+        "gsc_performance": demo.gsc_performance(SLUG, "16m"),
+        "ai_visibility": demo.ai_visibility(SLUG),
+    }
+    for operation, value in largest.items():
+        assert len(encode(operation, Record(value=value)).encode()) < MAX_RECORD_BYTES / 20, operation
