@@ -2,8 +2,10 @@
 SMTP server (aiosmtpd) that keeps what it is sent, with STARTTLS on a self-signed certificate if asked.
 
 ``WebhookReceiver`` answers each request by the script for its Idempotency-Key: "timeout" (sleeps past
-the client's timeout, then hangs up), "503", "drop" (closes the connection without a word), "404", or
-"ok" (200, the default once the script is used up), and records every request with what it did.
+the client's timeout, then hangs up), "503", "drop" (closes the connection without a word), "404",
+"trickle" (a 200 whose status line and headers come one byte every ``trickle_s`` seconds and never end,
+so no single read waits long: only a deadline for the whole request stops it), or "ok" (200, the
+default once the script is used up), and records every request with what it did.
 """
 
 from __future__ import annotations
@@ -64,9 +66,13 @@ class WebhookReceiver:
     ok_delay_s: float = 0.0
     requests: list[ReceivedRequest] = field(default_factory=list)
     port: int = 0
+    #: Seconds between two bytes of a "trickle" answer.
+    trickle_s: float = 0.1
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
+        #: Set when the receiver stops: a trickling answer then hangs up.
+        self.stopped = threading.Event()
 
     def url(self, path: str = "/") -> str:
         return f"http://127.0.0.1:{self.port}{path}"
@@ -100,6 +106,9 @@ def _handler(receiver: WebhookReceiver) -> type[BaseHTTPRequestHandler]:
             receiver.record(
                 ReceivedRequest(key, self.path, dict(self.headers.items()), body, action, time.monotonic())
             )
+            if action == "trickle":
+                self._trickle()
+                return
             if action in ("timeout", "drop"):
                 if action == "timeout":
                     time.sleep(receiver.sleep_s)
@@ -113,6 +122,20 @@ def _handler(receiver: WebhookReceiver) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
             self.wfile.write(payload)
+
+        def _trickle(self) -> None:
+            """One byte at a time, each well within any read timeout, until the client gives up or the
+            receiver stops; the header never ends, so the answer never completes."""
+            self.close_connection = True
+            endless = b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 100_000
+            for byte in endless:
+                if receiver.stopped.wait(receiver.trickle_s):
+                    return
+                try:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                except OSError:  # the client hung up: what a deadline does
+                    return
 
         def log_message(self, *_args: Any) -> None:  # quiet test output
             return
@@ -131,6 +154,7 @@ def webhook_receiver(**options: Any) -> Iterator[WebhookReceiver]:
     try:
         yield receiver
     finally:
+        receiver.stopped.set()
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
