@@ -3,11 +3,16 @@
 The message is multipart/alternative: a plain-text part first, the HTML second (mail programs show
 the last part they can). The connection is STARTTLS on the submission port (default), implicit TLS
 (``tls = "ssl"``) or plain (``tls = "none"``, for a relay on the same machine); certificates are
-checked. Every failure becomes ``MailError`` whose reason is plain words and never holds the password.
+checked. A login over a plain connection would send the password in clear: it is refused before
+connecting unless the host is this machine (``localhost`` or a loopback address, written as such: a
+name is not looked up, so it cannot be made to look local) or ``allow_plain_login = true`` says the
+network is trusted. Every failure becomes ``MailError`` whose reason is plain words and never holds the
+password.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import smtplib
 import socket
 import ssl
@@ -85,8 +90,33 @@ def _reason(exc: BaseException, email: EmailConfig) -> str:
     return f"sending through {server} failed ({type(exc).__name__})"
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is written as this machine: ``localhost`` or a loopback address (no lookup)."""
+    name = host.strip().strip("[]").rstrip(".").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def plain_login_refusal(email: EmailConfig) -> str | None:
+    """Why a login must not happen over this connection (None: it may)."""
+    if not email.user or email.tls != "none" or email.allow_plain_login or is_loopback(email.host):
+        return None
+    return (
+        f"logging in to {email.server_for_display} would send the password unencrypted over the network "
+        '(nothing was sent): set tls = "starttls" or "ssl" in [alerts.email], or allow_plain_login = true '
+        "if that network is trusted"
+    )
+
+
 def send_message(message: EmailMessage, email: EmailConfig, timeout_s: float = SMTP_TIMEOUT_S) -> list[str]:
     """Send ``message`` to ``email.to``; the recipients the server refused (others still got it)."""
+    refusal = plain_login_refusal(email)
+    if refusal is not None:
+        raise MailError(refusal)
     context = ssl.create_default_context()
     try:
         if email.tls == "ssl":

@@ -34,6 +34,18 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 
+def own_address() -> str | None:
+    """An address of this machine that is not loopback (the one its default route leaves from), or None.
+    Connecting a UDP socket sends nothing: it only picks the route."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        try:
+            sock.connect(("192.0.2.1", 9))
+        except OSError:
+            return None
+        address = sock.getsockname()[0]
+    return None if ipaddress.ip_address(address).is_loopback else address
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -206,10 +218,14 @@ def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
 
 @contextlib.contextmanager
 def smtp_server(
-    user: str | None = None, password: str | None = None, certificate: tuple[Path, Path] | None = None
+    user: str | None = None,
+    password: str | None = None,
+    certificate: tuple[Path, Path] | None = None,
+    host: str = "127.0.0.1",
 ) -> Iterator[MailBox]:
-    """An SMTP server on 127.0.0.1; with ``user``/``password`` it requires that login, and with
-    ``certificate`` it requires STARTTLS before anything else (and before the login)."""
+    """An SMTP server on 127.0.0.1 (or ``host``, an address of this machine); with ``user``/``password``
+    it requires that login, and with ``certificate`` it requires STARTTLS before anything else (and
+    before the login)."""
     box = MailBox(port=free_port())
     options: dict[str, Any] = {}
     if certificate is not None:
@@ -232,7 +248,7 @@ def smtp_server(
             "auth_require_tls": certificate is not None,
             "auth_required": True,
         }
-    controller = Controller(box, hostname="127.0.0.1", port=box.port, **options)
+    controller = Controller(box, hostname=host, port=box.port, **options)
     controller.start()
     try:
         yield box
