@@ -22,6 +22,7 @@ is the only form of the webhook that may be shown (scheme and host).
     from = "Authority Dashboard <digest@example.com>"
     to = ["team@example.com"]                           # or one address as a string
     allow_plain_login = false           # log in over tls = "none" to a host not this machine
+    deadline = 120                      # seconds for the whole exchange with the mail server
 
 Only the deployment's own account (the API key of its environment or secrets) reaches these channels:
 see ``store.jobs.alerts`` and ``store.jobs.digest``. The deadlines are for a whole request and a whole
@@ -49,6 +50,9 @@ DEFAULT_WEBHOOK_TIMEOUT_S = 10.0
 DEFAULT_DELIVERY_DEADLINE_S = 120.0
 MAX_WEBHOOK_TIMEOUT_S = 300.0
 MAX_DELIVERY_DEADLINE_S = 3600.0
+#: Seconds the whole exchange with the mail server may take (connect, greeting, login, message).
+DEFAULT_MAIL_DEADLINE_S = 120.0
+MAX_MAIL_DEADLINE_S = 3600.0
 DASHBOARD_URL_ENV = "DASHBOARD_URL"
 DEFAULT_DASHBOARD_URL = "http://localhost:8501"
 WEBHOOK_FORMATS = ("slack", "json")
@@ -77,13 +81,14 @@ class EmailConfig:
     #: A login over ``tls = "none"`` to a host other than this machine sends the password in clear:
     #: refused unless this is set (``allow_plain_login = true``).
     allow_plain_login: bool = False
+    deadline_s: float = DEFAULT_MAIL_DEADLINE_S
 
     def __repr__(self) -> str:
         password = "***" if self.password else None
         return (
             f"EmailConfig(host={self.host!r}, port={self.port}, tls={self.tls!r}, sender={self.sender!r}, "
             f"to={self.to!r}, user={self.user!r}, password={password!r}, "
-            f"allow_plain_login={self.allow_plain_login!r})"
+            f"allow_plain_login={self.allow_plain_login!r}, deadline_s={self.deadline_s!r})"
         )
 
     @property
@@ -164,10 +169,17 @@ class AlertConfig:
 
 
 def _seconds(
-    environ: Mapping[str, str], section: Mapping[str, Any], env: str, key: str, default: float, most: float
+    environ: Mapping[str, str],
+    section: Mapping[str, Any],
+    env: str,
+    key: str,
+    default: float,
+    most: float,
+    where: str = "[alerts]",
 ) -> float:
-    """A number of seconds from ``env`` or ``[alerts] key``: more than 0, at most ``most``."""
-    raw: Any = (environ.get(env) or "").strip() or section.get(key)
+    """A number of seconds from ``env`` (if named) or ``key`` of the section ``where``: more than 0, at
+    most ``most``."""
+    raw: Any = ((environ.get(env) or "").strip() if env else "") or section.get(key)
     if raw is None or raw == "":
         return default
     try:
@@ -175,8 +187,9 @@ def _seconds(
     except (TypeError, ValueError):
         value = float("nan")
     if not 0 < value <= most:  # also refuses nan
+        also = f" ({env})" if env else ""
         raise AlertConfigError(
-            f"[alerts] {key} ({env}) is a number of seconds, more than 0 and at most {most:g}"
+            f"{where} {key}{also} is a number of seconds, more than 0 and at most {most:g}"
         )
     return value
 
@@ -249,4 +262,7 @@ def _email(section: Mapping[str, Any]) -> EmailConfig:
     allow_plain = section.get("allow_plain_login", False)
     if not isinstance(allow_plain, bool):
         raise AlertConfigError("[alerts.email] allow_plain_login is true or false")
-    return EmailConfig(host, port, tls, sender, to, text("user"), password or None, allow_plain)  # type: ignore[arg-type]
+    deadline = _seconds(
+        {}, section, "", "deadline", DEFAULT_MAIL_DEADLINE_S, MAX_MAIL_DEADLINE_S, "[alerts.email]"
+    )
+    return EmailConfig(host, port, tls, sender, to, text("user"), password or None, allow_plain, deadline)  # type: ignore[arg-type]

@@ -254,3 +254,43 @@ def smtp_server(
         yield box
     finally:
         controller.stop()
+
+
+@contextlib.contextmanager
+def trickling_server(every_s: float = 0.1, first: bytes = b"220 ") -> Iterator[int]:
+    """A TCP server on 127.0.0.1 (its port is yielded) that answers every connection with ``first`` and
+    then one more byte every ``every_s`` seconds, never finishing the line: a mail server that is
+    never done greeting. No single read waits long; only a deadline for the whole exchange stops it."""
+    stopped = threading.Event()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.settimeout(0.2)
+
+    def trickle(conn: socket.socket) -> None:
+        with conn:
+            try:
+                conn.sendall(first)
+                while not stopped.wait(every_s):
+                    conn.sendall(b"a")
+            except OSError:  # the client hung up
+                return
+
+    def serve() -> None:
+        while not stopped.is_set():
+            try:
+                conn, _address = listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=trickle, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        stopped.set()
+        thread.join(timeout=5)
+        listener.close()
