@@ -1,9 +1,11 @@
 """The command line: ``python -m store upgrade``, ``snapshot``, ``alerts``, ``digest`` and ``watch``.
 
 Exit codes: 0 done; 1 the snapshot ran but some subjects failed (each is named on stderr), or its alerts
-could not be evaluated, or the webhook refused an alert, or some rows of a watch import were refused;
-2 it could not start (no API key, a bad argument or alert setting) or ``watch add`` refused the subject
-(an unlisted domain); 3 the history database cannot be reached or migrated. Progress goes to
+could not be evaluated, or the webhook refused an alert, or the delivery pass ran out of time before
+every due alert was sent (each is named), or some rows of a watch import were refused; 2 it could not
+start (no API key, a bad argument or alert setting; for ``alerts``, a webhook but no API key for the
+deployment, whose account is the only one the team's channels carry) or ``watch add`` refused the
+subject (an unlisted domain); 3 the history database cannot be reached or migrated. Progress goes to
 stderr; the snapshot's last line on stdout is exactly ``recorded N, unchanged M, failed K`` (its alert
 lines come before it), and the ``alerts`` command's is ``alerts: N new, M already known; webhook: …``,
 so cron mail and scripts can read the outcome.
@@ -145,22 +147,35 @@ def _usable_alert_config() -> AlertConfig:
     return config
 
 
-def _api_settings() -> tuple[Settings, str]:
-    """The API settings and key; ``_CannotStart`` when they cannot be read or there is no key."""
+def _read_settings() -> Settings:
+    """The API settings; ``_CannotStart`` when they cannot be read."""
     try:
-        settings = Settings()
+        return Settings()
     except ValidationError as exc:
         fields = ", ".join(str(error["loc"][0]) for error in exc.errors())
         raise _CannotStart(
             f"The API settings could not be read ({fields}): "
             "check VERIFIEDDR_API_BASE and VERIFIEDDR_TIMEOUT."
         ) from None
+
+
+def _api_settings() -> tuple[Settings, str]:
+    """The API settings and key; ``_CannotStart`` when they cannot be read or there is no key."""
+    settings = _read_settings()
     if settings.api_key is None:
         raise _CannotStart(
             "No API key: set VERIFIEDDR_API_KEY (or api_key in .streamlit/secrets.toml) to the key whose "
             "watchlist should be recorded."
         )
     return settings, settings.api_key.get_secret_value()
+
+
+def team_account() -> str | None:
+    """The deployment's own account: the fingerprint of the key in its environment or secrets, read
+    exactly as the snapshot reads it (never the key itself); None when no key is configured. The team's
+    channels (webhook, digest) carry this account only."""
+    key = _read_settings().api_key
+    return key_fingerprint(key.get_secret_value()) if key is not None else None
 
 
 @dataclass(frozen=True)
@@ -219,25 +234,30 @@ def _alerts_after_snapshot(store: HistoryStore, account: str, day: date, lines: 
     lines.out(f"alerts: {run.new} new")
     if run.delivery is not None:
         lines.out(run.webhook_line)
-    return run.delivery is None or run.delivery.rejected == 0
+    return run.ok
 
 
 def alerts_command(args: argparse.Namespace) -> int:
     config = _usable_alert_config()
+    team = team_account()
     with _open(args.database_url) as store:
-        run = run_alerts(store, config, as_of=args.as_of, days=args.days, progress=_say)
+        run = run_alerts(store, config, team=team, as_of=args.as_of, days=args.days, progress=_say)
     print(f"{run.alerts_line}; {run.webhook_line}", flush=True)
-    return EXIT_OK if run.delivery is None or run.delivery.rejected == 0 else EXIT_FAILURES
+    if run.no_team:
+        return EXIT_USAGE
+    return EXIT_OK if run.ok else EXIT_FAILURES
 
 
 def digest_command(args: argparse.Namespace) -> int:
     from store.jobs.digest import run_digest
 
     config = _usable_alert_config()
+    team = team_account()
     with _open(args.database_url) as store:
         return run_digest(
             store,
             config,
+            team=team,
             as_of=args.as_of or datetime.now(UTC).date(),
             days=args.days,
             output=args.output,

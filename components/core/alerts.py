@@ -9,8 +9,9 @@
   sidebar is drawn before the page: when the page finds a different count (the demo history was just
   seeded), ``refresh_stale_sidebar`` reruns once so the sidebar says it too.
 - ``check_now``: what ``python -m store alerts`` does for one account, without fetching: the rules run
-  over the last ``RECENT_DAYS`` of recorded history. In Live mode, new alerts wait for the webhook
-  like the job's (the next scheduled run sends them).
+  over the last ``RECENT_DAYS`` of recorded history. In Live mode with the deployment's own key, new
+  alerts wait for the webhook like the job's (the next scheduled run sends them); with a key entered in
+  the session they stay in the app, since the team's channels carry only the deployment's account.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
+from client.settings import key_fingerprint
 from components.core import history
-from components.core.connection import Connection
+from components.core.connection import Connection, configured_settings
 
 if TYPE_CHECKING:
     from store import EvaluationReport, HistoryStore
@@ -101,8 +103,12 @@ def forget_count(account: str) -> None:
 
 def channels(conn: Connection) -> tuple[str, ...]:
     """Where new alerts of this connection go besides the app: the webhook when one is configured, in
-    Live mode only (the sandbox's demo alerts are never sent)."""
-    if conn.mode != "live":
+    Live mode with the deployment's own key only (the sandbox's demo alerts, and the alerts of a key
+    someone entered in the session, are never sent to the team's channel)."""
+    if conn.mode != "live" or not conn.has_key:
+        return ()
+    team = configured_settings().api_key
+    if team is None or key_fingerprint(team.get_secret_value()) != conn.fingerprint:
         return ()
     from store.alerts.config import AlertConfig
 

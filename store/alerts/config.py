@@ -10,6 +10,8 @@ is the only form of the webhook that may be shown (scheme and host).
     webhook_url = "https://hooks.slack.com/services/…"   # or DASHBOARD_ALERT_WEBHOOK
     format = "slack"                                    # or "json"
     dashboard_url = "https://dashboard.example.com"     # or DASHBOARD_URL
+    webhook_timeout = 10                # s for one whole POST (DASHBOARD_ALERT_WEBHOOK_TIMEOUT)
+    delivery_deadline = 120             # s for a run's whole pass (DASHBOARD_ALERT_DELIVERY_DEADLINE)
 
     [alerts.email]
     host = "smtp.example.com"
@@ -19,6 +21,12 @@ is the only form of the webhook that may be shown (scheme and host).
     password = "…"
     from = "Authority Dashboard <digest@example.com>"
     to = ["team@example.com"]                           # or one address as a string
+    allow_plain_login = false           # log in over tls = "none" to a host not this machine
+    deadline = 120                      # seconds for the whole exchange with the mail server
+
+Only the deployment's own account (the API key of its environment or secrets) reaches these channels:
+see ``store.jobs.alerts`` and ``store.jobs.digest``. The deadlines are for a whole request and a whole
+pass, not for each read: a receiver that answers one byte at a time is still cut off.
 """
 
 from __future__ import annotations
@@ -34,6 +42,17 @@ from client.settings import SECRETS_FILES
 from store.config import secrets_tables
 
 WEBHOOK_ENV = "DASHBOARD_ALERT_WEBHOOK"
+WEBHOOK_TIMEOUT_ENV = "DASHBOARD_ALERT_WEBHOOK_TIMEOUT"
+DELIVERY_DEADLINE_ENV = "DASHBOARD_ALERT_DELIVERY_DEADLINE"
+#: Seconds one webhook POST may take from connecting to the last byte of the answer.
+DEFAULT_WEBHOOK_TIMEOUT_S = 10.0
+#: Seconds a run's whole delivery pass may take; what is still due then waits for the next run.
+DEFAULT_DELIVERY_DEADLINE_S = 120.0
+MAX_WEBHOOK_TIMEOUT_S = 300.0
+MAX_DELIVERY_DEADLINE_S = 3600.0
+#: Seconds the whole exchange with the mail server may take (connect, greeting, login, message).
+DEFAULT_MAIL_DEADLINE_S = 120.0
+MAX_MAIL_DEADLINE_S = 3600.0
 DASHBOARD_URL_ENV = "DASHBOARD_URL"
 DEFAULT_DASHBOARD_URL = "http://localhost:8501"
 WEBHOOK_FORMATS = ("slack", "json")
@@ -59,12 +78,17 @@ class EmailConfig:
     to: tuple[str, ...]
     user: str | None = None
     password: str | None = field(default=None, repr=False)
+    #: A login over ``tls = "none"`` to a host other than this machine sends the password in clear:
+    #: refused unless this is set (``allow_plain_login = true``).
+    allow_plain_login: bool = False
+    deadline_s: float = DEFAULT_MAIL_DEADLINE_S
 
     def __repr__(self) -> str:
         password = "***" if self.password else None
         return (
             f"EmailConfig(host={self.host!r}, port={self.port}, tls={self.tls!r}, sender={self.sender!r}, "
-            f"to={self.to!r}, user={self.user!r}, password={password!r})"
+            f"to={self.to!r}, user={self.user!r}, password={password!r}, "
+            f"allow_plain_login={self.allow_plain_login!r}, deadline_s={self.deadline_s!r})"
         )
 
     @property
@@ -80,11 +104,14 @@ class AlertConfig:
     webhook_format: WebhookFormat = "slack"
     dashboard_url: str = DEFAULT_DASHBOARD_URL
     email: EmailConfig | None = None
+    webhook_timeout_s: float = DEFAULT_WEBHOOK_TIMEOUT_S
+    delivery_deadline_s: float = DEFAULT_DELIVERY_DEADLINE_S
 
     def __repr__(self) -> str:
         return (
             f"AlertConfig(webhook={self.webhook_for_display!r}, webhook_format={self.webhook_format!r}, "
-            f"dashboard_url={self.dashboard_url!r}, email={self.email!r})"
+            f"dashboard_url={self.dashboard_url!r}, email={self.email!r}, "
+            f"webhook_timeout_s={self.webhook_timeout_s!r}, delivery_deadline_s={self.delivery_deadline_s!r})"
         )
 
     @property
@@ -122,7 +149,49 @@ class AlertConfig:
             )
         email_section = section.get("email")
         email = _email(email_section) if isinstance(email_section, dict) and email_section else None
-        return cls(webhook or None, webhook_format, dashboard, email)  # type: ignore[arg-type]
+        timeout = _seconds(
+            environ,
+            section,
+            WEBHOOK_TIMEOUT_ENV,
+            "webhook_timeout",
+            DEFAULT_WEBHOOK_TIMEOUT_S,
+            MAX_WEBHOOK_TIMEOUT_S,
+        )
+        deadline = _seconds(
+            environ,
+            section,
+            DELIVERY_DEADLINE_ENV,
+            "delivery_deadline",
+            DEFAULT_DELIVERY_DEADLINE_S,
+            MAX_DELIVERY_DEADLINE_S,
+        )
+        return cls(webhook or None, webhook_format, dashboard, email, timeout, deadline)  # type: ignore[arg-type]
+
+
+def _seconds(
+    environ: Mapping[str, str],
+    section: Mapping[str, Any],
+    env: str,
+    key: str,
+    default: float,
+    most: float,
+    where: str = "[alerts]",
+) -> float:
+    """A number of seconds from ``env`` (if named) or ``key`` of the section ``where``: more than 0, at
+    most ``most``."""
+    raw: Any = ((environ.get(env) or "").strip() if env else "") or section.get(key)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw) if not isinstance(raw, bool) else float("nan")
+    except (TypeError, ValueError):
+        value = float("nan")
+    if not 0 < value <= most:  # also refuses nan
+        also = f" ({env})" if env else ""
+        raise AlertConfigError(
+            f"{where} {key}{also} is a number of seconds, more than 0 and at most {most:g}"
+        )
+    return value
 
 
 def _alerts_section(files: tuple[Path, ...]) -> dict[str, Any]:
@@ -190,4 +259,10 @@ def _email(section: Mapping[str, Any]) -> EmailConfig:
     password = section.get("password")
     if password is not None and not isinstance(password, str):
         raise AlertConfigError("[alerts.email] password must be text")
-    return EmailConfig(host, port, tls, sender, to, text("user"), password or None)  # type: ignore[arg-type]
+    allow_plain = section.get("allow_plain_login", False)
+    if not isinstance(allow_plain, bool):
+        raise AlertConfigError("[alerts.email] allow_plain_login is true or false")
+    deadline = _seconds(
+        {}, section, "", "deadline", DEFAULT_MAIL_DEADLINE_S, MAX_MAIL_DEADLINE_S, "[alerts.email]"
+    )
+    return EmailConfig(host, port, tls, sender, to, text("user"), password or None, allow_plain, deadline)  # type: ignore[arg-type]

@@ -3,16 +3,26 @@
 The message is multipart/alternative: a plain-text part first, the HTML second (mail programs show
 the last part they can). The connection is STARTTLS on the submission port (default), implicit TLS
 (``tls = "ssl"``) or plain (``tls = "none"``, for a relay on the same machine); certificates are
-checked. Every failure becomes ``MailError`` whose reason is plain words and never holds the password.
+checked. A login over a plain connection would send the password in clear: it is refused before
+connecting unless the host is this machine (``localhost`` or a loopback address, written as such: a
+name is not looked up, so it cannot be made to look local) or ``allow_plain_login = true`` says the
+network is trusted. The whole exchange with the server has a deadline (``[alerts.email] deadline``):
+smtplib's timeout is per read, so a server answering one byte at a time would hold it off forever; at
+the deadline a timer shuts the socket down, which wakes the blocked read. Every failure becomes
+``MailError`` whose reason is plain words and never holds the password.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import smtplib
 import socket
 import ssl
+import threading
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
+from typing import Self
 
 from store.alerts.config import EmailConfig
 
@@ -85,20 +95,86 @@ def _reason(exc: BaseException, email: EmailConfig) -> str:
     return f"sending through {server} failed ({type(exc).__name__})"
 
 
-def send_message(message: EmailMessage, email: EmailConfig, timeout_s: float = SMTP_TIMEOUT_S) -> list[str]:
-    """Send ``message`` to ``email.to``; the recipients the server refused (others still got it)."""
-    context = ssl.create_default_context()
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is written as this machine: ``localhost`` or a loopback address (no lookup)."""
+    name = host.strip().strip("[]").rstrip(".").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
     try:
-        if email.tls == "ssl":
-            smtp: smtplib.SMTP = smtplib.SMTP_SSL(email.host, email.port, timeout=timeout_s, context=context)
-        else:
-            smtp = smtplib.SMTP(email.host, email.port, timeout=timeout_s)
-        with smtp:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def plain_login_refusal(email: EmailConfig) -> str | None:
+    """Why a login must not happen over this connection (None: it may)."""
+    if not email.user or email.tls != "none" or email.allow_plain_login or is_loopback(email.host):
+        return None
+    return (
+        f"logging in to {email.server_for_display} would send the password unencrypted over the network "
+        '(nothing was sent): set tls = "starttls" or "ssl" in [alerts.email], or allow_plain_login = true '
+        "if that network is trusted"
+    )
+
+
+class _Deadline:
+    """Shuts the connection's socket down once ``seconds`` have passed (a blocked read then returns)."""
+
+    def __init__(self, smtp: smtplib.SMTP, seconds: float) -> None:
+        self.smtp = smtp
+        self.passed = threading.Event()
+        self.timer = threading.Timer(seconds, self._cut_off)
+        self.timer.daemon = True
+
+    def _cut_off(self) -> None:
+        self.passed.set()
+        sock = getattr(self.smtp, "sock", None)
+        if sock is not None:
+            with contextlib.suppress(OSError):  # already closed
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def __enter__(self) -> Self:
+        self.timer.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.timer.cancel()
+
+
+def send_message(
+    message: EmailMessage,
+    email: EmailConfig,
+    timeout_s: float = SMTP_TIMEOUT_S,
+    deadline_s: float | None = None,
+) -> list[str]:
+    """Send ``message`` to ``email.to``, all of it within ``deadline_s`` (default ``email.deadline_s``);
+    the recipients the server refused (others still got it)."""
+    refusal = plain_login_refusal(email)
+    if refusal is not None:
+        raise MailError(refusal)
+    context = ssl.create_default_context()
+    seconds = deadline_s if deadline_s is not None else email.deadline_s
+    smtp: smtplib.SMTP = (
+        smtplib.SMTP_SSL(timeout=timeout_s, context=context)
+        if email.tls == "ssl"
+        else smtplib.SMTP(timeout=timeout_s)
+    )
+    # Connected below, under the deadline; the constructor would connect before it starts. TLS checks
+    # the certificate against the host the constructor would have kept (smtplib reads ``_host``).
+    smtp._host = email.host  # type: ignore[attr-defined]
+    deadline = _Deadline(smtp, seconds)
+    try:
+        with deadline, smtp:
+            smtp.connect(email.host, email.port)
             if email.tls == "starttls":
                 smtp.starttls(context=context)
             if email.user:
                 smtp.login(email.user, email.password or "")
             refused = smtp.send_message(message, to_addrs=list(email.to))
     except (smtplib.SMTPException, OSError) as exc:
+        if deadline.passed.is_set():
+            raise MailError(
+                f"the mail server {email.server_for_display} did not finish within {seconds:g} s"
+            ) from None
         raise MailError(_reason(exc, email)) from None
     return sorted(refused)

@@ -11,6 +11,14 @@ UPDATE that waited for a row lock. Then it POSTs, and settles the row:
   ``backoff(attempts)`` (5 min, 10 min, 20 min, … at most 6 h): retried by a later run, never dropped;
 - any other answer (a 4xx: a wrong or revoked URL): "rejected" with the status, shown in the app.
 
+Only the alerts of one account go out: the deployment's own (``account``, its key's fingerprint); the
+alerts of keys people enter in the app stay in the app. Two deadlines bound a run, both for the whole
+thing rather than for each read (httpx's timeouts restart with every byte, so a receiver answering
+one byte at a time would hold a per-read timeout off forever): each POST runs under
+``AlertConfig.webhook_timeout_s`` from connecting to its last byte (the request runs in an event loop
+under ``asyncio.timeout``, which cancels it wherever it waits), and the pass stops claiming once
+``AlertConfig.delivery_deadline_s`` is spent, naming the alerts it left due (``DeliveryReport.unsent``).
+
 Each POST carries ``Idempotency-Key: alert-<account[:12]>-<id>``, so a receiver that honours it drops the
 copy a crash between "sent" and "settled" may cause. Bodies hold the alert and a link back to the
 dashboard, never the account, the API key or the webhook URL; error texts stored on the row are plain
@@ -19,18 +27,20 @@ words that never quote the URL.
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 
 import httpx
 from sqlalchemy import and_, func, or_, select, update
 
-from store.alerts.catalog import RULES
 from store.alerts.config import AlertConfig
-from store.alerts.links import alert_url
+from store.alerts.messages import OutgoingAlert, outgoing, webhook_body
 from store.engine import DATABASE_ERRORS, unavailable, write_engine
 from store.history import HistoryStore
 from store.models import AlertDeliveryRow, AlertRow
@@ -45,103 +55,35 @@ USER_AGENT = "Authority Dashboard alerts"
 
 ALERTS = AlertRow.__table__
 DELIVERIES = AlertDeliveryRow.__table__
+#: How many unsent alerts a run names one by one (the rest are counted).
+UNSENT_NAMED = 20
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class DeliveryReport:
-    """What a run did: alerts it delivered and refused, and how many still wait (for a later run)."""
+    """What a run did: alerts it delivered and refused, how many still wait (for a later run), and the
+    due ones it left unsent when the pass reached its deadline (``unsent``: "alert 12 (rule, subject)")."""
 
     delivered: int = 0
     waiting: int = 0
     rejected: int = 0
+    unsent: tuple[str, ...] = ()
 
     @property
     def summary(self) -> str:
-        return f"webhook: delivered {self.delivered}, waiting {self.waiting}, rejected {self.rejected}"
-
-
-@dataclass(frozen=True)
-class OutgoingAlert:
-    """An alert as the webhook sees it (no account: that stays in the database)."""
-
-    id: int
-    account: str
-    rule: str
-    subject: str
-    day: date
-    title: str
-    before: str | None
-    after: str | None
-    detail: str | None
-    chart: str
-    chart_subject: str
-    #: The evidence its chart link opens on (see ``store.alerts.links.alert_evidence``).
-    since: date | None = None
-    metric: str | None = None
-    referring_domain: str | None = None
-    site: str | None = None
+        line = f"webhook: delivered {self.delivered}, waiting {self.waiting}, rejected {self.rejected}"
+        return line + (f", not sent {len(self.unsent)} (out of time)" if self.unsent else "")
 
     @property
-    def rule_name(self) -> str:
-        spec = RULES.get(self.rule)
-        return spec.name if spec is not None else self.rule
-
-    @property
-    def idempotency_key(self) -> str:
-        return f"alert-{self.account[:12]}-{self.id}"
+    def ok(self) -> bool:
+        """Nothing refused and nothing left unsent for lack of time (either makes the job exit 1)."""
+        return self.rejected == 0 and not self.unsent
 
 
 def backoff(attempts: int) -> timedelta:
     """How long to wait after the ``attempts``-th failed attempt: 5 min doubling, at most 6 h."""
     return min(FIRST_BACKOFF * 2 ** max(attempts - 1, 0), MAX_BACKOFF)
-
-
-def alert_link(alert: OutgoingAlert, dashboard_url: str) -> str:
-    """The chart the alert is about (the dashboard itself for a chart this version does not know)."""
-    try:
-        return alert_url(dashboard_url, alert)
-    except ValueError:
-        return dashboard_url
-
-
-def _slack_escape(text: str) -> str:
-    """Slack's three control characters, so a service's text cannot mention @channel or fake a link."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def slack_body(alert: OutgoingAlert, dashboard_url: str) -> dict[str, Any]:
-    """``{"text": …}``: the title, before → after, the detail and a link to the chart."""
-    lines = [f"*{_slack_escape(alert.title)}*"]
-    if alert.before is not None or alert.after is not None:
-        lines.append(f"{_slack_escape(alert.before or '—')} → {_slack_escape(alert.after or '—')}")
-    if alert.detail:
-        lines.append(_slack_escape(alert.detail))
-    lines.append(
-        f"{_slack_escape(alert.rule_name)} · {alert.day.isoformat()} · "
-        f"<{alert_link(alert, dashboard_url)}|Open the chart>"
-    )
-    return {"text": "\n".join(lines)}
-
-
-def json_body(alert: OutgoingAlert, dashboard_url: str) -> dict[str, Any]:
-    return {
-        "id": alert.id,
-        "rule": alert.rule,
-        "rule_name": alert.rule_name,
-        "subject": alert.subject,
-        "day": alert.day.isoformat(),
-        "title": alert.title,
-        "before": alert.before,
-        "after": alert.after,
-        "detail": alert.detail,
-        "link": alert_link(alert, dashboard_url),
-    }
-
-
-def webhook_body(alert: OutgoingAlert, config: AlertConfig) -> dict[str, Any]:
-    if config.webhook_format == "json":
-        return json_body(alert, config.dashboard_url)
-    return slack_body(alert, config.dashboard_url)
 
 
 @dataclass(frozen=True)
@@ -153,8 +95,11 @@ class Outcome:
     error: str | None
 
 
-def post_alert(client: httpx.Client, url: str, alert: OutgoingAlert, config: AlertConfig) -> Outcome:
-    """One POST of one alert and what it means for the row; never raises for network trouble."""
+async def post_alert(
+    client: httpx.AsyncClient, url: str, alert: OutgoingAlert, config: AlertConfig, deadline_s: float
+) -> Outcome:
+    """One POST of one alert, all of it within ``deadline_s`` seconds, and what it means for the row;
+    never raises for network trouble."""
     content = json.dumps(webhook_body(alert, config), ensure_ascii=False).encode()
     headers = {
         "Content-Type": "application/json; charset=utf-8",
@@ -162,9 +107,10 @@ def post_alert(client: httpx.Client, url: str, alert: OutgoingAlert, config: Ale
         "User-Agent": USER_AGENT,
     }
     try:
-        response = client.post(url, content=content, headers=headers)
-    except httpx.TimeoutException:
-        return Outcome("pending", None, "the webhook did not answer in time")
+        async with asyncio.timeout(deadline_s):
+            response = await client.post(url, content=content, headers=headers)
+    except (TimeoutError, httpx.TimeoutException):
+        return Outcome("pending", None, f"the webhook did not answer within {deadline_s:g} s")
     except httpx.RemoteProtocolError:
         return Outcome("pending", None, "the webhook closed the connection without answering")
     except httpx.ConnectError:
@@ -179,9 +125,15 @@ def post_alert(client: httpx.Client, url: str, alert: OutgoingAlert, config: Ale
     return Outcome("rejected", status, f"the webhook refused the alert ({status})")
 
 
-def _due(now: datetime) -> Any:
+def _of(account: str) -> Any:
+    """Delivery rows of ``account``'s alerts only."""
+    return DELIVERIES.c.alert_id.in_(select(ALERTS.c.id).where(ALERTS.c.account == account))
+
+
+def _due(now: datetime, account: str) -> Any:
     return and_(
         DELIVERIES.c.channel == CHANNEL,
+        _of(account),
         or_(
             and_(DELIVERIES.c.state == "pending", DELIVERIES.c.next_attempt_at <= now),
             and_(DELIVERIES.c.state == "sending", DELIVERIES.c.claimed_until < now),
@@ -190,10 +142,11 @@ def _due(now: datetime) -> Any:
 
 
 class _Outbox:
-    """The delivery rows of one run: claim the next due one, settle it, count the rest."""
+    """The delivery rows of one run and one account: claim the next due one, settle it, count the rest."""
 
-    def __init__(self, store: HistoryStore, claim_for: timedelta) -> None:
+    def __init__(self, store: HistoryStore, account: str, claim_for: timedelta) -> None:
         self.store = store
+        self.account = account
         self.reader = store.engine
         self.writer = write_engine(store.engine)
         self.claim_for = claim_for
@@ -202,7 +155,7 @@ class _Outbox:
         """The next due row, now "sending" until its claim runs out (None when nothing is due)."""
         while True:
             with self.writer.begin() as conn:
-                query = select(DELIVERIES.c.id, DELIVERIES.c.alert_id).where(_due(now))
+                query = select(DELIVERIES.c.id, DELIVERIES.c.alert_id).where(_due(now, self.account))
                 if skip:
                     query = query.where(DELIVERIES.c.id.not_in(sorted(skip)))
                 query = query.order_by(DELIVERIES.c.next_attempt_at, DELIVERIES.c.id).limit(1)
@@ -212,14 +165,14 @@ class _Outbox:
                 claimed_until = now + self.claim_for
                 taken = conn.execute(
                     update(DELIVERIES)
-                    .where(DELIVERIES.c.id == row.id, _due(now))
+                    .where(DELIVERIES.c.id == row.id, _due(now, self.account))
                     .values(state="sending", claimed_until=claimed_until, attempts=DELIVERIES.c.attempts + 1)
                 )
                 if taken.rowcount != 1:  # another run took it between the read and the update
                     skip.add(row.id)
                     continue
                 alert = conn.execute(select(ALERTS).where(ALERTS.c.id == row.alert_id)).one()
-            return row.id, claimed_until, _outgoing(alert)
+            return row.id, claimed_until, outgoing(alert)
 
     def settle(self, delivery_id: int, claimed_until: datetime, outcome: Outcome, now: datetime) -> None:
         """Record the outcome, if the claim is still this run's (a run that overslept changes nothing)."""
@@ -249,30 +202,23 @@ class _Outbox:
 
     def waiting(self) -> int:
         query = select(func.count()).where(
-            DELIVERIES.c.channel == CHANNEL, DELIVERIES.c.state.in_(("pending", "sending"))
+            DELIVERIES.c.channel == CHANNEL,
+            DELIVERIES.c.state.in_(("pending", "sending")),
+            _of(self.account),
         )
         with self.reader.connect() as conn:
             return int(conn.execute(query).scalar_one())
 
-
-def _outgoing(row: Any) -> OutgoingAlert:
-    return OutgoingAlert(
-        id=row.id,
-        account=row.account,
-        rule=row.rule,
-        subject=row.subject,
-        day=row.day,
-        title=row.title,
-        before=row.before_value,
-        after=row.after_value,
-        detail=row.detail,
-        chart=row.chart,
-        chart_subject=row.chart_subject,
-        since=row.since,
-        metric=row.metric,
-        referring_domain=row.referring_domain,
-        site=row.site,
-    )
+    def still_due(self, now: datetime) -> list[OutgoingAlert]:
+        """The alerts due now that this run leaves unsent, in the order it would have sent them."""
+        query = (
+            select(ALERTS)
+            .join(DELIVERIES, DELIVERIES.c.alert_id == ALERTS.c.id)
+            .where(_due(now, self.account))
+            .order_by(DELIVERIES.c.next_attempt_at, DELIVERIES.c.id)
+        )
+        with self.reader.connect() as conn:
+            return [outgoing(row) for row in conn.execute(query)]
 
 
 def claim_window(timeout_s: float) -> timedelta:
@@ -280,17 +226,79 @@ def claim_window(timeout_s: float) -> timedelta:
     return timedelta(seconds=4 * timeout_s + 60)
 
 
+def _in_event_loop(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` to its end in an event loop of its own (in a worker thread when this thread has one)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(work)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, work).result()
+
+
+def _unsent_words(alert: OutgoingAlert) -> str:
+    return f"alert {alert.id} ({alert.rule_name}, {alert.subject})"
+
+
+async def _send_due(
+    outbox: _Outbox,
+    config: AlertConfig,
+    clock: Callable[[], datetime],
+    say: Callable[[str], None],
+    timeout_s: float,
+) -> DeliveryReport:
+    """The pass: claim, POST and settle each due alert until none is due or the pass's time is up."""
+    assert config.webhook_url is not None
+    deadline_s = config.delivery_deadline_s
+    ends = time.monotonic() + deadline_s
+    delivered = rejected = 0
+    seen: set[int] = set()
+    unsent: list[str] = []
+    async with httpx.AsyncClient(timeout=httpx.Timeout(timeout_s), follow_redirects=False) as client:
+        while True:
+            left = ends - time.monotonic()
+            if left <= 0:
+                unsent = [_unsent_words(alert) for alert in outbox.still_due(clock())]
+                break
+            claimed = outbox.claim_next(clock(), seen)
+            if claimed is None:
+                break
+            delivery_id, claimed_until, alert = claimed
+            seen.add(delivery_id)
+            outcome = await post_alert(client, config.webhook_url, alert, config, min(timeout_s, left))
+            outbox.settle(delivery_id, claimed_until, outcome, clock())
+            if outcome.state == "delivered":
+                delivered += 1
+                say(f"webhook: sent alert {alert.id} ({alert.rule_name}, {alert.subject})")
+            elif outcome.state == "rejected":
+                rejected += 1
+                say(f"webhook: alert {alert.id} refused: {outcome.error}")
+            else:
+                say(f"webhook: alert {alert.id} will be retried: {outcome.error}")
+    if unsent:
+        say(
+            f"webhook: the delivery pass reached its deadline ({deadline_s:g} s); not sent, left for "
+            f"the next run: {', '.join(unsent[:UNSENT_NAMED])}"
+            + (f" and {len(unsent) - UNSENT_NAMED} more" if len(unsent) > UNSENT_NAMED else "")
+        )
+    return DeliveryReport(delivered, outbox.waiting(), rejected, tuple(unsent))
+
+
 def deliver_pending(
     store: HistoryStore,
     config: AlertConfig,
     *,
+    account: str,
     now: datetime | None = None,
     progress: Callable[[str], None] | None = None,
-    timeout_s: float = 10.0,
+    timeout_s: float | None = None,
 ) -> DeliveryReport:
-    """POST every due alert once; ``now`` (UTC) stands for a later run in tests and backfills."""
+    """POST every due alert of ``account`` (the deployment's own) once, each within
+    ``config.webhook_timeout_s`` (``timeout_s`` overrides it) and all within
+    ``config.delivery_deadline_s``; ``now`` (UTC) stands for a later run in tests and backfills."""
     say = progress or (lambda _line: None)
-    outbox = _Outbox(store, claim_window(timeout_s))
+    timeout = timeout_s if timeout_s is not None else config.webhook_timeout_s
+    outbox = _Outbox(store, account, claim_window(timeout))
 
     def clock() -> datetime:
         return as_utc(now).astimezone(UTC) if now is not None else datetime.now(UTC)
@@ -302,23 +310,6 @@ def deliver_pending(
                 alerts = "1 alert waits" if waiting == 1 else f"{waiting} alerts wait"
                 say(f"webhook: not configured, {alerts} for it")
             return DeliveryReport(0, waiting, 0)
-        delivered = rejected = 0
-        seen: set[int] = set()
-        timeout = httpx.Timeout(timeout_s)
-        with httpx.Client(timeout=timeout, follow_redirects=False) as client:
-            while (claimed := outbox.claim_next(clock(), seen)) is not None:
-                delivery_id, claimed_until, alert = claimed
-                seen.add(delivery_id)
-                outcome = post_alert(client, config.webhook_url, alert, config)
-                outbox.settle(delivery_id, claimed_until, outcome, clock())
-                if outcome.state == "delivered":
-                    delivered += 1
-                    say(f"webhook: sent alert {alert.id} ({alert.rule_name}, {alert.subject})")
-                elif outcome.state == "rejected":
-                    rejected += 1
-                    say(f"webhook: alert {alert.id} refused: {outcome.error}")
-                else:
-                    say(f"webhook: alert {alert.id} will be retried: {outcome.error}")
-        return DeliveryReport(delivered, outbox.waiting(), rejected)
+        return _in_event_loop(_send_due(outbox, config, clock, say, timeout))
     except DATABASE_ERRORS as exc:
         raise unavailable(exc, store.url, "write to") from exc

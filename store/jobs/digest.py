@@ -1,10 +1,12 @@
 """The ``digest`` command's work: read each account's period from the store, render, send or write.
 
-One digest covers every account in the store (``alert_accounts``), a section each, named by the
-account's own sites; it is one e-mail to ``[alerts.email] to`` (or one HTML file with ``--output``,
-which needs no mail server and wins over e-mail when both are there). Exit codes as the other
-commands: 0 sent or written, 1 the mail server or the file refused, 2 nowhere to send it, 3 the
-history database could not be read.
+The digest covers the deployment's own account only (``team``: the fingerprint of the key in its
+environment or secrets), in a section named by the account's own sites: the store also holds the
+history of keys people entered in the app, and those stay in the app. It is one e-mail to
+``[alerts.email] to`` (or one HTML file with ``--output``, which needs no mail server and wins over
+e-mail when both are there). Exit codes as the other commands: 0 sent or written, 1 the mail server
+or the file refused, 2 nowhere to send it or no deployment key (nothing is sent), 3 the history
+database could not be read.
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 NO_DESTINATION = (
     "The digest has nowhere to go: add an [alerts.email] section (host, from, to; see docs/team-guide.md) to "
     ".streamlit/secrets.toml, or pass --output digest.html to write it to a file."
+)
+NO_TEAM_KEY = (
+    "The digest was not sent: no API key is configured for this deployment (VERIFIEDDR_API_KEY or api_key "
+    "in .streamlit/secrets.toml), and the digest covers only that key's account."
 )
 
 
@@ -65,9 +71,10 @@ def account_digest(store: HistoryStore, account: str, start: date, end: date) ->
     )
 
 
-def build_digest(store: HistoryStore, config: AlertConfig, as_of: date, days: int) -> Digest:
+def build_digest(store: HistoryStore, config: AlertConfig, team: str, as_of: date, days: int) -> Digest:
+    """The digest of ``team``'s account (none at all when it has no history yet)."""
     start, end = period(as_of, days)
-    accounts = [account_digest(store, account, start, end) for account in store.alert_accounts()]
+    accounts = [account_digest(store, team, start, end)] if team in store.alert_accounts() else []
     return Digest(start, end, config.dashboard_url, accounts)
 
 
@@ -75,20 +82,24 @@ def run_digest(
     store: HistoryStore,
     config: AlertConfig,
     *,
+    team: str | None,
     as_of: date,
     days: int,
     output: Path | None,
     progress: Callable[[str], None],
 ) -> int:
-    """Build the digest of the ``days`` days ending ``as_of`` and write it to ``output`` or mail it."""
+    """Build the digest of ``team``'s ``days`` days ending ``as_of`` and write it to ``output`` or mail it."""
     if output is None and config.email is None:
         progress(NO_DESTINATION)
+        return EXIT_USAGE
+    if team is None:
+        progress(NO_TEAM_KEY)
         return EXIT_USAGE
     if days < 1:
         progress("The digest covers at least one day (--days 1 or more).")
         return EXIT_USAGE
     try:
-        digest = build_digest(store, config, as_of, days)
+        digest = build_digest(store, config, team, as_of, days)
     except StoreUnavailable as exc:
         progress(f"History database unavailable: {exc.reason}")
         return EXIT_DATABASE

@@ -2,8 +2,10 @@
 SMTP server (aiosmtpd) that keeps what it is sent, with STARTTLS on a self-signed certificate if asked.
 
 ``WebhookReceiver`` answers each request by the script for its Idempotency-Key: "timeout" (sleeps past
-the client's timeout, then hangs up), "503", "drop" (closes the connection without a word), "404", or
-"ok" (200, the default once the script is used up), and records every request with what it did.
+the client's timeout, then hangs up), "503", "drop" (closes the connection without a word), "404",
+"trickle" (a 200 whose status line and headers come one byte every ``trickle_s`` seconds and never end,
+so no single read waits long: only a deadline for the whole request stops it), or "ok" (200, the
+default once the script is used up), and records every request with what it did.
 """
 
 from __future__ import annotations
@@ -30,6 +32,18 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+
+
+def own_address() -> str | None:
+    """An address of this machine that is not loopback (the one its default route leaves from), or None.
+    Connecting a UDP socket sends nothing: it only picks the route."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        try:
+            sock.connect(("192.0.2.1", 9))
+        except OSError:
+            return None
+        address = sock.getsockname()[0]
+    return None if ipaddress.ip_address(address).is_loopback else address
 
 
 def free_port() -> int:
@@ -64,9 +78,13 @@ class WebhookReceiver:
     ok_delay_s: float = 0.0
     requests: list[ReceivedRequest] = field(default_factory=list)
     port: int = 0
+    #: Seconds between two bytes of a "trickle" answer.
+    trickle_s: float = 0.1
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
+        #: Set when the receiver stops: a trickling answer then hangs up.
+        self.stopped = threading.Event()
 
     def url(self, path: str = "/") -> str:
         return f"http://127.0.0.1:{self.port}{path}"
@@ -100,6 +118,9 @@ def _handler(receiver: WebhookReceiver) -> type[BaseHTTPRequestHandler]:
             receiver.record(
                 ReceivedRequest(key, self.path, dict(self.headers.items()), body, action, time.monotonic())
             )
+            if action == "trickle":
+                self._trickle()
+                return
             if action in ("timeout", "drop"):
                 if action == "timeout":
                     time.sleep(receiver.sleep_s)
@@ -113,6 +134,20 @@ def _handler(receiver: WebhookReceiver) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
             self.wfile.write(payload)
+
+        def _trickle(self) -> None:
+            """One byte at a time, each well within any read timeout, until the client gives up or the
+            receiver stops; the header never ends, so the answer never completes."""
+            self.close_connection = True
+            endless = b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 100_000
+            for byte in endless:
+                if receiver.stopped.wait(receiver.trickle_s):
+                    return
+                try:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                except OSError:  # the client hung up: what a deadline does
+                    return
 
         def log_message(self, *_args: Any) -> None:  # quiet test output
             return
@@ -131,6 +166,7 @@ def webhook_receiver(**options: Any) -> Iterator[WebhookReceiver]:
     try:
         yield receiver
     finally:
+        receiver.stopped.set()
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
@@ -182,10 +218,14 @@ def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
 
 @contextlib.contextmanager
 def smtp_server(
-    user: str | None = None, password: str | None = None, certificate: tuple[Path, Path] | None = None
+    user: str | None = None,
+    password: str | None = None,
+    certificate: tuple[Path, Path] | None = None,
+    host: str = "127.0.0.1",
 ) -> Iterator[MailBox]:
-    """An SMTP server on 127.0.0.1; with ``user``/``password`` it requires that login, and with
-    ``certificate`` it requires STARTTLS before anything else (and before the login)."""
+    """An SMTP server on 127.0.0.1 (or ``host``, an address of this machine); with ``user``/``password``
+    it requires that login, and with ``certificate`` it requires STARTTLS before anything else (and
+    before the login)."""
     box = MailBox(port=free_port())
     options: dict[str, Any] = {}
     if certificate is not None:
@@ -208,9 +248,49 @@ def smtp_server(
             "auth_require_tls": certificate is not None,
             "auth_required": True,
         }
-    controller = Controller(box, hostname="127.0.0.1", port=box.port, **options)
+    controller = Controller(box, hostname=host, port=box.port, **options)
     controller.start()
     try:
         yield box
     finally:
         controller.stop()
+
+
+@contextlib.contextmanager
+def trickling_server(every_s: float = 0.1, first: bytes = b"220 ") -> Iterator[int]:
+    """A TCP server on 127.0.0.1 (its port is yielded) that answers every connection with ``first`` and
+    then one more byte every ``every_s`` seconds, never finishing the line: a mail server that is
+    never done greeting. No single read waits long; only a deadline for the whole exchange stops it."""
+    stopped = threading.Event()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.settimeout(0.2)
+
+    def trickle(conn: socket.socket) -> None:
+        with conn:
+            try:
+                conn.sendall(first)
+                while not stopped.wait(every_s):
+                    conn.sendall(b"a")
+            except OSError:  # the client hung up
+                return
+
+    def serve() -> None:
+        while not stopped.is_set():
+            try:
+                conn, _address = listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=trickle, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        stopped.set()
+        thread.join(timeout=5)
+        listener.close()

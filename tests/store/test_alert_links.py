@@ -16,7 +16,7 @@ from sqlalchemy import text
 from store import HistoryStore
 from store.alerts import alert_query, alert_url
 from store.alerts.digest import _alert_url
-from store.alerts.webhook import _outgoing, alert_link
+from store.alerts.messages import alert_link, outgoing
 from store.engine import make_engine
 from store.migrations import upgrade
 from store.models import AlertRow
@@ -84,7 +84,7 @@ def test_the_webhook_and_the_digest_link_where_the_alerts_page_does(store: Histo
         url = alert_url(dashboard, row)
         assert parse_qs(urlsplit(url).query) == {k: [v] for k, v in alert_query(row).items()}
         assert _alert_url(dashboard, row) == url  # the digest's
-        assert alert_link(_outgoing(rows[row.id]), dashboard) == url  # the webhook's
+        assert alert_link(outgoing(rows[row.id]), dashboard) == url  # the webhook's
 
 
 #: Alert rows as revision 0005 stored them (fingerprint "subject|key|day", or "subject|key" told once).

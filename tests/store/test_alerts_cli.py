@@ -1,6 +1,7 @@
 """The alert commands end to end on a real SQLite file: ``python -m store alerts`` re-evaluates every
-account without fetching and delivers to a real webhook receiver on 127.0.0.1, ``snapshot`` evaluates the
-day it recorded (its last line unchanged), and the demo history yields alerts."""
+account without fetching and delivers the deployment's own account's alerts to a real webhook receiver
+on 127.0.0.1, ``snapshot`` evaluates the day it recorded (its last line unchanged), and the demo history
+yields alerts."""
 
 from __future__ import annotations
 
@@ -18,9 +19,12 @@ from store import HistoryStore
 from store.cli import main
 from tests.store.alert_history import OWN, day, lookup, record_lookups, watch_own
 from tests.store.local_servers import webhook_receiver
-from tests.store.samples import ACCOUNT, OTHER_ACCOUNT, tracked
+from tests.store.samples import OTHER_ACCOUNT, tracked
 
 TOKEN = "T000-secret-hook-token"
+#: The deployment's own key: its account is the one the webhook carries.
+TEAM_KEY = "vdr_live_alerts0123456789abcdef"
+ACCOUNT = key_fingerprint(TEAM_KEY)
 
 
 @pytest.fixture
@@ -28,6 +32,7 @@ def url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """A history file with one alert-worthy week in each of two accounts; no alert settings on disk."""
     monkeypatch.chdir(tmp_path)  # no .streamlit/secrets.toml here
     monkeypatch.delenv("DASHBOARD_ALERT_WEBHOOK", raising=False)
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", TEAM_KEY)
     database = f"sqlite:///{tmp_path / 'history.sqlite3'}"
     with HistoryStore.open(database) as store:
         watch_own(store, ACCOUNT)
@@ -74,7 +79,7 @@ def test_alerts_evaluates_every_account_once_and_says_so_on_its_last_line(
         assert store.alerts(OTHER_ACCOUNT)["rule"].tolist() == ["keyword_left_top10"]
 
 
-def test_alerts_delivers_each_new_alert_once_without_showing_the_webhook_address(
+def test_alerts_delivers_each_new_alert_of_the_deployment_once_without_showing_the_webhook_address(
     url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with webhook_receiver() as receiver:
@@ -82,13 +87,15 @@ def test_alerts_delivers_each_new_alert_once_without_showing_the_webhook_address
         args = ("alerts", "--database-url", url, "--as-of", day(8).isoformat(), "--days", "9")
         code, out, err = run(capsys, *args)
         assert code == 0, err
-        assert out[-1] == "alerts: 2 new, 0 already known; webhook: delivered 2, waiting 0, rejected 0"
+        assert out[-1] == "alerts: 2 new, 0 already known; webhook: delivered 1, waiting 0, rejected 0"
         code, out, err = run(capsys, *args)
         assert out[-1] == "alerts: 0 new, 2 already known; webhook: delivered 0, waiting 0, rejected 0"
-    assert len(receiver.requests) == 2 and len(set(receiver.answered_ok())) == 2
+    # The other account's alert is kept for the app, never queued for the team's webhook.
+    assert len(receiver.requests) == 1 and len(set(receiver.answered_ok())) == 1
     assert TOKEN not in "\n".join(out) + err
     with HistoryStore.open(url) as store:
         assert store.alerts(ACCOUNT)["delivery"].tolist() == ["sent"]
+        assert store.alerts(OTHER_ACCOUNT)["delivery"].isna().all()
 
 
 def test_alerts_with_a_bad_argument_or_database_exits_as_documented(

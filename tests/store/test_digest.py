@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from client.settings import key_fingerprint
 from store import HistoryStore
 from store.alerts.config import AlertConfig, EmailConfig
 from store.alerts.digest import (
@@ -31,9 +32,12 @@ from store.alerts.digest import (
 from store.jobs.digest import account_digest, run_digest
 from tests.store.alert_samples import add_alert
 from tests.store.local_servers import free_port, self_signed_certificate, smtp_server
-from tests.store.samples import ACCOUNT, OTHER_ACCOUNT, keyword_report, lookup, tracked
+from tests.store.samples import OTHER_ACCOUNT, keyword_report, lookup, tracked
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+#: The deployment's key: the digest covers its account only (``OTHER_ACCOUNT``'s alerts stay in the app).
+TEAM_KEY = "vdr_live_digest0123456789abcdef"
+ACCOUNT = key_fingerprint(TEAM_KEY)
 AS_OF = date(2026, 11, 22)
 DASHBOARD = "https://dash.example.com"
 PASSWORD = "smtp-pa55word"
@@ -96,7 +100,13 @@ def test_the_digest_arrives_with_a_text_and_an_html_part_for_every_recipient(wee
     lines: list[str] = []
     with smtp_server("digest", PASSWORD) as box:
         code = run_digest(
-            week, _mail_config(box.port), as_of=AS_OF, days=7, output=None, progress=lines.append
+            week,
+            _mail_config(box.port),
+            team=ACCOUNT,
+            as_of=AS_OF,
+            days=7,
+            output=None,
+            progress=lines.append,
         )
     assert code == 0, lines
     assert box.logins == ["digest"]
@@ -105,7 +115,7 @@ def test_the_digest_arrives_with_a_text_and_an_html_part_for_every_recipient(wee
     assert recipients == ["seo@example.com", "lead@example.com"]
     assert message["From"] == "Authority Dashboard <digest@example.com>"
     assert message["To"] == "seo@example.com, lead@example.com"
-    assert message["Subject"] == "Authority Dashboard: weekly digest, 16–22 Nov 2026 — 3 alerts"
+    assert message["Subject"] == "Authority Dashboard: weekly digest, 16–22 Nov 2026 — 2 alerts"
     text = message.get_body(("plain",)).get_content()
     html = message.get_body(("html",)).get_content()
     assert [part.get_content_type() for part in message.iter_parts()] == ["text/plain", "text/html"]
@@ -117,8 +127,8 @@ def test_the_digest_arrives_with_a_text_and_an_html_part_for_every_recipient(wee
     assert "quiet.com" not in text  # did not move
     assert '"crm software" (stripe.com): position 7 → 14, down 7' in text
     assert "email marketing" not in text
-    assert "Sites: stripe.com" in text and "Account ffeeddcc" in text  # both accounts, a section each
-    assert "Verification lost for other.com" in text
+    assert "Sites: stripe.com" in text  # the deployment's account only: another key's stays in the app
+    assert "Account ffeeddcc" not in text and "Verification lost for other.com" not in text
 
     assert DROP_TITLE in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>" not in html
@@ -132,7 +142,7 @@ def test_a_refused_login_is_reported_without_the_password(week: HistoryStore) ->
     lines: list[str] = []
     with smtp_server("digest", PASSWORD) as box:
         config = _mail_config(box.port, password="wrong-s3cret")
-        code = run_digest(week, config, as_of=AS_OF, days=7, output=None, progress=lines.append)
+        code = run_digest(week, config, team=ACCOUNT, as_of=AS_OF, days=7, output=None, progress=lines.append)
     assert code == 1
     assert box.envelopes == []
     assert "refused the user name or password" in lines[-1]
@@ -146,13 +156,17 @@ def test_starttls_checks_the_certificate_before_the_password_is_sent(
     with smtp_server("digest", PASSWORD, certificate=certificate) as box:
         untrusted: list[str] = []
         config = _mail_config(box.port, tls="starttls")
-        code = run_digest(week, config, as_of=AS_OF, days=7, output=None, progress=untrusted.append)
+        code = run_digest(
+            week, config, team=ACCOUNT, as_of=AS_OF, days=7, output=None, progress=untrusted.append
+        )
         assert code == 1
         assert "the certificate of the mail server 127.0.0.1" in untrusted[-1]
         assert box.logins == [] and box.envelopes == []
         monkeypatch.setenv("SSL_CERT_FILE", str(certificate[0]))  # now the certificate is trusted
         trusted: list[str] = []
-        code = run_digest(week, config, as_of=AS_OF, days=7, output=None, progress=trusted.append)
+        code = run_digest(
+            week, config, team=ACCOUNT, as_of=AS_OF, days=7, output=None, progress=trusted.append
+        )
     assert code == 0, trusted
     assert box.logins == ["digest"]
     assert len(box.envelopes) == 1
@@ -161,7 +175,7 @@ def test_starttls_checks_the_certificate_before_the_password_is_sent(
 def test_an_unreachable_mail_server_is_a_failure_in_plain_words(week: HistoryStore) -> None:
     lines: list[str] = []
     code = run_digest(
-        week, _mail_config(free_port()), as_of=AS_OF, days=7, output=None, progress=lines.append
+        week, _mail_config(free_port()), team=ACCOUNT, as_of=AS_OF, days=7, output=None, progress=lines.append
     )
     assert code == 1
     assert lines[-1].startswith("The digest could not be sent: the mail server 127.0.0.1:")
@@ -171,7 +185,9 @@ def test_an_unreachable_mail_server_is_a_failure_in_plain_words(week: HistorySto
 def test_output_writes_the_html_without_a_mail_server(week: HistoryStore, tmp_path: Path) -> None:
     target = tmp_path / "out" / "digest.html"
     lines: list[str] = []
-    code = run_digest(week, AlertConfig(), as_of=AS_OF, days=7, output=target, progress=lines.append)
+    code = run_digest(
+        week, AlertConfig(), team=ACCOUNT, as_of=AS_OF, days=7, output=target, progress=lines.append
+    )
     assert code == 0
     html = target.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>")
@@ -184,7 +200,10 @@ def test_output_writes_the_html_without_a_mail_server(week: HistoryStore, tmp_pa
 
 def test_without_mail_settings_or_a_file_it_says_where_to_configure_and_exits_2(week: HistoryStore) -> None:
     lines: list[str] = []
-    assert run_digest(week, AlertConfig(), as_of=AS_OF, days=7, output=None, progress=lines.append) == 2
+    assert (
+        run_digest(week, AlertConfig(), team=ACCOUNT, as_of=AS_OF, days=7, output=None, progress=lines.append)
+        == 2
+    )
     assert "[alerts.email]" in lines[0] and "--output" in lines[0]
 
 
@@ -239,7 +258,7 @@ def test_the_cron_line_sends_the_digest_configured_in_secrets_and_never_prints_t
 ) -> None:
     home = tmp_path / "home"
     (home / ".streamlit").mkdir(parents=True)
-    env = {**os.environ, "HOME": str(home), "PYTHONPATH": str(REPO_ROOT)}
+    env = {**os.environ, "HOME": str(home), "PYTHONPATH": str(REPO_ROOT), "VERIFIEDDR_API_KEY": TEAM_KEY}
     for name in ("DASHBOARD_DATABASE_URL", "DASHBOARD_ALERT_WEBHOOK", "DASHBOARD_URL"):
         env.pop(name, None)
     command = [sys.executable, "-m", "store", "digest", "--database-url", week.url, "--as-of", "2026-11-22"]

@@ -2,7 +2,8 @@
 
 The receiver fails the first attempts (a timeout, a 503, a dropped connection) and then accepts; runs
 at advancing times must deliver each alert exactly once, wait out the backoff, refuse a 404 for good,
-and never put a secret in a body. Two runs at once never send one alert twice.
+and never put a secret in a body. Two runs at once never send one alert twice. Each run delivers the
+deployment's own account (``ACCOUNT`` here) only: another account's alert is never sent.
 """
 
 from __future__ import annotations
@@ -45,13 +46,13 @@ def test_each_alert_is_accepted_exactly_once_through_timeouts_503s_and_dropped_c
         config = AlertConfig(receiver.url(TOKEN_PATH), "json", DASHBOARD)
 
         def run(after: timedelta) -> DeliveryReport:
-            return deliver_pending(store, config, now=T0 + after, timeout_s=TIMEOUT_S)
+            return deliver_pending(store, config, account=ACCOUNT, now=T0 + after, timeout_s=TIMEOUT_S)
 
         first = run(timedelta(0))
-        assert first == DeliveryReport(delivered=1, waiting=3, rejected=1)  # only the other account's
+        assert first == DeliveryReport(delivered=0, waiting=3, rejected=1)  # the other account's: never
         assert delivery(store, gone_id).state == "rejected"
         assert delivery(store, gone_id).last_status == 404
-        assert delivery(store, timeout_id).last_error == "the webhook did not answer in time"
+        assert delivery(store, timeout_id).last_error == f"the webhook did not answer within {TIMEOUT_S} s"
 
         asked = len(receiver.requests)
         assert run(timedelta(minutes=4)) == DeliveryReport(0, 3, 0)  # the 5-minute backoff holds
@@ -65,8 +66,10 @@ def test_each_alert_is_accepted_exactly_once_through_timeouts_503s_and_dropped_c
         assert run(timedelta(hours=10)) == DeliveryReport(0, 0, 0)
 
     accepted = receiver.answered_ok()
-    expected = {_key(ACCOUNT, i) for i in (timeout_id, flaky_id, drop_id)} | {_key(OTHER_ACCOUNT, other)}
+    expected = {_key(ACCOUNT, i) for i in (timeout_id, flaky_id, drop_id)}
     assert sorted(accepted) == sorted(expected)  # each exactly once, the refused one never
+    assert receiver.by_key(_key(OTHER_ACCOUNT, other)) == []  # not the deployment's account: never sent
+    assert delivery(store, other).state == "pending"
     assert [r.action for r in receiver.by_key(_key(ACCOUNT, gone_id))] == ["404"]
     assert [r.action for r in receiver.by_key(_key(ACCOUNT, flaky_id))] == ["503", "503", "ok"]
     for request in receiver.requests:
@@ -105,7 +108,7 @@ def test_slack_body_reads_as_a_sentence_with_a_link_and_cannot_mention_the_chann
     )
     with webhook_receiver() as receiver:
         config = AlertConfig(receiver.url(TOKEN_PATH), "slack", DASHBOARD)
-        assert deliver_pending(store, config, now=T0, timeout_s=TIMEOUT_S).delivered == 1
+        assert deliver_pending(store, config, account=ACCOUNT, now=T0, timeout_s=TIMEOUT_S).delivered == 1
     [request] = receiver.requests
     assert request.key == _key(ACCOUNT, alert_id)
     text = request.json()["text"]
@@ -128,9 +131,11 @@ def test_a_run_that_died_while_sending_is_taken_over_once_its_claim_runs_out(sto
         )
     with webhook_receiver() as receiver:
         config = AlertConfig(receiver.url(TOKEN_PATH), "json", DASHBOARD)
-        assert deliver_pending(store, config, now=T0 + timedelta(minutes=1)) == DeliveryReport(0, 1, 0)
+        early = deliver_pending(store, config, account=ACCOUNT, now=T0 + timedelta(minutes=1))
+        assert early == DeliveryReport(0, 1, 0)
         assert receiver.requests == []
-        assert deliver_pending(store, config, now=T0 + timedelta(minutes=3)) == DeliveryReport(1, 0, 0)
+        later = deliver_pending(store, config, account=ACCOUNT, now=T0 + timedelta(minutes=3))
+        assert later == DeliveryReport(1, 0, 0)
     assert receiver.answered_ok() == [_key(ACCOUNT, alert_id)]
     row = delivery(store, alert_id)
     assert (row.state, row.attempts, row.last_status) == ("delivered", 2, 200)
@@ -148,7 +153,7 @@ def test_two_runs_at_once_never_send_one_alert_twice(store: HistoryStore) -> Non
 
         def run() -> None:
             start.wait()
-            reports.append(deliver_pending(store, config, timeout_s=5))
+            reports.append(deliver_pending(store, config, account=ACCOUNT, timeout_s=5))
 
         threads = [threading.Thread(target=run) for _ in range(2)]
         for thread in threads:
@@ -162,7 +167,7 @@ def test_two_runs_at_once_never_send_one_alert_twice(store: HistoryStore) -> Non
 def test_without_a_webhook_nothing_is_sent_and_the_alerts_keep_waiting(store: HistoryStore) -> None:
     add_alert(store, ACCOUNT, "DR of a.com fell", subject="a.com")
     lines: list[str] = []
-    report = deliver_pending(store, AlertConfig(), now=T0, progress=lines.append)
+    report = deliver_pending(store, AlertConfig(), account=ACCOUNT, now=T0, progress=lines.append)
     assert report == DeliveryReport(0, 1, 0)
     assert lines == ["webhook: not configured, 1 alert waits for it"]
 
@@ -192,8 +197,8 @@ def test_alerts_found_by_evaluation_reach_the_webhook_once_and_the_app_shows_the
     lines: list[str] = []
     with webhook_receiver() as receiver:
         config = AlertConfig(receiver.url(TOKEN_PATH), "slack", DASHBOARD)
-        first = deliver_pending(store, config, progress=lines.append, timeout_s=5)
-        again = deliver_pending(store, config, timeout_s=5)
+        first = deliver_pending(store, config, account=ACCOUNT, progress=lines.append, timeout_s=5)
+        again = deliver_pending(store, config, account=ACCOUNT, timeout_s=5)
     assert (first.delivered, first.waiting, again.delivered) == (found.new, 0, 0)
     assert len(receiver.answered_ok()) == found.new
     texts = [request.json()["text"] for request in receiver.requests]
