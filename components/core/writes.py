@@ -351,6 +351,13 @@ def take_request(slot: str, *, note: str) -> WriteRequest | None:
     return request
 
 
+def refuse_click(conn: Connection, control: str, refusal: str) -> None:
+    """Audit a click on a control that was drawn disabled for this person and is not a write the app
+    can name: the row says which control, who and when (nothing was done)."""
+    person = access.current_person()
+    _auditor(conn, person, "disabled_control", control, None)("refused_by_role", None, refusal)
+
+
 def refused(operation: str, err: ApiError) -> WriteOutcome:
     """An outcome for input refused before the write was even built (shown like any failed write)."""
     return WriteOutcome(operation, "failed", error=err)

@@ -2,8 +2,8 @@
 unlisted site's DR on Domain overview (GET /dr and GET /site-check, one unit per call) go through the one
 write path, in AppTest against the session sandbox (Live mode) with each test's own audit log.
 
-A viewer sees each control disabled with the reason. A click by someone taken off every access list
-since the page opened spends nothing and leaves a "refused" row (the tracked-keyword write too: its
+A viewer's click forged past the disabled control spends nothing and leaves a "refused" row; so does a
+click by someone taken off every access list since the page opened (the tracked-keyword write too: its
 click is only recorded for a later run, which the sign-in gate never reaches). An editor's click spends
 once, leaves one "sent" row naming the subjects and the units, and a rerun spends nothing. A link fills
 the page in but never spends by itself, also when the answer it once showed has expired."""
@@ -11,6 +11,7 @@ the page in but never spends by itself, also when the answer it once showed has 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -105,6 +106,13 @@ def _open(spend: Spend, email: str) -> AppTest:
     return at
 
 
+def _forged_click(at: AppTest, label: str) -> AppTest:
+    """Trigger a button as a forged message from the browser would, past its ``disabled`` flag."""
+    control: Any = button(at, label)
+    control._value = True  # AppTest's click() refuses a disabled button; a hand-made message does not
+    return at.run()
+
+
 @pytest.mark.parametrize("spend", SPENDS, ids=IDS)
 def test_a_viewer_sees_the_quota_control_disabled_with_the_reason(
     store: HistoryStore, live_env: SandboxServer, spend: Spend
@@ -115,6 +123,28 @@ def test_a_viewer_sees_the_quota_control_disabled_with_the_reason(
     assert control.help == REASON
     assert shown_text(at).replace("\\", "").count(REASON) == 1  # said once, beside the control
     assert _calls(live_env, spend.path) == 0
+
+
+@pytest.mark.parametrize("spend", SPENDS, ids=IDS)
+def test_a_viewers_forged_click_spends_nothing_and_is_audited_as_refused(
+    store: HistoryStore, live_env: SandboxServer, spend: Spend
+) -> None:
+    at = _forged_click(_open(spend, "bob@acme.com"), spend.label)
+    assert not at.exception, [e.value for e in at.exception]
+    assert _calls(live_env, spend.path) == 0 and _spent(live_env) == 0
+    assert any(w.value.startswith("Editors only") for w in at.warning)
+    rows = _rows(store)
+    assert len(rows) == 1
+    row = rows.iloc[0]
+    assert (row["person"], row["role"], row["operation"], row["outcome"]) == (
+        "bob@acme.com",
+        "viewer",
+        spend.operation,
+        "refused_by_role",
+    )
+    assert all(subject in row["target"] for subject in spend.subjects)
+    assert row["message"] == REASON
+    assert "no quota unit spent" in row["detail"].lower()
 
 
 @pytest.mark.parametrize("spend", SPENDS, ids=IDS)
