@@ -56,8 +56,9 @@ def control_name(widget_id: str) -> str:
     if key is None:
         return "an unnamed control"
     if key.startswith(_FORM_SUBMITTER):
-        form, _, label = key[len(_FORM_SUBMITTER) :].partition("-")
-        return f"{label} (form {form})" if label else key
+        # Streamlit keys it "FormSubmitter:<form>-<label>"; a form named after a domain has dashes.
+        form, _, label = key[len(_FORM_SUBMITTER) :].rpartition("-")
+        return f"{label} (form {form})" if form and label else key
     return key
 
 
