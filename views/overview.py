@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
@@ -76,7 +78,7 @@ def _unlisted(conn: Connection, domain: str) -> None:
     )
     # A priced read is a write (components.core.quota_spends): editors click for it, once; a rating
     # read in the last 15 minutes is shown to anyone for free.
-    cached = lambda: data.is_cached(conn, "dr", domain)  # noqa: E731
+    cached = partial(data.is_cached, conn, "dr", domain)
     show_spend_outcome(DR_SLOT, subject=domain, answered=cached)
     if not cached():
         _, locked = access.write_permission()

@@ -7,6 +7,8 @@ report read in the last 15 minutes is shown to anyone for free; a link (``?domai
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
@@ -52,7 +54,7 @@ def _read(conn: Connection, subjects: tuple[str, ...], units: Units) -> None:
 
 def _may_read(conn: Connection, domain: str) -> bool:
     """Read only when it is free (cached); otherwise offer the read, which a click spends a unit on."""
-    cached = lambda: data.is_cached(conn, "site_check", domain)  # noqa: E731
+    cached = partial(data.is_cached, conn, "site_check", domain)
     show_spend_outcome(SLOT, subject=domain, answered=cached)
     if cached():
         return True
