@@ -13,6 +13,8 @@ Domain overview's "Check its DR" for an unlisted site) are write controls:
 - the page then spends once (``run_requested_spend``): the request is taken out of the session before
   anything is asked, a rerun never asks again, and the answers land in the cached data layer, where
   the page reads them for free for the next 15 minutes;
+- a priced read changes no answer the app has cached, so it drops none (the write path's
+  invalidation step has nothing to do); the sidebar's quota follows from the answers' headers;
 - the audit row names the operation, the subjects and the units spent (``Units``: one per call the
   service answered, counted as the specification prices them; the service reports only what is left,
   which the row adds).
