@@ -8,6 +8,7 @@ import streamlit as st
 
 from components.core import after_sign_in, pages, signin
 from components.core.browser_history import one_step_per_action
+from components.core.forged_clicks import audit_forged_clicks
 from components.core.shared_inputs import remember_shared_inputs, restore_shared_inputs
 from components.core.sidebar import render_sidebar
 
@@ -31,6 +32,9 @@ def _freeze_start_up_objects() -> bool:
 # so: the gate draws it in place of every page and ends the run before any page or setting is drawn.
 # Back undoes one action: Streamlit alone adds a history step per address change of a page switch.
 one_step_per_action()
+# Before the gate: a click on a control drawn disabled for this person (a forged one: Streamlit drops
+# it) is recorded in the audit log, also when the gate is about to stop the run.
+audit_forged_clicks()
 person = signin.gate()
 navigation = st.navigation(pages.navigation(), expanded=True)
 if person.signed_in:  # the deep link sign-in began at, once (st.login itself returns to the start page)

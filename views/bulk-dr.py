@@ -1,4 +1,9 @@
-"""Bulk DR checker: Domain Rating for many domains at once, with the quota cost shown before the run."""
+"""Bulk DR checker: Domain Rating for many domains at once, with the quota cost shown before the run.
+
+A run spends quota units, so it is a write (``components.core.quota_spends``): editors and admins
+start it, once per click, and it leaves an audit row with the units it spent; viewers see the start
+button disabled with the reason. A link may fill the list in (``?bulk_domains=``); only a click runs it.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +16,18 @@ import streamlit as st
 from client.errors import ApiError
 from client.inputs import DomainList, parse_domain_list
 from components.common.text import escape_md
-from components.core import data
+from components.core import access, data
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.pages import BULK_DR, page_header
+from components.core.quota_spends import (
+    Units,
+    request_spend,
+    run_requested_spend,
+    show_spend_outcome,
+    spend_requested,
+    subjects_target,
+)
 from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import score_column, table_with_export
 from components.research import widgets as bulk_check
@@ -36,6 +49,8 @@ from components.research.frames.bulk import (
 from components.research.frames.trust_map import dr_band_counts
 
 LAST_RUN = RESULT_PREFIX + "bulk_dr_last_run"
+#: The write slot of a run: its click waits here for the run that spends.
+SLOT = "bulk_dr"
 #: Shows each path: a URL, a subdomain, a comma-separated pair, an unlisted site, a refused entry.
 DEMO_LIST = "\n".join(
     [
@@ -159,8 +174,13 @@ def _run_cards(figures: RunFigures) -> None:
     cols[2].metric("Answered from the cache (free)", figures.from_cache, border=True)
 
 
-def _run(conn: Connection, domains: tuple[str, ...], plan: QuotaPlan) -> BulkRun:
-    """Check every domain with a progress bar; failures stay in the results, they stop nothing."""
+def _run(conn: Connection, domains: tuple[str, ...], units: Units) -> BulkRun:
+    """Check every domain with a progress bar; failures stay in the results, they stop nothing.
+
+    Called by the write path once per click; ``units`` follows what the run has spent so far, so the
+    audit row is right even when a rerun cuts the run short. The run is kept for this session.
+    """
+    plan = bulk_check.plan(conn, domains)
     progress = st.progress(0.0, text="Starting…")
     results = []
     # closing(): a rerun interrupting the loop stops the workers at once instead of at collection.
@@ -168,17 +188,21 @@ def _run(conn: Connection, domains: tuple[str, ...], plan: QuotaPlan) -> BulkRun
         for done, result in enumerate(checks, start=1):
             results.append(result)
             so_far = run_figures(results, plan.cached, total=len(domains))
+            units.spent = so_far.spent
             progress.progress(done / len(domains), text=so_far.progress_text())
     progress.empty()
     by_domain = {r.item: r for r in results}
     ordered = [by_domain[d] for d in domains]
     ended_by = next((r.error for r in ordered if r.skipped and r.error is not None), None)
-    return BulkRun(
+    run = BulkRun(
         domains=domains,
         frame=bulk_frame(ordered),
         figures=run_figures(ordered, plan.cached, total=len(domains)),
         ended_by=ended_by,
     )
+    units.spent = run.figures.spent
+    st.session_state[LAST_RUN] = run
+    return run
 
 
 def _results(run: BulkRun) -> None:
@@ -230,9 +254,24 @@ if parsed.domains:
         _run_cards(shown.figures)
     _quota_warning(conn, plan)
     label = _start_label(len(parsed.domains), plan, again=shown is not None)
-    if st.button(label, key="bulk_start", type="primary", icon=":material/play_arrow:"):
-        st.session_state[LAST_RUN] = _run(conn, parsed.domains, plan)
-        st.rerun()  # the cards now show what the run did; the button what another would cost
+    _, locked = access.write_permission()
+    access.read_only_note(locked)
+    show_spend_outcome(SLOT, subject="these domains")
+    st.button(
+        label,
+        key="bulk_start",
+        type="primary",
+        icon=":material/play_arrow:",
+        disabled=locked is not None or spend_requested(SLOT),
+        help=locked,
+        on_click=request_spend,
+        args=(SLOT, "bulk_dr", *parsed.domains),
+        kwargs={"target": subjects_target(parsed.domains)},
+    )
+    # Once per click; the rerun after it shows what the run did, and the button what another would cost.
+    run_requested_spend(
+        conn, SLOT, lambda domains, units: _run(conn, domains, units), note="Checking the domains…"
+    )
     if shown is not None:
         _results(shown)
 else:

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.inputs import parse_domain_list
 from client.models import Lookup
 from components.common.text import escape_md, safe_http_url
-from components.core import data
+from components.core import access, data
 from components.core.connection import Connection, current_connection
 from components.core.errors import read_or_show_error, show_error
 from components.core.pages import OVERVIEW, page_header
+from components.core.quota_spends import (
+    read_priced,
+    request_spend,
+    run_requested_spend,
+    show_spend_outcome,
+    spend_requested,
+)
 from components.core.shared_inputs import domain_or_demo
-from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import SITE_RATING_COLUMNS, WRAPPED_ROW_HEIGHT, score_column, table_with_export
 from components.history.widgets import watch_controls
 from components.overview.charts import changes_chart, compare_chart
@@ -25,7 +33,8 @@ MAX_COMPARE = 20
 DEMO_DOMAINS = ("stripe.com", "example.com", "hubspot.com", "github.com")
 #: An entry that is not a domain is shown as typed, up to this many characters.
 MAX_ENTRY_CHARS = 200
-DR_CHECKED = RESULT_PREFIX + "overview_dr_checked"
+#: The write slot of "Check its DR": its click waits here for the run that spends the unit.
+DR_SLOT = "overview_dr"
 
 BACKLINK_COLUMNS = {
     "source_domain": st.column_config.TextColumn("Linking domain"),
@@ -67,17 +76,31 @@ def _unlisted(conn: Connection, domain: str) -> None:
         "Its plain Domain Rating is available for any domain.",
         icon=":material/info:",
     )
-    checked: set[str] = st.session_state.setdefault(DR_CHECKED, set())
-    if domain not in checked and st.button(
-        "Check its DR (spends 1 quota unit)", key=f"dr_check_{domain}", icon=":material/speed:"
-    ):
-        checked.add(domain)
-    if domain in checked:
-        rating = read_or_show_error(data.dr, conn, domain, subject=domain)
-        if rating is None:
-            return
-        st.metric("DR", "not available" if rating.dr is None else rating.dr, border=True)
-        st.caption(f"Source: {escape_md(rating.source or 'not given')}")
+    # A priced read is a write (components.core.quota_spends): editors click for it, once; a rating
+    # read in the last 15 minutes is shown to anyone for free.
+    cached = partial(data.is_cached, conn, "dr", domain)
+    show_spend_outcome(DR_SLOT, subject=domain, answered=cached)
+    if not cached():
+        _, locked = access.write_permission()
+        access.read_only_note(locked)
+        st.button(
+            "Check its DR (spends 1 quota unit)",
+            key=f"dr_check_{domain}",
+            icon=":material/speed:",
+            disabled=locked is not None or spend_requested(DR_SLOT),
+            help=locked,
+            on_click=request_spend,
+            args=(DR_SLOT, "dr", domain),
+        )
+        run_requested_spend(
+            conn, DR_SLOT, lambda subjects, units: read_priced(conn, "dr", subjects[0], units)
+        )
+        return
+    rating = read_or_show_error(data.dr, conn, domain, subject=domain)
+    if rating is None:
+        return
+    st.metric("DR", "not available" if rating.dr is None else rating.dr, border=True)
+    st.caption(f"Source: {escape_md(rating.source or 'not given')}")
 
 
 def _links(lookup: Lookup) -> None:

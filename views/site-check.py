@@ -1,26 +1,40 @@
-"""Site check: the stored fraud verdict of a site (real, suspicious, shell, unreachable) and its evidence."""
+"""Site check: the stored fraud verdict of a site (real, suspicious, shell, unreachable) and its evidence.
+
+Reading a report spends a quota unit, so it is a write (``components.core.quota_spends``): an editor's
+click reads it once and leaves an audit row; a viewer sees the button disabled with the reason. A
+report read in the last 15 minutes is shown to anyone for free; a link (``?domain=``) never reads one.
+"""
 
 from __future__ import annotations
+
+from functools import partial
 
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.models import SiteCheck
 from components.common.text import escape_md
-from components.core import data
+from components.core import access, data
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.pages import MY_SITES, OVERVIEW, SITE_CHECK, TRUST_MAP, link_to, page_header
+from components.core.quota_spends import (
+    Units,
+    read_priced,
+    request_spend,
+    run_requested_spend,
+    show_spend_outcome,
+    spend_requested,
+)
 from components.core.shared_inputs import domain_or_demo
-from components.core.sidebar import RESULT_PREFIX
 from components.core.tables import table_with_export
 from components.overview.widgets import site_heading
 from components.research.frames.site_check import missing_signals, signals, signals_frame, verdict_style
 
 #: One seeded report per verdict in the sandbox, so each look can be seen.
 DEMO_DOMAINS = ("example.com", "rankboost-links.net", "pixelvault-app.io", "closed-corner-shop.co.uk")
-#: Domains this session agreed to spend a unit on (dropped when the key changes).
-AGREED = RESULT_PREFIX + "site_check_agreed"
+#: The write slot of a read: its click waits here for the run that spends.
+SLOT = "site_check"
 SIGNAL_COLUMNS = {
     "group": st.column_config.TextColumn("Group"),
     "signal": st.column_config.TextColumn("Signal"),
@@ -33,27 +47,35 @@ HOW_TO_CREATE = (
 )
 
 
-def _agree(domain: str) -> None:
-    st.session_state.setdefault(AGREED, set()).add(domain)
+def _read(conn: Connection, subjects: tuple[str, ...], units: Units) -> None:
+    """The write path's send: read the report once (it lands in the cache the page reads)."""
+    read_priced(conn, "site_check", subjects[0], units)
 
 
 def _may_read(conn: Connection, domain: str) -> bool:
-    """Read only when it is free (cached) or the user agreed to spend the unit for this domain."""
-    if data.is_cached(conn, "site_check", domain) or domain in st.session_state.get(AGREED, set()):
+    """Read only when it is free (cached); otherwise offer the read, which a click spends a unit on."""
+    cached = partial(data.is_cached, conn, "site_check", domain)
+    show_spend_outcome(SLOT, subject=domain, answered=cached)
+    if cached():
         return True
     st.info(
         f"Reading the site-check report of **{escape_md(domain)}** spends **1 quota unit** (also when "
         "no report exists). The answer is then kept for 15 minutes, so looking again is free.",
         icon=":material/toll:",
     )
+    _, locked = access.write_permission()
+    access.read_only_note(locked)
     st.button(
         "Read the report (spends 1 quota unit)",
         key=f"check_read_{domain}",
-        on_click=_agree,
-        args=(domain,),
+        on_click=request_spend,
+        args=(SLOT, "site_check", domain),
         type="primary",
         icon=":material/gpp_good:",
+        disabled=locked is not None or spend_requested(SLOT),
+        help=locked,
     )
+    run_requested_spend(conn, SLOT, lambda subjects, units: _read(conn, subjects, units))
     return False
 
 

@@ -16,7 +16,8 @@ import pandas as pd
 
 from store.audit import AUDIT_COLUMNS
 
-#: The client's write operations (and the store's watchlist changes) in plain words.
+#: The client's write operations (and the store's watchlist changes, the reads that spend quota units,
+#: and clicks that arrived for a control drawn disabled) in plain words.
 OPERATION_WORDS: dict[str, str] = {
     "add_tracked_keyword": "Add tracked keyword",
     "refresh_tracked_keyword": "Refresh tracked keyword",
@@ -37,6 +38,10 @@ OPERATION_WORDS: dict[str, str] = {
     "reopen_alert": "Reopen alert",
     "change_alert_rule": "Change alert rule",
     "check_alerts": "Check alerts now",
+    "bulk_dr": "Bulk DR check",
+    "dr": "Check DR",
+    "site_check": "Read site-check report",
+    "disabled_control": "Click on a disabled control",
 }
 #: Each outcome code in plain words, in the order the filter offers them. "Sent" only for what reached
 #: the service; the dashboard's own changes (watchlist, alerts, rules, Check now) are "Done", and one

@@ -38,6 +38,9 @@ from components.common.text import escape_md
 
 #: What a disabled write control says when no contact is configured.
 EDITORS_ONLY = refusal_words(None)
+#: Why a click by someone signed in but on none of the access lists (taken off since their page
+#: opened) was refused: what their audit row says.
+NO_LONGER_LISTED = "On none of the access lists (any more): nothing was sent or spent."
 
 
 @dataclass(frozen=True)

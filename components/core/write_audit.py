@@ -3,6 +3,7 @@
 - ``describe(operation, args)`` is the target and detail an audit row shows, in plain text, taken from
   the write's own arguments: the site, keyword, partner or question. For an exchange proposal the
   detail is its subject, never the message body; an API key is never part of either.
+- ``units_words(spent, quota)`` is what the row of a read that spends quota units adds: how many.
 - ``record(...)`` appends one row through the shared history store. It never raises and never holds a
   write back: when the store cannot be used, the write has gone out (or been refused) anyway and the
   missing row is logged (with the database's plain reason, never a password or key).
@@ -14,6 +15,7 @@ import logging
 from typing import Any
 
 from client.errors import ApiError, InvalidResponseError
+from client.models import QuotaInfo
 from components.common.wording import describe_error
 from components.core import history
 from components.core.connection import Connection
@@ -52,6 +54,16 @@ def describe(
     elif operation in _SITE_THEN_SUBJECT:
         found, detail = _text(second), (f"for {site}" if site else None)
     return _text(target) or found, detail
+
+
+def units_words(spent: int, quota: QuotaInfo | None = None) -> str:
+    """What a quota-spending read's row says about units: the count the app made (one per call the
+    service answered, as the specification counts them) and what the service's quota header said is
+    left, when it said."""
+    words = "No quota unit spent" if spent <= 0 else f"{spent} quota unit{'s' if spent != 1 else ''} spent"
+    if quota is not None and quota.remaining is not None and spent > 0:
+        words += f" ({quota.remaining:,} left)"
+    return words
 
 
 def _subject_detail(subject: Any, source: Any) -> str | None:

@@ -18,8 +18,14 @@ server now holds, and earlier writes to those reads are no longer "just done": a
 removing it and adding it again are three intents, not a double click.
 
 ``request_write`` / ``run_requested_write`` split a click in two so its control can be shown
-disabled while the write runs: the callback only records the request, the page draws its controls
-disabled (``write_requested``), then sends the write once and reruns.
+disabled while the write runs: the callback checks the role at once (a forged click, or a click by
+someone taken off every access list since the page opened, is refused and audited right there: the
+sign-in gate would end that person's next run before any page could send or audit it), records the
+request, the page draws its controls disabled (``write_requested``), then sends the write once and reruns.
+
+Reads that spend quota units are writes too (``components.core.quota_spends``): ``send`` performs
+them through the cached data layer instead of ``client.<operation>``, and ``spent`` says how many
+units they spent, which their audit row states.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ import streamlit as st
 from client.errors import ApiError, AuthError
 from components.common.access_rules import may_write
 from components.core import access, data, write_audit
-from components.core.connection import Connection
+from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.sidebar import RESULT_PREFIX
 
@@ -82,26 +88,32 @@ def write_once(
     invalidates: Iterable[tuple[Any, ...]] = (),
     success: str | None = None,
     target: str | None = None,
+    send: Callable[[], Any] | None = None,
+    spent: Callable[[], int] | None = None,
+    repeat_window_s: float = DEDUP_WINDOW_S,
 ) -> WriteOutcome:
     """Call ``client.<operation>(*args)`` if the person may write, unless this very write is running or
     just succeeded; every attempt but a repeat answered from the first is audited.
 
     ``invalidates`` lists the reads (``(operation, *args)``) whose cached answers the write changes;
     ``target`` names what the write is about when its arguments do not say it in words (an id).
+    A read that spends quota units passes ``send`` (how to perform it instead of the client call) and
+    ``spent`` (the units it spent, asked once the outcome is known, also when it failed part way); its
+    row then says how many units were spent ("No quota unit spent" when it was refused).
     """
     person = access.current_person()
     about, detail = write_audit.describe(operation, args, target)
     audit = _auditor(conn, person, operation, about, detail)
-    refusal = _role_refusal(person)
+    refusal = role_refusal(person)
     if refusal is not None:
-        audit("refused_by_role", None, refusal)
+        audit("refused_by_role", None, refusal, write_audit.units_words(0) if spent else None)
         return WriteOutcome(operation, "failed", refusal=refusal)
     registry = _registry()
     token = (conn.base_url, conn.fingerprint, operation, args)
     previous = registry.get(token)
     if previous is not None and (
         previous.state == "running"
-        or (previous.state == "done" and time.monotonic() - previous.at < DEDUP_WINDOW_S)
+        or (previous.state == "done" and time.monotonic() - previous.at < repeat_window_s)
     ):
         return WriteOutcome(
             operation, previous.state, previous.value, previous.error, previous.at, True, previous.message
@@ -110,49 +122,61 @@ def write_once(
     outcome = WriteOutcome(operation, "running", message=success, reads=reads)
     registry[token] = outcome
     client = data.client_for(conn)
+
+    def units(*, left: bool = True) -> str | None:  # what the row says about quota: reads that spend it
+        if spent is None:
+            return None
+        return write_audit.units_words(spent(), data.quota(conn) if left else None)
+
     try:
         if not conn.has_key:
             raise AuthError("No API key is set.", operation=operation)
-        outcome.value = getattr(client, operation)(*args)
+        outcome.value = send() if send is not None else getattr(client, operation)(*args)
     except ApiError as err:
         outcome.state, outcome.error = "failed", err
-        audit(*write_audit.service_refusal(err))
+        audit(*write_audit.service_refusal(err), units())
     except BaseException as exc:
         outcome.state = "failed"  # never left "running": that would refuse every later attempt
-        audit("failed", None, f"The write stopped unexpectedly ({type(exc).__name__}).")
+        stopped = f"The write stopped unexpectedly ({type(exc).__name__})."
+        audit("failed", None, stopped, units(left=False))  # asks nothing more while stopping
         raise
     else:
         outcome.state = "done"
-        audit("sent", None, None)
+        audit("sent", None, None, units())
         for read in reads:
             data.forget(conn, *read)
         _end_earlier_windows(registry, token, reads)
     finally:
         outcome.at = time.monotonic()
-        data.record_quota(conn, client.last_quota)
+        if send is None:  # a read through the data layer tells the sidebar itself
+            data.record_quota(conn, client.last_quota)
     return outcome
 
 
-def _role_refusal(person: access.Person) -> str | None:
-    """The words a refused write shows when ``person`` may not write; None when they may."""
+def role_refusal(person: access.Person) -> str | None:
+    """The words a refused write shows when ``person`` may not write; None when they may. Someone
+    signed in but on no list any more (taken off since their page opened) is told, and the audit row
+    says, just that."""
     if may_write(person.role):
         return None
+    if person.signed_in and person.role is None:
+        return access.NO_LONGER_LISTED
     return access.write_permission()[1] or access.EDITORS_ONLY
 
 
 def _auditor(
     conn: Connection, person: access.Person, operation: str, target: str | None, detail: str | None
-) -> Callable[[str, int | None, str | None], None]:
-    """Append the audit row of this attempt, once its outcome is known."""
+) -> Callable[..., None]:
+    """Append the audit row of this attempt, once its outcome is known (``more`` adds to its detail)."""
 
-    def audit(outcome: str, status: int | None, message: str | None) -> None:
+    def audit(outcome: str, status: int | None, message: str | None, more: str | None = None) -> None:
         write_audit.record(
             conn,
             person=person.email,
             role=person.role,
             operation=operation,
             target=target,
-            detail=detail,
+            detail="; ".join(part for part in (detail, more) if part) or None,
             outcome=outcome,
             status=status,
             message=message,
@@ -182,7 +206,7 @@ def audited_store_write(
     """
     person = access.current_person()
     audit = _auditor(conn, person, operation, target, detail)
-    refusal = _role_refusal(person)
+    refusal = role_refusal(person)
     if refusal is not None:
         audit("refused_by_role", None, refusal)
         return None
@@ -215,6 +239,11 @@ def peek_flash(slot: str) -> WriteOutcome | None:
     return st.session_state.get(_FLASH + slot)
 
 
+def drop_flash(slot: str) -> None:
+    """Forget the outcome kept for ``slot`` without showing it (the page shows its answer itself)."""
+    st.session_state.pop(_FLASH + slot, None)
+
+
 def show_flash(slot: str, *, subject: str = "this change") -> WriteOutcome | None:
     """Show, once, what the last write from ``slot`` did; returns it for pages that want more."""
     outcome: WriteOutcome | None = st.session_state.pop(_FLASH + slot, None)
@@ -244,6 +273,8 @@ class WriteRequest:
     success: str | None
     at: float = field(default_factory=time.monotonic)
     target: str | None = None
+    #: A read that spends quota units (its refusal says none were spent).
+    spends_quota: bool = False
 
 
 def request_write(
@@ -253,10 +284,24 @@ def request_write(
     invalidates: Iterable[tuple[Any, ...]] = (),
     success: str | None = None,
     target: str | None = None,
+    spends_quota: bool = False,
 ) -> None:
-    """Widget callback: ask for a write. A second click while one is waiting in ``slot`` is ignored."""
+    """Widget callback: ask for a write. A second click while one is waiting in ``slot`` is ignored.
+
+    The role is checked here, at the click: a refused click is audited and its refusal kept for
+    ``show_flash(slot)`` now, because a person taken off every list never gets a run that sends it.
+    """
+    if role_refusal(access.current_person()) is not None:
+        nothing_spent = (lambda: 0) if spends_quota else None
+        flash(slot, write_once(current_connection(), operation, *args, target=target, spent=nothing_spent))
+        return
     request = WriteRequest(
-        operation, tuple(args), tuple(tuple(r) for r in invalidates), success, target=target
+        operation,
+        tuple(args),
+        tuple(tuple(r) for r in invalidates),
+        success,
+        target=target,
+        spends_quota=spends_quota,
     )
     st.session_state.setdefault(_REQUEST + slot, request)
 
@@ -281,10 +326,7 @@ def run_requested_write(conn: Connection, slot: str, *, note: str = "Saving your
     request is taken out of the session before the write is sent: an interrupted or repeated run can
     never send it twice.
     """
-    if not write_requested(slot):
-        return
-    st.info(note, icon=":material/hourglass_top:")
-    request: WriteRequest | None = st.session_state.pop(_REQUEST + slot, None)
+    request = take_request(slot, note=note)
     if request is None:
         return
     outcome = write_once(
@@ -297,6 +339,23 @@ def run_requested_write(conn: Connection, slot: str, *, note: str = "Saving your
     )
     flash(slot, outcome)
     st.rerun()
+
+
+def take_request(slot: str, *, note: str) -> WriteRequest | None:
+    """The write waiting in ``slot``, taken out of the session (so it is sent at most once), with
+    ``note`` shown while it runs; None when none is waiting."""
+    if not write_requested(slot):
+        return None
+    st.info(note, icon=":material/hourglass_top:")
+    request: WriteRequest | None = st.session_state.pop(_REQUEST + slot, None)
+    return request
+
+
+def refuse_click(conn: Connection, control: str, refusal: str) -> None:
+    """Audit a click on a control that was drawn disabled for this person and is not a write the app
+    can name: the row says which control, who and when (nothing was done)."""
+    person = access.current_person()
+    _auditor(conn, person, "disabled_control", control, None)("refused_by_role", None, refusal)
 
 
 def refused(operation: str, err: ApiError) -> WriteOutcome:

@@ -158,6 +158,45 @@ def test_a_viewers_write_is_refused_never_sent_and_audited(
     assert row["message"].startswith("Editors only")
 
 
+def _forged_click(at: AppTest, label: str) -> AppTest:
+    """Trigger a button drawn disabled, as a hand-made message from the browser would (AppTest's own
+    click() refuses; Streamlit itself drops the click before any callback)."""
+    found = [b for b in [*at.get("form_submit_button"), *at.button] if b.label == label]
+    assert found and found[0].disabled, f"no disabled {label!r} button"
+    found[0]._value = True
+    return at.run()
+
+
+@pytest.mark.parametrize(
+    ("page", "query", "label", "control"),
+    [
+        (TRACKED, {"domain": SITE}, "Track keyword", "Track keyword (form track_form)"),
+        (
+            "views/my-sites.py",
+            {"sites_tab": "Submit a site"},
+            "Submit site",
+            "Submit site (form submit_site_form)",
+        ),
+        ("views/alerts.py", {}, "Check now", "alerts_check_now"),
+    ],
+    ids=["tracked-keywords", "my-sites", "alerts"],
+)
+def test_a_viewers_forged_click_on_a_disabled_control_is_refused_and_audited(
+    store: HistoryStore, live_env: SandboxServer, page: str, query: dict[str, str], label: str, control: str
+) -> None:
+    at = open_page(page, email="val@acme.com", access=ACCESS, **query)
+    assert not at.exception, [e.value for e in at.exception]
+    requests_before = len(live_env.state.request_log)
+    at = _forged_click(at, label)
+    assert not at.exception, [e.value for e in at.exception]
+    assert not [r for r in live_env.state.request_log[requests_before:] if r[0] != "GET"]
+    rows = _rows(store)
+    assert rows[["person", "role", "operation", "target", "outcome"]].values.tolist() == [
+        ["val@acme.com", "viewer", "disabled_control", control, "refused_by_role"]
+    ]
+    assert rows.iloc[0]["message"].startswith("Editors only")
+
+
 def test_taking_an_editor_off_the_list_refuses_their_next_write(
     store: HistoryStore, live_env: SandboxServer
 ) -> None:

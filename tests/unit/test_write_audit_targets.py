@@ -9,7 +9,9 @@ import pytest
 
 from client.errors import ApiTimeoutError, ConflictError, InvalidResponseError, PaymentRequiredError
 from client.growth_inputs import NewSite
-from components.core.write_audit import describe, service_refusal
+from client.models import QuotaInfo
+from components.core.forged_clicks import control_name
+from components.core.write_audit import describe, service_refusal, units_words
 
 BODY = "Hi! Our readers would love your guide; shall we swap links? Secret offer inside."
 
@@ -64,3 +66,36 @@ def test_outcomes_of_errors_keep_the_status_and_plain_words() -> None:
     assert (outcome, status) == ("refused_by_service", 402) and "quota" in words.lower()
     assert service_refusal(ApiTimeoutError("The service did not answer in time."))[:2] == ("failed", None)
     assert service_refusal(InvalidResponseError("Not JSON.", status=200))[0] == "failed"
+
+
+@pytest.mark.parametrize(
+    ("spent", "remaining", "words"),
+    [
+        (0, None, "No quota unit spent"),
+        (0, 997, "No quota unit spent"),  # what is left is not news when nothing was spent
+        (1, None, "1 quota unit spent"),
+        (3, 997, "3 quota units spent (997 left)"),
+        (2, 12_345, "2 quota units spent (12,345 left)"),
+    ],
+)
+def test_a_quota_spending_read_says_how_many_units_it_spent(
+    spent: int, remaining: int | None, words: str
+) -> None:
+    quota = QuotaInfo(limit=None, remaining=remaining) if remaining is not None else None
+    assert units_words(spent, quota) == words
+
+
+@pytest.mark.parametrize(
+    ("widget_id", "name"),
+    [
+        ("$$ID-0a1b-bulk_start", "bulk_start"),
+        ("$$ID-0a1b-FormSubmitter:track_form-Track keyword", "Track keyword (form track_form)"),
+        (
+            "$$ID-0a1b-FormSubmitter:proposal:my-site.com:partner-io-Preview (dry run: nothing is sent)",
+            "Preview (dry run: nothing is sent) (form proposal:my-site.com:partner-io)",
+        ),
+        ("$$ID-0a1b-None", "an unnamed control"),
+    ],
+)
+def test_a_click_on_a_disabled_control_names_the_control(widget_id: str, name: str) -> None:
+    assert control_name(widget_id) == name
