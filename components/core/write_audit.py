@@ -12,13 +12,16 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from client.errors import ApiError, InvalidResponseError
 from client.models import QuotaInfo
 from components.common.wording import describe_error
 from components.core import history
 from components.core.connection import Connection
+
+if TYPE_CHECKING:
+    from store.audit import AuditOutcome
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +77,7 @@ def _subject_detail(subject: Any, source: Any) -> str | None:
     return joined or None
 
 
-def service_refusal(err: ApiError) -> tuple[str, int | None, str]:
+def service_refusal(err: ApiError) -> tuple[AuditOutcome, int | None, str]:
     """``(outcome, status, message)`` of a write that ended in ``err``: refused by the service when it
     answered with a status, else failed (transport, timeout, an answer not as documented, input the
     client refused before sending)."""
@@ -96,7 +99,7 @@ def record(
     operation: str,
     target: str | None,
     detail: str | None,
-    outcome: str,
+    outcome: AuditOutcome,
     status: int | None = None,
     message: str | None = None,
 ) -> bool:
@@ -119,7 +122,7 @@ def record(
             account=conn.fingerprint,
             operation=operation,
             target=target,
-            outcome=outcome,  # type: ignore[arg-type]
+            outcome=outcome,
             status=status,
             message=message,
             detail=detail,

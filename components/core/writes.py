@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import streamlit as st
 
@@ -43,6 +43,9 @@ from components.core import access, data, write_audit
 from components.core.connection import Connection, current_connection
 from components.core.errors import show_error
 from components.core.sidebar import RESULT_PREFIX
+
+if TYPE_CHECKING:
+    from store.audit import AuditOutcome
 
 #: A repeat of the same write this soon after it succeeded is a double click, not a new intent.
 DEDUP_WINDOW_S = 10.0
@@ -169,7 +172,9 @@ def _auditor(
 ) -> Callable[..., None]:
     """Append the audit row of this attempt, once its outcome is known (``more`` adds to its detail)."""
 
-    def audit(outcome: str, status: int | None, message: str | None, more: str | None = None) -> None:
+    def audit(
+        outcome: AuditOutcome, status: int | None, message: str | None, more: str | None = None
+    ) -> None:
         write_audit.record(
             conn,
             person=person.email,

@@ -165,6 +165,7 @@ class AlertConfig:
             DEFAULT_DELIVERY_DEADLINE_S,
             MAX_DELIVERY_DEADLINE_S,
         )
+        # The format is one of WEBHOOK_FORMATS (checked above), which mypy can't narrow a str to.
         return cls(webhook or None, webhook_format, dashboard, email, timeout, deadline)  # type: ignore[arg-type]
 
 
@@ -265,4 +266,5 @@ def _email(section: Mapping[str, Any]) -> EmailConfig:
     deadline = _seconds(
         {}, section, "", "deadline", DEFAULT_MAIL_DEADLINE_S, MAX_MAIL_DEADLINE_S, "[alerts.email]"
     )
+    # tls is one of TLS_MODES (checked above), which mypy can't narrow a str to.
     return EmailConfig(host, port, tls, sender, to, text("user"), password or None, allow_plain, deadline)  # type: ignore[arg-type]

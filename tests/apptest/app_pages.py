@@ -40,7 +40,7 @@ def open_page(
 
 def signed_in(at: AppTest, email: str, access: dict[str, Any], **claims: Any) -> AppTest:
     """``at`` with sign-in on, ``access`` as its ``[access]`` lists and ``email`` signed in, an address
-    the provider has verified (``email_verified``, as Google, Okta, Auth0 and Keycloak send it) unless
+    the provider has verified (``email_verified``, as Google, Auth0 and Keycloak send it) unless
     ``claims`` say otherwise (``email_verified=False``; ``email_verified=None`` sends no such claim)."""
     at.secrets["auth"] = SIGN_IN_SECTION
     at.secrets["access"] = access
