@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from client import ApiClient
@@ -113,13 +111,13 @@ def test_a_hung_service_leaves_a_message_within_the_timeout(
 ) -> None:
     monkeypatch.setenv("VERIFIEDDR_TIMEOUT", "1")
     live_env.state.add_fault("lookup", "timeout")
-    started = time.monotonic()
     at = open_page(domain=DEMO_SITE)
-    elapsed = time.monotonic() - started
     assert not at.exception
     assert at.error and "did not answer in time" in at.error[0].value
     assert at.text_input(key="domain").value == DEMO_SITE
-    assert elapsed < 10, "a timed-out read is not retried into minutes"
+    # Counted, not timed (a busy machine can't make this fail): the read that ran out of time was
+    # asked once, not retried, so a person waits one timeout, not minutes.
+    assert live_env.state.count("GET", f"/api/v1/lookup/{DEMO_SITE}") == 1
 
 
 def test_a_demo_domain_is_one_click_away_on_the_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
