@@ -22,15 +22,15 @@ from markdown_it.token import Token
 _PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"]).disable("text_join")
 #: Rewrites Streamlit applies to the document's text, whatever was escaped in the source.
 TEXT_REWRITES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("bare link", re.compile(r"(?i)(?:\b[a-z][a-z0-9+.-]*://\S|\bwww\.\S|\b(?:mailto|xmpp):[\w.+-])")),
-    ("bare e-mail", re.compile(r"[\w.+-]@[\w-]+\.[\w-]")),
+    ("bare link", re.compile(r"(?i)(?:\b[a-z][a-z0-9+.-]*://|\bwww\.|\b(?:mailto|xmpp):(?=[\w.+-]))\S+")),
+    ("bare e-mail", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
     ("icon", re.compile(r":material/[a-z0-9_]+:")),
     ("emoji", re.compile(r":[a-z0-9_+-]+:")),
 )
 #: Constructs parsed from raw (unescaped) source text that markdown-it does not know.
 RAW_SYNTAX: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("directive", re.compile(r":[a-z-]+\[")),
-    ("math", re.compile(r"\$")),
+    ("directive", re.compile(r":[a-z-]+\[[^\]]*")),
+    ("math", re.compile(r"\$[^$]*")),
 )
 #: Tokens that are plain text, or only structure around it.
 _PLAIN = {"paragraph_open", "paragraph_close", "inline", "text", "text_special", "softbreak"}
