@@ -118,7 +118,8 @@ def submit_site(conn: Connection, site: NewSite) -> WriteOutcome:
         ("monitor", None, True),
     ]
     check = " with a site check" if site.site_check else ""
-    return write_once(conn, "submit_site", site, invalidates=reads, success=f"Submitted {domain}{check}.")
+    said = f"Submitted {escape_md(domain)}{check}."
+    return write_once(conn, "submit_site", site, invalidates=reads, success=said)
 
 
 def verify(conn: Connection, url: str) -> WriteOutcome:
