@@ -7,11 +7,14 @@ Trust Map whose referring domains read as links (``www.`` names), so the Alerts,
 pages show it too.
 Then every string of every element that Streamlit draws as Markdown (bodies, labels, tooltips, captions,
 radio options) is parsed (``tests.markdown_live``): none may hold a live part that came from that text.
+Charts too: plotly draws a subset of HTML in their text, so no string of a chart's data may hold a tag.
 The pages are the fault matrix's catalogue, so a new page is checked as soon as it is catalogued.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -104,6 +107,32 @@ def markdown_strings(at: AppTest) -> list[tuple[str, str, str]]:
     return found
 
 
+#: Trace properties a chart shows as text (axis categories, labels, hover and legend text).
+CHART_TEXT = ("x", "y", "text", "hovertext", "customdata", "labels", "parents", "name")
+#: Plotly draws a subset of HTML in a chart's text (links and formatting among it): a tag other than the
+#: line breaks the app puts in its own labels is live.
+CHART_TAG = re.compile(r"<(?!br\s*/?>)[a-z/!]", re.IGNORECASE)
+
+
+def _chart_strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _chart_strings(item)
+
+
+def live_chart_text(at: AppTest) -> list[str]:
+    """Every tag in the text of a chart's data (the service's names, labels and hover text)."""
+    found = []
+    for node in _nodes(at.main):
+        if getattr(node, "type", "") == "plotly_chart":
+            for trace in json.loads(node.proto.spec).get("data", []):
+                for prop in CHART_TEXT:
+                    found += [t for t in _chart_strings(trace.get(prop)) if CHART_TAG.search(t)]
+    return found
+
+
 def _trust_map(links: list[tuple[str, str, int, float]]) -> TrustMap:
     return TrustMap(
         site=MapSite(domain=MINE, dr=40),
@@ -148,5 +177,7 @@ def test_hostile_service_text_is_inert_on_every_page(
     ]
     said = "\n".join(f"{kind}.{field}: {part.kind} {part.holds[:80]!r}" for kind, field, part in live)
     assert not live, f"{case}: service text drawn live:\n{said}"
+    charts = live_chart_text(at)
+    assert not charts, f"{case}: service text drawn as markup in a chart: {charts[:3]}"
     # The hostile text did reach the page (the sidebar's plan name at least): the check saw it.
     assert any("Renew here" in text for _, _, text in drawn), f"{case}: no plan name in the sidebar"

@@ -7,12 +7,15 @@ formatting) and that reads the same to a person.
 
 from __future__ import annotations
 
+import html
 import re
 
+import plotly.graph_objects as go
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from components.common.figures import inert_figure
 from components.common.text import escape_md
 from tests.markdown_live import live_parts, shown_text
 
@@ -103,3 +106,13 @@ def test_no_service_text_renders_as_anything_but_its_characters(text: str) -> No
 
 def test_nothing_is_nothing() -> None:
     assert escape_md(None) == ""
+
+
+def test_a_charts_text_from_the_service_is_drawn_as_text_and_the_apps_line_breaks_stay() -> None:
+    hostile = '<a href="https://evil.example">x</a> <b>b</b> AT&amp;T'
+    fig = go.Figure(go.Bar(x=[hostile, "plain.com"], y=[1, 2], text=["DR<br>unknown", hostile], name=hostile))
+    inert_figure(fig)
+    bar = fig.data[0]
+    assert list(bar.x) == [html.escape(hostile, quote=False), "plain.com"] and list(bar.y) == [1, 2]
+    assert list(bar.text) == ["DR<br>unknown", html.escape(hostile, quote=False)]
+    assert bar.name == html.escape(hostile, quote=False)
