@@ -244,12 +244,14 @@ HOSTILE_IMG = '<img src=x onerror="window.__pwned=3">'
 #: Where the Markdown below points: a page that shows a link or image to it let the service format it.
 HOSTILE_HOST = "evil.example"
 #: Markdown and Streamlit's own text syntax: a link, an image, bare and www. URLs, an e-mail address,
-#: an icon, an emoji, a colour, math, formatting and a heading. Each word marks what it would become.
+#: an icon, an emoji, a colour, math, formatting, a heading and an HTML link (charts draw some HTML). Each
+#: word marks what it would become.
 HOSTILE_MARKDOWN = (
     f" [Renew here](https://{HOSTILE_HOST}/renew) ![pixel](https://{HOSTILE_HOST}/p.png)"
     f" https://{HOSTILE_HOST}/bare www.{HOSTILE_HOST} billing@{HOSTILE_HOST}"
     " :material/skull: :skull: :red[hostile-colour] $hostile-math$"
     " **hostile-bold** _hostile-italic_ ~~hostile-strike~~ `hostile-code`\n# hostile-heading\n"
+    f'<a href="https://{HOSTILE_HOST}/html">hostile-html-link</a>'  # what a chart's text would draw as a link
 )
 #: The plan name a hostile answer carries in its ``X-API-Tier`` header (the sidebar shows it).
 HOSTILE_TIER = (

@@ -1,10 +1,11 @@
 """Service text stays text in a real browser: no link to the service's hosts, no image fetched from them,
-on the sidebar (the plan name), the Alerts page and the Domain overview.
+on the sidebar (the plan name), the Alerts page, the Domain overview and the Trust Map's charts.
 
 The sandbox's "hostile" fault answers every read with Markdown in every string (a link, an image, bare and
-``www.`` URLs, an e-mail address) and a plan name in ``X-API-Tier`` of ``pro [Renew here](…) ![x](…)``; the
-app's history holds alerts about referring domains named ``www.evil.example``. Chromium then shows no
-``<a href>`` and no ``<img>`` pointing there, and never asks that host for anything.
+``www.`` URLs, an e-mail address, and an HTML link, which a chart would draw) and a plan name in
+``X-API-Tier`` of ``pro [Renew here](…) ![x](…)``; the app's history holds alerts about referring domains
+named ``www.evil.example``. Chromium then shows no link (HTML or a chart's SVG) and no image pointing
+there, and never asks that host for anything.
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ OVERVIEW = f"overview?domain={SITE}"
 PAGES: tuple[tuple[str, str], ...] = (
     (OVERVIEW, "hostile-bold"),  # the lookup's every string, with Markdown
     ("alerts", "spam score 85"),  # the alerts about referring domains named like links
+    (f"trust-map?domain={SITE}", "hostile-bold"),  # charts of the referring domains' names
 )
 #: Links and images that lead away to the hostile host (or open mail or run script): the app's own links
 #: to its pages may carry a hostile domain name in their query, which leads nowhere.
 LEADS_AWAY = f"""els => els.filter(e => {{
-  const url = new URL(e.getAttribute('href') || e.getAttribute('src') || '', location.href);
+  const to = e.getAttribute('href') || e.getAttribute('xlink:href') || e.getAttribute('src') || '';
+  const url = new URL(to, location.href);
   const away = url.hostname.toLowerCase().endsWith('{HOSTILE_HOST}');
   return away || ['mailto:', 'javascript:'].includes(url.protocol);
 }}).map(e => e.outerHTML.slice(0, 200))"""
@@ -67,11 +70,11 @@ def _live_parts(page: Page) -> list[str]:
     """The links and images on the page (every frame) that point at the hostile host or are e-mail links."""
     found = []
     for frame in page.frames:
-        found += frame.locator("a[href], img[src]").evaluate_all(LEADS_AWAY)
+        found += frame.locator("a, img").evaluate_all(LEADS_AWAY)  # a chart's links are SVG <a xlink:href>
     return found
 
 
-@pytest.mark.parametrize(("path", "reached"), PAGES, ids=["overview", "alerts"])
+@pytest.mark.parametrize(("path", "reached"), PAGES, ids=["overview", "alerts", "trust-map"])
 def test_service_text_shows_no_link_or_image(
     path: str, reached: str, hostile: ServedApp, browser: Browser
 ) -> None:
