@@ -35,28 +35,10 @@ ACCOUNT = key_fingerprint(DEMO_KEY)
 TODAY = datetime.now(UTC).date()
 #: Proto fields Streamlit draws as Markdown (for the elements below that draw any).
 MARKDOWN_FIELDS = frozenset({"body", "label", "help", "caption", "captions", "options", "content", "tooltip"})
-#: Elements that show their strings as they are (or not as text at all): no Markdown to check.
+#: Elements that show their strings as they are (or not as text at all): no Markdown to check. (A text
+#: box's label and tooltip are Markdown, its value is not: only Markdown fields are read anyway.)
 AS_IS = frozenset(
-    {
-        "code",
-        "text",
-        "json",
-        "arrow_data_frame",
-        "dataframe",
-        "plotly_chart",
-        "vega_lite_chart",
-        "html",
-        "text_input",
-        "text_area",
-        "number_input",
-        "selectbox",
-        "multiselect",
-        "metric_value",
-        "empty",
-        "download_button_data",
-        "page_link_url",
-        "exception",
-    }
+    ("code", "text", "json", "arrow_data_frame", "dataframe", "plotly_chart", "html", "exception")
 )
 #: Where options are plain text (a selectbox's list is not Markdown); a radio's and a pill's are.
 OPTIONS_AS_IS = frozenset({"selectbox", "multiselect", "select_slider"})
@@ -122,6 +104,18 @@ def _chart_strings(value: Any) -> Iterator[str]:
             yield from _chart_strings(item)
 
 
+def raw_html(at: AppTest) -> list[tuple[str, str]]:
+    """(element type, HTML) for what the page hands the browser as HTML: ``st.html`` and Markdown that
+    allows HTML. The app's own (its scripts, its style rules) must never hold service text."""
+    found = []
+    for root in (at.main, at.sidebar):
+        for node in _nodes(root):
+            kind, proto = str(getattr(node, "type", "")), getattr(node, "proto", None)
+            if kind == "html" or (kind == "markdown" and getattr(proto, "allow_html", False)):
+                found.append((kind, str(getattr(proto, "body", ""))))
+    return found
+
+
 def live_chart_text(at: AppTest) -> list[str]:
     """Every tag in the text of a chart's data (the service's names, labels and hover text)."""
     found = []
@@ -177,6 +171,8 @@ def test_hostile_service_text_is_inert_on_every_page(
     ]
     said = "\n".join(f"{kind}.{field}: {part.kind} {part.holds[:80]!r}" for kind, field, part in live)
     assert not live, f"{case}: service text drawn live:\n{said}"
+    html = [kind for kind, text in raw_html(at) if any(marker in text for marker in MARKERS)]
+    assert not html, f"{case}: service text in raw HTML ({html})"
     charts = live_chart_text(at)
     assert not charts, f"{case}: service text drawn as markup in a chart: {charts[:3]}"
     # The hostile text did reach the page (the sidebar's plan name at least): the check saw it.
