@@ -2,9 +2,10 @@
 
 Tests and benchmarks use it to see how the app copes with each error status and with answers that
 are not what the spec promises (HTML instead of JSON, wrong types, every nullable field null, no
-answer at all, an answer that breaks off mid-body ("drop"), or the normal resource with markup and
-javascript: URLs in every string ("hostile")). Operations are named after the client's methods so a
-test can say "the next ``trust_map`` call fails" without knowing paths.
+answer at all, an answer that breaks off mid-body ("drop"), or the normal resource with markup,
+Markdown and javascript: URLs in every string and a plan name full of Markdown ("hostile")). Operations
+are named after the client's methods so a test can say "the next ``trust_map`` call fails" without
+knowing paths.
 """
 
 from __future__ import annotations
@@ -240,13 +241,29 @@ class DroppedResponse(Response):
 HOSTILE_SCRIPT = "<script>window.__pwned = 1</script>"
 HOSTILE_URL = "javascript:window.__pwned=2"
 HOSTILE_IMG = '<img src=x onerror="window.__pwned=3">'
+#: Where the Markdown below points: a page that shows a link or image to it let the service format it.
+HOSTILE_HOST = "evil.example"
+#: Markdown and Streamlit's own text syntax: a link, an image, bare and www. URLs, an e-mail address,
+#: an icon, an emoji, a colour, math, formatting, a heading and an HTML link (charts draw some HTML). Each
+#: word marks what it would become.
+HOSTILE_MARKDOWN = (
+    f" [Renew here](https://{HOSTILE_HOST}/renew) ![pixel](https://{HOSTILE_HOST}/p.png)"
+    f" https://{HOSTILE_HOST}/bare www.{HOSTILE_HOST} billing@{HOSTILE_HOST}"
+    " :material/skull: :skull: :red[hostile-colour] $hostile-math$"
+    " **hostile-bold** _hostile-italic_ ~~hostile-strike~~ `hostile-code`\n# hostile-heading\n"
+    f'<a href="https://{HOSTILE_HOST}/html">hostile-html-link</a>'  # what a chart's text would draw as a link
+)
+#: The plan name a hostile answer carries in its ``X-API-Tier`` header (the sidebar shows it).
+HOSTILE_TIER = (
+    f"pro [Renew here](https://{HOSTILE_HOST}) ![x](https://{HOSTILE_HOST}/p.png) www.{HOSTILE_HOST}"
+)
 
 
 def hostile_text(value: str) -> str:
-    """``value`` with a script, an event-handler image and a javascript: URL around it."""
+    """``value`` with a script, an event-handler image, a javascript: URL and Markdown around it."""
     if value.startswith(("http://", "https://")):
         return HOSTILE_URL
-    return f'{HOSTILE_SCRIPT}{value}{HOSTILE_IMG}<a href="{HOSTILE_URL}">x</a>'
+    return f'{HOSTILE_SCRIPT}{value}{HOSTILE_IMG}<a href="{HOSTILE_URL}">x</a>{HOSTILE_MARKDOWN}'
 
 
 def hostile(value: Any) -> Any:

@@ -19,6 +19,7 @@ from client.models import ApiModel
 from sandbox.accounts import ACCOUNTS, Account, bearer_token
 from sandbox.config import SandboxConfig
 from sandbox.faults import (
+    HOSTILE_TIER,
     NON_JSON_BODY,
     TIMEOUT_FAULT_S,
     DroppedResponse,
@@ -141,6 +142,7 @@ async def handle(
     if account is None:
         return error_response(_auth_problem(request))
     call = Call(request, account, state, config, base_url_of(request))
+    fault: Fault | None = None
     try:
         wait = state.take_token(account.key, config.rate_limit)
         if wait is not None:
@@ -164,4 +166,6 @@ async def handle(
     except ApiProblem as problem:
         response = error_response(problem)
     response.headers.update(quota_headers(state, config, account))
+    if fault is not None and fault.fault == "hostile":
+        response.headers["X-API-Tier"] = HOSTILE_TIER
     return response

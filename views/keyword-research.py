@@ -143,7 +143,9 @@ def _numbers(report: KeywordReport) -> None:
         border=True,
         help=GAP_HELP,
     )
-    cols[4].metric("Tier", user.tier or "not available", border=True, help=TIER_NOTE)
+    cols[4].metric(
+        "Tier", escape_md(user.tier) if user.tier else "not available", border=True, help=TIER_NOTE
+    )
 
 
 def _verdict(report: KeywordReport) -> None:
@@ -172,7 +174,9 @@ def _next_steps(conn: Connection, keyword: str, domain: str | None) -> None:
     if domain:
         with cols[1]:
             link_to(
-                KEYWORD_SUGGESTIONS, label=f"Keywords {domain} could win", query_params={"domain": domain}
+                KEYWORD_SUGGESTIONS,
+                label=f"Keywords {escape_md(domain)} could win",
+                query_params={"domain": domain},
             )
 
 

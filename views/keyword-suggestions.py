@@ -56,7 +56,7 @@ def _act_on_one(conn: Connection, keywords: list[str], domain: str) -> None:
     with cols[2]:
         link_to(
             TRACKED_KEYWORDS,
-            label=f"Track it for {site}",
+            label=f"Track it for {escape_md(site)}",
             icon=":material/add_chart:",
             query_params={"track": keyword, "domain": site},
         )

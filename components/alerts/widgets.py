@@ -134,7 +134,7 @@ def _card(conn: Connection, row: Any, allowed: bool, reason: str | None) -> None
                 label="Chart",
                 icon=":material/show_chart:",
                 query_params=alert_query(row),
-                help=f"The History page on {row.chart_subject}, marking what the alert compared.",
+                help=f"The History page on {escape_md(row.chart_subject)}, marking what the alert compared.",
             )
             st.button(
                 "Acknowledge",

@@ -1,7 +1,9 @@
 """Formatting numbers and untrusted text for people.
 
-Streamlit renders Markdown in most elements, so any text that came from the API (titles, anchors,
-error messages) is escaped before it is shown: a hostile site title must not become a link.
+Streamlit renders Markdown in most elements (captions, callouts, labels, tooltips, headings), so any text
+that came from the service or a store holding its answers (titles, anchors, plan names, messages) goes
+through ``escape_md`` before it reaches one: a hostile site title must not become a link, an image, an
+icon or formatting. Only the app builds those.
 """
 
 from __future__ import annotations
@@ -14,12 +16,33 @@ from urllib.parse import urlsplit
 
 NOT_AVAILABLE = "not available"
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
+#: Every ASCII punctuation character: CommonMark lets each be escaped, so escaping all is always safe.
+_MD_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+#: An invisible character that joins the characters around it: no gap, no line break, no change to read.
+WORD_JOINER = "\u2060"
+#: Where Streamlit finds links, icons and emoji in the text *after* escapes are resolved, so escaping
+#: alone does not stop them: after a colon (``https:``, ``:material/…:``, ``:smile:``), before an ``@``
+#: (e-mail addresses) and between ``www`` and its dot. A word joiner there breaks each pattern.
+#: Control characters left once white space is one space: invisible, and a NUL is not valid Markdown.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_REWRITE_POINTS = re.compile(r"(?<=:)|(?=@)|(?<=www)(?=\.)", re.IGNORECASE)
 
 
 def escape_md(text: object) -> str:
-    """Text safe to embed in Markdown: every character Markdown could interpret is escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text)) if text is not None else ""
+    """Text from the service made inert for Markdown: it draws as exactly its characters.
+
+    Every punctuation character is escaped (no link, image, HTML, heading, list, table, formatting,
+    ``:colour[…]`` or ``$math$``); a word joiner breaks what Streamlit rewrites in plain text (bare URLs
+    and ``www.`` addresses, e-mail addresses, ``:material/…:`` icons, emoji codes); runs of white space,
+    line breaks included, become one space and control characters go, so no line starts a block (code,
+    heading). The one helper for this: use it wherever such text reaches Markdown, or show the text in
+    a widget that does not read Markdown (a table cell, ``st.text``, ``st.code``).
+    """
+    if text is None:
+        return ""
+    flat = _CONTROL.sub("", re.sub(r"\s+", " ", str(text)))
+    joined = _REWRITE_POINTS.sub(WORD_JOINER, flat)
+    return _MD_PUNCTUATION.sub(r"\\\1", joined)
 
 
 def is_missing(value: object) -> bool:

@@ -48,6 +48,7 @@ from client.models import (
     TrustMap,
 )
 from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
+from components.common.figures import inert_figure
 from components.core import cache_records, history_reads, shared_cache
 from components.core.cache_books import CacheLedger, QuotaBoard
 from components.core.connection import Connection
@@ -199,7 +200,7 @@ def _built_figure(
     kwargs: tuple[tuple[str, Any], ...],
     _builder: Callable[..., Any],
 ) -> Any:
-    return _builder(*args, **dict(kwargs))
+    return inert_figure(_builder(*args, **dict(kwargs)))
 
 
 def figure(builder: Callable[..., F], *args: Any, **kwargs: Any) -> F:

@@ -51,7 +51,7 @@ def quota_text(quota: QuotaInfo | None) -> str:
         return "Quota left: unknown until the service reports it."
     left = fmt_int(quota.remaining) if quota.remaining is not None else "unknown"
     of = f" of {fmt_int(quota.limit)}" if quota.limit is not None else ""
-    tier = f" · plan: {quota.tier}" if quota.tier else ""
+    tier = f" · plan: {escape_md(quota.tier)}" if quota.tier else ""  # the service's words: inert
     return f"Quota left: {left}{of}{tier}"
 
 

@@ -101,7 +101,7 @@ def preview_exchange(conn: Connection, domain: str, target: str, subject: str, m
 def approve_exchange(conn: Connection, draft: ExchangeDraft) -> WriteOutcome:
     to = draft.preview.to
     name = to.domain if to and to.domain else draft.target
-    return write_once(conn, "approve_exchange", draft, success=f"Proposal sent to {name}.")
+    return write_once(conn, "approve_exchange", draft, success=f"Proposal sent to {escape_md(name)}.")
 
 
 def previewed_proposal(site: str, target: str) -> PreviewedProposal | None:

@@ -71,7 +71,7 @@ def authority_cards(lookup: Lookup) -> None:
     score = "" if a.confidence_score is None else f" Confidence score: {a.confidence_score:.0%}."
     cols[3].metric(
         "Confidence",
-        a.confidence or NOT_AVAILABLE,
+        escape_md(a.confidence) if a.confidence else NOT_AVAILABLE,
         help="How sure the service is of TrueDR (high, medium or low)." + score,
         border=True,
     )

@@ -22,6 +22,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from client.models import LINK_STATUSES, LINK_TYPES, TrustMap
+from components.common.figures import inert_figure
 from components.core.data import CACHE_TTL_S
 from components.research.charts import breakdown_chart, dr_band_chart, importance_scatter
 from components.research.frames.trust_map import (
@@ -89,10 +90,10 @@ def _map_view(
     rows = filter_map(_frame, MapFilters(link_types, statuses, min_dr, max_spam))
     return MapView(
         rows=rows,
-        dr_bands=dr_band_chart(dr_band_counts(rows), title="DR of the referring domains"),
-        scatter=importance_scatter(rows),
-        link_types=breakdown_chart(breakdown(rows, "link_type"), title="Link types"),
-        statuses=breakdown_chart(breakdown(rows, "status"), title="Link status"),
+        dr_bands=inert_figure(dr_band_chart(dr_band_counts(rows), title="DR of the referring domains")),
+        scatter=inert_figure(importance_scatter(rows)),
+        link_types=inert_figure(breakdown_chart(breakdown(rows, "link_type"), title="Link types")),
+        statuses=inert_figure(breakdown_chart(breakdown(rows, "status"), title="Link status")),
     )
 
 

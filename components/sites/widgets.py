@@ -17,6 +17,7 @@ import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.growth_inputs import NewSite
+from components.common.text import escape_md
 from components.core import data
 from components.core.connection import Connection
 from components.core.errors import show_error
@@ -49,7 +50,9 @@ def site_input(conn: Connection, *, help_text: str) -> str | None:
         with st.container(horizontal=True, vertical_alignment="center"):
             st.caption("Your sites:", width="content")
             for domain in mine:
-                st.button(domain, key=f"pick_{domain}", on_click=_use, args=(domain,), type="tertiary")
+                st.button(
+                    escape_md(domain), key=f"pick_{domain}", on_click=_use, args=(domain,), type="tertiary"
+                )
     value = (text or "").strip()
     return value or None
 
@@ -115,7 +118,8 @@ def submit_site(conn: Connection, site: NewSite) -> WriteOutcome:
         ("monitor", None, True),
     ]
     check = " with a site check" if site.site_check else ""
-    return write_once(conn, "submit_site", site, invalidates=reads, success=f"Submitted {domain}{check}.")
+    said = f"Submitted {escape_md(domain)}{check}."
+    return write_once(conn, "submit_site", site, invalidates=reads, success=said)
 
 
 def verify(conn: Connection, url: str) -> WriteOutcome:

@@ -8,6 +8,7 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from components.common.text import WORD_JOINER
 from components.core import data
 from components.research import map_view
 
@@ -55,6 +56,12 @@ def metric(at: AppTest, label: str) -> str:
     values = [m.value for m in at.metric if m.label == label]
     assert values, f"no {label} metric on the page"
     return values[0]
+
+
+def as_read(markdown: str) -> str:
+    """Markdown as a person reads it: without the escapes and invisible word joiners that ``escape_md``
+    puts into service text to keep it inert."""
+    return markdown.replace("\\", "").replace(WORD_JOINER, "")
 
 
 def shown_text(at: AppTest) -> str:

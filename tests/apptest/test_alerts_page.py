@@ -24,7 +24,7 @@ from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import tracked_on
 from store import HistoryStore
 from store.alerts import alert_query, chart_query
-from tests.apptest.app_pages import open_page, shown_text, signed_in
+from tests.apptest.app_pages import as_read, open_page, shown_text, signed_in
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -95,11 +95,11 @@ def test_the_page_lists_the_open_alerts_newest_first_each_with_its_chart(store: 
     expected = store.alerts(ACCOUNT)
     at = _open()
     titles = [m.value for m in at.markdown if m.value.startswith("**")]
-    assert [t.strip("*").replace("\\", "") for t in titles] == expected["title"].tolist()
+    assert [as_read(t.strip("*")) for t in titles] == expected["title"].tolist()
     assert _links(at, "history") == [("Chart", urlencode(alert_query(row))) for row in expected.itertuples()]
     assert {"strong_link_lost", "spam_risky_link"} <= set(expected["rule"])
     assert _sidebar_count(at) == f"{len(expected)} open alerts"
-    said = shown_text(at).replace("\\", "")  # as read, unescaped
+    said = as_read(shown_text(at))  # as read, unescaped
     assert "Strong link lost" in said and "New spam-risky link" in said  # which rule, in words
     assert "live → lost" in said  # the evidence
     table = [frame.value for frame in at.dataframe if "title" in frame.value.columns]
@@ -290,7 +290,7 @@ def test_rule_edits_are_kept_across_tabs_with_a_note_until_saved(store: HistoryS
     _switch_tab(at, "Rules")
     assert at.number_input(key="alerts_rule_threshold_authority_drop").value == 4.0  # kept
     assert at.toggle(key="alerts_rule_on_keyword_moved").value is False
-    said = shown_text(at).replace("\\", "")
+    said = as_read(shown_text(at))
     assert "Unsaved changes" in said and "DR or TrueDR dropped (on, at least 4 points)" in said
     assert store.alert_settings(ACCOUNT)["authority_drop"].threshold == 2.0  # not saved yet
     at.button(key="alerts_rules_save").click().run()
@@ -341,7 +341,7 @@ def test_an_unreachable_database_is_said_in_plain_words(
     monkeypatch.setenv("DASHBOARD_DATABASE_URL", UNREACHABLE)
     at = _open()
     said = shown_text(at)
-    assert "History is unavailable" in said and ":secret@" not in said.replace("\\", "")  # no password
+    assert "History is unavailable" in said and ":secret@" not in as_read(said)  # no password
     assert _sidebar_count(at) is None
 
 

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from client import ApiClient
 from client.growth_models import ExchangeCandidates
 from components.coach import rules as coach
+from components.common.text import WORD_JOINER
 from components.core import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox import data as sandbox_data
@@ -69,7 +70,8 @@ def markdown(at: AppTest) -> str:
 
 
 def unescape(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)
+    """As read: without ``escape_md``'s escapes and invisible word joiners."""
+    return re.sub(r"\\(.)", r"\1", text).replace(WORD_JOINER, "")
 
 
 # --- Analyze, one sandbox site per branch of the main issue ---------------------------------------

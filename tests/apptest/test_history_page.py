@@ -23,7 +23,7 @@ from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import lookup_on, tracked_on
 from sandbox.keyword_data import serp
 from store import HistoryStore
-from tests.apptest.app_pages import button, metric, open_page, shown_text
+from tests.apptest.app_pages import as_read, button, metric, open_page, shown_text
 from tests.sandbox_picks import new_domain
 from tests.store import samples
 
@@ -137,7 +137,7 @@ def test_the_watchlist_adds_and_removes_competitors(store: HistoryStore) -> None
     at.button(key="FormSubmitter:history_add-Add to watchlist").click().run()
     assert not at.exception
     assert store.is_watched(ACCOUNT, "domain", RIVAL)
-    said = shown_text(at).replace("\\", "")  # as read, unescaped
+    said = as_read(shown_text(at))  # as read, unescaped
     assert f"Watching {RIVAL}: today's DR and Trust Map recorded" in said
     # Watching records at once: the History of a new watch is never empty.
     assert len(store.domain_history(ACCOUNT, [RIVAL])) == 1 and store.trust_map_days(ACCOUNT, RIVAL)
@@ -162,7 +162,7 @@ def test_a_domain_the_service_does_not_list_is_refused_at_once_and_never_watched
     at.button(key="FormSubmitter:history_add-Add to watchlist").click().run()
     assert not at.exception
     assert not store.is_watched(ACCOUNT, "domain", unlisted)
-    assert f"Not watched: {unlisted} is not a listed site on VerifiedDR" in shown_text(at).replace("\\", "")
+    assert f"Not watched: {unlisted} is not a listed site on VerifiedDR" in as_read(shown_text(at))
 
 
 def test_a_keyword_is_watched_for_the_site_picked_and_its_position_recorded_at_once(
@@ -193,7 +193,7 @@ def test_watch_on_the_domain_overview_records_today_and_links_to_history(store: 
     assert len(rows) == 1 and pd.Timestamp(rows["day"].iloc[0]).date() == TODAY
     assert button(at, "Stop watching")
     links = [link for link in at.get("page_link") if link.proto.page.endswith("history")]
-    assert links and f"History of {RIVAL}" in links[0].proto.label
+    assert links and f"History of {RIVAL}" in as_read(links[0].proto.label)
 
 
 def test_reads_of_watched_subjects_become_history_once_a_day(store: HistoryStore) -> None:
@@ -247,7 +247,7 @@ def test_a_link_to_an_unwatched_domain_opens_it_and_offers_to_watch_it(store: Hi
     at = open_page(PAGE, domain="HubSpot.com", history_tab="Domain trends")
     assert not at.exception, [e.value for e in at.exception]
     assert at.multiselect(key="history_domains").value == ["hubspot.com"]
-    assert "hubspot.com is not watched" in shown_text(at).replace("\\", "")
+    assert "hubspot.com is not watched" in as_read(shown_text(at))
     button(at, "Watch").click().run()
     assert store.is_watched(ACCOUNT, "domain", "hubspot.com")
     assert "is not watched" not in shown_text(at)
@@ -321,4 +321,4 @@ def test_a_keyword_watched_before_sites_were_recorded_gets_its_site_picked_and_i
     assert store.is_watched(ACCOUNT, "keyword", keyword, site=site)
     assert not store.is_watched(ACCOUNT, "keyword", keyword, site="")
     assert store.keyword_history(ACCOUNT, site)["position"].tolist() == [places[site]]  # measured at once
-    assert f"Watching “{keyword}” for {site}" in shown_text(at).replace("\\", "")
+    assert f"Watching “{keyword}” for {site}" in as_read(shown_text(at))

@@ -9,7 +9,7 @@ from client.models import KeywordReport
 from components.core import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from tests.apptest.app_pages import open_page
+from tests.apptest.app_pages import as_read, open_page
 
 RESEARCH = pages.KEYWORD_RESEARCH.file
 KEYWORD = "coffee beans"
@@ -28,7 +28,7 @@ def test_a_site_in_the_top_10_is_told_its_place_and_what_its_gap_means(live_env:
     assert report.user is not None and report.user.gap is not None and report.user.gap > 10  # far below
     at = open_page(RESEARCH, keyword=KEYWORD, domain=RANKED)
     assert not at.exception, [e.value for e in at.exception]
-    advice = [s.value.replace("\\", "") for s in at.success if "You rank" in s.value]  # as read
+    advice = [as_read(s.value) for s in at.success if "You rank" in s.value]  # as read
     assert advice and f"You rank #{place}, in the top 10" in advice[0]
     assert f"yet your page ranks #{place}" in advice[0]
     assert not [w.value for w in at.warning if "long climb" in w.value]
@@ -41,4 +41,4 @@ def test_a_site_outside_the_top_10_is_still_told_how_far_short_it_is(live_env: S
     at = open_page(RESEARCH, keyword=KEYWORD, domain=OUTSIDE)
     assert not at.exception, [e.value for e in at.exception]
     said = "\n".join(c.value for kind in (at.success, at.info, at.warning) for c in kind)
-    assert "Your site is not in the top 10 yet" in said.replace("\\", "")
+    assert "Your site is not in the top 10 yet" in as_read(said)

@@ -39,7 +39,7 @@ from client.models import (
 from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
 from sandbox.accounts import ACCOUNTS, OWNED_SITES
 from sandbox.data import KNOWN_SITES, is_listed, is_map_cold
-from sandbox.faults import OPERATIONS
+from sandbox.faults import HOSTILE_MARKDOWN, HOSTILE_TIER, OPERATIONS
 from sandbox.keyword_data import ctr, difficulty, suggestions
 from sandbox.site_checks import SEEDED_SITE_CHECKS
 from tests.sandbox_picks import first_domain
@@ -641,6 +641,19 @@ def test_fault_over_http_lasts_for_times_requests(http: httpx.Client) -> None:
     assert [a.status_code for a in answers] == [503, 503, 200]
     assert set(answers[0].json()) == {"error"} and answers[0].headers["X-API-Tier"] == "pro"
     assert api(http, f"/map/{DEMO_SITE}").status_code == 200  # other operations untouched
+
+
+def test_hostile_fault_puts_markdown_in_every_string_and_the_plan_name(http: httpx.Client) -> None:
+    assert (
+        http.post(
+            "/_sandbox/faults", json={"operation": "lookup", "fault": "hostile", "times": 1}
+        ).status_code
+        == 201
+    )
+    hostile, plain = api(http, f"/lookup/{DEMO_SITE}"), api(http, f"/lookup/{DEMO_SITE}")
+    assert hostile.status_code == 200 and HOSTILE_MARKDOWN in hostile.json()["lookup"]["domain"]
+    assert hostile.headers["X-API-Tier"] == HOSTILE_TIER and "[Renew here](https://" in HOSTILE_TIER
+    assert plain.json()["lookup"]["domain"] == DEMO_SITE and plain.headers["X-API-Tier"] == "pro"
 
 
 def test_fault_for_one_key_and_clearing(http: httpx.Client) -> None:

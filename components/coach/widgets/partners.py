@@ -59,7 +59,7 @@ def partner_card(pick: coach.PartnerPick, domain: str) -> None:
             st.markdown(f"**Why it fits** ({angle}): {escape_md(pick.reason)}")
         link_to(
             EXCHANGES,
-            label=f"Preview a proposal to {pick.domain}",
+            label=f"Preview a proposal to {escape_md(pick.domain)}",
             icon=":material/visibility:",
             query_params=EXCHANGES_QUERY | {"domain": domain},
             help="Opens Link exchanges with this site chosen. Pick the partner there; a preview (a dry run) "

@@ -97,7 +97,7 @@ def action_card(action: coach.Action, rank: int, domain: str, here: str) -> None
     """One recommended action with its heuristic impact, scores, evidence (and CLI step) and follow-up."""
     with st.container(border=True):
         st.markdown(f"**{rank}. {escape_md(action.title)}**")
-        st.write(action.detail)
+        st.markdown(escape_md(action.detail))
         heuristic_note(action.impact)
         st.caption(f"Priority {action.priority} · effort {action.effort} · confidence {action.confidence}")
         show_evidence(action.sources, action.cli_for(domain))

@@ -34,14 +34,14 @@ PLAN_ORDER = ["days", "step", *LIFT_COLUMNS]
 def content_plan_tab(lookup: Lookup) -> None:
     """The pages to write, the one answering the weakest signal marked as the place to start."""
     plan = coach.content_plan(lookup)
-    st.write(plan.lead)
+    st.markdown(escape_md(plan.lead))
     for item in plan.items:
         with st.container(border=True):
             pages = "one page" if item.count == 1 else f"{item.count} pages"
             start = " :green-badge[Start here]" if item.start_here else ""
             st.markdown(f"**{escape_md(item.title)}** ({pages}){start}")
             heuristic_note(item.impact)
-            st.write(item.why)
+            st.markdown(escape_md(item.why))
             show_evidence(item.sources)
     st.caption("Track the effect in the Track tab: TrueDR and traffic changes show whether the pages work.")
 

@@ -104,7 +104,7 @@ def diagnose_tab(lookup: Lookup, domain: str) -> None:
         with cols[i % 2].container(border=True):
             st.markdown(f"**{escape_md(reason.signal)}: {escape_md(reason.value)}**")
             st.badge(label, color=colour, icon=icon)
-            st.write(reason.finding)
+            st.markdown(escape_md(reason.finding))
             st.caption(f"Rule: {escape_md(reason.threshold)}")
             show_evidence(reason.sources)
     with st.expander("The evidence as a table"):

@@ -58,7 +58,7 @@ def history_link(kind: Kind, subject: str, *, label: str | None = None, site: st
             TAB_KEY: KEYWORD_TAB,
             **({SITE_PARAM: site} if site else {}),
         }
-    link_to(HISTORY, label=label or f"History of {subject}", query_params=params)
+    link_to(HISTORY, label=label or f"History of {escape_md(subject)}", query_params=params)
 
 
 def guarded(render: Callable[[], None]) -> Callable[[], None]:
