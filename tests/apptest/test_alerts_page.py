@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import text
 from streamlit.testing.v1 import AppTest
 
-from client.models import MapSite, ReferringDomain, TrustMap
+from client.models import TrustMap
 from client.settings import key_fingerprint
 from components.alerts.frames import alert_words
 from sandbox import DEMO_KEY, SandboxServer
@@ -25,6 +25,7 @@ from sandbox.demo_history import tracked_on
 from store import HistoryStore
 from store.alerts import alert_query, chart_query
 from tests.apptest.app_pages import as_read, open_page, shown_text, signed_in
+from tests.store.samples import dofollow_map
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -35,14 +36,7 @@ UNREACHABLE = "postgresql+psycopg://u:secret@127.0.0.1:1/x"
 
 
 def _sample(*links: tuple[str, str, int, float]) -> TrustMap:
-    return TrustMap(
-        site=MapSite(domain=MINE, dr=40),
-        total_domains=len(links),
-        domains=[
-            ReferringDomain(domain=d, dr=dr, status=status, spam_score=spam, link_type="dofollow")
-            for d, status, dr, spam in links
-        ],
-    )
+    return dofollow_map(MINE, links)
 
 
 def _history(store: HistoryStore) -> None:

@@ -23,13 +23,14 @@ import pytest
 from google.protobuf.message import Message
 from streamlit.testing.v1 import AppTest
 
-from client.models import MapSite, ReferringDomain, TrustMap
+from client.models import TrustMap
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.faults import ANY_OPERATION, HOSTILE_HOST
 from store import HistoryStore
 from tests.apptest.test_fault_matrix import CATALOGUE, MINE, PageCase, _app, _drive
 from tests.markdown_live import Live, live_parts
+from tests.store.samples import dofollow_map
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 TODAY = datetime.now(UTC).date()
@@ -128,14 +129,7 @@ def live_chart_text(at: AppTest) -> list[str]:
 
 
 def _trust_map(links: list[tuple[str, str, int, float]]) -> TrustMap:
-    return TrustMap(
-        site=MapSite(domain=MINE, dr=40),
-        total_domains=len(links),
-        domains=[
-            ReferringDomain(domain=d, dr=dr, status=status, spam_score=spam, link_type="dofollow")
-            for d, status, dr, spam in links
-        ],
-    )
+    return dofollow_map(MINE, links)
 
 
 def hostile_history(store: HistoryStore) -> None:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from client.models import MapSite, ReferringDomain, TrustMap
+from client.models import TrustMap
 from client.settings import key_fingerprint
 from components.core import history
 from components.history import source
@@ -22,6 +22,7 @@ from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
 from store import HistoryStore
 from tests.apptest.app_pages import open_page
+from tests.store.samples import dofollow_map
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -31,14 +32,7 @@ STEADY = [(f"steady{n}.com", "live", 30, 5.0) for n in range(5)]
 
 
 def _sample(*links: tuple[str, str, int, float]) -> TrustMap:
-    return TrustMap(
-        site=MapSite(domain=MINE, dr=40),
-        total_domains=len(links),
-        domains=[
-            ReferringDomain(domain=d, dr=dr, status=status, spam_score=spam, link_type="dofollow")
-            for d, status, dr, spam in links
-        ],
-    )
+    return dofollow_map(MINE, links)
 
 
 @pytest.fixture

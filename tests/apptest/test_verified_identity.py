@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from tests.apptest.app_pages import APP, shown_text, signed_in
+from tests.apptest.app_pages import APP, as_read, shown_text, signed_in
 
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
 ANA = "ana@team.example"
@@ -55,7 +55,7 @@ def test_an_unverified_address_on_admins_sees_no_access_yet_with_the_reason(
 ) -> None:
     at = _open(**claims)
     assert [t.value for t in at.title] == ["No access yet"]
-    text = shown_text(at).replace("\\", "")  # as read, without Markdown's escapes
+    text = as_read(shown_text(at))
     assert "not verified" in text and ANA in text, text
     assert "it@team.example" in text  # whom to ask
     assert "email_verified" not in text  # plain words, no claim names

@@ -8,6 +8,7 @@ check of "this table fits a laptop-wide page" uses, so they all judge "fits" ali
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -121,3 +122,22 @@ def assert_tables_fit(tables: list[dict], where: str) -> None:
     for table in tables:
         assert table["overflow"] <= 1, f"{where}: {table} is wider than the page"
         assert len(table["drawn"]) == table["columns"], f"{where}: columns cut off: {table}"
+
+
+#: The invisible word joiner ``escape_md`` puts into the service's text (after a ``:``, before an ``@``)
+#: so that Markdown can't turn it into a link; a person reads the text without it.
+WORD_JOINER = "\u2060"
+
+
+def read_text(page: Page, selector: str = "body") -> str:
+    """The text of ``selector`` as a person reads it (without the invisible word joiners)."""
+    return page.inner_text(selector).replace(WORD_JOINER, "")
+
+
+def as_shown(text: str) -> re.Pattern[str]:
+    """A pattern matching ``text`` as the page holds it: service text carries invisible word joiners
+    after a ``:`` and before an ``@`` (for a locator's ``has_text``)."""
+    optional = f"{WORD_JOINER}?"
+    pieces = {":": ":" + optional, "@": optional + "@"}
+    joined = "".join(pieces.get(part) or re.escape(part) for part in re.split(r"(:|@)", text))
+    return re.compile(joined)

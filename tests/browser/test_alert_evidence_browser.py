@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Locator, Page
 
 from bench.harness import app_process
 from tests.browser.evidence_demo import ALERTS, RuleAlert, demo_with_every_rule
-from tests.browser.tabs import TIMEOUT_MS, ServedApp, screenshot, settled
+from tests.browser.tabs import TIMEOUT_MS, ServedApp, as_shown, screenshot, settled
 
 CARD = '[class*="st-key-alert_card_"]'
 CHART = '[data-stale="false"] .js-plotly-plot'
@@ -44,7 +44,7 @@ def evidence_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedApp
 def _follow_chart_link(page: Page, app: ServedApp, alert: RuleAlert) -> dict[str, str]:
     """Open the Alerts page, click the Chart link of the alert's card; the link's query parameters."""
     page.goto(f"{app.url}/alerts", wait_until="domcontentloaded")
-    card = page.locator(CARD).filter(has_text=alert.title)
+    card = page.locator(CARD).filter(has_text=as_shown(alert.title))
     card.first.wait_for(timeout=TIMEOUT_MS)
     link = card.first.get_by_role("link", name="Chart")
     query = {

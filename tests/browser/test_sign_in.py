@@ -51,6 +51,7 @@ from tests.browser.tabs import (
     assert_tables_fit,
     drawn_tables,
     go_to,
+    read_text,
     screenshot,
     settled,
 )
@@ -168,7 +169,7 @@ def _sidebar_text(page: Page) -> str:
     signed-in block above them to its end (the Sign out button)."""
     page.locator(SIDEBAR).get_by_text("Quota left").wait_for(timeout=TIMEOUT_MS)
     page.locator(SIDEBAR).get_by_role("button", name="Sign out").wait_for(timeout=TIMEOUT_MS)
-    return page.locator(SIDEBAR).inner_text()
+    return read_text(page, SIDEBAR)
 
 
 def _own_key_fields(page: Page) -> int:
@@ -273,7 +274,7 @@ def writes(signed_app: SignedInApp, sandbox: SandboxServer) -> Writes:
         leaver_posts = _posts(sandbox) - before
         app.keep(page)
         screenshot(page, "sign-in-refused-after-removal")
-        seen = Writes(editor_posts, editor_rows, leaver_posts, _sidebar_text(page), page.inner_text("main"))
+        seen = Writes(editor_posts, editor_rows, leaver_posts, _sidebar_text(page), read_text(page, "main"))
     finally:
         editor.close()
         leaver.close()
@@ -290,7 +291,7 @@ def test_a_visitor_not_signed_in_sees_only_the_sign_in_page(signed_app: SignedIn
             go_to(page, f"{app.url}/{path}")
             expect(page.get_by_role("button", name="Sign in")).to_be_visible()
             assert page.locator(SIDEBAR).count() == 0, f"/{path}: a sidebar is drawn before sign-in"
-            text = page.inner_text("body")
+            text = read_text(page)
             assert "Sign in to continue" in text and CONTACT in text
             assert page.locator(MAILTO).count() == 0, f"/{path}: the contact address is a mailto link"
             for hidden in ("Connection", "Trust Map", "Tracked keywords", "Page not found", SITE):
@@ -309,7 +310,7 @@ def test_someone_on_no_list_is_told_whom_to_ask_and_can_sign_out(signed_app: Sig
         sign_in(page, app.url, OUTSIDER)
         expect(page.get_by_role("heading", name="No access yet")).to_be_visible()
         go_to(page, f"{app.url}/{TRACKED}")
-        text = page.inner_text("body")
+        text = read_text(page)
         assert OUTSIDER.email in text and CONTACT in text
         assert page.locator(SIDEBAR).count() == 0
         assert "Track keyword" not in text and "Connection" not in text
@@ -335,7 +336,7 @@ def test_an_address_the_provider_has_not_verified_gets_no_role(
         for path in ("", TRACKED, "activity"):
             go_to(page, f"{app.url}/{path}")
             expect(page.get_by_role("heading", name="No access yet")).to_be_visible()
-            text = page.inner_text("body")
+            text = read_text(page)
             assert person.email in text and "not verified" in text and CONTACT in text, text
             assert "email_verified" not in text, "a raw claim name is shown"
             assert page.locator(SIDEBAR).count() == 0, f"/{path}: a sidebar is drawn"

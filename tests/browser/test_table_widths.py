@@ -25,6 +25,7 @@ from sandbox import DEMO_KEY, SandboxServer
 from sandbox import data as sandbox_data
 from tests.browser.tabs import (
     TIMEOUT_MS,
+    as_shown,
     assert_tables_fit,
     drawn_tables,
     go_to_each,
@@ -110,7 +111,7 @@ def test_every_table_shows_all_its_columns_at_laptop_widths(
 
 def _reads_in_full(page: Page, text: str, width: int) -> None:
     """``text`` is on the page as text (not only in a table cell), inside the page's width."""
-    shown = page.locator('[data-testid="stMarkdownContainer"]', has_text=text).first
+    shown = page.locator('[data-testid="stMarkdownContainer"]', has_text=as_shown(text)).first
     shown.wait_for(timeout=TIMEOUT_MS)
     box = shown.bounding_box()
     assert box is not None and box["x"] + box["width"] <= width, f"{text!r} runs off the page"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from client.models import (
     Authority,
     Evidence,
@@ -58,6 +60,18 @@ def trust_map_of(domain: str, links: dict[str, Link], more: int = 100) -> TrustM
                 importance=0.5,
             )
             for i, (name, (dr, kind, status, spam)) in enumerate(links.items())
+        ],
+    )
+
+
+def dofollow_map(domain: str, links: Sequence[tuple[str, str, int, float]], dr: int = 40) -> TrustMap:
+    """``domain``'s whole Trust Map (its DR ``dr``): each link (name, status, DR, spam score) dofollow."""
+    return TrustMap(
+        site=MapSite(domain=domain, dr=dr),
+        total_domains=len(links),
+        domains=[
+            ReferringDomain(domain=name, dr=link_dr, status=status, spam_score=spam, link_type="dofollow")
+            for name, status, link_dr, spam in links
         ],
     )
 
