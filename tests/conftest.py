@@ -24,6 +24,9 @@ from bench.deployment import RedisServer
 from client import ApiClient
 from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
 
+#: Per-package coverage floors, checked once pytest-cov has combined its data.
+pytest_plugins = ["tests.coverage_floors"]
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
