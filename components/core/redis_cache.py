@@ -189,7 +189,13 @@ class SharedCache:
             if found is not None:
                 return Fill(found=found)
             if self._redis.set(fill_key(key), token, nx=True, px=int(FILL_LEASE_S * 1000)):
-                return Fill(token=token)
+                # The other process may have stored its answer and ended its claim between the read
+                # above and this claim: read once more, so its answer is used, not asked for again.
+                found = self._read(key, operation, base_url)
+                if found is None:
+                    return Fill(token=token)
+                self._release(keys=[fill_key(key)], args=[token])
+                return Fill(found=found)
             if time.monotonic() >= deadline:  # the other fill is stuck: ask the service here
                 return Fill()
             time.sleep(FILL_POLL_S)

@@ -111,6 +111,39 @@ def test_a_process_that_misses_while_another_fills_waits_for_its_answer(
     assert waited[0].found is not None and waited[0].found.value.dr == 91
 
 
+class _FillsBetweenReadAndClaim(SharedCache):
+    """A process whose first look finds nothing, after which the other process stores its answer and
+    ends its claim before this one claims: the moment a busy machine widens between the two commands."""
+
+    def __init__(self, url: str, filler: SharedCache, token: str) -> None:
+        super().__init__(url)
+        self._then = lambda: filler.put(*READ, RECORD, token=token)
+
+    def _read(self, key: str, operation: str, base_url: str) -> Record | None:
+        found = super()._read(key, operation, base_url)
+        then, self._then = self._then, None
+        if then is not None:
+            assert then()  # stored, claim ended, after this process saw nothing
+        return found
+
+
+def test_an_answer_stored_between_a_look_and_a_claim_is_used_not_asked_again(
+    redis_server: RedisServer,
+) -> None:
+    filler = SharedCache(redis_server.url)
+    claim = filler.claim(*READ)
+    assert claim.token is not None
+    late = _FillsBetweenReadAndClaim(redis_server.url, filler, claim.token)
+    try:
+        fill = late.claim(*READ)
+        assert fill.token is None, "it claimed a read whose answer was already stored: a second call"
+        assert fill.found is not None and fill.found.value.dr == 91
+        assert late.claim(*READ).found is not None  # and it left no claim of its own behind
+    finally:
+        late.close()
+        filler.close()
+
+
 def test_a_fill_that_failed_for_now_lets_the_next_process_ask_at_once(
     two_processes: tuple[SharedCache, SharedCache],
 ) -> None:
