@@ -343,7 +343,7 @@ def _switch_figures(
 
 
 def _print_table(rows: list[tuple[str, ...]], by_page: dict[str, list[float]]) -> None:
-    """Every page's figures as one Markdown table (the README's P3 rows)."""
+    """Every page's figures as one Markdown table (the benchmarks guide's P3 rows)."""
     print(
         "\n| Page | Draws | Cold vs its floor | First content vs bare | Warm switch median / p90 | Targets |"
     )

@@ -1,7 +1,7 @@
 """A real OpenID Connect provider on 127.0.0.1 for the sign-in tests, and the secrets file that points
 the app at it.
 
-``oidc-provider-mock`` runs in its own process (``python -m oidc_provider_mock``, the README's command
+``oidc-provider-mock`` runs in its own process (``python -m oidc_provider_mock``, the team guide's command
 for trying sign-in by hand) on a free loopback port. It accepts any client id and secret, and its own
 authorization page lets a person sign in as any subject; the people of a test are given to it up front
 with their e-mail address, whether the provider has verified it (``email_verified``) and name, the claims

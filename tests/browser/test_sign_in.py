@@ -83,7 +83,7 @@ TRACKED = f"tracked-keywords?domain={SITE}"
 EDITOR_KEYWORD = "sign in audit keyword"
 LEAVER_KEYWORD = "too late keyword"
 SIDEBAR = '[data-testid="stSidebar"]'
-#: The README's screenshots are taken at this width (a common laptop), in the light theme.
+#: The guides' screenshots are taken at this width (a common laptop), in the light theme.
 SCREENSHOT_WIDTH = max(LAPTOP_WIDTHS)
 STATUS = '[data-testid="stStatusWidget"]'
 #: A link that would open a mail program: e-mail addresses are shown as plain text instead.

@@ -41,7 +41,7 @@ def test_each_systemd_instance_serves_its_own_port_on_loopback_behind_nginx() ->
     assert "--server.port %i" in start and "--server.address 127.0.0.1" in start
     assert "--server.headless true" in start
     assert re.search(r"^EnvironmentFile=", unit, re.MULTILINE)
-    # The instances the README starts are the ports nginx sends to.
+    # The instances the operations guide starts are the ports nginx sends to.
     upstream = set(re.findall(r"server 127\.0\.0\.1:(\d+)", SITE_CONFIG.read_text()))
     target = (ROOT / "deploy" / "systemd" / "authority-dashboard.target").read_text()
     assert upstream == set(re.findall(r"authority-dashboard@(\d+)\.service", target))

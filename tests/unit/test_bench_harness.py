@@ -1,4 +1,4 @@
-"""The benchmark harness's own bookkeeping: figures print as the README shows them, and every page of
+"""The benchmark harness's own bookkeeping: figures print as docs/benchmarks.md shows them, and every page of
 the app has a visit for the benchmarks to open (the harness's processes are checked in
 tests/wire/test_sandbox_process.py and tests/apptest/test_bench_pages.py)."""
 
