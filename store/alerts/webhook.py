@@ -236,7 +236,8 @@ def _in_event_loop(work: Coroutine[Any, Any, T]) -> T:
         return pool.submit(asyncio.run, work).result()
 
 
-def _unsent_words(alert: OutgoingAlert) -> str:
+def _named(alert: OutgoingAlert) -> str:
+    """How a run's lines name an alert: "alert 12 (rule, subject)"."""
     return f"alert {alert.id} ({alert.rule_name}, {alert.subject})"
 
 
@@ -258,7 +259,7 @@ async def _send_due(
         while True:
             left = ends - time.monotonic()
             if left <= 0:
-                unsent = [_unsent_words(alert) for alert in outbox.still_due(clock())]
+                unsent = [_named(alert) for alert in outbox.still_due(clock())]
                 break
             claimed = outbox.claim_next(clock(), seen)
             if claimed is None:
@@ -269,7 +270,7 @@ async def _send_due(
             outbox.settle(delivery_id, claimed_until, outcome, clock())
             if outcome.state == "delivered":
                 delivered += 1
-                say(f"webhook: sent alert {alert.id} ({alert.rule_name}, {alert.subject})")
+                say(f"webhook: sent {_named(alert)}")
             elif outcome.state == "rejected":
                 rejected += 1
                 say(f"webhook: alert {alert.id} refused: {outcome.error}")
