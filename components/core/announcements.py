@@ -9,8 +9,10 @@ replica shows its copy after another changed the original:
 - **an account's history changed** (a watchlist edit, an acknowledged alert, changed rules): every
   process reads that account's history afresh instead of keeping its copy for up to a minute.
 
-Each note names the process that sent it, so a process does not act on its own. When the subscription
-was lost, notes may have been missed meanwhile: on its return every copy is dropped (``None``).
+Each note names the process that sent it, so a process does not act on its own. Notes sent while a
+process is not subscribed are lost (Redis keeps none): before its first subscription (copies made in
+the moment after start-up) and while a lost one is restored. So once a subscription is confirmed,
+every copy is dropped (``None``).
 The Redis client is imported only by the listener's thread: a server without Redis never loads it.
 """
 
@@ -127,6 +129,8 @@ class Listener:
         self._stop = threading.Event()
         self._said_stopped = False
         self._said_unusable = False
+        #: Set once Redis has confirmed the subscription (every note from then on is heard).
+        self.listening = threading.Event()
 
     def hear(self, forget: Forget | None = None, history_changed: HistoryChanged | None = None) -> None:
         """Pass notes on to these callbacks (each set once is kept), starting the thread once (again,
@@ -170,30 +174,36 @@ class Listener:
     def _run(self) -> None:
         import redis
 
-        missed = False  # after a lost subscription, announcements may have been missed meanwhile
         while not self._stop.is_set():
             if not self._available():
                 self._stop.wait(self._idle_s)
                 continue
-            pubsub = self._connection.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._connection.pubsub()
             try:
                 pubsub.subscribe(ENTRY_CHANNEL, HISTORY_CHANNEL)
-                if missed:
-                    self._pass_on(ENTRY_CHANNEL, None)
-                    self._pass_on(HISTORY_CHANNEL, None)
-                    missed = False
                 while not self._stop.is_set():
                     message = pubsub.get_message(timeout=0.5)
-                    if isinstance(message, dict) and message.get("type") == "message":
+                    if not isinstance(message, dict):
+                        continue
+                    if message.get("type") == "message":
                         self._heard(message.get("channel"), message.get("data"))
+                    elif message.get("type") == "subscribe" and message.get("data") == 2:
+                        self._subscribed()
             except (redis.RedisError, OSError, ValueError) as exc:  # ValueError: closed while reading
                 if self._stop.is_set():
                     break
-                missed = True
+                self.listening.clear()
                 self._failed(exc, "be listened to")
             finally:
                 with contextlib.suppress(Exception):
                     pubsub.close()
+
+    def _subscribed(self) -> None:
+        """Redis confirmed both channels: from now on every note is heard. Any sent before (since this
+        process started, or while the subscription was lost) was missed, so every copy is dropped."""
+        self._pass_on(ENTRY_CHANNEL, None)
+        self._pass_on(HISTORY_CHANNEL, None)
+        self.listening.set()
 
     def _heard(self, channel: Any, data: Any) -> None:
         """Pass one note on; one that cannot be read or used drops every copy, and never stops the thread."""

@@ -296,6 +296,11 @@ class SharedCache:
         """Pass what other processes announce to these callbacks (a background thread, started once)."""
         self._listener.hear(forget, history_changed)
 
+    @property
+    def listening(self) -> threading.Event:
+        """Set while this process hears the others' announcements (its subscription confirmed)."""
+        return self._listener.listening
+
     def announce_history(self, account: str) -> None:
         """Tell the other processes that this account's history changed (they read it afresh)."""
         if self.available():

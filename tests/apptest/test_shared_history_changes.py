@@ -83,6 +83,28 @@ def test_the_history_pages_copy_of_an_account_is_dropped_when_another_replica_ch
     assert _until(lambda: history.cached_read("account-a", "open alerts", lambda: next(reads)) == "after")
 
 
+def test_copies_made_before_this_process_listened_are_dropped_once_it_listens(
+    redis_server: RedisServer,
+) -> None:
+    """A replica reads before its listener is subscribed (the moment after start-up, or while Redis
+    was away): another replica's announcement in that moment reaches nobody, so the copies go."""
+    dropped_entries: list[object] = []
+    dropped_histories: list[object] = []
+    listener = announcements.Listener(
+        redis_server.client(),
+        "this-process",
+        available=lambda: True,
+        failed=lambda exc, doing: None,
+        idle_s=0.1,
+    )
+    try:
+        listener.hear(dropped_entries.append, dropped_histories.append)
+        assert listener.listening.wait(30)
+        assert dropped_entries == [None] and dropped_histories == [None]  # every copy, once
+    finally:
+        listener.close()
+
+
 def test_a_note_that_cannot_be_read_drops_every_account_and_an_entry_note_round_trips() -> None:
     assert announcements.read_history_note(b"not json") == (None, None)
     assert announcements.read_history_note(b'["p1", "acct"]') == ("p1", "acct")
