@@ -13,7 +13,6 @@ import json
 import logging
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from components.core.connection import Connection
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import open_page
+from tests.polling import until
 
 ROOT = Path(__file__).resolve().parents[2]
 OVERVIEW = pages.OVERVIEW.file
@@ -240,20 +240,10 @@ MALFORMED_HISTORY_NOTES: list[bytes] = [
 ]
 
 
-def _until(check: Callable[[], bool], within_s: float = 20.0) -> bool:
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_after_malformed_announcements_a_write_on_another_replica_is_still_seen_here(
     redis_on: RedisServer, conn: Connection, live_env: SandboxServer
 ) -> None:
-    data.tracked_keywords(conn, SLUG)  # its listener started
-    shared = shared_cache.current()
+    shared = shared_cache.current(data._forget_here)  # its listener, as the data layer starts it
     assert shared is not None and shared.listening.wait(30)
     data.tracked_keywords(conn, SLUG)  # this replica's copy
     key = (conn.base_url, conn.fingerprint, "tracked_keywords", (SLUG,))
@@ -263,16 +253,16 @@ def test_after_malformed_announcements_a_write_on_another_replica_is_still_seen_
     for note in MALFORMED_HISTORY_NOTES:
         raw.publish(announcements.HISTORY_CHANNEL, note)
     raw.close()
-    assert _until(lambda: not data._ledger().holds(key))  # a note it cannot read drops every copy
+    assert until(lambda: not data._ledger().holds(key))  # a note it cannot read drops every copy
 
     command = [sys.executable, "-c", ANNOUNCE, redis_on.url, conn.base_url, conn.fingerprint, SLUG]
 
     def a_write_elsewhere_drops_the_copy_here() -> bool:
         data.tracked_keywords(conn, SLUG)  # re-read (a later malformed note may drop it too: then again)
         subprocess.run(command, check=True, timeout=60, cwd=ROOT)
-        return _until(lambda: not data._ledger().holds(key), within_s=5)
+        return until(lambda: not data._ledger().holds(key), within_s=5)
 
-    assert _until(a_write_elsewhere_drops_the_copy_here, within_s=60)
+    assert until(a_write_elsewhere_drops_the_copy_here, within_s=60)
 
 
 class _FailsOnce(redis.Redis):
@@ -301,7 +291,7 @@ def test_a_listener_that_dies_is_started_again_and_says_so_once(
     note = announcements.entry_note("another-process", ("https://x", "f", "tracked_keywords", ("s",)))
     try:
         entry = ("https://x", "f", "tracked_keywords", ("s",))
-        assert _until(lambda: bool(raw.publish(announcements.ENTRY_CHANNEL, note)) and entry in heard)
+        assert until(lambda: bool(raw.publish(announcements.ENTRY_CHANNEL, note)) and entry in heard)
         said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert len(said) == 1 and "started again" in said[0]
     finally:

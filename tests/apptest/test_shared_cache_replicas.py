@@ -24,11 +24,12 @@ from pydantic import SecretStr
 from bench.deployment import RedisServer
 from bench.harness import free_port
 from client.inputs import slug_for
-from components.core import data, pages, redis_cache, shared_cache
+from components.core import announcements, data, pages, redis_cache, shared_cache
 from components.core.connection import Connection
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import button, open_page
+from tests.polling import until
 
 SITE = ACCOUNTS[DEMO_KEY].sites[0]
 SLUG = slug_for(SITE)
@@ -308,9 +309,16 @@ def test_a_process_does_not_act_on_its_own_announcement(redis_on: RedisServer, c
     """A write forgets this process's copy at once and then announces it; the page re-reads meanwhile,
     so when the announcement comes back to this process's listener it must not drop the re-read."""
     key = (conn.base_url, conn.fingerprint, "tracked_keywords", (SLUG,))
+    shared = shared_cache.current(data._forget_here)  # its listener, as the data layer starts it
+    assert shared is not None and shared.listening.wait(30)
     data.tracked_keywords(conn, SLUG)  # the re-read, already made when the announcement arrives
-    shared = shared_cache.current()
-    assert shared is not None
+    other_key = (conn.base_url, conn.fingerprint, "lookup", ("stripe.com",))  # another page's copy
+    data.lookup(conn, "stripe.com")
     shared.delete(*key)  # the announcement this process sends
-    time.sleep(0.5)
+    # Then another process's: heard after this process's own (one channel keeps its order), so once
+    # its copy has gone, the own announcement has been heard too.
+    raw = redis_on.client()
+    raw.publish(announcements.ENTRY_CHANNEL, announcements.entry_note("another-process", other_key))
+    raw.close()
+    assert until(lambda: not data._ledger().holds(other_key))
     assert data._ledger().holds(key)

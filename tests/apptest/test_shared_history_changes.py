@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from components.core import announcements, history, redis_cache, shared_cache
 from components.core.connection import Connection
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
+from tests.polling import until
 
 ROOT = Path(__file__).resolve().parents[2]
 RIVAL = "rival-replica.com"
@@ -48,17 +48,6 @@ def shared(
     shared_cache.reset()
 
 
-def _until(check: object, within_s: float = 20.0) -> bool:
-    """Poll ``check`` until it holds: a generous deadline for a busy machine, still well inside the 30 s
-    a replica would otherwise trust its copy for (so passing proves the announcement, not the expiry)."""
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        if check():  # type: ignore[operator]
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_a_watch_through_another_replica_is_seen_here_at_once(
     shared: RedisServer, live_env: SandboxServer
 ) -> None:
@@ -66,7 +55,7 @@ def test_a_watch_through_another_replica_is_seen_here_at_once(
     assert ("domain", RIVAL, "") not in history.watched(conn)  # this replica now trusts its copy for 30 s
     other = [sys.executable, "-c", OTHER_REPLICA, live_env.base_url, DEMO_KEY, RIVAL]
     subprocess.run(other, check=True, timeout=60, cwd=ROOT, env=dict(os.environ))
-    assert _until(lambda: ("domain", RIVAL, "") in history.watched(conn))
+    assert until(lambda: ("domain", RIVAL, "") in history.watched(conn))
 
 
 def test_the_history_pages_copy_of_an_account_is_dropped_when_another_replica_changes_it(
@@ -80,7 +69,7 @@ def test_the_history_pages_copy_of_an_account_is_dropped_when_another_replica_ch
         other.announce_history("account-a")
     finally:
         other.close()
-    assert _until(lambda: history.cached_read("account-a", "open alerts", lambda: next(reads)) == "after")
+    assert until(lambda: history.cached_read("account-a", "open alerts", lambda: next(reads)) == "after")
 
 
 def test_copies_made_before_this_process_listened_are_dropped_once_it_listens(
