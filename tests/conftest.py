@@ -8,6 +8,7 @@ sandbox), apptest/ (the app in Live mode, caches emptied), browser/ (Chromium an
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -29,6 +30,18 @@ pytest_plugins = ["tests.coverage_floors"]
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
+
+
+def _scan_installed_components_once() -> None:
+    """Each new ``AppTest`` scans every installed package's metadata for Streamlit components (half a
+    second, most of a short page's run; a served app does it once at start-up). The installed packages
+    don't change while the suite runs, so each test process scans once and every AppTest reuses it."""
+    from streamlit.components.v2 import manifest_scanner
+
+    manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
+
+
+_scan_installed_components_once()
 
 
 @pytest.fixture(scope="session")
