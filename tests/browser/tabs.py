@@ -1,6 +1,6 @@
 """The served app and browser tabs on it: open a page, wait until Streamlit's script run has ended, and
-keep a screenshot in ``artifacts/`` for a person to look at. Shared by every browser test module, so they
-all wait for the same thing before they read the page.
+keep a screenshot in ``artifacts/`` for a person to look at (when asked for: ``SCREENSHOTS_ENV``).
+Shared by every browser test module, so they all wait for the same thing before they read the page.
 
 Also the one measure of a drawn table (``GRID_STATE``, ``drawn_tables``, ``assert_tables_fit``) that every
 check of "this table fits a laptop-wide page" uses, so they all judge "fits" alike.
@@ -8,6 +8,7 @@ check of "this table fits a laptop-wide page" uses, so they all judge "fits" ali
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Iterable
@@ -15,9 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Locator, Page
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+#: Set (to anything) to keep the screenshots in ``artifacts/``, e.g. for the guides' pictures.
+SCREENSHOTS_ENV = "DASHBOARD_TEST_SCREENSHOTS"
 #: Generous: other test runs may share the machine's two cores.
 TIMEOUT_MS = 60_000
 VIEWPORT_WIDTH = 1400
@@ -91,10 +94,18 @@ def settled(page: Page, *, linger_ms: int = 0) -> None:
         page.wait_for_timeout(linger_ms)
 
 
-def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
-    """``artifacts/<name>.png``: what the page looked like, for a person (nothing asserts on it)."""
+def screenshot(shown: Page | Locator, name: str, *, full_page: bool = True) -> None:
+    """``artifacts/<name>.png``: what the page (or one part of it) looked like, for a person; nothing
+    asserts on it. Only with ``SCREENSHOTS_ENV`` set: a long page's full-size picture costs seconds of
+    the machine the whole suite shares, for a file nobody looks at on most runs."""
+    if not os.environ.get(SCREENSHOTS_ENV):
+        return
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+    path = str(ARTIFACTS / f"{name}.png")
+    if isinstance(shown, Locator):
+        shown.screenshot(path=path)
+    else:
+        shown.screenshot(path=path, full_page=full_page)
 
 
 def drawn_tables(page: Page, *, count: int = 1) -> list[dict]:

@@ -15,7 +15,6 @@ from components.common.text import fmt_number
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.browser.tabs import (
-    ARTIFACTS,
     TIMEOUT_MS,
     assert_tables_fit,
     drawn_tables,
@@ -192,7 +191,7 @@ def test_bar_labels_are_not_struck_through_by_the_median_line(
         page.locator(".js-plotly-plot text.bartext").first.wait_for(timeout=TIMEOUT_MS)
         settled(page, linger_ms=500)
         parts = page.evaluate(CHART_PARTS)
-        page.locator(".js-plotly-plot").first.screenshot(path=str(ARTIFACTS / f"serp_chart_{scheme}.png"))
+        screenshot(page.locator(".js-plotly-plot").first, f"serp_chart_{scheme}")
     finally:
         page.close()
     assert len(parts["labels"]) == sum(r.dr is not None for r in report.results)
