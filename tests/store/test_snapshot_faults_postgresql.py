@@ -1,5 +1,6 @@
-"""The daily job's fault matrix on PostgreSQL: every operation it calls × every fault the sandbox
-injects, one database and one sandbox per case (see ``tests.store.fault_matrix``)."""
+"""The daily job's fault matrix on PostgreSQL: every operation it calls × the faults whose answers reach
+the database differently (SQLite runs every fault), one database and one sandbox per case (see
+``tests.store.fault_matrix``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.store.fault_matrix import run_every_fault
+from tests.store.fault_matrix import STORED_DIFFERENTLY, run_every_fault
 
 
 @pytest.fixture
@@ -18,4 +19,4 @@ def database_kind() -> str:
 def test_the_job_survives_each_fault_and_keeps_everything_else(
     migrated_copies: Callable[[], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    run_every_fault(migrated_copies, monkeypatch)
+    run_every_fault(migrated_copies, monkeypatch, STORED_DIFFERENTLY)
