@@ -153,3 +153,19 @@ def test_a_broken_link_an_image_or_an_anchor_is_caught(tmp_path: Path) -> None:
         "docs/guide.md#other: no heading #other in guide.md",
         "docs/absent.png: no file docs/absent.png",
     ]
+
+
+def _readme_test_command() -> str:
+    """Command 2 of the Quick start: the line after the "# 2." comment in its code block."""
+    lines = README.read_text().splitlines()
+    step = next(number for number, line in enumerate(lines) if line.startswith("# 2. "))
+    return lines[step + 1].strip()
+
+
+def test_ci_runs_exactly_the_readmes_test_command() -> None:
+    """What a newcomer runs and what CI runs are one command: a coverage floor or a check added to one
+    reaches the other."""
+    ci_run = (ROOT / ".ci" / "run").read_text().splitlines()
+    last_command = next(line for line in reversed(ci_run) if line.strip() and not line.startswith("#"))
+    assert last_command.strip() == _readme_test_command()
+    assert "--cov" in last_command  # the floors are enforced where the whole suite runs
