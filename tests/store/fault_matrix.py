@@ -1,6 +1,6 @@
-"""The daily job against every fault the sandbox injects, on each operation it calls, on SQLite (and
-the faults that store differently on PostgreSQL; one database and one sandbox per case): the real service will answer what the sandbox never
-does.
+"""The daily job against every fault the sandbox injects, on each operation it calls, on SQLite (and the
+faults that are stored differently on PostgreSQL; one database and one sandbox per case): the real
+service will answer what the sandbox never does.
 
 Whatever one operation answers (any status, a timeout, a dropped connection, a body that is not JSON or
 not the documented shape, nulls, hostile text), the job ends with its tally line and exit 0 or 1, never
@@ -11,8 +11,8 @@ ranking" or a Trust Map that was not read.
 One test per database runs its cases side by side, a few dozen at a time: on SQLite all seventy-five,
 on PostgreSQL the faults whose answers reach the database differently (``STORED_DIFFERENTLY``). Each
 job runs against a sandbox of its own (a fault is the sandbox's state), so the faults' own waits (a
-Retry-After, a timeout) pass together instead of one after another. The SQLite and PostgreSQL halves are two test
-modules (each names its database kind), so the suite's two workers run them at the same time.
+Retry-After, a timeout) pass together instead of one after another. The SQLite and PostgreSQL halves
+are two test modules (each names its database kind), so the suite's two workers run them at once.
 """
 
 from __future__ import annotations
