@@ -9,11 +9,12 @@ import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.tabs import (
     TIMEOUT_MS,
     ServedApp,
+    as_shown,
     assert_tables_fit,
     drawn_tables,
     screenshot,
@@ -72,7 +73,10 @@ def test_the_demo_alerts_are_listed_and_acknowledging_one_lowers_the_open_count(
     settled(page)
     selected = page.get_by_role("tab", selected=True).first.text_content(timeout=TIMEOUT_MS) or ""
     assert selected.strip() == query["history_tab"][0]
-    assert subject in page.locator("section.main, [data-testid='stMain']").first.inner_text()
+    # The tab's chart and table draw after the tabs themselves: wait for the subject, not a fixed time.
+    expect(page.locator("section.main, [data-testid='stMain']").first).to_contain_text(
+        as_shown(subject), timeout=TIMEOUT_MS
+    )
     screenshot(page, "alerts-chart-link")
     page.close()
 

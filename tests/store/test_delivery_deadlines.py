@@ -100,11 +100,13 @@ def test_the_delivery_pass_stops_at_its_deadline_and_names_what_it_did_not_send(
     # 4 deliveries of 0.5 s each cannot fit in 1.2 s: the pass stopped before some were even tried.
     assert len(tried) < len(ids)
     assert report.delivered == 0 and report.waiting == len(ids)
-    unsent = [i for i in ids if _key(i) not in tried]
-    assert len(report.unsent) == len(unsent)
-    for alert_id in unsent:
+    named = [i for i in ids if any(f"alert {i} " in line for line in report.unsent)]
+    assert named and len(named) == len(report.unsent)
+    # (A delivery the pass began may not have reached a busy receiver yet: the receiver's count of
+    # what was tried is a floor, so every alert named as not sent was never received, not vice versa.)
+    for alert_id in named:
+        assert _key(alert_id) not in tried
         assert delivery(store, alert_id).state == "pending"  # still waiting for the next run
-        assert any(f"alert {alert_id} " in line for line in report.unsent)
     assert any("not sent" in line and "1.2 s" in line for line in lines), lines
     assert "not sent" in report.summary
 
