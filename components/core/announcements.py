@@ -201,8 +201,7 @@ class Listener:
     def _subscribed(self) -> None:
         """Redis confirmed both channels: from now on every note is heard. Any sent before (since this
         process started, or while the subscription was lost) was missed, so every copy is dropped."""
-        self._pass_on(ENTRY_CHANNEL, None)
-        self._pass_on(HISTORY_CHANNEL, None)
+        self._drop_every_copy()
         self.listening.set()
 
     def _heard(self, channel: Any, data: Any) -> None:
@@ -223,8 +222,12 @@ class Listener:
                     type(exc).__name__,
                 )
             with contextlib.suppress(Exception):
-                self._pass_on(ENTRY_CHANNEL, None)
-                self._pass_on(HISTORY_CHANNEL, None)
+                self._drop_every_copy()
+
+    def _drop_every_copy(self) -> None:
+        """What a missed or unreadable note calls for: every cached answer and every history read."""
+        self._pass_on(ENTRY_CHANNEL, None)
+        self._pass_on(HISTORY_CHANNEL, None)
 
     def _pass_on(self, channel: str, subject: Any) -> None:
         callback = self._forget if channel == ENTRY_CHANNEL else self._history_changed
