@@ -8,11 +8,12 @@ launched, so importing this module costs nothing.
 from __future__ import annotations
 
 import contextlib
+import tempfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, BrowserContext
 
 #: Debian's ``chromium`` package; ``.ci/run`` installs it when it is missing.
 EXECUTABLE = "/usr/bin/chromium"
@@ -40,3 +41,24 @@ def launch() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+@contextlib.contextmanager
+def launch_profile() -> Iterator[BrowserContext]:
+    """A running Chromium with a profile of its own on disk (removed when the block ends): its tabs share
+    cookies and the browser's caches, the compiled-script cache included, as a person's browser does.
+
+    A fresh context (``launch``'s ``new_page``) keeps everything in memory and compiles Streamlit's
+    front end anew on every page load: about twice the processor time of a load in a profile that has
+    seen the page before (``docs/development.md``, "Browser tests").
+    """
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="chromium-profile-") as folder, sync_playwright() as playwright:
+        profile = playwright.chromium.launch_persistent_context(
+            folder, executable_path=EXECUTABLE, args=list(LAUNCH_ARGS), accept_downloads=True
+        )
+        try:
+            yield profile
+        finally:
+            profile.close()

@@ -29,7 +29,7 @@ from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
 pytest_plugins = ["tests.coverage_floors"]
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from tests.browser.tabs import BrowserProfile
 
 
 def _scan_installed_components_once() -> None:
@@ -86,14 +86,16 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium per test module (Debian's, launched as ``bench/`` launches it), for the
-    browser and deployment tests; it fails, not skips, where chromium is missing."""
+def browser() -> Iterator[BrowserProfile]:
+    """One headless Chromium per test module (Debian's, launched as ``bench/`` launches it), its tabs in
+    one profile (``tests.browser.tabs.BrowserProfile``), for the browser and deployment tests; it fails,
+    not skips, where chromium is missing."""
     from bench import chromium
+    from tests.browser.tabs import browser_profile
 
     if not os.path.exists(chromium.EXECUTABLE):
         pytest.fail(
             f"Browser tests need Debian's chromium at {chromium.EXECUTABLE}: apt-get install -y chromium"
         )
-    with chromium.launch() as launched:
+    with browser_profile() as launched:
         yield launched

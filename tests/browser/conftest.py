@@ -8,16 +8,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from bench.harness import app_process
 from sandbox import DEMO_KEY, SandboxServer
-from tests.browser.tabs import LAPTOP_WIDTHS, ServedApp, open_app_page
+from tests.browser.tabs import LAPTOP_WIDTHS, BrowserProfile, ServedApp, open_app_page
 
 
 @pytest.fixture(scope="module")
 def served_app(
-    sandbox: SandboxServer, browser: Browser, tmp_path_factory: pytest.TempPathFactory
+    sandbox: SandboxServer, browser: BrowserProfile, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServedApp]:
     """``streamlit run app.py`` for the module, its start page opened once before any test.
 
@@ -53,7 +53,7 @@ def app_url(served_app: ServedApp) -> str:
 
 
 @pytest.fixture(scope="module")
-def laptops(browser: Browser) -> Iterator[dict[int, Page]]:
+def laptops(browser: BrowserProfile) -> Iterator[dict[int, Page]]:
     """One tab per laptop width (``LAPTOP_WIDTHS``), shared by the module's tests: each test navigates
     them to its page. Tall, so a page's tables are all drawn without scrolling."""
     opened = {width: browser.new_page(viewport={"width": width, "height": 2400}) for width in LAPTOP_WIDTHS}

@@ -2,21 +2,26 @@
 keep a screenshot in ``artifacts/`` for a person to look at (when asked for: ``SCREENSHOTS_ENV``).
 Shared by every browser test module, so they all wait for the same thing before they read the page.
 
+``BrowserProfile`` is the browser every browser test drives: its tabs share one on-disk profile.
+
 Also the one measure of a drawn table (``GRID_STATE``, ``drawn_tables``, ``assert_tables_fit``) that every
 check of "this table fits a laptop-wide page" uses, so they all judge "fits" alike.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from playwright.sync_api import Browser, Locator, Page
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize
+
+from bench import chromium
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 #: Set (to anything) to keep the screenshots in ``artifacts/``, e.g. for the guides' pictures.
@@ -52,9 +57,56 @@ class ServedApp:
     log: Path
 
 
-def new_tab(browser: Browser, *, height: int = 1000, **options: Any) -> Page:
+@dataclass
+class BrowserProfile:
+    """One headless Chromium for a test module, as a person's browser: its tabs (``new_page``) share a
+    profile on disk, so a page loaded before comes from the browser's caches, its scripts already
+    compiled; each tab is still a Streamlit session of its own. Someone else at another desk (other
+    cookies: another signed-in person) is ``new_context``, in a second Chromium started on first use.
+    """
+
+    profile: BrowserContext
+    _stack: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
+    _isolated: Browser | None = None
+
+    def new_page(
+        self,
+        *,
+        viewport: ViewportSize | None = None,
+        color_scheme: Literal["dark", "light", "no-preference"] | None = None,
+    ) -> Page:
+        """A new tab of the profile, with ``viewport`` (else 1280 × 720) and ``color_scheme``."""
+        page = self.profile.new_page()
+        if viewport:
+            page.set_viewport_size(viewport)
+        if color_scheme:
+            page.emulate_media(color_scheme=color_scheme)
+        return page
+
+    def new_context(self, **options: Any) -> BrowserContext:
+        """A browser context sharing nothing with the profile or another context (Playwright's options)."""
+        if self._isolated is None:
+            self._isolated = self._stack.enter_context(chromium.launch())
+        return self._isolated.new_context(**options)
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+@contextlib.contextmanager
+def browser_profile() -> Iterator[BrowserProfile]:
+    """A ``BrowserProfile`` for the block (both Chromiums closed when it ends)."""
+    with chromium.launch_profile() as profile:
+        browser = BrowserProfile(profile)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def new_tab(browser: BrowserProfile, *, height: int = 1000) -> Page:
     """A new tab (its own Streamlit session) with a desktop-sized viewport."""
-    return browser.new_page(viewport={"width": VIEWPORT_WIDTH, "height": height}, **options)
+    return browser.new_page(viewport={"width": VIEWPORT_WIDTH, "height": height})
 
 
 def go_to(page: Page, url: str, *, ready: str = "h1") -> None:
@@ -75,7 +127,7 @@ def go_to_each(pages: Iterable[Page], url: str, *, ready: str = "h1") -> None:
         settled(page)
 
 
-def open_app_page(browser: Browser, url: str, *, height: int = 1000) -> Page:
+def open_app_page(browser: BrowserProfile, url: str, *, height: int = 1000) -> Page:
     """A new tab on ``url`` once the page has drawn its title and its script run has ended."""
     page = new_tab(browser, height=height)
     go_to(page, url)

@@ -14,11 +14,11 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page
+from playwright.sync_api import Locator, Page
 
 from bench.harness import app_process
 from tests.browser.evidence_demo import ALERTS, RuleAlert, demo_with_every_rule
-from tests.browser.tabs import TIMEOUT_MS, ServedApp, as_shown, screenshot, settled
+from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, ServedApp, as_shown, screenshot, settled
 
 CARD = '[class*="st-key-alert_card_"]'
 CHART = '[data-stale="false"] .js-plotly-plot'
@@ -117,7 +117,7 @@ def _check_churn(page: Page, alert: RuleAlert, query: dict[str, str]) -> None:
 
 @pytest.mark.parametrize("rule", list(ALERTS))
 def test_each_rules_chart_link_opens_its_evidence(
-    browser: Browser, evidence_app: ServedApp, rule: str
+    browser: BrowserProfile, evidence_app: ServedApp, rule: str
 ) -> None:
     alert = ALERTS[rule]
     page = browser.new_page(viewport={"width": 1280, "height": 1400}, color_scheme="light")

@@ -9,10 +9,11 @@ import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.tabs import (
     TIMEOUT_MS,
+    BrowserProfile,
     ServedApp,
     as_shown,
     assert_tables_fit,
@@ -35,7 +36,7 @@ def _open_count(page: Page) -> int:
 
 
 def test_the_demo_alerts_are_listed_and_acknowledging_one_lowers_the_open_count(
-    browser: Browser, sandbox_app: ServedApp
+    browser: BrowserProfile, sandbox_app: ServedApp
 ) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 1000}, color_scheme="light")
     page.goto(f"{sandbox_app.url}/alerts", wait_until="domcontentloaded")

@@ -6,17 +6,16 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
 from bench.harness import app_process
 from client import ApiClient
 from sandbox import DEMO_KEY, SandboxServer
-from tests.browser.tabs import new_tab, screenshot, settled
+from tests.browser.tabs import BrowserProfile, new_tab, screenshot, settled
 
 pytestmark = pytest.mark.browser
 
 
-def test_typing_a_domain_shows_its_dr(app_url: str, browser: Browser, sandbox: SandboxServer) -> None:
+def test_typing_a_domain_shows_its_dr(app_url: str, browser: BrowserProfile, sandbox: SandboxServer) -> None:
     domain = "stripe.com"
     with ApiClient(sandbox.base_url, DEMO_KEY) as client:
         expected_dr = client.lookup(domain).authority.dr
@@ -42,7 +41,7 @@ def test_typing_a_domain_shows_its_dr(app_url: str, browser: Browser, sandbox: S
 
 
 def test_a_deep_link_as_a_fresh_servers_first_request_runs_the_whole_app(
-    sandbox: SandboxServer, browser: Browser, tmp_path: Path
+    sandbox: SandboxServer, browser: BrowserProfile, tmp_path: Path
 ) -> None:
     """A shared link must show the app with its sidebar even when nobody opened the app before."""
     log = tmp_path / "streamlit.log"
@@ -59,7 +58,7 @@ def test_a_deep_link_as_a_fresh_servers_first_request_runs_the_whole_app(
             page.close()
 
 
-def test_the_domain_stays_when_switching_pages_in_the_sidebar(app_url: str, browser: Browser) -> None:
+def test_the_domain_stays_when_switching_pages_in_the_sidebar(app_url: str, browser: BrowserProfile) -> None:
     """A sidebar link carries no query string; the domain typed on one page is still there on the next."""
     page = new_tab(browser)
     try:

@@ -6,19 +6,18 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser
 
 from client import ApiClient
 from components.coach import rules as coach
 from components.core.sidebar import quota_colour
 from sandbox import DEMO_KEY, SandboxServer
-from tests.browser.tabs import new_tab, screenshot, settled
+from tests.browser.tabs import BrowserProfile, new_tab, screenshot, settled
 from tests.sandbox_picks import domain_for_issue
 
 pytestmark = pytest.mark.browser
 
 
-def test_analyze_renders_in_chromium(app_url: str, browser: Browser, sandbox: SandboxServer) -> None:
+def test_analyze_renders_in_chromium(app_url: str, browser: BrowserProfile, sandbox: SandboxServer) -> None:
     domain = domain_for_issue("inflated")
     with ApiClient(sandbox.base_url, DEMO_KEY) as api:
         lookup = api.lookup(domain)
@@ -64,7 +63,7 @@ def _rgb(hex_colour: str) -> str:
 
 
 def test_advice_says_what_it_rests_on_and_the_quota_bar_shows_what_is_left(
-    app_url: str, browser: Browser, sandbox: SandboxServer
+    app_url: str, browser: BrowserProfile, sandbox: SandboxServer
 ) -> None:
     domain = domain_for_issue("inflated")
     with ApiClient(sandbox.base_url, DEMO_KEY) as api:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from tests.browser.tabs import TIMEOUT_MS, open_app_page, screenshot, settled
+from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, open_app_page, screenshot, settled
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +40,7 @@ def _preview(page: Page) -> None:
 
 
 def test_approve_after_an_edit_sends_nothing_and_asks_for_a_new_preview(
-    app_url: str, browser: Browser, sandbox: SandboxServer
+    app_url: str, browser: BrowserProfile, sandbox: SandboxServer
 ) -> None:
     page = open_app_page(browser, f"{app_url}/exchanges?domain={SITE}", height=1500)
     try:

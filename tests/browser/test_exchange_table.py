@@ -5,7 +5,7 @@ about before a second proposal."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from client import ApiClient
 from sandbox import DEMO_KEY, SandboxServer
@@ -13,6 +13,7 @@ from sandbox.accounts import ACCOUNTS
 from tests.browser.tabs import (
     TABLE,
     TIMEOUT_MS,
+    BrowserProfile,
     assert_tables_fit,
     drawn_tables,
     go_to,
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.browser
 SITE = ACCOUNTS[DEMO_KEY].sites[0]
 
 
-def _open(browser: Browser, url: str, width: int) -> Page:
+def _open(browser: BrowserProfile, url: str, width: int) -> Page:
     page = browser.new_page(viewport={"width": width, "height": 1000})
     go_to(page, url)
     drawn_tables(page)
@@ -55,7 +56,7 @@ def test_the_table_fits_the_page_and_why_it_fits_reads_in_full(
 
 
 def test_a_partner_already_proposed_to_is_marked_and_warned_about(
-    app_url: str, browser: Browser, sandbox: SandboxServer
+    app_url: str, browser: BrowserProfile, sandbox: SandboxServer
 ) -> None:
     with ApiClient(sandbox.base_url, DEMO_KEY) as client:  # an earlier session proposed to the first one
         first = client.exchange_candidates(SITE, limit=10).candidates[0]

@@ -6,14 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser
 
 from client import ApiClient
 from components.research.frames.site_check import verdict_style
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.data import is_listed
-from tests.browser.tabs import TIMEOUT_MS, open_app_page, screenshot, settled
+from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, open_app_page, screenshot, settled
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +29,7 @@ def _new_domain(sandbox: SandboxServer) -> str:
 
 
 def test_submit_with_a_site_check_then_read_the_report(
-    app_url: str, browser: Browser, sandbox: SandboxServer
+    app_url: str, browser: BrowserProfile, sandbox: SandboxServer
 ) -> None:
     domain = _new_domain(sandbox)
     page = open_app_page(browser, f"{app_url}/my-sites?sites_tab=Submit+a+site", height=1300)
@@ -55,7 +54,9 @@ def test_submit_with_a_site_check_then_read_the_report(
         page.close()
 
 
-def test_preview_then_approve_an_exchange(app_url: str, browser: Browser, sandbox: SandboxServer) -> None:
+def test_preview_then_approve_an_exchange(
+    app_url: str, browser: BrowserProfile, sandbox: SandboxServer
+) -> None:
     page = open_app_page(browser, f"{app_url}/exchanges?domain={SITE}", height=1300)
     try:
         page.get_by_role("button", name=re.compile(r"^Preview")).click()

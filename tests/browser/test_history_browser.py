@@ -8,11 +8,11 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from sandbox import DEMO_KEY
 from sandbox.demo_history import demo_subjects
-from tests.browser.tabs import TIMEOUT_MS, ServedApp, go_to, screenshot, settled
+from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, ServedApp, go_to, screenshot, settled
 
 SUBJECTS = demo_subjects(DEMO_KEY)
 MINE = SUBJECTS.own_sites[0]
@@ -21,7 +21,7 @@ SEED_TIMEOUT_MS = 180_000
 CHART = '[data-stale="false"] .js-plotly-plot .main-svg'
 
 
-def _tab(browser: Browser) -> Page:
+def _tab(browser: BrowserProfile) -> Page:
     return browser.new_page(viewport={"width": 1440, "height": 1100}, color_scheme="light")
 
 
@@ -33,7 +33,7 @@ def _chart_text(page: Page, title: str) -> str:
 
 
 def test_demo_history_shows_dr_and_true_dr_trends_for_your_site_and_a_competitor(
-    browser: Browser, sandbox_app: ServedApp
+    browser: BrowserProfile, sandbox_app: ServedApp
 ) -> None:
     page = _tab(browser)
     page.goto(f"{sandbox_app.url}/history", wait_until="domcontentloaded")
@@ -49,7 +49,9 @@ def test_demo_history_shows_dr_and_true_dr_trends_for_your_site_and_a_competitor
     page.close()
 
 
-def test_demo_history_shows_the_keyword_position_chart(browser: Browser, sandbox_app: ServedApp) -> None:
+def test_demo_history_shows_the_keyword_position_chart(
+    browser: BrowserProfile, sandbox_app: ServedApp
+) -> None:
     page = _tab(browser)
     go_to(page, f"{sandbox_app.url}/history?history_tab=Keyword+positions", ready=CHART)
     settled(page, linger_ms=500)
@@ -61,7 +63,7 @@ def test_demo_history_shows_the_keyword_position_chart(browser: Browser, sandbox
 
 
 def test_watch_on_the_domain_overview_then_its_history_link_opens_that_domains_trends(
-    browser: Browser, sandbox_app: ServedApp
+    browser: BrowserProfile, sandbox_app: ServedApp
 ) -> None:
     watched = "wikipedia.org"  # in the sandbox, not among the demo history's domains
     page = _tab(browser)

@@ -14,14 +14,14 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.faults import ANY_OPERATION, HOSTILE_HOST
 from store import HistoryStore
 from tests.apptest.test_inert_text_pages import hostile_history
-from tests.browser.tabs import TIMEOUT_MS, ServedApp, new_tab, screenshot, settled
+from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, ServedApp, new_tab, screenshot, settled
 
 pytestmark = pytest.mark.browser
 
@@ -52,7 +52,9 @@ def hostile_alerts(served_app: ServedApp) -> ServedApp:
 
 
 @pytest.fixture
-def hostile(hostile_alerts: ServedApp, sandbox: SandboxServer, browser: Browser) -> Iterator[ServedApp]:
+def hostile(
+    hostile_alerts: ServedApp, sandbox: SandboxServer, browser: BrowserProfile
+) -> Iterator[ServedApp]:
     """Every read answers hostile text. The sidebar shows the plan name of the latest answer, drawn before
     the page reads anything: one hostile answer first (the overview's lookup), so every page shows it."""
     sandbox.state.add_fault(ANY_OPERATION, "hostile")
@@ -76,7 +78,7 @@ def _live_parts(page: Page) -> list[str]:
 
 @pytest.mark.parametrize(("path", "reached"), PAGES, ids=["overview", "alerts", "trust-map"])
 def test_service_text_shows_no_link_or_image(
-    path: str, reached: str, hostile: ServedApp, browser: Browser
+    path: str, reached: str, hostile: ServedApp, browser: BrowserProfile
 ) -> None:
     page = new_tab(browser)
     asked: list[str] = []

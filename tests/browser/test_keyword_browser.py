@@ -6,7 +6,7 @@ import contextlib
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from client import ApiClient
@@ -16,6 +16,7 @@ from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.browser.tabs import (
     TIMEOUT_MS,
+    BrowserProfile,
     assert_tables_fit,
     drawn_tables,
     go_to,
@@ -64,7 +65,9 @@ def _requests(server: SandboxServer, method: str, path: str) -> int:
     return sum(1 for m, p, _, _ in server.state.request_log if m == method and p == path)
 
 
-def test_research_a_keyword_and_see_its_chart(app_url: str, browser: Browser, sandbox: SandboxServer) -> None:
+def test_research_a_keyword_and_see_its_chart(
+    app_url: str, browser: BrowserProfile, sandbox: SandboxServer
+) -> None:
     keyword = "coffee beans"
     page = open_app_page(
         browser, f"{app_url}/keyword-research?keyword=coffee+beans&domain={SITE}", height=1300
@@ -84,7 +87,9 @@ def test_research_a_keyword_and_see_its_chart(app_url: str, browser: Browser, sa
         page.close()
 
 
-def test_add_then_remove_a_tracked_keyword(app_url: str, browser: Browser, sandbox: SandboxServer) -> None:
+def test_add_then_remove_a_tracked_keyword(
+    app_url: str, browser: BrowserProfile, sandbox: SandboxServer
+) -> None:
     keyword = "server side tracking"
     with ApiClient(sandbox.base_url, DEMO_KEY) as client:
         start = client.tracked_keywords(SLUG)
@@ -175,7 +180,7 @@ def _contrast(one: str, other: str) -> float:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_bar_labels_are_not_struck_through_by_the_median_line(
-    app_url: str, browser: Browser, sandbox: SandboxServer, scheme: str
+    app_url: str, browser: BrowserProfile, sandbox: SandboxServer, scheme: str
 ) -> None:
     """Each DR label of the top-10 chart is readable: no reference line is drawn across it."""
     keyword = "coffee beans"

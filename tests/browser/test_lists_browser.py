@@ -15,10 +15,10 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page
+from playwright.sync_api import Locator, Page
 
 from sandbox import DEMO_KEY, SandboxServer
-from tests.browser.tabs import TIMEOUT_MS, go_to, new_tab, screenshot, settled
+from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, go_to, new_tab, screenshot, settled
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +26,7 @@ INVALID = "not a domain!!"
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
+def page(browser: BrowserProfile) -> Iterator[Page]:
     tab = new_tab(browser, height=1600)
     try:
         yield tab

@@ -16,9 +16,9 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from tests.browser.tabs import TIMEOUT_MS, go_to, new_tab, settled
+from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, go_to, new_tab, settled
 
 pytestmark = pytest.mark.browser
 
@@ -52,7 +52,7 @@ def _step_back(page: Page) -> None:
 
 
 @pytest.fixture
-def overview(browser: Browser, app_url: str) -> Iterator[Page]:
+def overview(browser: BrowserProfile, app_url: str) -> Iterator[Page]:
     page = new_tab(browser)
     go_to(page, f"{app_url}/?domain={DOMAIN}", ready=METRIC)
     yield page

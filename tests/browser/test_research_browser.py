@@ -9,18 +9,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from client import ApiClient
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.data import SUSPICIOUS_SITE
-from tests.browser.tabs import TIMEOUT_MS, go_to, new_tab, screenshot, settled
+from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, go_to, new_tab, screenshot, settled
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
+def page(browser: BrowserProfile) -> Iterator[Page]:
     """A tall tab, so each page's charts and table are drawn in one screenshot."""
     tab = new_tab(browser, height=1800)
     try:

@@ -8,12 +8,11 @@ image and a javascript: link into every string (URLs become javascript: URLs). E
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser
 
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.faults import HOSTILE_SCRIPT
-from tests.browser.tabs import new_tab, settled
+from tests.browser.tabs import BrowserProfile, new_tab, settled
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +27,7 @@ def test_hostile_markup_is_shown_not_run(
     operation: str,
     app_url: str,
     sandbox: SandboxServer,
-    browser: Browser,
+    browser: BrowserProfile,
 ) -> None:
     sandbox.state.add_fault(operation, "hostile")
     page = new_tab(browser)

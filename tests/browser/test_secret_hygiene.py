@@ -17,11 +17,10 @@ from pathlib import Path
 from urllib.parse import quote, urlencode
 
 import pytest
-from playwright.sync_api import Browser
 
 from sandbox import DEMO_KEY
 from tests.apptest.test_fault_matrix import CATALOGUE
-from tests.browser.tabs import ServedApp, new_tab, settled
+from tests.browser.tabs import BrowserProfile, ServedApp, new_tab, settled
 
 pytestmark = pytest.mark.browser
 
@@ -46,12 +45,12 @@ def secret_sightings(secrets: Mapping[str, str], **places: Iterable[str | bytes]
 
 def test_the_key_never_reaches_the_browser_the_log_or_a_csv(
     served_app: ServedApp,
-    browser: Browser,
+    browser: BrowserProfile,
     tmp_path: Path,
 ) -> None:
     url, log = served_app.url, served_app.log
     received: list[bytes] = []
-    page = new_tab(browser, accept_downloads=True)
+    page = new_tab(browser)  # the profile accepts downloads
     page.on("websocket", lambda ws: ws.on("framereceived", lambda p: received.append(_as_bytes(p))))
     visited: list[str] = []
     html: list[str] = []

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from bench.harness import app_process
 from client.inputs import slug_for
@@ -49,6 +49,7 @@ from tests.browser.oidc import (
 from tests.browser.tabs import (
     LAPTOP_WIDTHS,
     TIMEOUT_MS,
+    BrowserProfile,
     assert_tables_fit,
     drawn_tables,
     go_to,
@@ -108,7 +109,7 @@ class SignedInApp:
     database: Path
     provider: MockProvider
     keys: SignInSecrets
-    browser: Browser
+    browser: BrowserProfile
     frames: list[bytes] = field(default_factory=list)
     html: list[str] = field(default_factory=list)
     urls: list[str] = field(default_factory=list)
@@ -146,7 +147,7 @@ class SignedInApp:
 
 @pytest.fixture(scope="module")
 def signed_app(
-    sandbox: SandboxServer, browser: Browser, tmp_path_factory: pytest.TempPathFactory
+    sandbox: SandboxServer, browser: BrowserProfile, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[SignedInApp]:
     folder = tmp_path_factory.mktemp("signin")
     keys = SignInSecrets.fresh()
@@ -252,7 +253,9 @@ def writes(signed_app: SignedInApp, sandbox: SandboxServer) -> Writes:
         # Signing in from the link lands on it (one more page load): wait for that load, not race it.
         # The address keeps the page; ``?domain=`` may go again at once, since the site it names is the
         # picker's first (Streamlit keeps no URL-bound value that equals the field's default).
-        expect(page).to_have_url(re.compile(rf"^{re.escape(app.url)}/tracked-keywords(\?|$)"), timeout=TIMEOUT_MS)
+        expect(page).to_have_url(
+            re.compile(rf"^{re.escape(app.url)}/tracked-keywords(\?|$)"), timeout=TIMEOUT_MS
+        )
         page.get_by_text("Keyword to track").wait_for(timeout=TIMEOUT_MS)
         expect(page.get_by_role("combobox", name="Your site")).to_have_value(SITE, timeout=TIMEOUT_MS)
         settled(page)

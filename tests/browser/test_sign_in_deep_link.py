@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from bench.harness import app_process
 from sandbox import DEMO_KEY, SandboxServer
 from tests.browser.oidc import SignInSecrets, Someone, loopback_only, mock_provider, sign_in, write_secrets
-from tests.browser.tabs import TIMEOUT_MS, go_to, settled
+from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, go_to, settled
 
 pytestmark = pytest.mark.browser
 
@@ -31,12 +31,12 @@ TRUST_MAP_LINK = "trust-map?domain=stripe.com"
 @dataclass(frozen=True)
 class SignInApp:
     url: str
-    browser: Browser
+    browser: BrowserProfile
 
 
 @pytest.fixture(scope="module")
 def signin_app(
-    sandbox: SandboxServer, browser: Browser, tmp_path_factory: pytest.TempPathFactory
+    sandbox: SandboxServer, browser: BrowserProfile, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[SignInApp]:
     folder = tmp_path_factory.mktemp("deep-link")
     with mock_provider([VIEWER]) as provider:

@@ -7,7 +7,7 @@ right (the index audit's Coverage reason, "Duplicate wi…") hides the very thin
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from client import ApiClient
 from sandbox import DEMO_KEY, SandboxServer
@@ -16,6 +16,7 @@ from tests.browser.tabs import (
     GRID_STATE,
     TABLE,
     TIMEOUT_MS,
+    BrowserProfile,
     assert_tables_fit,
     drawn_tables,
     go_to,
@@ -76,7 +77,7 @@ def test_the_coverage_reason_of_a_page_not_indexed_reads_in_full(
 
 
 def test_badges_in_sandbox_mode_preview_offline_and_give_public_snippets(
-    app_url: str, browser: Browser
+    app_url: str, browser: BrowserProfile
 ) -> None:
     page = browser.new_page(viewport={"width": 1440, "height": 1400})
     try:

@@ -13,13 +13,14 @@ import time
 import urllib.request
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from bench.deployment import Front, RedisServer, Replica, Route
 from client.settings import key_fingerprint
 from components.core.history import WATCHED_TTL_S
 from sandbox import DEMO_KEY, SandboxServer
 from store.history import HistoryStore
+from tests.browser.tabs import BrowserProfile
 
 TIMEOUT_MS = 60_000
 ROUTE_COOKIE = "adash_route"
@@ -79,7 +80,7 @@ def test_different_browsers_spread_over_both_processes(front: Front, replicas: l
     assert used == {replica.upstream for replica in replicas}
 
 
-def _pinned_page(front: Front, replica: Replica, browser: Browser, subject: str) -> tuple[Page, str]:
+def _pinned_page(front: Front, replica: Replica, browser: BrowserProfile, subject: str) -> tuple[Page, str]:
     """The Domain overview of ``subject`` through nginx, in a browser nginx sends to ``replica``."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     host = front.url.removeprefix("http://").split(":")[0]
@@ -101,7 +102,7 @@ def _watch(front: Front, page: Page, route: str, replica: Replica) -> None:
 
 @pytest.mark.browser
 def test_a_domain_watched_through_one_process_is_watched_on_the_other(
-    front: Front, replicas: list[Replica], browser: Browser
+    front: Front, replicas: list[Replica], browser: BrowserProfile
 ) -> None:
     """The watchlist lives in the shared history database, so the other process shows the watch: at once
     when it has not read the watchlist lately, else once its own memory of the watchlist lapses (each
@@ -127,7 +128,7 @@ def test_a_domain_watched_through_one_process_is_watched_on_the_other(
 
 @pytest.mark.browser
 def test_a_browser_through_nginx_is_served_and_its_session_stays_on_one_process(
-    front: Front, browser: Browser
+    front: Front, browser: BrowserProfile
 ) -> None:
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
@@ -143,7 +144,7 @@ def test_a_browser_through_nginx_is_served_and_its_session_stays_on_one_process(
     assert len({r.upstream for r in served}) == 1, {(r.path, r.upstream) for r in served}
 
 
-def _overview(browser: Browser, replica: Replica, domain: str) -> Page:
+def _overview(browser: BrowserProfile, replica: Replica, domain: str) -> Page:
     """The Domain overview of ``domain`` on ``replica``, its script run finished."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(f"{replica.url}/?domain={domain}", wait_until="domcontentloaded")
@@ -161,7 +162,7 @@ def _shows_the_overview(page: Page, domain: str) -> None:
 
 @pytest.mark.browser
 def test_a_page_read_through_one_process_costs_the_other_no_api_call(
-    replicas: list[Replica], browser: Browser, sandbox: SandboxServer
+    replicas: list[Replica], browser: BrowserProfile, sandbox: SandboxServer
 ) -> None:
     first, second = replicas
     domain = "python.org"  # read by no other test here, so neither process holds it in its own cache
@@ -176,7 +177,7 @@ def test_a_page_read_through_one_process_costs_the_other_no_api_call(
 
 @pytest.mark.browser
 def test_pages_and_writes_keep_working_when_redis_goes_away_mid_run(
-    replicas: list[Replica], browser: Browser, shared_redis: RedisServer, history_url: str
+    replicas: list[Replica], browser: BrowserProfile, shared_redis: RedisServer, history_url: str
 ) -> None:
     """Stops Redis for good: keep this after the tests that use it."""
     first, second = replicas
@@ -205,7 +206,7 @@ def test_pages_and_writes_keep_working_when_redis_goes_away_mid_run(
 
 @pytest.mark.browser
 def test_when_a_process_stops_its_browsers_are_served_by_the_other(
-    front: Front, replicas: list[Replica], browser: Browser
+    front: Front, replicas: list[Replica], browser: BrowserProfile
 ) -> None:
     """Stops the first process for good: keep this the module's last test."""
     first, second = replicas
