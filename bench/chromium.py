@@ -10,10 +10,11 @@ from __future__ import annotations
 import contextlib
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext
+    from playwright.sync_api import Browser, BrowserContext, Playwright
 
 #: Debian's ``chromium`` package; ``.ci/run`` installs it when it is missing.
 EXECUTABLE = "/usr/bin/chromium"
@@ -43,8 +44,24 @@ def launch() -> Iterator[Browser]:
             browser.close()
 
 
+@dataclass
+class ProfileChromium:
+    """A Chromium with a profile on disk (``profile``), and plain ones launched beside it on demand
+    (``launch_plain``; Playwright's sync API runs one driver per thread, so they share it)."""
+
+    profile: BrowserContext
+    playwright: Playwright
+    plain: list[Browser] = field(default_factory=list)
+
+    def launch_plain(self) -> Browser:
+        """Another Chromium, as ``launch`` starts it, closed with the profile's."""
+        browser = self.playwright.chromium.launch(executable_path=EXECUTABLE, args=list(LAUNCH_ARGS))
+        self.plain.append(browser)
+        return browser
+
+
 @contextlib.contextmanager
-def launch_profile() -> Iterator[BrowserContext]:
+def launch_profile() -> Iterator[ProfileChromium]:
     """A running Chromium with a profile of its own on disk (removed when the block ends): its tabs share
     cookies and the browser's caches, the compiled-script cache included, as a person's browser does.
 
@@ -58,7 +75,10 @@ def launch_profile() -> Iterator[BrowserContext]:
         profile = playwright.chromium.launch_persistent_context(
             folder, executable_path=EXECUTABLE, args=list(LAUNCH_ARGS), accept_downloads=True
         )
+        launched = ProfileChromium(profile, playwright)
         try:
-            yield profile
+            yield launched
         finally:
+            for browser in launched.plain:
+                browser.close()
             profile.close()

@@ -15,7 +15,7 @@ import os
 import re
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -65,8 +65,7 @@ class BrowserProfile:
     cookies: another signed-in person) is ``new_context``, in a second Chromium started on first use.
     """
 
-    profile: BrowserContext
-    _stack: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
+    launched: chromium.ProfileChromium
     _isolated: Browser | None = None
 
     def new_page(
@@ -76,7 +75,7 @@ class BrowserProfile:
         color_scheme: Literal["dark", "light", "no-preference"] | None = None,
     ) -> Page:
         """A new tab of the profile, with ``viewport`` (else 1280 × 720) and ``color_scheme``."""
-        page = self.profile.new_page()
+        page = self.launched.profile.new_page()
         if viewport:
             page.set_viewport_size(viewport)
         if color_scheme:
@@ -86,22 +85,15 @@ class BrowserProfile:
     def new_context(self, **options: Any) -> BrowserContext:
         """A browser context sharing nothing with the profile or another context (Playwright's options)."""
         if self._isolated is None:
-            self._isolated = self._stack.enter_context(chromium.launch())
+            self._isolated = self.launched.launch_plain()
         return self._isolated.new_context(**options)
-
-    def close(self) -> None:
-        self._stack.close()
 
 
 @contextlib.contextmanager
 def browser_profile() -> Iterator[BrowserProfile]:
-    """A ``BrowserProfile`` for the block (both Chromiums closed when it ends)."""
-    with chromium.launch_profile() as profile:
-        browser = BrowserProfile(profile)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    """A ``BrowserProfile`` for the block (its Chromiums closed when it ends)."""
+    with chromium.launch_profile() as launched:
+        yield BrowserProfile(launched)
 
 
 def new_tab(browser: BrowserProfile, *, height: int = 1000) -> Page:
