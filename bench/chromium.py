@@ -66,8 +66,9 @@ def launch_profile() -> Iterator[ProfileChromium]:
     cookies and the browser's caches, the compiled-script cache included, as a person's browser does.
 
     A fresh context (``launch``'s ``new_page``) keeps everything in memory and compiles Streamlit's
-    front end anew on every page load: about twice the processor time of a load in a profile that has
-    seen the page before (``docs/development.md``, "Browser tests").
+    front end anew on every page load: its page process then spends about 1.7 times the processor
+    time of a load in a profile that has seen the page before (``docs/development.md``, "Tests by
+    kind"). The benchmarks keep ``launch``: a first visit is what they measure.
     """
     from playwright.sync_api import sync_playwright
 
