@@ -25,8 +25,9 @@ from bench.deployment import RedisServer
 from client import ApiClient
 from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
 
-#: Per-package coverage floors, checked once pytest-cov has combined its data.
-pytest_plugins = ["tests.coverage_floors"]
+#: Per-package coverage floors, checked once pytest-cov has combined its data; the order the workers
+#: take the test files in.
+pytest_plugins = ["tests.coverage_floors", "tests.file_order"]
 
 if TYPE_CHECKING:
     from tests.browser.tabs import BrowserProfile
