@@ -25,9 +25,8 @@ from bench.deployment import RedisServer
 from client import ApiClient
 from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
 
-#: Per-package coverage floors, checked once pytest-cov has combined its data; the order the workers
-#: take the test files in.
-pytest_plugins = ["tests.coverage_floors", "tests.file_order"]
+#: Per-package coverage floors, checked once pytest-cov has combined its data.
+pytest_plugins = ["tests.coverage_floors"]
 
 if TYPE_CHECKING:
     from tests.browser.tabs import BrowserProfile
