@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -31,13 +31,18 @@ LAUNCH_ARGS: tuple[str, ...] = (
 )
 
 
+def _launch_on(playwright: Playwright) -> Browser:
+    """Debian's Chromium with ``LAUNCH_ARGS``, started by ``playwright``."""
+    return playwright.chromium.launch(executable_path=EXECUTABLE, args=list(LAUNCH_ARGS))
+
+
 @contextlib.contextmanager
 def launch() -> Iterator[Browser]:
     """A running Chromium for the duration of the block, closed when it ends."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=EXECUTABLE, args=list(LAUNCH_ARGS))
+        browser = _launch_on(playwright)
         try:
             yield browser
         finally:
@@ -46,18 +51,23 @@ def launch() -> Iterator[Browser]:
 
 @dataclass
 class ProfileChromium:
-    """A Chromium with a profile on disk (``profile``), and plain ones launched beside it on demand
-    (``launch_plain``; Playwright's sync API runs one driver per thread, so they share it)."""
+    """A Chromium with a profile on disk (``profile``), and a plain one beside it on demand
+    (``plain``; Playwright's sync API runs one driver per thread, so they share it)."""
 
     profile: BrowserContext
     playwright: Playwright
-    plain: list[Browser] = field(default_factory=list)
+    _plain: Browser | None = None
 
-    def launch_plain(self) -> Browser:
-        """Another Chromium, as ``launch`` starts it, closed with the profile's."""
-        browser = self.playwright.chromium.launch(executable_path=EXECUTABLE, args=list(LAUNCH_ARGS))
-        self.plain.append(browser)
-        return browser
+    def plain(self) -> Browser:
+        """The plain Chromium, as ``launch`` starts it (on the first call), closed with the profile's."""
+        if self._plain is None:
+            self._plain = _launch_on(self.playwright)
+        return self._plain
+
+    def close(self) -> None:
+        if self._plain is not None:
+            self._plain.close()
+        self.profile.close()
 
 
 @contextlib.contextmanager
@@ -80,6 +90,4 @@ def launch_profile() -> Iterator[ProfileChromium]:
         try:
             yield launched
         finally:
-            for browser in launched.plain:
-                browser.close()
-            profile.close()
+            launched.close()

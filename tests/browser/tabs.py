@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize
+from playwright.sync_api import BrowserContext, Locator, Page, ViewportSize
 
 from bench import chromium
 
@@ -66,7 +66,6 @@ class BrowserProfile:
     """
 
     launched: chromium.ProfileChromium
-    _isolated: Browser | None = None
 
     def new_page(
         self,
@@ -84,9 +83,7 @@ class BrowserProfile:
 
     def new_context(self, **options: Any) -> BrowserContext:
         """A browser context sharing nothing with the profile or another context (Playwright's options)."""
-        if self._isolated is None:
-            self._isolated = self.launched.launch_plain()
-        return self._isolated.new_context(**options)
+        return self.launched.plain().new_context(**options)
 
 
 @contextlib.contextmanager
