@@ -81,7 +81,8 @@ LISTS_WITHOUT_LEE = {**LISTS, "editors": [EDITOR.email]}
 
 SITE = ACCOUNTS[DEMO_KEY].sites[0]
 KEYWORDS_PATH = f"/api/v1/sites/{slug_for(SITE)}/keywords"
-TRACKED = f"tracked-keywords?domain={SITE}"
+TRACKED_PAGE = "tracked-keywords"
+TRACKED = f"{TRACKED_PAGE}?domain={SITE}"
 EDITOR_KEYWORD = "sign in audit keyword"
 LEAVER_KEYWORD = "too late keyword"
 SIDEBAR = '[data-testid="stSidebar"]'
@@ -254,7 +255,7 @@ def writes(signed_app: SignedInApp, sandbox: SandboxServer) -> Writes:
         # The address keeps the page; ``?domain=`` may go again at once, since the site it names is the
         # picker's first (Streamlit keeps no URL-bound value that equals the field's default).
         expect(page).to_have_url(
-            re.compile(rf"^{re.escape(app.url)}/tracked-keywords(\?|$)"), timeout=TIMEOUT_MS
+            re.compile(rf"^{re.escape(f'{app.url}/{TRACKED_PAGE}')}(\?|$)"), timeout=TIMEOUT_MS
         )
         page.get_by_text("Keyword to track").wait_for(timeout=TIMEOUT_MS)
         expect(page.get_by_role("combobox", name="Your site")).to_have_value(SITE, timeout=TIMEOUT_MS)
