@@ -6,7 +6,7 @@ import gc
 
 import streamlit as st
 
-from components.core import after_sign_in, pages, signin
+from components.core import after_sign_in, page_visits, pages, signin
 from components.core.browser_history import one_step_per_action
 from components.core.forged_clicks import audit_forged_clicks
 from components.core.shared_inputs import remember_shared_inputs, restore_shared_inputs
@@ -41,6 +41,7 @@ if person.signed_in:  # the deep link sign-in began at, once (st.login itself re
     after_sign_in.land(navigation.url_path)
 signin.sidebar_block(person)
 render_sidebar()
+page_visits.count_visit(navigation.url_path)
 restore_shared_inputs(navigation.url_path)
 try:
     navigation.run()

@@ -138,3 +138,49 @@ def test_a_keyword_rules_link_opens_its_site_and_keyword_with_before_and_after_m
     after_words = {"keyword_left_top10": "after: #14", "keyword_moved": "after: #14"}
     # The watched keyword left the results: its "after" sits at the foot of the chart.
     assert after_words.get(rule, "after: not ranking") in shown_text(at)
+
+
+def _follow(at: AppTest, query: dict[str, str]) -> AppTest:
+    """From the page ``at`` shows, follow a Chart link: the History page with the link's query."""
+    at.query_params.clear()
+    for name, value in query.items():
+        at.query_params[name] = value
+    at.switch_page("views/history.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _leave_for_the_alerts_page(at: AppTest) -> None:
+    at.query_params.clear()
+    at.switch_page("views/alerts.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_a_domain_rules_link_followed_again_after_another_page_opens_its_window_again(
+    alerts: pd.DataFrame,
+) -> None:
+    """Follow an alert's link, go to the Alerts page, follow the same link again: the second arrival
+    shows the alert's window and points too (it once showed a one-day window of today, unmarked)."""
+    want = EXPECTED["authority_drop"]
+    query = _link(alerts, "authority_drop", want.subject)
+    at = _open(query)
+    _leave_for_the_alerts_page(at)
+    _follow(at, query)
+    before, after = want.days
+    assert at.date_input(key="history_period_window").value == (_day(before - 1), _day(after))
+    assert set(_marked(at, "DR and TrueDR")) == {"Before", "After"}
+
+
+def test_the_history_page_opened_without_a_link_after_one_shows_the_period_buttons(
+    alerts: pd.DataFrame,
+) -> None:
+    """An alert's window belongs to the visit its link opened: the History page opened later from the
+    sidebar (no link) shows the period buttons, not the old alert's window."""
+    at = _open(_link(alerts, "authority_drop", EXPECTED["authority_drop"].subject))
+    _leave_for_the_alerts_page(at)
+    _follow(at, {})
+    assert at.segmented_control(key="history_period").value == "90 days"
+    assert not [d for d in at.date_input if d.key == "history_period_window"]
+    assert _marked(at, "DR and TrueDR") == {}

@@ -3,8 +3,10 @@ alert's window instead of the period buttons (visible, editable, and cleared wit
 says which points of the chart are the alert's "before" and "after".
 
 The evidence is read from the URL (``components.history.evidence.read_link``) by the tab the link
-opens, once per link: switching tabs, or reruns, never apply it again, and Clear puts the period
-buttons back and drops the link's parameters from the URL.
+opens, once per visit of the page (``components.core.page_visits``): switching tabs, or reruns, never
+apply it again; following the link again after another page applies it again; the page opened later
+without a link shows the period buttons. Clear puts the period buttons back and drops the link's
+parameters from the URL.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
+from components.core import page_visits
 from components.history import frames
 from components.history.evidence import LINK_PARAMS, LinkedEvidence, read_link
 from components.history.widgets.pieces import period_picker
 
-#: The link last taken (its parameters), so each link is applied once whichever tab reads it.
+#: The link last taken (the visit, its parameters), so each link is applied once per visit whichever
+#: tab reads it.
 SEEN = "_history_evidence_seen"
 #: The URL names a link's subject travels under (see ``pieces.LINK_PARAM``, ``pieces.SITE_PARAM``).
 SUBJECT_PARAMS = ("history_domain", "history_keyword", "history_site")
@@ -38,18 +42,22 @@ def take_link(key: str) -> LinkedEvidence | None:
     evidence = read_link(params)
     if evidence.window is None:
         return None
-    seen = tuple(params.get(name, "") for name in (*LINK_PARAMS, *SUBJECT_PARAMS))
+    visit = page_visits.current_visit()
+    seen = (visit, *(params.get(name, "") for name in (*LINK_PARAMS, *SUBJECT_PARAMS)))
     if st.session_state.get(SEEN) == seen:
         return None
     st.session_state[SEEN] = seen
-    st.session_state[_evidence_key(key)] = evidence
+    st.session_state[_evidence_key(key)] = (visit, evidence)
     st.session_state[f"{key}_window"] = evidence.window
     return evidence
 
 
 def active(key: str) -> LinkedEvidence | None:
-    """The alert evidence the tab shows, until someone clears it."""
-    return st.session_state.get(_evidence_key(key))
+    """The alert evidence the tab shows during the visit its link opened, until someone clears it."""
+    taken: tuple[int, LinkedEvidence] | None = st.session_state.get(_evidence_key(key))
+    if taken is None or taken[0] != page_visits.current_visit():
+        return None
+    return taken[1]
 
 
 def _clear(key: str) -> None:
