@@ -322,3 +322,22 @@ def test_a_keyword_watched_before_sites_were_recorded_gets_its_site_picked_and_i
     assert not store.is_watched(ACCOUNT, "keyword", keyword, site="")
     assert store.keyword_history(ACCOUNT, site)["position"].tolist() == [places[site]]  # measured at once
     assert f"Watching “{keyword}” for {site}" in as_read(shown_text(at))
+
+
+def test_a_history_link_opens_the_tab_it_names_whichever_tab_the_session_saw_last(
+    store: HistoryStore,
+) -> None:
+    """Keyword positions looked at earlier in the session, then a domain's "History of" link on another
+    page: History opens on that domain's trends (it once reopened Keyword positions: Streamlit drops
+    the link's tab from the address when it is the first tab, and the tab seen last won)."""
+    at = open_page(PAGE, history_tab="Keyword positions")
+    at.query_params.clear()
+    at.switch_page("views/overview.py")
+    at.run()
+    at.query_params.clear()
+    at.query_params["history_domain"] = "hubspot.com"
+    at.query_params["history_tab"] = "Domain trends"
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.multiselect(key="history_domains").value == ["hubspot.com"]
