@@ -12,7 +12,7 @@ from playwright.sync_api import Page
 
 from bench.harness import app_process
 from sandbox import DEMO_KEY, SandboxServer
-from tests.browser.tabs import LAPTOP_WIDTHS, BrowserProfile, ServedApp, open_app_page
+from tests.browser.tabs import LAPTOP_WIDTHS, BrowserProfile, ServedApp
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,8 @@ def served_app(
     with pytest.MonkeyPatch.context() as env:
         env.setenv("DASHBOARD_DATABASE_URL", f"sqlite:///{folder / 'history.sqlite3'}")
         with app_process(api_base=sandbox.base_url, api_key=DEMO_KEY, log_path=log) as app:
-            open_app_page(browser, app.url).close()
+            with browser.app_tab(app.url):
+                pass  # the module's first test goes on in this tab
             yield ServedApp(app.url, log)
 
 

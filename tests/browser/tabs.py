@@ -2,7 +2,10 @@
 keep a screenshot in ``artifacts/`` for a person to look at (when asked for: ``SCREENSHOTS_ENV``).
 Shared by every browser test module, so they all wait for the same thing before they read the page.
 
-``BrowserProfile`` is the browser every browser test drives: its tabs share one on-disk profile.
+``BrowserProfile`` is the browser every browser test drives: its tabs share one on-disk profile, and a
+tab already on the app moves to another address within its Streamlit session (``go_to``), as a person
+moves through the app, rather than loading the front end again; ``app_tab`` hands such tabs from one
+test to the next.
 
 Also the one measure of a drawn table (``GRID_STATE``, ``drawn_tables``, ``assert_tables_fit``) that every
 check of "this table fits a laptop-wide page" uses, so they all judge "fits" alike.
@@ -15,9 +18,10 @@ import os
 import re
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from playwright.sync_api import BrowserContext, Locator, Page, ViewportSize
 
@@ -47,6 +51,7 @@ GRID_STATE = """grid => {
 #: How long the drawn tables must hold still to count as drawn, and how long to wait for that at most.
 STILL_MS = 150
 DRAW_TIMEOUT_S = 10.0
+ColorScheme = Literal["dark", "light", "no-preference"]
 
 
 @dataclass(frozen=True)
@@ -66,15 +71,51 @@ class BrowserProfile:
     """
 
     launched: chromium.ProfileChromium
+    #: Tabs handed back at the end of an ``app_tab`` block, still on the app, by colour scheme.
+    spare: dict[ColorScheme, list[Page]] = field(default_factory=dict)
+
+    @contextlib.contextmanager
+    def app_tab(
+        self,
+        url: str,
+        *,
+        width: int = VIEWPORT_WIDTH,
+        height: int = 1000,
+        color_scheme: ColorScheme = "light",
+        ready: str = "h1",
+    ) -> Iterator[Page]:
+        """A tab on ``url`` for the block (see ``go_to``), handed back when the block ends.
+
+        A tab handed back earlier that still shows this app goes to ``url`` in its Streamlit session, as
+        a person moves through the app, instead of loading the front end again: a new tab costs several
+        seconds of the machine's processor, going there in session a fraction of one. So the block
+        must not leave listeners on the tab; a test that listens, or that needs a session of its own,
+        takes ``new_page``.
+        """
+        spares = self.spare.setdefault(color_scheme, [])
+        reused = next((tab for tab in spares if _shows_app_of(tab, url)), None)
+        if reused is not None:
+            spares.remove(reused)
+        page = reused or self.new_page(color_scheme=color_scheme)
+        page.set_viewport_size({"width": width, "height": height})
+        go_to(page, url, ready=ready)
+        try:
+            yield page
+        except BaseException:
+            page.close()  # a tab left in the middle of something is no one's to reuse
+            raise
+        if not page.is_closed():
+            spares.append(page)
 
     def new_page(
         self,
         *,
         viewport: ViewportSize | None = None,
-        color_scheme: Literal["dark", "light", "no-preference"] | None = None,
+        color_scheme: ColorScheme | None = None,
     ) -> Page:
         """A new tab of the profile, with ``viewport`` (else 1280 × 720) and ``color_scheme``."""
         page = self.launched.profile.new_page()
+        page.add_init_script(COUNT_SERVER_MESSAGES)
         if viewport:
             page.set_viewport_size(viewport)
         if color_scheme:
@@ -98,29 +139,82 @@ def new_tab(browser: BrowserProfile, *, height: int = 1000) -> Page:
     return browser.new_page(viewport={"width": VIEWPORT_WIDTH, "height": height})
 
 
+#: The app's root element, which says whether the page is connected and whether a script run is going on.
+APP_ROOT = '[data-testid="stApp"]'
+#: Added to every tab of the profile before its page loads: counts the messages the app's server sends.
+COUNT_SERVER_MESSAGES = """(() => {
+  window.__serverMessages = 0;
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => { window.__serverMessages += 1; });
+    }
+  };
+})();"""
+#: In the tab: go to the address given as Streamlit's own Back and Forward do (its ``popstate`` listener
+#: runs the page of the new address with its query, in the same session). ``NAVIGATED`` resolves once the
+#: server has answered, then sent nothing for ``QUIET_MS``, and no script run is going on. (The run's
+#: state alone can't tell: a quick run's start and end may reach the page in one redraw, leaving the
+#: state as it was.)
+QUIET_MS = 250
+NAVIGATE_IN_SESSION = """([url, timeoutMs, quietMs]) => {
+  const root = document.querySelector('[data-testid="stApp"]');
+  const before = window.__serverMessages;
+  const started = performance.now();
+  let count = before, lastChange = started;
+  window.__navigated = new Promise((resolve, reject) => {
+    const poll = setInterval(() => {
+      const now = performance.now();
+      if (window.__serverMessages !== count) { count = window.__serverMessages; lastChange = now; }
+      const state = root.getAttribute('data-test-script-state');
+      if (count > before && now - lastChange >= quietMs && state === 'notRunning') {
+        clearInterval(poll); resolve();
+      } else if (now - started > timeoutMs) {
+        clearInterval(poll);
+        reject(new Error(`no script run ended after going to ${url} (${count - before} messages, ${state})`));
+      }
+    }, 50);
+  });
+  history.pushState(null, '', url);
+  dispatchEvent(new PopStateEvent('popstate'));
+}"""
+NAVIGATED = "() => window.__navigated"
+
+
 def go_to(page: Page, url: str, *, ready: str = "h1") -> None:
     """Navigate ``page`` to ``url`` and return once ``ready`` is there and the script run has ended."""
-    page.goto(url, wait_until="domcontentloaded")
-    page.locator(ready).first.wait_for(timeout=TIMEOUT_MS)
-    settled(page)
+    go_to_each([page], url, ready=ready)
 
 
 def go_to_each(pages: Iterable[Page], url: str, *, ready: str = "h1") -> None:
     """``go_to`` in several tabs at once: every tab starts loading before any is waited for, so their
-    script runs overlap instead of queueing."""
+    script runs overlap instead of queueing.
+
+    A tab already showing this app goes there within its Streamlit session, as a person following a
+    link inside the app does, instead of loading the whole front end again (several seconds of the
+    machine's processor per load, against a fraction of one). A tab elsewhere loads the address.
+    """
     opened = list(pages)
+    in_session = [page for page in opened if _shows_app_of(page, url)]
     for page in opened:
-        page.goto(url, wait_until="domcontentloaded")
+        if page in in_session:
+            page.evaluate(NAVIGATE_IN_SESSION, [url, TIMEOUT_MS, QUIET_MS])
+        else:
+            page.goto(url, wait_until="domcontentloaded")
+    for page in in_session:
+        page.evaluate(NAVIGATED)
     for page in opened:
         page.locator(ready).first.wait_for(timeout=TIMEOUT_MS)
         settled(page)
 
 
-def open_app_page(browser: BrowserProfile, url: str, *, height: int = 1000) -> Page:
-    """A new tab on ``url`` once the page has drawn its title and its script run has ended."""
-    page = new_tab(browser, height=height)
-    go_to(page, url)
-    return page
+def _shows_app_of(page: Page, url: str) -> bool:
+    """Whether ``page`` shows the app served at ``url``'s origin, connected to its server."""
+    if urlsplit(page.url)[:2] != urlsplit(url)[:2]:
+        return False
+    connected = page.locator(f'{APP_ROOT}[data-test-connection-state="CONNECTED"]').count() == 1
+    return connected and page.evaluate("() => window.__serverMessages !== undefined")
 
 
 def settled(page: Page, *, linger_ms: int = 0) -> None:
@@ -128,7 +222,11 @@ def settled(page: Page, *, linger_ms: int = 0) -> None:
 
     ``linger_ms`` gives components and iframes time to draw after the run, for checks that read the
     whole page rather than one element.
+
+    Brings the tab to the front first, as a person looks at the tab they wait on: Chromium draws the
+    profile's other tabs only now and then, so a table there may keep a stale width for a second.
     """
+    page.bring_to_front()
     page.wait_for_timeout(300)
     page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=TIMEOUT_MS)
     if linger_ms:
@@ -154,6 +252,7 @@ def drawn_tables(page: Page, *, count: int = 1) -> list[dict]:
     their columns and held still for ``STILL_MS``; a table in a closed tab or fold has no width and is
     left out. Call it after the script run has ended (``go_to``, ``settled``). Polls instead of sleeping
     a fixed time, so a quick page is read as soon as it is drawn."""
+    page.bring_to_front()  # the tab in front is drawn at once (see ``settled``)
     page.locator(f"{TABLE} table[role=grid]").first.wait_for(state="attached", timeout=TIMEOUT_MS)
     deadline = time.monotonic() + DRAW_TIMEOUT_S
     previous: list[dict] | None = None

@@ -2,7 +2,10 @@
 with an alert of every rule (``tests.browser.evidence_demo``): from the Alerts page, the link of each
 rule's card opens the History page on the alert's tab and window, and there the chart's "before" and
 "after" points say, on hover, the values the alert compared; a Trust Map alert's churn compares its two
-snapshots with its referring domain in the table's first row. Screenshots go to ``artifacts/``."""
+snapshots with its referring domain in the table's first row. The rules follow one another in one tab,
+as a person reads their alerts: back to the Alerts page, the next card's link (two Trust Map alerts
+carry the same evidence, so the second link is one the session has followed before). Screenshots go
+to ``artifacts/``."""
 
 from __future__ import annotations
 
@@ -41,9 +44,8 @@ def evidence_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedApp
             yield ServedApp(app.url, log)
 
 
-def _follow_chart_link(page: Page, app: ServedApp, alert: RuleAlert) -> dict[str, str]:
-    """Open the Alerts page, click the Chart link of the alert's card; the link's query parameters."""
-    page.goto(f"{app.url}/alerts", wait_until="domcontentloaded")
+def _follow_chart_link(page: Page, alert: RuleAlert) -> dict[str, str]:
+    """On the Alerts page, click the Chart link of the alert's card; the link's query parameters."""
     card = page.locator(CARD).filter(has_text=as_shown(alert.title))
     card.first.wait_for(timeout=TIMEOUT_MS)
     link = card.first.get_by_role("link", name="Chart")
@@ -120,9 +122,8 @@ def test_each_rules_chart_link_opens_its_evidence(
     browser: BrowserProfile, evidence_app: ServedApp, rule: str
 ) -> None:
     alert = ALERTS[rule]
-    page = browser.new_page(viewport={"width": 1280, "height": 1400}, color_scheme="light")
-    try:
-        query = _follow_chart_link(page, evidence_app, alert)
+    with browser.app_tab(f"{evidence_app.url}/alerts", width=1280, height=1400) as page:
+        query = _follow_chart_link(page, alert)
         assert query.get("history_to") and query.get("history_before"), query  # the window travels
         selected = page.get_by_role("tab", selected=True).first.text_content(timeout=TIMEOUT_MS) or ""
         assert selected.strip() == alert.tab
@@ -131,8 +132,6 @@ def test_each_rules_chart_link_opens_its_evidence(
         else:
             _check_churn(page, alert, query)
         screenshot(page, f"alert-evidence-{rule.replace('_', '-')}")
-    finally:
-        page.close()
 
 
 def test_the_app_log_has_no_traceback(evidence_app: ServedApp) -> None:

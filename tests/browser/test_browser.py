@@ -19,9 +19,7 @@ def test_typing_a_domain_shows_its_dr(app_url: str, browser: BrowserProfile, san
     domain = "stripe.com"
     with ApiClient(sandbox.base_url, DEMO_KEY) as client:
         expected_dr = client.lookup(domain).authority.dr
-    page = new_tab(browser)
-    try:
-        page.goto(app_url, wait_until="domcontentloaded")
+    with browser.app_tab(app_url) as page:
         field = page.get_by_label("Domain", exact=True)
         field.wait_for(timeout=30_000)
         field.fill(domain)
@@ -36,8 +34,6 @@ def test_typing_a_domain_shows_its_dr(app_url: str, browser: BrowserProfile, san
         assert f"domain={domain}" in page.url  # the view can be shared
         settled(page)
         screenshot(page, "overview")
-    finally:
-        page.close()
 
 
 def test_a_deep_link_as_a_fresh_servers_first_request_runs_the_whole_app(
@@ -60,9 +56,7 @@ def test_a_deep_link_as_a_fresh_servers_first_request_runs_the_whole_app(
 
 def test_the_domain_stays_when_switching_pages_in_the_sidebar(app_url: str, browser: BrowserProfile) -> None:
     """A sidebar link carries no query string; the domain typed on one page is still there on the next."""
-    page = new_tab(browser)
-    try:
-        page.goto(f"{app_url}/?domain=stripe.com", wait_until="domcontentloaded")
+    with browser.app_tab(f"{app_url}/?domain=stripe.com") as page:
         page.locator('[data-testid="stMetric"]').first.wait_for(timeout=30_000)
         settled(page)
         page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Trust Map", exact=True).click()
@@ -74,5 +68,3 @@ def test_the_domain_stays_when_switching_pages_in_the_sidebar(app_url: str, brow
         finally:
             screenshot(page, "sidebar-switch", full_page=False)
         assert field.input_value() == "stripe.com"
-    finally:
-        page.close()

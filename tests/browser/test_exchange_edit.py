@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, open_app_page, screenshot, settled
+from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, screenshot, settled
 
 pytestmark = pytest.mark.browser
 
@@ -42,8 +42,7 @@ def _preview(page: Page) -> None:
 def test_approve_after_an_edit_sends_nothing_and_asks_for_a_new_preview(
     app_url: str, browser: BrowserProfile, sandbox: SandboxServer
 ) -> None:
-    page = open_app_page(browser, f"{app_url}/exchanges?domain={SITE}", height=1500)
-    try:
+    with browser.app_tab(f"{app_url}/exchanges?domain={SITE}", height=1500) as page:
         _preview(page)
         assert _proposal_posts(sandbox) == 1 and _sent(sandbox) == []  # the preview was a dry run
 
@@ -64,5 +63,3 @@ def test_approve_after_an_edit_sends_nothing_and_asks_for_a_new_preview(
         settled(page)
         sent = _sent(sandbox)
         assert len(sent) == 1 and sent[0].message == EDITED.strip()
-    finally:
-        page.close()

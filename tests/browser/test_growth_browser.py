@@ -12,7 +12,7 @@ from components.research.frames.site_check import verdict_style
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.data import is_listed
-from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, open_app_page, screenshot, settled
+from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, screenshot, settled
 
 pytestmark = pytest.mark.browser
 
@@ -32,8 +32,7 @@ def test_submit_with_a_site_check_then_read_the_report(
     app_url: str, browser: BrowserProfile, sandbox: SandboxServer
 ) -> None:
     domain = _new_domain(sandbox)
-    page = open_app_page(browser, f"{app_url}/my-sites?sites_tab=Submit+a+site", height=1300)
-    try:
+    with browser.app_tab(f"{app_url}/my-sites?sites_tab=Submit+a+site", height=1300) as page:
         page.get_by_label("Site URL").fill(f"https://{domain}/")
         page.get_by_label("Title (optional)").fill("Browser probe")
         page.get_by_role("button", name="Submit site").click()
@@ -50,15 +49,12 @@ def test_submit_with_a_site_check_then_read_the_report(
         assert f"domain={domain}" in page.url
         settled(page)
         screenshot(page, "site-check-after-submit")
-    finally:
-        page.close()
 
 
 def test_preview_then_approve_an_exchange(
     app_url: str, browser: BrowserProfile, sandbox: SandboxServer
 ) -> None:
-    page = open_app_page(browser, f"{app_url}/exchanges?domain={SITE}", height=1300)
-    try:
+    with browser.app_tab(f"{app_url}/exchanges?domain={SITE}", height=1300) as page:
         page.get_by_role("button", name=re.compile(r"^Preview")).click()
         page.get_by_text("nothing has been sent").wait_for(timeout=TIMEOUT_MS)
         with sandbox.state.growth() as growth:
@@ -72,5 +68,3 @@ def test_preview_then_approve_an_exchange(
             sent = list(growth.outreach.sent)
         assert len(sent) == 1 and sent[0].exchanges_for == SITE
         screenshot(page, "exchange-sent")
-    finally:
-        page.close()

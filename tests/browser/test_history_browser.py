@@ -12,7 +12,7 @@ from playwright.sync_api import Page
 
 from sandbox import DEMO_KEY
 from sandbox.demo_history import demo_subjects
-from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, ServedApp, go_to, screenshot, settled
+from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, ServedApp, screenshot, settled
 
 SUBJECTS = demo_subjects(DEMO_KEY)
 MINE = SUBJECTS.own_sites[0]
@@ -52,36 +52,35 @@ def test_demo_history_shows_dr_and_true_dr_trends_for_your_site_and_a_competitor
 def test_demo_history_shows_the_keyword_position_chart(
     browser: BrowserProfile, sandbox_app: ServedApp
 ) -> None:
-    page = _tab(browser)
-    go_to(page, f"{sandbox_app.url}/history?history_tab=Keyword+positions", ready=CHART)
-    settled(page, linger_ms=500)
-    ranks = _chart_text(page, "Positions over time")
-    assert "Top 10" in ranks and "Position" in ranks
-    assert page.get_by_text("Days in top 10").first.is_visible() or "Days in top 10" in page.content()
-    screenshot(page, "history-keyword-positions")
-    page.close()
+    address = f"{sandbox_app.url}/history?history_tab=Keyword+positions"
+    with browser.app_tab(address, width=1440, height=1100, ready=CHART) as page:
+        settled(page, linger_ms=500)
+        ranks = _chart_text(page, "Positions over time")
+        assert "Top 10" in ranks and "Position" in ranks
+        assert page.get_by_text("Days in top 10").first.is_visible() or "Days in top 10" in page.content()
+        screenshot(page, "history-keyword-positions")
 
 
 def test_watch_on_the_domain_overview_then_its_history_link_opens_that_domains_trends(
     browser: BrowserProfile, sandbox_app: ServedApp
 ) -> None:
     watched = "wikipedia.org"  # in the sandbox, not among the demo history's domains
-    page = _tab(browser)
-    go_to(page, f"{sandbox_app.url}/?domain={watched}", ready='[data-testid="stMetric"]')
-    page.get_by_role("button", name="Watch", exact=True).first.click()
-    page.get_by_role("button", name="Stop watching").wait_for(timeout=TIMEOUT_MS)
-    page.get_by_role("link", name=f"History of {watched}").first.click()
-    trends = _chart_text(page, f"DR and TrueDR over time: {watched}")  # that domain alone, not the defaults
-    assert "Rating (0–100)" in trends
-    assert page.get_by_text("is not watched").count() == 0
-    with page.expect_download() as download:
-        page.get_by_role("button", name="Download CSV").first.click()
-    with Path(download.value.path()).open(encoding="utf-8-sig") as file:
-        rows = list(csv.reader(file))
-    assert rows[0][:4] == ["Domain", "Week to", "DR", "DR Δ"] and "Trust" in rows[0]  # kept in the file
-    assert rows[1][0] == watched and rows[1][2].isdigit()  # "41", not "41.0"
-    screenshot(page, "history-from-watch-link")
-    page.close()
+    overview = f"{sandbox_app.url}/?domain={watched}"
+    with browser.app_tab(overview, width=1440, height=1100, ready='[data-testid="stMetric"]') as page:
+        page.get_by_role("button", name="Watch", exact=True).first.click()
+        page.get_by_role("button", name="Stop watching").wait_for(timeout=TIMEOUT_MS)
+        page.get_by_role("link", name=f"History of {watched}").first.click()
+        # That domain alone, not the defaults:
+        trends = _chart_text(page, f"DR and TrueDR over time: {watched}")
+        assert "Rating (0–100)" in trends
+        assert page.get_by_text("is not watched").count() == 0
+        with page.expect_download() as download:
+            page.get_by_role("button", name="Download CSV").first.click()
+        with Path(download.value.path()).open(encoding="utf-8-sig") as file:
+            rows = list(csv.reader(file))
+        assert rows[0][:4] == ["Domain", "Week to", "DR", "DR Δ"] and "Trust" in rows[0]  # kept in the file
+        assert rows[1][0] == watched and rows[1][2].isdigit()  # "41", not "41.0"
+        screenshot(page, "history-from-watch-link")
 
 
 def test_the_app_log_has_no_traceback(sandbox_app: ServedApp) -> None:

@@ -19,9 +19,7 @@ from tests.browser.tabs import (
     BrowserProfile,
     assert_tables_fit,
     drawn_tables,
-    go_to,
     go_to_each,
-    open_app_page,
     screenshot,
     settled,
 )
@@ -69,10 +67,9 @@ def test_research_a_keyword_and_see_its_chart(
     app_url: str, browser: BrowserProfile, sandbox: SandboxServer
 ) -> None:
     keyword = "coffee beans"
-    page = open_app_page(
-        browser, f"{app_url}/keyword-research?keyword=coffee+beans&domain={SITE}", height=1300
-    )
-    try:
+    with browser.app_tab(
+        f"{app_url}/keyword-research?keyword=coffee+beans&domain={SITE}", height=1300
+    ) as page:
         page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=TIMEOUT_MS)
         median = _metric_value(page, "Median DR")
         gap = _metric_value(page, "Gap")
@@ -83,8 +80,6 @@ def test_research_a_keyword_and_see_its_chart(
         assert page.get_by_text("DR of the top 10 by position").count() >= 1
         settled(page)
         screenshot(page, "keyword_research")
-    finally:
-        page.close()
 
 
 def test_add_then_remove_a_tracked_keyword(
@@ -94,8 +89,7 @@ def test_add_then_remove_a_tracked_keyword(
     with ApiClient(sandbox.base_url, DEMO_KEY) as client:
         start = client.tracked_keywords(SLUG)
     count = len(start.keywords)
-    page = open_app_page(browser, f"{app_url}/tracked-keywords?domain={SITE}", height=1300)
-    try:
+    with browser.app_tab(f"{app_url}/tracked-keywords?domain={SITE}", height=1300) as page:
         page.get_by_text(f"{count} of {start.limit} tracked keywords").wait_for(timeout=TIMEOUT_MS)
 
         settled(page)
@@ -121,8 +115,6 @@ def test_add_then_remove_a_tracked_keyword(
         assert _requests(sandbox, "DELETE", KEYWORDS_PATH) == 1
         with ApiClient(sandbox.base_url, DEMO_KEY) as client:
             assert added[0].id not in {k.id for k in client.tracked_keywords(SLUG).keywords}
-    finally:
-        page.close()
 
 
 # --- what fits and what stays readable ------------------------------------------------------------
@@ -190,15 +182,12 @@ def test_bar_labels_are_not_struck_through_by_the_median_line(
     levels = [report.median_dr, report.min_dr, report.user.dr]
     # The case this test is about: a bar ends just under a line, where a label above it would sit.
     assert any(0 < level - r.dr < 8 for r in report.results if r.dr is not None for level in levels)
-    page = browser.new_page(viewport={"width": 1440, "height": 1600}, color_scheme=scheme)
-    try:
-        go_to(page, f"{app_url}/keyword-research?keyword=coffee+beans&domain={SITE}")
+    address = f"{app_url}/keyword-research?keyword=coffee+beans&domain={SITE}"
+    with browser.app_tab(address, width=1440, height=1600, color_scheme=scheme) as page:
         page.locator(".js-plotly-plot text.bartext").first.wait_for(timeout=TIMEOUT_MS)
         settled(page, linger_ms=500)
         parts = page.evaluate(CHART_PARTS)
         screenshot(page.locator(".js-plotly-plot").first, f"serp_chart_{scheme}")
-    finally:
-        page.close()
     assert len(parts["labels"]) == sum(r.dr is not None for r in report.results)
     assert len(parts["lines"]) == len(levels)
     for label in parts["labels"]:
