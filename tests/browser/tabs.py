@@ -158,8 +158,8 @@ COUNT_SERVER_MESSAGES = """(() => {
 #: state alone can't tell: a quick run's start and end may reach the page in one redraw, leaving the
 #: state as it was.)
 QUIET_MS = 250
-NAVIGATE_IN_SESSION = """([url, timeoutMs, quietMs]) => {
-  const root = document.querySelector('[data-testid="stApp"]');
+NAVIGATE_IN_SESSION = """([url, rootSelector, timeoutMs, quietMs]) => {
+  const root = document.querySelector(rootSelector);
   const before = window.__serverMessages;
   const started = performance.now();
   let count = before, lastChange = started;
@@ -199,7 +199,7 @@ def go_to_each(pages: Iterable[Page], url: str, *, ready: str = "h1") -> None:
     in_session = [page for page in opened if _shows_app_of(page, url)]
     for page in opened:
         if page in in_session:
-            page.evaluate(NAVIGATE_IN_SESSION, [url, TIMEOUT_MS, QUIET_MS])
+            page.evaluate(NAVIGATE_IN_SESSION, [url, APP_ROOT, TIMEOUT_MS, QUIET_MS])
         else:
             page.goto(url, wait_until="domcontentloaded")
     for page in in_session:
