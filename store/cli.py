@@ -1,4 +1,5 @@
-"""The command line: ``python -m store upgrade``, ``snapshot``, ``alerts``, ``digest`` and ``watch``.
+"""The command line: ``python -m store upgrade``, ``snapshot``, ``alerts``, ``digest``, ``watch`` and
+``visibility``.
 
 Exit codes: 0 done; 1 the snapshot ran but some subjects failed (each is named on stderr), or its alerts
 could not be evaluated, or the webhook refused an alert, or the delivery pass ran out of time before
@@ -29,6 +30,7 @@ from client.settings import Settings, key_fingerprint
 from store.config import database_url, normalise_url
 from store.engine import StoreUnavailable
 from store.history import HistoryStore
+from store.jobs import visibility
 from store.jobs.alerts import after_snapshot, run_alerts
 from store.jobs.snapshot import SnapshotJob
 from store.migrations import current_revision
@@ -72,6 +74,14 @@ def _parser() -> argparse.ArgumentParser:
     digest.add_argument("--days", type=_days, default=7, help="how many days it covers (default 7)")
     digest.add_argument("--output", type=Path, help="write the HTML to this file instead of mailing it")
     _watch_parser(commands, url_help)
+    market = commands.add_parser(
+        "visibility", help="visibility and share of voice per day and domain, from the recorded top 10s"
+    )
+    market.add_argument("--site", help="only the keywords watched for this site (default: every keyword)")
+    market.add_argument("--days", type=_days, default=28, help="how many days ending --as-of (default 28)")
+    market.add_argument("--as-of", type=_day, help="the last day (YYYY-MM-DD; default the latest recorded)")
+    market.add_argument("--csv", action="store_true", help="as CSV: " + ",".join(visibility.CLI_COLUMNS))
+    market.add_argument("--database-url", help=url_help)
     return parser
 
 
@@ -288,6 +298,34 @@ def watch_command(args: argparse.Namespace) -> int:
             return EXIT_USAGE
 
 
+def visibility_command(args: argparse.Namespace) -> int:
+    from client.errors import InvalidInputError
+    from client.inputs import normalise_domain
+    from store.market import CtrCurveError, load_ctr_curve
+
+    _settings, key = _api_settings()
+    try:
+        ctr = load_ctr_curve()
+    except CtrCurveError as exc:
+        raise _CannotStart(f"The CTR curve cannot be used: {exc}") from None
+    try:
+        site = normalise_domain(args.site) if args.site else None
+    except InvalidInputError as exc:
+        raise _CannotStart(f"The site cannot be used: {exc}") from None
+    with _open(args.database_url) as store:
+        return visibility.run(
+            store,
+            key_fingerprint(key),
+            ctr,
+            site=site,
+            days=args.days,
+            as_of=args.as_of,
+            as_csv=args.csv,
+            out=sys.stdout,
+            say=_say,
+        )
+
+
 def _import_text(name: str) -> str:
     """The file to import (``-``: standard input); ``_CannotStart`` when it cannot be read."""
     if name == "-":
@@ -308,6 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "alerts": alerts_command,
         "digest": digest_command,
         "watch": watch_command,
+        "visibility": visibility_command,
     }
     try:
         return commands[args.command](args)

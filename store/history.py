@@ -112,6 +112,8 @@ def _guard_public_methods() -> None:
         "trust_map_totals",
         "keyword_history",
         "keyword_best",
+        "serp_history",
+        "latest_serp_day",
         "audit_events",
         "audit_people",
         "alert_settings",

@@ -160,6 +160,29 @@ class KeywordSnapshotRow(Base):
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class SerpResultRow(Base):
+    """One result of a watched keyword's top 10 on one day: its position, domain and DR (None when the
+    service could not resolve it, never 0). Kept from the same report as the keyword's own row (no extra
+    call), under the same (account, site, keyword, day), replaced whole when the day's top 10 changes."""
+
+    __tablename__ = "serp_results"
+    __table_args__ = (
+        UniqueConstraint("account", "site", "keyword", "day", "position"),
+        Index(None, "account", "day"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    keyword: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    day: Mapped[date] = mapped_column(Date)
+    position: Mapped[int] = mapped_column(Integer)
+    domain: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    dr: Mapped[int | None] = mapped_column(Integer)
+    source: Mapped[str] = mapped_column(String(SHORT_LEN))
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 AUDIT_TEXT_LEN = 500
 
 

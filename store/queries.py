@@ -14,7 +14,13 @@ from typing import Any
 import pandas as pd
 from sqlalchemy import Engine, Select, and_, func, select
 
-from store.models import DomainSnapshotRow, KeywordSnapshotRow, TrustMapLinkRow, TrustMapSnapshotRow
+from store.models import (
+    DomainSnapshotRow,
+    KeywordSnapshotRow,
+    SerpResultRow,
+    TrustMapLinkRow,
+    TrustMapSnapshotRow,
+)
 from store.rows import DOMAIN_VALUES, KEYWORD_VALUES, LINK_VALUES, TRUST_MAP_TOTALS, subject_name
 from store.watchlist import check_account
 
@@ -23,6 +29,8 @@ DOMAIN_COLUMNS = ("domain", "day", *DOMAIN_VALUES, "source")
 LINK_COLUMNS = ("referring_domain", *LINK_VALUES)
 TRUST_TOTAL_COLUMNS = ("day", *TRUST_MAP_TOTALS)
 KEYWORD_COLUMNS = ("site", "keyword", "day", *KEYWORD_VALUES, "source")
+#: One result of a watched keyword's top 10 on one day.
+SERP_COLUMNS = ("site", "keyword", "day", "position", "domain", "dr")
 #: Each keyword's best position ever recorded and the first day it was reached.
 KEYWORD_BEST_COLUMNS = ("keyword", "best_position", "best_day")
 
@@ -57,6 +65,7 @@ DOMAINS = DomainSnapshotRow.__table__
 TRUST_MAPS = TrustMapSnapshotRow.__table__
 LINKS = TrustMapLinkRow.__table__
 KEYWORDS = KeywordSnapshotRow.__table__
+SERPS = SerpResultRow.__table__
 
 
 def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
@@ -165,3 +174,34 @@ class QueriesMixin:
             .order_by(KEYWORDS.c.keyword)
         )
         return _frame(self._rows(query), KEYWORD_BEST_COLUMNS)
+
+    def serp_history(
+        self,
+        account: str,
+        site: str | None = None,
+        since: date | None = None,
+        until: date | None = None,
+    ) -> pd.DataFrame:
+        """The watched keywords' top 10s by day (from ``since`` to ``until``, both included): of the
+        keywords watched for ``site`` (a domain), or of all of the account's; by day, site, keyword and
+        position."""
+        query = select(*(SERPS.c[name] for name in SERP_COLUMNS)).where(
+            SERPS.c.account == check_account(account)
+        )
+        if site is not None:
+            query = query.where(SERPS.c.site == subject_name(site))
+        if since is not None:
+            query = query.where(SERPS.c.day >= since)
+        if until is not None:
+            query = query.where(SERPS.c.day <= until)
+        query = query.order_by(SERPS.c.day, SERPS.c.site, SERPS.c.keyword, SERPS.c.position)
+        return _frame(self._rows(query), SERP_COLUMNS)
+
+    def latest_serp_day(self, account: str, site: str | None = None) -> date | None:
+        """The latest day with a recorded top 10 (of the keywords watched for ``site``, when given)."""
+        query = select(func.max(SERPS.c.day)).where(SERPS.c.account == check_account(account))
+        if site is not None:
+            query = query.where(SERPS.c.site == subject_name(site))
+        with self._engine.connect() as conn:
+            latest = conn.execute(query).scalar()
+        return latest if isinstance(latest, date) or latest is None else date.fromisoformat(str(latest))

@@ -15,12 +15,18 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime
 from typing import Any, Literal, get_args
 
-from sqlalchemy import Connection, Engine, Row, Table, delete, exists, insert, or_, select
+from sqlalchemy import Connection, Engine, Row, Table, and_, delete, exists, insert, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
 from store import rows as shape
-from store.models import DomainSnapshotRow, KeywordSnapshotRow, TrustMapLinkRow, TrustMapSnapshotRow
+from store.models import (
+    DomainSnapshotRow,
+    KeywordSnapshotRow,
+    SerpResultRow,
+    TrustMapLinkRow,
+    TrustMapSnapshotRow,
+)
 from store.watchlist import check_account
 
 RecordOutcome = Literal["recorded", "unchanged"]
@@ -31,10 +37,12 @@ DOMAINS: Table = DomainSnapshotRow.__table__
 TRUST_MAPS: Table = TrustMapSnapshotRow.__table__
 LINKS: Table = TrustMapLinkRow.__table__
 KEYWORDS: Table = KeywordSnapshotRow.__table__
+SERPS: Table = SerpResultRow.__table__
 #: The reads history keeps, named as the client's methods.
 RECORDED_READS = ("lookup", "trust_map", "tracked_keywords", "keyword_report")
 DOMAIN_KEY = ("account", "domain", "day")
 KEYWORD_KEY = ("account", "site", "keyword", "day")
+SERP_KEY = (*KEYWORD_KEY, "position")
 #: Rows per INSERT statement when seeding (well under SQLite's bound-parameter limit).
 CHUNK_ROWS = 400
 
@@ -90,6 +98,28 @@ def _replace_links(conn: Connection, links_by_snapshot: dict[int, list[dict[str,
     rows = [{"snapshot_id": sid, **link} for sid, links in links_by_snapshot.items() for link in links]
     if rows:
         conn.execute(insert(LINKS), rows)
+
+
+def _serp_rows(keyword_row: dict[str, Any], report: KeywordReport) -> list[dict[str, Any]]:
+    """The report's top 10 under the keyword row's key and stamp."""
+    stamp = {name: keyword_row[name] for name in (*KEYWORD_KEY, "source", "recorded_at")}
+    return [{**stamp, **values} for values in shape.serp_values(report)]
+
+
+def _record_serp(conn: Connection, rows: list[dict[str, Any]]) -> int:
+    """One keyword's top 10 of one day, replacing the day's: positions it no longer has are deleted.
+    The number of rows written or deleted (0: the day's top 10 was already this one)."""
+    if not rows:
+        return 0
+    written = 0
+    for chunk in _chunks(rows):
+        written += len(upsert(conn, SERPS, chunk, SERP_KEY, shape.SERP_VALUES))
+    first = rows[0]
+    stale = delete(SERPS).where(
+        and_(*(SERPS.c[name] == first[name] for name in KEYWORD_KEY)),
+        SERPS.c.position.not_in([row["position"] for row in rows]),
+    )
+    return written + conn.execute(stale).rowcount
 
 
 def _chunks(rows: list[dict[str, Any]]) -> Iterable[list[dict[str, Any]]]:
@@ -151,7 +181,8 @@ class RecordingMixin:
         written) when the report says where no site stands: a missing read is never "not ranking"."""
         row = {**self._stamp(account, day, source), **shape.keyword_report_values(report, site, keyword)}
         with self._writer.begin() as conn:
-            written = upsert(conn, KEYWORDS, [row], KEYWORD_KEY, shape.KEYWORD_VALUES)
+            written = len(upsert(conn, KEYWORDS, [row], KEYWORD_KEY, shape.KEYWORD_VALUES))
+            written += _record_serp(conn, _serp_rows(row, report))
         return "recorded" if written else "unchanged"
 
     def record_read(
@@ -218,14 +249,17 @@ class RecordingMixin:
                 for chunk in _chunks(_last_per_key(site_rows, KEYWORD_KEY)):
                     written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, shape.KEYWORD_VALUES))
 
-        report_rows = [
-            {**self._stamp(account, day, source), **shape.keyword_report_values(report, site)}
-            for day, report, site in keyword_reports
-        ]
-        if report_rows:  # watched keywords' reports: one transaction for all of them
+        report_rows, serp_rows = [], []
+        for day, report, site in keyword_reports:
+            row = {**self._stamp(account, day, source), **shape.keyword_report_values(report, site)}
+            report_rows.append(row)
+            serp_rows.extend(_serp_rows(row, report))
+        if report_rows:  # watched keywords' reports and their top 10s: one transaction for all of them
             with self._writer.begin() as conn:
                 for chunk in _chunks(_last_per_key(report_rows, KEYWORD_KEY)):
                     written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, shape.KEYWORD_VALUES))
+                for chunk in _chunks(_last_per_key(serp_rows, SERP_KEY)):
+                    written += len(upsert(conn, SERPS, chunk, SERP_KEY, shape.SERP_VALUES))
         return written
 
     def has_rows(self, account: str) -> bool:
@@ -239,7 +273,7 @@ class RecordingMixin:
     def _any_row(self, account: str, *, demo_only: bool) -> bool:
         check_account(account)
         checks = []
-        for table in (DOMAINS, TRUST_MAPS, KEYWORDS):
+        for table in (DOMAINS, TRUST_MAPS, KEYWORDS, SERPS):
             condition = table.c.account == account
             if demo_only:
                 condition = condition & (table.c.source == "demo")

@@ -15,6 +15,8 @@ from typing import Any
 
 from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
 
+#: How deep a keyword's kept top 10 goes.
+TOP_POSITIONS = 10
 #: A referring domain with a spam score at or above this is "spam-risky" (the Coach's threshold too).
 SPAM_RISKY_SCORE = 50.0
 
@@ -37,6 +39,8 @@ DOMAIN_VALUES = (
 TRUST_MAP_TOTALS = ("total_domains", "sampled", "live", "lost", "spam_risky")
 TRUST_MAP_VALUES = (*TRUST_MAP_TOTALS, "links_digest")
 LINK_VALUES = ("dr", "backlinks", "link_type", "status", "spam_score", "importance")
+#: A top-10 result's columns beside its key (account, site, keyword, day, position).
+SERP_VALUES = ("domain", "dr")
 KEYWORD_VALUES = (
     "position",
     "previous_position",
@@ -187,6 +191,9 @@ def check_report(report: KeywordReport) -> None:
         raise Unusable("the answer held no median DR of the top 10")
     if not all(plain_domain(result.domain) for result in report.results):
         raise Unusable("some results of its top 10 are not domain names")
+    positions = [result.position for result in report.results]
+    if len(set(positions)) != len(positions) or min(positions) < 1:
+        raise Unusable("its top 10 gives some position twice, or a position below 1")
 
 
 def keyword_report_values(report: KeywordReport, site: str, keyword: str | None = None) -> dict[str, Any]:
@@ -212,3 +219,13 @@ def keyword_report_values(report: KeywordReport, site: str, keyword: str | None 
         "impressions": None,
         "search_volume": None,
     }
+
+
+def serp_values(report: KeywordReport) -> list[dict[str, Any]]:
+    """The report's top 10 as rows (position, domain, DR), by position; positions past 10 are left out.
+    A DR the service could not resolve stays None. Call ``check_report`` first."""
+    return [
+        {"position": result.position, "domain": subject_name(result.domain), "dr": result.dr}
+        for result in sorted(report.results, key=lambda result: result.position)
+        if result.position <= TOP_POSITIONS
+    ]

@@ -18,7 +18,7 @@ from store.alerts import alert_query, alert_url
 from store.alerts.digest import _alert_url
 from store.alerts.messages import alert_link, outgoing
 from store.engine import make_engine
-from store.migrations import upgrade
+from store.migrations import HEAD_REVISION, upgrade
 from store.models import AlertRow
 from tests.store.evidence_history import WATCHED, Expected, every_rule_history, expected
 from tests.store.samples import ACCOUNT
@@ -130,7 +130,7 @@ def test_alerts_stored_before_the_evidence_columns_still_link_sensibly(
     engine = make_engine(store_url)
     upgrade(engine)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD_REVISION
     engine.dispose()
     with HistoryStore.open(store_url) as opened:
         links = {row.rule: alert_query(row) for row in opened.alerts(ACCOUNT).itertuples()}

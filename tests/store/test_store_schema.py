@@ -22,6 +22,7 @@ HEAD_TABLES = {
     "trust_map_snapshots",
     "trust_map_links",
     "keyword_snapshots",
+    "serp_results",
 }
 
 

@@ -232,6 +232,14 @@ def test_a_watched_keyword_is_asked_and_recorded_for_the_site_it_is_watched_for(
         rows = store.keyword_history(ACCOUNT, site)
     assert rows["keyword"].tolist() == ["cold brew coffee"]
     assert rows["position"].tolist() == [position]
+    # The whole top 10 is kept from that same answer: not one request more.
+    assert (
+        sum(n for (_, path, _q), n in sandbox.state.request_counts.items() if path == "/api/v1/keywords") == 1
+    )
+    with HistoryStore.open(store_url) as store:
+        top10 = store.serp_history(ACCOUNT, site)
+    assert top10["position"].tolist() == list(range(1, 11))
+    assert site in top10["domain"].tolist()
 
 
 def test_a_keyword_watched_before_sites_were_recorded_waits_for_a_site_and_is_not_asked(

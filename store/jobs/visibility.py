@@ -1,0 +1,102 @@
+"""``python -m store visibility``: the market figures per day and domain, for scripts and spreadsheets.
+
+The same numbers as the Market page (``store.market``), from the recorded top 10s only: no API call.
+One row per day and domain with the columns ``day,group,domain,visibility,share_of_voice`` (percent,
+one decimal; ``group`` is ``all``: every watched keyword, or those of ``--site``). By default the 28
+days ending on the latest day that has a top 10. Without ``--csv`` the same rows as aligned text.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from datetime import date, timedelta
+from typing import TextIO
+
+import pandas as pd
+
+from store.history import HistoryStore
+from store.market import one_top10_per_keyword, visibility_and_share
+
+CLI_COLUMNS = ("day", "group", "domain", "visibility", "share_of_voice")
+ALL_KEYWORDS = "all"
+
+
+class NothingRecorded(Exception):
+    """No top 10 in the period asked for; the message says what was looked for, in plain words."""
+
+
+def visibility_rows(
+    store: HistoryStore,
+    account: str,
+    ctr: tuple[float, ...],
+    *,
+    site: str | None,
+    days: int,
+    as_of: date | None,
+) -> pd.DataFrame:
+    """The rows the command prints (``CLI_COLUMNS``), by day then share of voice; NothingRecorded when
+    the period has no top 10."""
+    last = as_of or _latest_day(store, account, site)
+    top10s = one_top10_per_keyword(
+        store.serp_history(account, site, since=last - timedelta(days=days - 1), until=last)
+    )
+    if top10s.empty:
+        whose = f"the keywords watched for {site}" if site else "the watched keywords"
+        raise NothingRecorded(
+            f"No top 10 of {whose} is recorded in the {days} days ending {last.isoformat()}."
+        )
+    figures = visibility_and_share(top10s, ctr)
+    return pd.DataFrame(
+        {
+            "day": figures["day"].dt.date.map(date.isoformat),
+            "group": ALL_KEYWORDS,
+            "domain": figures["domain"],
+            "visibility": figures["visibility"].round(1),
+            "share_of_voice": figures["share_of_voice"].round(1),
+        }
+    )
+
+
+def _latest_day(store: HistoryStore, account: str, site: str | None) -> date:
+    latest = store.latest_serp_day(account, site)
+    if latest is None:
+        whose = f"the keywords watched for {site}" if site else "the watched keywords"
+        raise NothingRecorded(
+            f"No top 10 of {whose} is recorded yet: the daily snapshot records them "
+            "(python -m store snapshot)."
+        )
+    return latest
+
+
+def write_rows(rows: pd.DataFrame, as_csv: bool, out: TextIO) -> None:
+    """CSV with a header line, or the same columns aligned for reading."""
+    if as_csv:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CLI_COLUMNS)
+        for record in rows.itertuples(index=False):
+            writer.writerow([f"{value:.1f}" if isinstance(value, float) else value for value in record])
+        return
+    out.write(rows.to_string(index=False, float_format=lambda value: f"{value:.1f}") + "\n")
+
+
+def run(
+    store: HistoryStore,
+    account: str,
+    ctr: tuple[float, ...],
+    *,
+    site: str | None,
+    days: int,
+    as_of: date | None,
+    as_csv: bool,
+    out: TextIO,
+    say: Callable[[str], None],
+) -> int:
+    """The command: 0 with the rows printed, 2 when the period has no top 10 (said on ``say``)."""
+    try:
+        rows = visibility_rows(store, account, ctr, site=site, days=days, as_of=as_of)
+    except NothingRecorded as exc:
+        say(str(exc))
+        return 2
+    write_rows(rows, as_csv, out)
+    return 0

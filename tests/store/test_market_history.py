@@ -1,0 +1,129 @@
+"""The market view's history: every watched keyword's whole top 10 kept per day (SQLite and PostgreSQL),
+and ``python -m store visibility`` matching visibility and share of voice recomputed straight from the
+sandbox's own keyword reports, with the formulas written out here independently of ``store.market``."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from datetime import date, timedelta
+
+import pytest
+
+from client.models import KeywordReport, SerpResult
+from client.settings import key_fingerprint
+from sandbox import DEMO_KEY
+from sandbox.demo_history import keyword_report_on
+from store import HistoryStore
+from store.cli import main
+from store.market import DEFAULT_CTR
+from store.rows import Unusable
+
+ACCOUNT = key_fingerprint(DEMO_KEY)
+SITE = "example.com"
+KEYWORDS = ("cookie free analytics", "privacy analytics", "web analytics tool", "website heatmap tool")
+LAST_DAY = date(2026, 11, 20)
+DAYS = 5
+
+
+def _days() -> list[date]:
+    return [LAST_DAY - timedelta(days=back) for back in range(DAYS - 1, -1, -1)]
+
+
+def _report(*domains: str, dr: int | None = 40) -> KeywordReport:
+    results = [SerpResult(position=i, domain=d, dr=dr) for i, d in enumerate(domains, 1)]
+    return KeywordReport(keyword="kw", results=results, median_dr=40.0, min_dr=40.0)
+
+
+def test_a_watched_keywords_report_keeps_its_whole_top_10_once_per_day(store: HistoryStore) -> None:
+    day = LAST_DAY
+    report = keyword_report_on("cookie free analytics", day, SITE)
+    assert store.record_keyword_report(ACCOUNT, report, day, "job", SITE) == "recorded"
+    assert store.record_keyword_report(ACCOUNT, report, day, "job", SITE) == "unchanged"
+    rows = store.serp_history(ACCOUNT, SITE)
+    assert rows["position"].tolist() == list(range(1, 11))
+    assert rows["domain"].tolist() == [r.domain for r in report.results]
+    unresolved = [r.position for r in report.results if r.dr is None]
+    assert rows.loc[rows["position"].isin(unresolved), "dr"].isna().all()  # never 0
+
+
+def test_a_days_new_top_10_replaces_the_old_one_whole(store: HistoryStore) -> None:
+    store.record_keyword_report(ACCOUNT, _report("a.com", "b.com", SITE), LAST_DAY, "job", SITE, "kw")
+    assert (
+        store.record_keyword_report(ACCOUNT, _report(SITE, "c.com"), LAST_DAY, "job", SITE, "kw")
+        == "recorded"
+    )
+    rows = store.serp_history(ACCOUNT, SITE)
+    assert list(zip(rows["position"], rows["domain"], strict=True)) == [(1, SITE), (2, "c.com")]
+
+
+def test_a_top_10_that_gives_a_position_twice_is_not_kept(store: HistoryStore) -> None:
+    garbled = _report("a.com", "b.com")
+    garbled.results[1].position = 1
+    with pytest.raises(Unusable):
+        store.record_keyword_report(ACCOUNT, garbled, LAST_DAY, "job", SITE, "kw")
+    assert store.serp_history(ACCOUNT).empty
+    assert store.keyword_history(ACCOUNT, SITE).empty
+
+
+def _independent_figures(
+    reports: dict[date, list[KeywordReport]],
+) -> dict[tuple[str, str], tuple[float, float]]:
+    """(day, domain) → (visibility %, share of voice %), written out from the issue's formulas."""
+    figures: dict[tuple[str, str], tuple[float, float]] = {}
+    curve = DEFAULT_CTR
+    for day, day_reports in reports.items():
+        clicks: dict[str, float] = defaultdict(float)
+        for report in day_reports:
+            best: dict[str, int] = {}
+            for result in report.results:
+                if 1 <= result.position <= 10:
+                    best[result.domain] = min(best.get(result.domain, 99), result.position)
+            for domain, position in best.items():
+                clicks[domain] += curve[position - 1]
+        total = sum(clicks.values())
+        for domain, value in clicks.items():
+            visibility = sum(
+                curve[min(r.position for r in report.results if r.domain == domain) - 1] / curve[0]
+                for report in day_reports
+                if any(r.domain == domain for r in report.results)
+            ) / len(day_reports)
+            figures[(day.isoformat(), domain)] = (round(visibility * 100, 1), round(value / total * 100, 1))
+    return figures
+
+
+def test_the_visibility_command_matches_the_formulas_on_the_sandboxs_own_reports(
+    store_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reports: dict[date, list[KeywordReport]] = {day: [] for day in _days()}
+    with HistoryStore.open(store_url) as store:
+        for keyword in KEYWORDS:
+            store.watch(ACCOUNT, "keyword", keyword, site=SITE)
+            for day in _days():
+                report = keyword_report_on(keyword, day, SITE)
+                reports[day].append(report)
+                store.record_keyword_report(ACCOUNT, report, day, "job", SITE, keyword)
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
+    code = main(["visibility", "--csv", "--days", str(DAYS), "--database-url", store_url])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = list(csv.DictReader(io.StringIO(out)))
+    assert list(lines[0]) == ["day", "group", "domain", "visibility", "share_of_voice"]
+    printed = {
+        (row["day"], row["domain"]): (float(row["visibility"]), float(row["share_of_voice"])) for row in lines
+    }
+    assert printed == _independent_figures(reports)
+    assert {row["group"] for row in lines} == {"all"}
+    assert {row["day"] for row in lines} == {day.isoformat() for day in _days()}
+
+
+def test_the_visibility_command_says_when_nothing_is_recorded_and_exits_2(
+    store_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
+    code = main(["visibility", "--database-url", store_url])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out == ""
+    assert err.strip().startswith("No top 10 of the watched keywords is recorded yet")
