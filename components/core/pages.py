@@ -62,6 +62,7 @@ SEARCH_CONSOLE = AppPage("search-console", "Search Console", ":material/query_st
 MONITOR = AppPage("monitor", "Monitor", ":material/monitor_heart:", "My sites")
 # --- History ---------------------------------------------------------------------------------------
 HISTORY = AppPage("history", "History", ":material/history:", "History")
+MARKET = AppPage("market", "Market", ":material/leaderboard:", "History")
 ALERTS = AppPage("alerts", "Alerts", ":material/notifications:", "History")
 # --- Team ------------------------------------------------------------------------------------------
 ACTIVITY = AppPage("activity", "Activity", ":material/manage_history:", "Team")
@@ -87,6 +88,7 @@ ALL: tuple[AppPage, ...] = (
     SEARCH_CONSOLE,
     MONITOR,
     HISTORY,
+    MARKET,
     ALERTS,
     ACTIVITY,
     COACH,

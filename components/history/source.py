@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import pandas as pd
 
 from components.history.frames import best_positions, empty
-from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, TRUST_TOTAL_COLUMNS
+from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, SERP_COLUMNS, TRUST_TOTAL_COLUMNS
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -56,6 +56,11 @@ class HistorySource(Protocol):
         reached (``KEYWORD_BEST_COLUMNS``), whatever period the page shows."""
         ...
 
+    def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
+        """The watched keywords' top 10s by day (``SERP_COLUMNS``): of the keywords watched for ``site``,
+        or of all of them when None."""
+        ...
+
     def watch_items(self) -> list[WatchTuple]:
         """The watchlist as (kind, subject, origin, site), the account's own sites first; ``site`` is the
         domain a watched keyword is measured for ("" for a domain, or a keyword whose site is unknown)."""
@@ -86,6 +91,9 @@ class StoreSource:
 
     def keyword_best(self, site: str) -> pd.DataFrame:
         return self.store.keyword_best(self.account, site)
+
+    def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
+        return self.store.serp_history(self.account, site, since)
 
     def watch_items(self) -> list[WatchTuple]:
         return [(i.kind, i.subject, i.origin, i.site) for i in self.store.watchlist(self.account)]
@@ -162,6 +170,9 @@ class CachedSource:
     def keyword_best(self, site: str) -> pd.DataFrame:
         return self._get("keyword_best", site)
 
+    def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
+        return self._get("serp_history", site, since)
+
     def watch_items(self) -> list[WatchTuple]:
         return self._get("watch_items")
 
@@ -182,6 +193,8 @@ class FrameSource:
     totals: dict[str, pd.DataFrame] = field(default_factory=dict)
     #: The watchlist as (kind, subject, origin, site).
     watch: list[WatchTuple] = field(default_factory=list)
+    #: The watched keywords' top 10s (``SERP_COLUMNS``).
+    serps: pd.DataFrame = field(default_factory=lambda: empty(SERP_COLUMNS))
 
     def __post_init__(self) -> None:
         self._domain_days = _day_values(self.domains) if not self.domains.empty else None
@@ -223,6 +236,16 @@ class FrameSource:
 
     def keyword_best(self, site: str) -> pd.DataFrame:
         return best_positions(self.keyword_history(site, None))
+
+    def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
+        if self.serps.empty:
+            return empty(SERP_COLUMNS)
+        keep = pd.Series(True, index=self.serps.index)
+        if site is not None:
+            keep &= self.serps["site"] == site
+        if since is not None:
+            keep &= _day_values(self.serps) >= since
+        return self.serps[keep].reset_index(drop=True)
 
     def watch_items(self) -> list[WatchTuple]:
         return sorted(self.watch, key=lambda item: (item[2] != "own", item[1], item[0], item[3]))

@@ -1,0 +1,103 @@
+"""What every tab of the Market page shares: the keywords compared (all watched ones, or those watched
+for one of your sites), the period, the CTR curve, and the figures computed once per rerun from the
+recorded top 10s (``store.market``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import pandas as pd
+import streamlit as st
+
+from components.common.text import escape_md
+from components.history import frames as history_frames
+from components.history.source import HistorySource
+from components.history.widgets.pieces import period_picker
+from components.market import frames
+from store.market import (
+    DEFAULT_CTR,
+    CtrCurveError,
+    load_ctr_curve,
+    one_top10_per_keyword,
+    visibility_and_share,
+)
+
+ALL_KEYWORDS = "All watched keywords"
+SITE_KEY = "market_site"
+PERIOD_KEY = "market_period"
+
+
+@dataclass(frozen=True)
+class MarketView:
+    """One rerun's market: the top 10s of the chosen keywords and period, and their figures."""
+
+    top10s: pd.DataFrame
+    figures: pd.DataFrame
+    own: list[str]
+    competitors: list[str]
+    domains: list[str]
+    ctr: tuple[float, ...]
+
+    @property
+    def lines(self) -> pd.DataFrame:
+        return frames.complete_lines(self.figures, self.domains)
+
+    @property
+    def standing(self) -> pd.DataFrame:
+        return frames.standing(self.figures, self.own, self.competitors)
+
+
+def _ctr() -> tuple[float, ...]:
+    try:
+        return load_ctr_curve()
+    except CtrCurveError as exc:
+        st.warning(f"The CTR curve in the settings cannot be used ({exc}); the default one is used.")
+        return DEFAULT_CTR
+
+
+def _keyword_sites(source: HistorySource) -> list[str]:
+    return sorted(
+        {site for kind, _subject, _origin, site in source.watch_items() if kind == "keyword" and site}
+    )
+
+
+def market_view(source: HistorySource, own: dict[str, str], today: date) -> MarketView | None:
+    """The choices on top of the page and the market they select; None (with a note) when there is
+    nothing to compare yet."""
+    sites = _keyword_sites(source)
+    if not sites:
+        st.info(
+            "No keyword is watched yet. Watch keywords for your site on **Keyword research** (or with "
+            "`python -m store watch add keyword …`): each day their whole top 10 is kept, and this page "
+            "compares every domain in them.",
+            icon=":material/visibility:",
+        )
+        return None
+    left, right = st.columns([2, 3])
+    with left:
+        chosen = st.selectbox(
+            "Keywords",
+            [ALL_KEYWORDS, *sites],
+            format_func=lambda s: s if s == ALL_KEYWORDS else f"Watched for {s}",
+            key=SITE_KEY,
+        )
+    with right:
+        period = period_picker(PERIOD_KEY)
+    site = None if chosen == ALL_KEYWORDS else chosen
+    ctr = _ctr()
+    top10s = one_top10_per_keyword(source.serp_history(site, history_frames.since(period, today)))
+    if top10s.empty:
+        whose = "the watched keywords" if site is None else f"the keywords watched for {site}"
+        st.info(
+            f"No top 10 is recorded for {escape_md(whose)} "
+            "in this period. The daily snapshot keeps each watched keyword's top 10.",
+            icon=":material/hourglass_empty:",
+        )
+        return None
+    watch = source.watch_items()
+    mine = [site] if site else [s for s in own if s in sites] or list(own)
+    competitors = [s for kind, s, origin, _ in watch if kind == "domain" and origin != "own" and s not in own]
+    figures = visibility_and_share(top10s, ctr)
+    domains = frames.compared_domains(figures, mine, competitors)
+    return MarketView(top10s, figures, mine, competitors, domains, ctr)

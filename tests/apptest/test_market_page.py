@@ -1,0 +1,108 @@
+"""The Market page in AppTest, in Live mode against the session sandbox, its store a temporary SQLite
+file holding watched keywords' reports recorded through HistoryStore (as the daily job records them):
+visibility and share of voice of your site against the domains of the top 10s, churn, the top 10's DR,
+and the empty states said in plain words."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from client.settings import key_fingerprint
+from sandbox import DEMO_KEY
+from sandbox.accounts import ACCOUNTS
+from sandbox.demo_history import keyword_report_on
+from sandbox.keyword_data import serp_on
+from store import HistoryStore
+from store.market import one_top10_per_keyword, visibility_and_share
+from tests.apptest.app_pages import open_page, shown_text
+
+ACCOUNT = key_fingerprint(DEMO_KEY)
+MINE = ACCOUNTS[DEMO_KEY].sites[0]
+RIVAL = "semrush.com"
+TODAY = datetime.now(UTC).date()
+PAGE = "views/market.py"
+DAYS = 20
+
+
+@pytest.fixture
+def store(own_store: HistoryStore) -> HistoryStore:
+    return own_store
+
+
+def _keywords_mine_ranks_for(count: int = 3) -> list[str]:
+    """Keywords whose top 10 holds ``MINE`` today (the sandbox's demo site ranks for its topics)."""
+    candidates = ["cookie free analytics", "website heatmap tool", "privacy analytics", "web analytics tool"]
+    ranked = [k for k in candidates if MINE in {row.domain for row in serp_on(k, TODAY)}]
+    assert ranked, f"{MINE} ranks for none of {candidates} today"
+    return ranked[:count]
+
+
+def _record(store: HistoryStore, keywords: list[str], days: int = DAYS) -> None:
+    store.watch(ACCOUNT, "domain", RIVAL)
+    for keyword in keywords:
+        store.watch(ACCOUNT, "keyword", keyword, site=MINE)
+        for back in range(days):
+            day = TODAY - timedelta(days=back)
+            store.record_keyword_report(
+                ACCOUNT, keyword_report_on(keyword, day, MINE), day, "job", MINE, keyword
+            )
+
+
+def _table(at: AppTest, column: str) -> pd.DataFrame:
+    found = [frame.value for frame in at.dataframe if column in frame.value.columns]
+    assert found, f"no table with a {column} column"
+    return found[0]
+
+
+def test_visibility_compares_your_site_with_your_competitor_and_the_top_10s_domains(
+    store: HistoryStore,
+) -> None:
+    keywords = _keywords_mine_ranks_for()
+    _record(store, keywords)
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    table = _table(at, "share_of_voice")
+    expected = visibility_and_share(
+        one_top10_per_keyword(store.serp_history(ACCOUNT, since=TODAY - timedelta(days=89)))
+    )
+    latest = expected[expected["day"] == expected["day"].max()].set_index("domain")
+    shown = table.set_index("domain")
+    assert shown.loc[MINE, "role"] == "your site"
+    assert shown.loc[RIVAL, "role"] == "competitor"
+    assert (
+        shown.loc[MINE, "visibility"] == pytest.approx(latest.loc[MINE, "visibility"])
+        if MINE in latest.index
+        else 0
+    )
+    assert shown["share_of_voice"].sum() == pytest.approx(100.0)
+    assert len(at.get("plotly_chart")) == 1
+    assert f"Visibility of {MINE}" in [m.label for m in at.metric]
+    assert "Share of voice" in shown_text(at)
+
+
+def test_churn_lists_who_entered_and_left_between_two_days(store: HistoryStore) -> None:
+    keywords = _keywords_mine_ranks_for()
+    _record(store, keywords)
+    at = open_page(PAGE, market_tab="Top-10 churn")
+    assert not at.exception, [e.value for e in at.exception]
+    assert [m.label for m in at.metric][:2] == ["Entered a top 10", "Left a top 10"]
+
+
+def test_the_top_10s_dr_over_time_shows_a_chart_per_keyword(store: HistoryStore) -> None:
+    keywords = _keywords_mine_ranks_for()
+    _record(store, keywords)
+    at = open_page(PAGE, market_tab="Top-10 DR")
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="market_spread_keyword").options == sorted(keywords)
+    assert len(at.get("plotly_chart")) == 1
+    assert set(_table(at, "median_dr")["keyword"]) == set(keywords)
+
+
+def test_without_watched_keywords_the_page_says_how_to_start(store: HistoryStore) -> None:
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    assert "No keyword is watched yet" in shown_text(at)

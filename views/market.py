@@ -1,0 +1,56 @@
+"""Market: your sites' visibility and share of voice against every domain in your watched keywords'
+top 10s, who entered and left those top 10s, and whether each keyword is getting harder.
+
+The rows come from the history store (``history.page_source``), the figures from ``store.market`` (the
+same numbers ``python -m store visibility`` prints); no API call. Each tab is drawn by its module in
+``components.market.widgets``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components.core import history
+from components.core.connection import current_connection
+from components.core.pages import MARKET, page_header
+from components.core.tabs import lazy_tabs
+from components.history.widgets import demo_label, guarded, own_sites, unavailable_notice
+from components.market.widgets import (
+    CHURN_TAB,
+    DIFFICULTY_TAB,
+    SHARE_TAB,
+    TAB_KEY,
+    VISIBILITY_TAB,
+    churn_tab,
+    difficulty_tab,
+    market_view,
+    share_tab,
+    visibility_tab,
+)
+
+conn = current_connection()
+page_header(
+    MARKET,
+    "How visible your sites are for the keywords you watch, against every domain in their top 10s: "
+    "visibility and share of voice over time, who entered and left, and whether a keyword is getting harder.",
+)
+is_demo = history.ensure_demo_history(conn)
+source = history.page_source(conn)
+if source is None:
+    unavailable_notice()
+    st.stop()
+if is_demo:
+    demo_label()
+maybe_view = market_view(source, own_sites(conn), history.history_day(conn))
+if maybe_view is None:
+    st.stop()
+view = maybe_view  # known from here on, also inside the tabs' lambdas
+lazy_tabs(
+    {
+        VISIBILITY_TAB: guarded(lambda: visibility_tab(view)),
+        SHARE_TAB: guarded(lambda: share_tab(view)),
+        CHURN_TAB: guarded(lambda: churn_tab(view)),
+        DIFFICULTY_TAB: guarded(lambda: difficulty_tab(view)),
+    },
+    key=TAB_KEY,
+)
