@@ -77,6 +77,9 @@ def _parser() -> argparse.ArgumentParser:
     market = commands.add_parser(
         "visibility", help="visibility and share of voice per day and domain, from the recorded top 10s"
     )
+    market.add_argument(
+        "--group", default="all", help="a tag, brand, non-brand, or all (default: every watched keyword)"
+    )
     market.add_argument("--site", help="only the keywords watched for this site (default: every keyword)")
     market.add_argument("--days", type=_days, default=28, help="how many days ending --as-of (default 28)")
     market.add_argument("--as-of", type=_day, help="the last day (YYYY-MM-DD; default the latest recorded)")
@@ -99,7 +102,9 @@ def _watch_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser],
         )
     listing = actions.add_parser("list", help="everything watched, with its site and since when")
     listing.add_argument("--csv", action="store_true", help="as CSV: kind,subject,site,origin,added_at")
-    load = actions.add_parser("import", help="watch every row of a CSV file with columns kind,subject,site")
+    load = actions.add_parser(
+        "import", help="watch every row of a CSV file with columns kind,subject,site[,tags]"
+    )
     load.add_argument("file", help="the CSV file (- for standard input)")
     for action in (add, remove, listing, load):
         action.add_argument("--database-url", help=url_help)
@@ -323,6 +328,7 @@ def visibility_command(args: argparse.Namespace) -> int:
             as_csv=args.csv,
             out=sys.stdout,
             say=_say,
+            group=" ".join(args.group.split()).lower(),
         )
 
 

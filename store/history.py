@@ -20,6 +20,7 @@ from store.alerts.state import AlertsMixin
 from store.audit import AuditMixin
 from store.config import display_url, parse_url
 from store.engine import DATABASE_ERRORS, StoreUnavailable, make_engine, unavailable, write_engine
+from store.groups import GroupsMixin
 from store.migrations import SchemaUnknown, upgrade
 from store.queries import QueriesMixin
 from store.recording import RecordingMixin
@@ -47,7 +48,7 @@ def _guarded(doing: str) -> Callable[[F], F]:
     return wrap
 
 
-class HistoryStore(WatchlistMixin, RecordingMixin, QueriesMixin, AuditMixin, AlertsMixin):
+class HistoryStore(WatchlistMixin, RecordingMixin, QueriesMixin, AuditMixin, AlertsMixin, GroupsMixin):
     """The history of every account in one database; each method takes the account it serves."""
 
     def __init__(self, engine: Engine, url: str) -> None:
@@ -114,6 +115,8 @@ def _guard_public_methods() -> None:
         "keyword_best",
         "serp_history",
         "latest_serp_day",
+        "keyword_tags",
+        "brand_terms",
         "audit_events",
         "audit_people",
         "alert_settings",
@@ -136,6 +139,8 @@ def _guard_public_methods() -> None:
         "record_findings",
         "acknowledge_alert",
         "reopen_alert",
+        "set_keyword_tags",
+        "set_brand_terms",
     )
     for name in reads:
         setattr(HistoryStore, name, _guarded("read")(getattr(HistoryStore, name)))

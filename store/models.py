@@ -183,6 +183,34 @@ class SerpResultRow(Base):
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class KeywordTagRow(Base):
+    """A tag an editor gave a keyword ("pricing", "blog"): the market view's groups. A tag belongs to the
+    keyword, whichever site it is watched or tracked for; a keyword has any number of tags."""
+
+    __tablename__ = "keyword_tags"
+    __table_args__ = (UniqueConstraint("account", "keyword", "tag"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    keyword: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    tag: Mapped[str] = mapped_column(String(SHORT_LEN))
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class BrandTermRow(Base):
+    """A brand term of one of the account's own sites: a keyword watched for the site that contains one is
+    a brand keyword. A site without rows uses its name (``store.market.groups.default_brand_terms``)."""
+
+    __tablename__ = "brand_terms"
+    __table_args__ = (UniqueConstraint("account", "site", "term"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    term: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 AUDIT_TEXT_LEN = 500
 
 

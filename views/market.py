@@ -18,11 +18,13 @@ from components.history.widgets import demo_label, guarded, own_sites, unavailab
 from components.market.widgets import (
     CHURN_TAB,
     DIFFICULTY_TAB,
+    GROUPS_TAB,
     SHARE_TAB,
     TAB_KEY,
     VISIBILITY_TAB,
     churn_tab,
     difficulty_tab,
+    groups_tab,
     market_view,
     share_tab,
     visibility_tab,
@@ -35,10 +37,11 @@ page_header(
     "visibility and share of voice over time, who entered and left, and whether a keyword is getting harder.",
 )
 is_demo = history.ensure_demo_history(conn)
-source = history.page_source(conn)
-if source is None:
+maybe_source = history.page_source(conn)
+if maybe_source is None:
     unavailable_notice()
     st.stop()
+source = maybe_source  # known from here on, also inside the tabs' lambdas
 if is_demo:
     demo_label()
 maybe_view = market_view(source, own_sites(conn), history.history_day(conn))
@@ -51,6 +54,7 @@ lazy_tabs(
         SHARE_TAB: guarded(lambda: share_tab(view)),
         CHURN_TAB: guarded(lambda: churn_tab(view)),
         DIFFICULTY_TAB: guarded(lambda: difficulty_tab(view)),
+        GROUPS_TAB: guarded(lambda: groups_tab(conn, source)),
     },
     key=TAB_KEY,
 )

@@ -34,6 +34,8 @@ OPERATION_WORDS: dict[str, str] = {
     "run_gsc_audit": "Run Search Console audit",
     "watch": "Watch",
     "unwatch": "Stop watching",
+    "tag_keyword": "Tag a keyword",
+    "set_brand_terms": "Set brand terms",
     "acknowledge_alert": "Acknowledge alert",
     "reopen_alert": "Reopen alert",
     "change_alert_rule": "Change alert rule",

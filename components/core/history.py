@@ -246,6 +246,19 @@ def set_watched(
     return changed
 
 
+def change_groups(conn: Connection, change: Callable[[HistoryStore, str], bool]) -> bool:
+    """``change(store, account)`` (a keyword's tags, a site's brand terms) for this account, then every
+    page and replica reads afresh; its result (True: something changed), False without a store."""
+    door = current_door()
+    store = door.open()
+    if store is None or not conn.has_key:
+        return False
+    changed = change(store, conn.fingerprint)
+    door.changed(conn.fingerprint)
+    _tell_others(conn.fingerprint)
+    return changed
+
+
 def record_now(conn: Connection, operation: str, asked: Any, value: Any) -> bool:
     """Record an answer under what it was asked with (right after Watch), on the calling thread; True
     when the day now holds it."""

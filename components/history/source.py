@@ -61,6 +61,14 @@ class HistorySource(Protocol):
         or of all of them when None."""
         ...
 
+    def keyword_tags(self) -> dict[str, tuple[str, ...]]:
+        """Each tagged keyword's tags (the market view's groups)."""
+        ...
+
+    def brand_terms(self) -> dict[str, tuple[str, ...]]:
+        """The brand terms editors set, per own site (a site without any uses its name)."""
+        ...
+
     def watch_items(self) -> list[WatchTuple]:
         """The watchlist as (kind, subject, origin, site), the account's own sites first; ``site`` is the
         domain a watched keyword is measured for ("" for a domain, or a keyword whose site is unknown)."""
@@ -94,6 +102,12 @@ class StoreSource:
 
     def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self.store.serp_history(self.account, site, since)
+
+    def keyword_tags(self) -> dict[str, tuple[str, ...]]:
+        return self.store.keyword_tags(self.account)
+
+    def brand_terms(self) -> dict[str, tuple[str, ...]]:
+        return self.store.brand_terms(self.account)
 
     def watch_items(self) -> list[WatchTuple]:
         return [(i.kind, i.subject, i.origin, i.site) for i in self.store.watchlist(self.account)]
@@ -173,6 +187,12 @@ class CachedSource:
     def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self._get("serp_history", site, since)
 
+    def keyword_tags(self) -> dict[str, tuple[str, ...]]:
+        return self._get("keyword_tags")
+
+    def brand_terms(self) -> dict[str, tuple[str, ...]]:
+        return self._get("brand_terms")
+
     def watch_items(self) -> list[WatchTuple]:
         return self._get("watch_items")
 
@@ -195,6 +215,9 @@ class FrameSource:
     watch: list[WatchTuple] = field(default_factory=list)
     #: The watched keywords' top 10s (``SERP_COLUMNS``).
     serps: pd.DataFrame = field(default_factory=lambda: empty(SERP_COLUMNS))
+    #: keyword → its tags; own site → its brand terms.
+    tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    brands: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._domain_days = _day_values(self.domains) if not self.domains.empty else None
@@ -246,6 +269,12 @@ class FrameSource:
         if since is not None:
             keep &= _day_values(self.serps) >= since
         return self.serps[keep].reset_index(drop=True)
+
+    def keyword_tags(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.tags)
+
+    def brand_terms(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.brands)
 
     def watch_items(self) -> list[WatchTuple]:
         return sorted(self.watch, key=lambda item: (item[2] != "own", item[1], item[0], item[3]))

@@ -2,7 +2,8 @@
 
 The same numbers as the Market page (``store.market``), from the recorded top 10s only: no API call.
 One row per day and domain with the columns ``day,group,domain,visibility,share_of_voice`` (percent,
-one decimal; ``group`` is ``all``: every watched keyword, or those of ``--site``). By default the 28
+one decimal; ``group`` is ``--group``: a tag, ``brand``, ``non-brand``, or ``all``, every watched keyword
+(of ``--site``, when given)). By default the 28
 days ending on the latest day that has a top 10. Without ``--csv`` the same rows as aligned text.
 """
 
@@ -16,10 +17,9 @@ from typing import TextIO
 import pandas as pd
 
 from store.history import HistoryStore
-from store.market import one_top10_per_keyword, visibility_and_share
+from store.market import ALL, UnknownGroup, in_group, one_top10_per_keyword, visibility_and_share
 
 CLI_COLUMNS = ("day", "group", "domain", "visibility", "share_of_voice")
-ALL_KEYWORDS = "all"
 
 
 class NothingRecorded(Exception):
@@ -34,15 +34,18 @@ def visibility_rows(
     site: str | None,
     days: int,
     as_of: date | None,
+    group: str = ALL,
 ) -> pd.DataFrame:
     """The rows the command prints (``CLI_COLUMNS``), by day then share of voice; NothingRecorded when
-    the period has no top 10."""
+    the period has no top 10 of the group, UnknownGroup for a group there is not."""
     last = as_of or _latest_day(store, account, site)
+    serps = store.serp_history(account, site, since=last - timedelta(days=days - 1), until=last)
     top10s = one_top10_per_keyword(
-        store.serp_history(account, site, since=last - timedelta(days=days - 1), until=last)
+        in_group(serps, group, store.keyword_tags(account), store.brand_terms(account))
     )
     if top10s.empty:
         whose = f"the keywords watched for {site}" if site else "the watched keywords"
+        whose = whose if group == ALL else f"{whose} in the group {group!r}"
         raise NothingRecorded(
             f"No top 10 of {whose} is recorded in the {days} days ending {last.isoformat()}."
         )
@@ -50,7 +53,7 @@ def visibility_rows(
     return pd.DataFrame(
         {
             "day": figures["day"].dt.date.map(date.isoformat),
-            "group": ALL_KEYWORDS,
+            "group": group,
             "domain": figures["domain"],
             "visibility": figures["visibility"].round(1),
             "share_of_voice": figures["share_of_voice"].round(1),
@@ -91,11 +94,13 @@ def run(
     as_csv: bool,
     out: TextIO,
     say: Callable[[str], None],
+    group: str = ALL,
 ) -> int:
-    """The command: 0 with the rows printed, 2 when the period has no top 10 (said on ``say``)."""
+    """The command: 0 with the rows printed, 2 when the period has no top 10 of the group or there is
+    no such group (said on ``say``)."""
     try:
-        rows = visibility_rows(store, account, ctr, site=site, days=days, as_of=as_of)
-    except NothingRecorded as exc:
+        rows = visibility_rows(store, account, ctr, site=site, days=days, as_of=as_of, group=group)
+    except (NothingRecorded, UnknownGroup) as exc:
         say(str(exc))
         return 2
     write_rows(rows, as_csv, out)

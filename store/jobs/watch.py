@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from typing import TextIO
 from client import ApiClient
 from client.errors import InvalidInputError
 from store.audit import AuditEvent, AuditOutcome
+from store.groups import BadLabel, clean_tags
 from store.history import HistoryStore
 from store.jobs.outcomes import SubjectResult
 from store.jobs.snapshot import SnapshotJob, subject_label
@@ -40,6 +42,8 @@ from store.watchlist import (
 #: Who the audit log says made a change from here.
 PERSON = "command line"
 IMPORT_COLUMNS = ("kind", "subject", "site")
+#: An import's optional column: a keyword's tags (its groups on the Market page).
+TAGS_COLUMN = "tags"
 EXIT_OK, EXIT_SOME_REFUSED, EXIT_REFUSED = 0, 1, 2
 
 
@@ -193,7 +197,10 @@ def read_rows(text: str) -> tuple[list[tuple[int, dict[str, str]]], str | None]:
     """The file's rows with their line numbers, or why the file cannot be read as a watchlist."""
     reader = csv.DictReader(io.StringIO(text))
     if reader.fieldnames is None or not {"kind", "subject"} <= {f.strip() for f in reader.fieldnames}:
-        return [], f"the first line must name the columns {','.join(IMPORT_COLUMNS)} (site may be empty)"
+        return [], (
+            f"the first line must name the columns {','.join(IMPORT_COLUMNS)} (site may be empty; "
+            f"{TAGS_COLUMN} may follow)"
+        )
     rows = []
     for row in reader:
         cleaned = {(k or "").strip(): (v or "").strip() for k, v in row.items() if isinstance(v, str)}
@@ -229,5 +236,47 @@ def import_file(
             refused += 1
             say(f"line {w.line}: not watched: {refusal}")
     added = sum(1 for refusal in outcomes.values() if refusal is None)
+    tagged = {w.subject for w in first.values() if w.kind == "keyword" and outcomes.get(w) is None}
+    refused += _import_tags(store, account, rows, tagged, say)
     print(f"watched {added}, already watched {len(first) - len(outcomes)}, refused {refused}")
     return EXIT_OK if refused == 0 else EXIT_SOME_REFUSED
+
+
+def _import_tags(
+    store: HistoryStore,
+    account: str,
+    rows: list[tuple[int, dict[str, str]]],
+    watched: set[str],
+    say: Callable[[str], None],
+) -> int:
+    """The ``tags`` column (tags split by ``;``, ``|`` or ``,``): each watched keyword given tags gets
+    the tags of all its lines, as a whole; a keyword whose cell is empty keeps its tags. Each change is
+    audited; the number of lines whose tags were refused."""
+    wanted: dict[str, list[str]] = {}
+    lines: dict[str, int] = {}
+    for line, row in rows:
+        cell = row.get(TAGS_COLUMN, "")
+        subject = (
+            normalise_subject("keyword", row.get("subject", ""))
+            if row.get("kind", "").lower() == "keyword"
+            else ""
+        )
+        if cell and subject in watched:
+            wanted.setdefault(subject, []).extend(re.split(r"[;|,]", cell))
+            lines.setdefault(subject, line)
+    refused = 0
+    for keyword, tags in wanted.items():
+        try:
+            changed = store.set_keyword_tags(account, keyword, clean_tags(tags))
+        except BadLabel as exc:
+            refused += 1
+            say(f"line {lines[keyword]}: tags not kept: {exc}")
+            continue
+        _audit(
+            store,
+            account,
+            "tag_keyword",
+            f"“{keyword}”: {', '.join(clean_tags(tags))}",
+            "done" if changed else "no_change",
+        )
+    return refused

@@ -10,13 +10,20 @@ from store.market.figures import (
     serp_churn,
     visibility_and_share,
 )
+from store.market.groups import ALL, BRAND, NON_BRAND, UnknownGroup, group_names, in_group
 
 __all__ = [
+    "ALL",
+    "BRAND",
     "DEFAULT_CTR",
     "MARKET_COLUMNS",
+    "NON_BRAND",
     "CtrCurveError",
+    "UnknownGroup",
     "ctr_curve",
     "dr_spread",
+    "group_names",
+    "in_group",
     "load_ctr_curve",
     "one_top10_per_keyword",
     "serp_churn",

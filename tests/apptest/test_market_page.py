@@ -18,7 +18,7 @@ from sandbox.demo_history import keyword_report_on
 from sandbox.keyword_data import serp_on
 from store import HistoryStore
 from store.market import one_top10_per_keyword, visibility_and_share
-from tests.apptest.app_pages import open_page, shown_text
+from tests.apptest.app_pages import as_read, open_page, shown_text
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -106,3 +106,59 @@ def test_without_watched_keywords_the_page_says_how_to_start(store: HistoryStore
     at = open_page(PAGE)
     assert not at.exception, [e.value for e in at.exception]
     assert "No keyword is watched yet" in shown_text(at)
+
+
+def _tag(at: AppTest, keywords: list[str], tag: str, button: str = "Add tag") -> AppTest:
+    at.multiselect(key="market_tag_keywords").set_value(keywords)
+    at.text_input(key="market_tag_name").set_value(tag)
+    next(b for b in at.button if b.label == button).click()
+    return at.run()
+
+
+def test_an_editor_tags_keywords_and_the_tag_becomes_a_group_of_its_own(store: HistoryStore) -> None:
+    keywords = _keywords_mine_ranks_for()
+    _record(store, keywords)
+    at = _tag(open_page(PAGE, market_tab="Keyword groups"), keywords[:2], "Pricing")
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Tagged 2 keywords “pricing”." in shown_text(at)
+    assert store.keyword_tags(ACCOUNT) == {k: ("pricing",) for k in keywords[:2]}
+    audited = store.audit_events(ACCOUNT, operation="tag_keyword")
+    assert len(audited) == 2 and set(audited["outcome"]) == {"done"}
+    groups = _table(at, "tags").set_index("keyword")["tags"]
+    assert groups[keywords[0]] == "pricing" and groups[keywords[2]] == ""
+
+    at = _tag(at, keywords[:1], "pricing", button="Remove tag")
+    assert store.keyword_tags(ACCOUNT) == {keywords[1]: ("pricing",)}
+
+    visibility = open_page(PAGE)
+    assert f"Over the {len(keywords)} keywords" in shown_text(visibility)
+    visibility.selectbox(key="market_group").set_value("pricing").run()
+    assert "Over the 1 keyword with a recorded top 10 on the latest day" in shown_text(visibility)
+
+
+def test_brand_terms_split_a_sites_keywords_into_brand_and_non_brand(store: HistoryStore) -> None:
+    keywords = _keywords_mine_ranks_for()
+    _record(store, keywords)
+    at = open_page(PAGE, market_tab="Keyword groups")
+    assert not _table(at, "brand")["brand"].any()  # no keyword contains the site's name
+    at.selectbox(key="market_brand_site").set_value(MINE)
+    at.text_input(key="market_brand_terms").set_value("privacy")
+    next(b for b in at.button if b.label == "Save brand terms").click()
+    at.run()
+    assert f"Brand terms of {MINE} saved." in shown_text(at)
+    assert store.brand_terms(ACCOUNT) == {MINE: ("privacy",)}
+    brand = _table(at, "brand").set_index("keyword")["brand"]
+    assert brand.to_dict() == {k: "privacy" in k for k in keywords}
+    assert len(store.audit_events(ACCOUNT, operation="set_brand_terms")) == 1
+
+
+def test_a_viewer_sees_the_groups_but_cannot_change_them(store: HistoryStore) -> None:
+    _record(store, _keywords_mine_ranks_for())
+    access = {"editors": ["ann@acme.com"], "viewers": ["@acme.com"], "contact": "it@acme.com"}
+    at = open_page(PAGE, email="bob@acme.com", access=access, market_tab="Keyword groups")
+    assert not at.exception, [e.value for e in at.exception]
+    reason = "Editors only: you can read everything here; ask it@acme.com to change things."
+    controls = [b for b in at.button if b.label in {"Add tag", "Remove tag", "Save brand terms"}]
+    assert len(controls) == 3 and all(b.disabled and b.help == reason for b in controls)
+    assert as_read(shown_text(at)).count(reason) == 1
+    assert not _table(at, "tags").empty

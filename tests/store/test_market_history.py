@@ -96,14 +96,7 @@ def _independent_figures(
 def test_the_visibility_command_matches_the_formulas_on_the_sandboxs_own_reports(
     store_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    reports: dict[date, list[KeywordReport]] = {day: [] for day in _days()}
-    with HistoryStore.open(store_url) as store:
-        for keyword in KEYWORDS:
-            store.watch(ACCOUNT, "keyword", keyword, site=SITE)
-            for day in _days():
-                report = keyword_report_on(keyword, day, SITE)
-                reports[day].append(report)
-                store.record_keyword_report(ACCOUNT, report, day, "job", SITE, keyword)
+    reports = _record_reports(store_url)
     monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
     code = main(["visibility", "--csv", "--days", str(DAYS), "--database-url", store_url])
     out, err = capsys.readouterr()
@@ -127,3 +120,49 @@ def test_the_visibility_command_says_when_nothing_is_recorded_and_exits_2(
     assert code == 2
     assert out == ""
     assert err.strip().startswith("No top 10 of the watched keywords is recorded yet")
+
+
+def _record_reports(store_url: str) -> dict[date, list[KeywordReport]]:
+    reports: dict[date, list[KeywordReport]] = {day: [] for day in _days()}
+    with HistoryStore.open(store_url) as store:
+        for keyword in KEYWORDS:
+            store.watch(ACCOUNT, "keyword", keyword, site=SITE)
+            for day in _days():
+                report = keyword_report_on(keyword, day, SITE)
+                reports[day].append(report)
+                store.record_keyword_report(ACCOUNT, report, day, "job", SITE, keyword)
+    return reports
+
+
+def _visibility_csv(
+    store_url: str, capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, list[dict[str, str]], str]:
+    code = main(["visibility", "--csv", "--days", str(DAYS), "--database-url", store_url, *args])
+    out, err = capsys.readouterr()
+    return code, list(csv.DictReader(io.StringIO(out))), err
+
+
+def test_a_tag_and_the_brand_split_are_groups_of_the_visibility_command(
+    store_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reports = _record_reports(store_url)
+    with HistoryStore.open(store_url) as store:
+        for keyword in KEYWORDS[:2]:
+            store.set_keyword_tags(ACCOUNT, keyword, ["Pricing"])
+        store.set_brand_terms(ACCOUNT, SITE, ["privacy"])
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
+    for group, keywords in (("pricing", KEYWORDS[:2]), ("brand", ("privacy analytics",))):
+        code, lines, err = _visibility_csv(store_url, capsys, "--group", group)
+        assert code == 0, err
+        only = {
+            day: [r for r in day_reports if r.keyword in keywords] for day, day_reports in reports.items()
+        }
+        printed = {
+            (row["day"], row["domain"]): (float(row["visibility"]), float(row["share_of_voice"]))
+            for row in lines
+        }
+        assert printed == _independent_figures(only)
+        assert {row["group"] for row in lines} == {group}
+    code, lines, err = _visibility_csv(store_url, capsys, "--group", "blog")
+    assert code == 2 and not lines
+    assert err.strip() == "No keyword is tagged 'blog'. The groups are: all, brand, non-brand, pricing."

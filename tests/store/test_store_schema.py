@@ -23,6 +23,8 @@ HEAD_TABLES = {
     "trust_map_links",
     "keyword_snapshots",
     "serp_results",
+    "keyword_tags",
+    "brand_terms",
 }
 
 

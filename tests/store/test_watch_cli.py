@@ -150,6 +150,28 @@ def test_import_keeps_the_good_rows_and_names_each_bad_one_by_its_line(
     assert out.strip().splitlines()[-1] == "watched 0, already watched 2, refused 4"
 
 
+def test_import_tags_keywords_from_its_tags_column_and_audits_each_change(
+    run, store_url: str, tmp_path: Path
+) -> None:
+    csv_file = tmp_path / "watch.csv"
+    csv_file.write_text(
+        "kind,subject,site,tags\n"
+        "keyword,cold brew coffee,northwind-coffee.com,Coffee; Blog\n"  # line 2
+        "keyword,website heatmap tool,example.com,\n"  # line 3: no tags, none given
+        "keyword,cookie free analytics,example.com,<b>bold</b>\n",  # line 4: not a tag
+        encoding="utf-8",
+    )
+    code, out, err = run("import", str(csv_file))
+    assert code == 1, err
+    assert out.strip().splitlines()[-1] == "watched 3, already watched 0, refused 1"
+    assert "line 4: tags not kept: a tag is a short label" in err
+    with HistoryStore.open(store_url) as store:
+        assert store.keyword_tags(ACCOUNT) == {"cold brew coffee": ("blog", "coffee")}
+        audited = store.audit_events(ACCOUNT, operation="tag_keyword")
+    assert audited["target"].tolist() == ["“cold brew coffee”: coffee, blog"]
+    assert audited["person"].tolist() == ["command line"]
+
+
 def test_import_of_a_file_without_the_columns_says_what_the_first_line_must_be(run, tmp_path: Path) -> None:
     csv_file = tmp_path / "watch.csv"
     csv_file.write_text("semrush.com\nmoz.com\n", encoding="utf-8")

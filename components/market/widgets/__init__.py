@@ -1,6 +1,7 @@
 """The Market page's Streamlit parts: the choices and figures every tab shares (``selection``), and one
 module per tab (``standing``: visibility and share of voice; ``serp``: churn and DR over time)."""
 
+from components.market.widgets.groups import groups_tab
 from components.market.widgets.selection import MarketView, market_view
 from components.market.widgets.serp import churn_tab, difficulty_tab
 from components.market.widgets.standing import share_tab, visibility_tab
@@ -10,16 +11,19 @@ VISIBILITY_TAB = "Visibility"
 SHARE_TAB = "Share of voice"
 CHURN_TAB = "Top-10 churn"
 DIFFICULTY_TAB = "Top-10 DR"
+GROUPS_TAB = "Keyword groups"
 
 __all__ = [
     "CHURN_TAB",
     "DIFFICULTY_TAB",
+    "GROUPS_TAB",
     "SHARE_TAB",
     "TAB_KEY",
     "VISIBILITY_TAB",
     "MarketView",
     "churn_tab",
     "difficulty_tab",
+    "groups_tab",
     "market_view",
     "share_tab",
     "visibility_tab",

@@ -16,8 +16,14 @@ from components.history.source import HistorySource
 from components.history.widgets.pieces import period_picker
 from components.market import frames
 from store.market import (
+    ALL,
+    BRAND,
     DEFAULT_CTR,
+    NON_BRAND,
     CtrCurveError,
+    UnknownGroup,
+    group_names,
+    in_group,
     load_ctr_curve,
     one_top10_per_keyword,
     visibility_and_share,
@@ -25,7 +31,9 @@ from store.market import (
 
 ALL_KEYWORDS = "All watched keywords"
 SITE_KEY = "market_site"
+GROUP_KEY = "market_group"
 PERIOD_KEY = "market_period"
+GROUP_WORDS = {ALL: "All keywords", BRAND: "Brand keywords", NON_BRAND: "Non-brand keywords"}
 
 
 @dataclass(frozen=True)
@@ -33,6 +41,7 @@ class MarketView:
     """One rerun's market: the top 10s of the chosen keywords and period, and their figures."""
 
     top10s: pd.DataFrame
+    group: str
     figures: pd.DataFrame
     own: list[str]
     competitors: list[str]
@@ -74,7 +83,8 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
             icon=":material/visibility:",
         )
         return None
-    left, right = st.columns([2, 3])
+    tags, brands = source.keyword_tags(), source.brand_terms()
+    left, middle, right = st.columns([2, 2, 3])
     with left:
         chosen = st.selectbox(
             "Keywords",
@@ -82,13 +92,25 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
             format_func=lambda s: s if s == ALL_KEYWORDS else f"Watched for {s}",
             key=SITE_KEY,
         )
+    with middle:
+        group = st.selectbox(
+            "Group",
+            group_names(tags),
+            format_func=lambda g: GROUP_WORDS.get(g, f"Tagged “{g}”"),
+            key=GROUP_KEY,
+        )
     with right:
         period = period_picker(PERIOD_KEY)
     site = None if chosen == ALL_KEYWORDS else chosen
     ctr = _ctr()
-    top10s = one_top10_per_keyword(source.serp_history(site, history_frames.since(period, today)))
+    try:
+        serps = in_group(source.serp_history(site, history_frames.since(period, today)), group, tags, brands)
+    except UnknownGroup:  # a tag removed since this session picked it
+        serps = source.serp_history(site, history_frames.since(period, today)).iloc[0:0]
+    top10s = one_top10_per_keyword(serps)
     if top10s.empty:
         whose = "the watched keywords" if site is None else f"the keywords watched for {site}"
+        whose = whose if group == ALL else f"{whose} in the group “{group}”"
         st.info(
             f"No top 10 is recorded for {escape_md(whose)} "
             "in this period. The daily snapshot keeps each watched keyword's top 10.",
@@ -100,4 +122,4 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
     competitors = [s for kind, s, origin, _ in watch if kind == "domain" and origin != "own" and s not in own]
     figures = visibility_and_share(top10s, ctr)
     domains = frames.compared_domains(figures, mine, competitors)
-    return MarketView(top10s, figures, mine, competitors, domains, ctr)
+    return MarketView(top10s, group, figures, mine, competitors, domains, ctr)
