@@ -22,6 +22,7 @@ from store.config import display_url, parse_url
 from store.engine import DATABASE_ERRORS, StoreUnavailable, make_engine, unavailable, write_engine
 from store.groups import GroupsMixin
 from store.migrations import SchemaUnknown, upgrade
+from store.notes import NotesMixin
 from store.queries import QueriesMixin
 from store.recording import RecordingMixin
 from store.watchlist import WatchlistMixin
@@ -48,7 +49,9 @@ def _guarded(doing: str) -> Callable[[F], F]:
     return wrap
 
 
-class HistoryStore(WatchlistMixin, RecordingMixin, QueriesMixin, AuditMixin, AlertsMixin, GroupsMixin):
+class HistoryStore(
+    WatchlistMixin, RecordingMixin, QueriesMixin, AuditMixin, AlertsMixin, GroupsMixin, NotesMixin
+):
     """The history of every account in one database; each method takes the account it serves."""
 
     def __init__(self, engine: Engine, url: str) -> None:
@@ -117,6 +120,7 @@ def _guard_public_methods() -> None:
         "latest_serp_day",
         "keyword_tags",
         "brand_terms",
+        "notes",
         "audit_events",
         "audit_people",
         "alert_settings",
@@ -141,6 +145,8 @@ def _guard_public_methods() -> None:
         "reopen_alert",
         "set_keyword_tags",
         "set_brand_terms",
+        "add_note",
+        "remove_note",
     )
     for name in reads:
         setattr(HistoryStore, name, _guarded("read")(getattr(HistoryStore, name)))

@@ -39,6 +39,8 @@ NAMING_CONVENTION = {
 ACCOUNT_LEN = 64
 SUBJECT_LEN = 255
 SHORT_LEN = 32
+#: A note's link (a Google update's page on the Search Status Dashboard).
+LINK_LEN = 500
 
 
 class Base(DeclarativeBase):
@@ -209,6 +211,27 @@ class BrandTermRow(Base):
     site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
     term: Mapped[str] = mapped_column(String(SUBJECT_LEN))
     added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChartNoteRow(Base):
+    """A note an editor put on the charts: a day (or, for a Google update, a span of days) and what
+    happened. ``subject`` (a domain or keyword) and ``keyword_group`` narrow the charts it shows on;
+    empty, it shows on every History and Market chart of its days."""
+
+    __tablename__ = "chart_notes"
+    __table_args__ = (Index(None, "account", "day"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    day: Mapped[date] = mapped_column(Date)
+    end_day: Mapped[date | None] = mapped_column(Date)
+    kind: Mapped[str] = mapped_column(String(SHORT_LEN))
+    text: Mapped[str] = mapped_column(Text)
+    subject: Mapped[str | None] = mapped_column(String(SUBJECT_LEN))
+    keyword_group: Mapped[str | None] = mapped_column(String(SHORT_LEN))
+    link: Mapped[str | None] = mapped_column(String(LINK_LEN))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_by: Mapped[str] = mapped_column(String(SUBJECT_LEN))
 
 
 AUDIT_TEXT_LEN = 500

@@ -15,10 +15,12 @@ from components.core.connection import current_connection
 from components.core.pages import MARKET, page_header
 from components.core.tabs import lazy_tabs
 from components.history.widgets import demo_label, guarded, own_sites, unavailable_notice
+from components.history.widgets.notes import notes_tab
 from components.market.widgets import (
     CHURN_TAB,
     DIFFICULTY_TAB,
     GROUPS_TAB,
+    NOTES_TAB,
     SHARE_TAB,
     TAB_KEY,
     VISIBILITY_TAB,
@@ -29,6 +31,7 @@ from components.market.widgets import (
     share_tab,
     visibility_tab,
 )
+from store.market import group_names
 
 conn = current_connection()
 page_header(
@@ -55,6 +58,15 @@ lazy_tabs(
         CHURN_TAB: guarded(lambda: churn_tab(view)),
         DIFFICULTY_TAB: guarded(lambda: difficulty_tab(view)),
         GROUPS_TAB: guarded(lambda: groups_tab(conn, source)),
+        NOTES_TAB: guarded(
+            lambda: notes_tab(
+                conn,
+                source,
+                view.until,
+                [*view.own, *view.competitors, *sorted(set(view.top10s["keyword"]))],
+                group_names(source.keyword_tags()),
+            )
+        ),
     },
     key=TAB_KEY,
 )

@@ -36,6 +36,8 @@ OPERATION_WORDS: dict[str, str] = {
     "unwatch": "Stop watching",
     "tag_keyword": "Tag a keyword",
     "set_brand_terms": "Set brand terms",
+    "add_note": "Add a note",
+    "remove_note": "Remove a note",
     "acknowledge_alert": "Acknowledge alert",
     "reopen_alert": "Reopen alert",
     "change_alert_rule": "Change alert rule",

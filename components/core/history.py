@@ -246,9 +246,9 @@ def set_watched(
     return changed
 
 
-def change_groups(conn: Connection, change: Callable[[HistoryStore, str], bool]) -> bool:
-    """``change(store, account)`` (a keyword's tags, a site's brand terms) for this account, then every
-    page and replica reads afresh; its result (True: something changed), False without a store."""
+def change_history(conn: Connection, change: Callable[[HistoryStore, str], bool]) -> bool:
+    """``change(store, account)`` (a keyword's tags, a site's brand terms, a note) for this account, then
+    every page and replica reads afresh; its result (True: something changed), False without a store."""
     door = current_door()
     store = door.open()
     if store is None or not conn.has_key:

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from components.common.figures import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
+from components.common.markers import add_markers
 from components.history.frames import RATINGS, TOP_10, TREND_METRICS, with_days
 
 #: One colour per compared domain (the first is yours), readable on a light and a dark background.
@@ -110,7 +111,10 @@ def _mark_moves(
 
 
 def ratings_trend_chart(
-    history: pd.DataFrame, moves: pd.DataFrame, order: list[str] | None = None
+    history: pd.DataFrame,
+    moves: pd.DataFrame,
+    order: list[str] | None = None,
+    markers: pd.DataFrame | None = None,
 ) -> go.Figure:
     """DR and TrueDR over time on their 0–100 scale, the largest moves ringed.
 
@@ -161,7 +165,7 @@ def ratings_trend_chart(
         fig.update_yaxes(range=RATING_RANGE, row=1, col=2)
         fig.update_layout(title=title)
     fig.update_layout(height=460, margin=MARGIN, hovermode="closest", legend=LEGEND)
-    return _short_history_readable(fig)
+    return add_markers(_short_history_readable(fig), markers)
 
 
 #: When one compared domain's typical value is this many times another's, a linear axis flattens the
@@ -258,7 +262,7 @@ def _keyword_lines(fig: go.Figure, rows: pd.DataFrame, keywords: list[str], colu
         )
 
 
-def rank_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
+def rank_chart(rows: pd.DataFrame, keywords: list[str], markers: pd.DataFrame | None = None) -> go.Figure:
     """Google positions over time, position 1 at the top, the top 10 shaded; a day out of the
     results is a gap in the line."""
     title = "Positions over time"
@@ -287,7 +291,7 @@ def rank_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
         margin=MARGIN,
         legend=LEGEND,
     )
-    return _short_history_readable(fig)
+    return add_markers(_short_history_readable(fig), markers)
 
 
 def gap_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:

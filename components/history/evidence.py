@@ -182,10 +182,15 @@ def _subject_rows(history: pd.DataFrame, column: str, subject: str) -> pd.DataFr
 
 
 def ratings_with_evidence(
-    history: pd.DataFrame, moves: pd.DataFrame, order: list[str] | None, marks: Marks | None
+    history: pd.DataFrame,
+    moves: pd.DataFrame,
+    order: list[str] | None,
+    marks: Marks | None,
+    markers: pd.DataFrame | None = None,
 ) -> go.Figure:
-    """The DR and TrueDR chart with the alert's two points on its domain's line of ``marks.metric``."""
-    fig = ratings_trend_chart(history, moves, order)
+    """The DR and TrueDR chart with the alert's two points on its domain's line of ``marks.metric``
+    (and the notes on its days, ``markers``)."""
+    fig = ratings_trend_chart(history, moves, order, markers)
     if marks is None or history.empty:
         return fig
     line = chart_line(marks.metric)
@@ -210,10 +215,12 @@ def metric_with_evidence(
     return _ticked_by_day(fig, history)
 
 
-def rank_with_evidence(rows: pd.DataFrame, keywords: list[str], marks: Marks | None) -> go.Figure:
+def rank_with_evidence(
+    rows: pd.DataFrame, keywords: list[str], marks: Marks | None, markers: pd.DataFrame | None = None
+) -> go.Figure:
     """Positions over time with the alert's keyword's two positions marked; a position out of the
-    results sits at the foot of the chart, its hover saying "not ranking"."""
-    fig = rank_chart(rows, keywords)
+    results sits at the foot of the chart, its hover saying "not ranking" (and the notes, ``markers``)."""
+    fig = rank_chart(rows, keywords, markers)
     if marks is None or rows.empty or marks.subject not in keywords:
         return fig
     axis = fig.layout.yaxis.range

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import pandas as pd
 
 from components.history.frames import best_positions, empty
+from store.notes import NOTE_COLUMNS
 from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, SERP_COLUMNS, TRUST_TOTAL_COLUMNS
 
 if TYPE_CHECKING:
@@ -65,6 +66,10 @@ class HistorySource(Protocol):
         """Each tagged keyword's tags (the market view's groups)."""
         ...
 
+    def notes(self, since: date | None) -> pd.DataFrame:
+        """Editors' notes whose days reach ``since`` or later (``store.notes.NOTE_COLUMNS``)."""
+        ...
+
     def brand_terms(self) -> dict[str, tuple[str, ...]]:
         """The brand terms editors set, per own site (a site without any uses its name)."""
         ...
@@ -105,6 +110,9 @@ class StoreSource:
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self.store.keyword_tags(self.account)
+
+    def notes(self, since: date | None) -> pd.DataFrame:
+        return self.store.notes(self.account, since)
 
     def brand_terms(self) -> dict[str, tuple[str, ...]]:
         return self.store.brand_terms(self.account)
@@ -190,6 +198,9 @@ class CachedSource:
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self._get("keyword_tags")
 
+    def notes(self, since: date | None) -> pd.DataFrame:
+        return self._get("notes", since)
+
     def brand_terms(self) -> dict[str, tuple[str, ...]]:
         return self._get("brand_terms")
 
@@ -218,6 +229,8 @@ class FrameSource:
     #: keyword → its tags; own site → its brand terms.
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
     brands: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Editors' notes (``store.notes.NOTE_COLUMNS``).
+    chart_notes: pd.DataFrame = field(default_factory=lambda: empty(NOTE_COLUMNS))
 
     def __post_init__(self) -> None:
         self._domain_days = _day_values(self.domains) if not self.domains.empty else None
@@ -272,6 +285,9 @@ class FrameSource:
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return dict(self.tags)
+
+    def notes(self, since: date | None) -> pd.DataFrame:
+        return self.chart_notes.copy()
 
     def brand_terms(self) -> dict[str, tuple[str, ...]]:
         return dict(self.brands)

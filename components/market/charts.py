@@ -11,6 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from components.common.figures import NEUTRAL, empty_figure
+from components.common.markers import add_markers
 from components.history.charts import DAY, LEGEND, MARGIN, domain_colours
 
 PERCENT_RANGE = [0, 100]
@@ -19,7 +20,9 @@ SHARE_BARS = 10
 OTHERS = "others"
 
 
-def _line_chart(lines: pd.DataFrame, domains: list[str], column: str, title: str, label: str) -> go.Figure:
+def _line_chart(
+    lines: pd.DataFrame, domains: list[str], column: str, title: str, label: str, markers: pd.DataFrame | None
+) -> go.Figure:
     if lines.empty:
         return empty_figure(title, "No top 10 is recorded in this period yet.")
     colours = domain_colours(domains)
@@ -40,18 +43,24 @@ def _line_chart(lines: pd.DataFrame, domains: list[str], column: str, title: str
         title=title, margin=MARGIN, legend=LEGEND, hovermode="closest", yaxis_title=f"{label} (%)"
     )
     fig.update_yaxes(rangemode="tozero")
-    return fig
+    return add_markers(fig, markers)
 
 
-def visibility_chart(lines: pd.DataFrame, domains: list[str], column: str = "visibility") -> go.Figure:
+def visibility_chart(
+    lines: pd.DataFrame, domains: list[str], column: str = "visibility", markers: pd.DataFrame | None = None
+) -> go.Figure:
     """Visibility % of each compared domain by day (100: first for every keyword)."""
     label = "Volume-weighted visibility" if column == "weighted_visibility" else "Visibility"
-    return _line_chart(lines, domains, column, f"{label} over time", label)
+    return _line_chart(lines, domains, column, f"{label} over time", label, markers)
 
 
-def share_over_time_chart(lines: pd.DataFrame, domains: list[str]) -> go.Figure:
+def share_over_time_chart(
+    lines: pd.DataFrame, domains: list[str], markers: pd.DataFrame | None = None
+) -> go.Figure:
     """Share of voice % of each compared domain by day."""
-    return _line_chart(lines, domains, "share_of_voice", "Share of voice over time", "Share of voice")
+    return _line_chart(
+        lines, domains, "share_of_voice", "Share of voice over time", "Share of voice", markers
+    )
 
 
 def latest_share_chart(table: pd.DataFrame, domains: list[str], day: pd.Timestamp) -> go.Figure:
@@ -86,7 +95,7 @@ def latest_share_chart(table: pd.DataFrame, domains: list[str], day: pd.Timestam
     return fig
 
 
-def dr_spread_chart(spread: pd.DataFrame, keyword: str) -> go.Figure:
+def dr_spread_chart(spread: pd.DataFrame, keyword: str, markers: pd.DataFrame | None = None) -> go.Figure:
     """A keyword's top-10 DR by day: the band from the lowest to the highest DR, the median and the
     lowest (the entry point). A rising band: the keyword is getting harder."""
     if spread.empty:
@@ -122,4 +131,4 @@ def dr_spread_chart(spread: pd.DataFrame, keyword: str) -> go.Figure:
     )
     fig.update_layout(title=f"Top-10 DR over time: {keyword}", margin=MARGIN, legend=LEGEND, yaxis_title="DR")
     fig.update_yaxes(range=PERCENT_RANGE)
-    return fig
+    return add_markers(fig, markers)

@@ -5,6 +5,7 @@ and the empty states said in plain words."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pandas as pd
@@ -14,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
-from sandbox.demo_history import keyword_report_on
+from sandbox.demo_history import keyword_report_on, lookup_on
 from sandbox.keyword_data import serp_on
 from store import HistoryStore
 from store.market import one_top10_per_keyword, visibility_and_share
@@ -162,3 +163,38 @@ def test_a_viewer_sees_the_groups_but_cannot_change_them(store: HistoryStore) ->
     assert len(controls) == 3 and all(b.disabled and b.help == reason for b in controls)
     assert as_read(shown_text(at)).count(reason) == 1
     assert not _table(at, "tags").empty
+
+
+def _annotations(at: AppTest, index: int = 0) -> list[str]:
+    figure = json.loads(at.get("plotly_chart")[index].proto.spec)
+    return [a.get("hovertext", "") for a in figure.get("layout", {}).get("annotations", [])]
+
+
+def test_an_editors_note_is_kept_audited_and_marked_on_the_charts_until_switched_off(
+    store: HistoryStore,
+) -> None:
+    keywords = _keywords_mine_ranks_for()
+    _record(store, keywords)
+    at = open_page(PAGE, market_tab="Notes")
+    at.date_input(key="note_day").set_value(TODAY - timedelta(days=3))
+    at.text_input(key="note_text").set_value("Pricing page <b>relaunched</b>")
+    next(b for b in at.button if b.label == "Add note").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Note added" in shown_text(at)
+    notes = store.notes(ACCOUNT)
+    assert notes["text"].tolist() == ["Pricing page <b>relaunched</b>"]
+    assert notes["day"].tolist() == [TODAY - timedelta(days=3)]
+    assert store.audit_events(ACCOUNT, operation="add_note")["outcome"].tolist() == ["done"]
+
+    charts = open_page(PAGE)
+    said = _annotations(charts)
+    assert any("Pricing page &lt;b&gt;relaunched&lt;/b&gt;" in text for text in said)  # inert text
+    charts.toggle(key="market_visibility_notes").set_value(False).run()
+    assert not any("relaunched" in text for text in _annotations(charts))
+
+    for back in range(5):
+        day = TODAY - timedelta(days=back)
+        store.record_lookup(ACCOUNT, lookup_on(MINE, day), day, "job")
+    history = open_page("views/history.py")
+    assert any("relaunched" in text for text in _annotations(history))  # a note about nothing in particular

@@ -25,6 +25,7 @@ HEAD_TABLES = {
     "serp_results",
     "keyword_tags",
     "brand_terms",
+    "chart_notes",
 }
 
 

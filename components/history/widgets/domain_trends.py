@@ -18,6 +18,7 @@ from components.core.tables import table_with_export
 from components.history import evidence, frames
 from components.history.source import HistorySource
 from components.history.widgets import alert_window
+from components.history.widgets.notes import chart_markers
 from components.history.widgets.pieces import LINK_PARAM, domain_choices, linked, one_day_note, watch_controls
 
 PERIOD_KEY = "history_period"
@@ -154,8 +155,12 @@ def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, st
         return
     moves = frames.largest_moves(rows, n=5)
     marks = _marks(selected)
+    markers = chart_markers(
+        source, key="history_ratings", since=since, until=until or today, subjects=selected
+    )
     st.plotly_chart(
-        data.figure(evidence.ratings_with_evidence, rows, moves, selected, marks), key="history_ratings"
+        data.figure(evidence.ratings_with_evidence, rows, moves, selected, marks, markers),
+        key="history_ratings",
     )
     st.caption(moves_caption(moves))
     if marks is not None and evidence.chart_line(marks.metric) in frames.RATINGS:

@@ -20,6 +20,7 @@ from components.core.tables import table_with_export
 from components.history import evidence, frames
 from components.history.source import HistorySource
 from components.history.widgets import alert_window
+from components.history.widgets.notes import chart_markers
 from components.history.widgets.pieces import DEFAULT_PERIOD, SITE_PARAM, linked, one_day_note
 
 PERIOD_KEY = "history_kw_period"
@@ -152,7 +153,10 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
     chosen = st.multiselect("Keywords on the charts", keywords, default=default, key="history_kw_chosen")
     chart_rows = frames.keyword_rows(rows, chosen)
     marks = _marks(chosen)
-    st.plotly_chart(data.figure(evidence.rank_with_evidence, chart_rows, chosen, marks), key="history_rank")
+    markers = chart_markers(source, key="history_rank", since=since, until=until or today, subjects=chosen)
+    st.plotly_chart(
+        data.figure(evidence.rank_with_evidence, chart_rows, chosen, marks, markers), key="history_rank"
+    )
     one_day_note(chart_rows, lambda: frames.keyword_rows(source.keyword_history(options[site], None), chosen))
     if marks is not None:
         keyword_rows = chart_rows[chart_rows["keyword"] == marks.subject]

@@ -12,11 +12,13 @@ SHARE_TAB = "Share of voice"
 CHURN_TAB = "Top-10 churn"
 DIFFICULTY_TAB = "Top-10 DR"
 GROUPS_TAB = "Keyword groups"
+NOTES_TAB = "Notes"
 
 __all__ = [
     "CHURN_TAB",
     "DIFFICULTY_TAB",
     "GROUPS_TAB",
+    "NOTES_TAB",
     "SHARE_TAB",
     "TAB_KEY",
     "VISIBILITY_TAB",

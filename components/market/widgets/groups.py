@@ -81,7 +81,7 @@ def _tag(conn: Connection, keywords: list[str], tag: str, add: bool, tags: dict[
             conn,
             "tag_keyword",
             f"“{keyword}”: {', '.join(wanted) or 'no tags'}",
-            functools.partial(history.change_groups, conn, _tags_of(keyword, wanted)),
+            functools.partial(history.change_history, conn, _tags_of(keyword, wanted)),
             changed=bool,
         )
         if done is None:
@@ -99,7 +99,7 @@ def _set_terms(conn: Connection, site: str, text: str) -> str:
         conn,
         "set_brand_terms",
         f"{site}: {', '.join(wanted) or 'its name'}",
-        functools.partial(history.change_groups, conn, _terms_of(site, wanted)),
+        functools.partial(history.change_history, conn, _terms_of(site, wanted)),
         changed=bool,
     )
     if done is None:

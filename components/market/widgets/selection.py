@@ -13,6 +13,7 @@ import streamlit as st
 from components.common.text import escape_md
 from components.history import frames as history_frames
 from components.history.source import HistorySource
+from components.history.widgets.notes import chart_markers
 from components.history.widgets.pieces import period_picker
 from components.market import frames
 from store.market import (
@@ -28,6 +29,7 @@ from store.market import (
     one_top10_per_keyword,
     visibility_and_share,
 )
+from store.market.markers import keyword_set_markers
 
 ALL_KEYWORDS = "All watched keywords"
 SITE_KEY = "market_site"
@@ -40,6 +42,9 @@ GROUP_WORDS = {ALL: "All keywords", BRAND: "Brand keywords", NON_BRAND: "Non-bra
 class MarketView:
     """One rerun's market: the top 10s of the chosen keywords and period, and their figures."""
 
+    source: HistorySource
+    since: date | None
+    until: date
     top10s: pd.DataFrame
     group: str
     figures: pd.DataFrame
@@ -47,6 +52,19 @@ class MarketView:
     competitors: list[str]
     domains: list[str]
     ctr: tuple[float, ...]
+
+    def markers(self, key: str, subjects: list[str]) -> pd.DataFrame | None:
+        """The markers of one of the page's charts (under its own switch): notes, Google's updates and
+        the days the group's keywords changed."""
+        return chart_markers(
+            self.source,
+            key=key,
+            since=self.since,
+            until=self.until,
+            subjects=subjects,
+            group=self.group,
+            extra=keyword_set_markers(self.top10s, self.group),
+        )
 
     @property
     def lines(self) -> pd.DataFrame:
@@ -122,4 +140,5 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
     competitors = [s for kind, s, origin, _ in watch if kind == "domain" and origin != "own" and s not in own]
     figures = visibility_and_share(top10s, ctr)
     domains = frames.compared_domains(figures, mine, competitors)
-    return MarketView(top10s, group, figures, mine, competitors, domains, ctr)
+    since = history_frames.since(period, today)
+    return MarketView(source, since, today, top10s, group, figures, mine, competitors, domains, ctr)

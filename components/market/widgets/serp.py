@@ -90,7 +90,8 @@ def difficulty_tab(view: MarketView) -> None:
     keywords = sorted(spread["keyword"].unique())
     keyword = st.selectbox("Keyword", keywords, key="market_spread_keyword")
     rows = spread[spread["keyword"] == keyword]
-    st.plotly_chart(data.figure(charts.dr_spread_chart, rows, keyword), key="market_spread_chart")
+    markers = view.markers("market_spread", [keyword])
+    st.plotly_chart(data.figure(charts.dr_spread_chart, rows, keyword, markers), key="market_spread_chart")
     table_with_export(
         _spread_table(spread), what="top10-dr", key="market_spread", column_config=SPREAD_CONFIG
     )

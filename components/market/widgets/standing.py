@@ -64,8 +64,10 @@ def visibility_tab(view: MarketView) -> None:
     column = "visibility"
     if weighted and st.toggle("Weigh keywords by search volume", key="market_weighted"):
         column = "weighted_visibility"
+    markers = view.markers("market_visibility", view.domains)
     st.plotly_chart(
-        data.figure(charts.visibility_chart, view.lines, view.domains, column), key="market_visibility_chart"
+        data.figure(charts.visibility_chart, view.lines, view.domains, column, markers),
+        key="market_visibility_chart",
     )
     order = [name for name in STANDING_CONFIG if weighted or name != "weighted_visibility"]
     table_with_export(
@@ -87,8 +89,10 @@ def share_tab(view: MarketView) -> None:
             data.figure(charts.latest_share_chart, table, view.domains, latest), key="market_share_bars"
         )
     with right:
+        markers = view.markers("market_share", view.domains)
         st.plotly_chart(
-            data.figure(charts.share_over_time_chart, view.lines, view.domains), key="market_share_chart"
+            data.figure(charts.share_over_time_chart, view.lines, view.domains, markers),
+            key="market_share_chart",
         )
     by_day = view.lines.pivot(index="day", columns="domain", values="share_of_voice")[view.domains]
     by_day = by_day.reset_index().assign(day=lambda f: f["day"].dt.date)
