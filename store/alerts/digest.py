@@ -41,6 +41,7 @@ NO_DOMAIN_MOVED = (
     f"less than {MIN_REFERRING_PERCENT:g} %."
 )
 
+NO_NOTES = "No note and no Google update in this period."
 CELL = "padding:4px 10px;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:top"
 HEAD = CELL + ";background:#f3f4f6;font-weight:600"
 TABLE = "border-collapse:collapse;font-size:14px;margin:6px 0 18px 0"
@@ -108,6 +109,8 @@ class AccountDigest:
     alerts: pd.DataFrame
     domain_moves: list[DomainMove] = field(default_factory=list)
     keyword_moves: list[KeywordMove] = field(default_factory=list)
+    #: The period's notes on the charts (editors' and Google's updates), as (when, what) in words.
+    notes: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -267,6 +270,21 @@ def _site_words(site: str) -> str:
     return site if site else "watched keyword"
 
 
+def note_lines(markers: pd.DataFrame) -> list[tuple[str, str]]:
+    """The period's markers (``store.market.markers``) as (when, what) in words, oldest first."""
+    lines = []
+    for row in markers.sort_values("day", kind="stable").itertuples(index=False):
+        end = None if row.end_day is None or pd.isna(row.end_day) else row.end_day
+        when = _day(row.day) + (f" – {_day(end)}" if end is not None and end != row.day else "")
+        about = [
+            str(value)
+            for value in (row.subject, row.keyword_group)
+            if value is not None and not pd.isna(value)
+        ]
+        lines.append((when, str(row.text) + (f" ({', '.join(about)})" if about else "")))
+    return lines
+
+
 def _html_section(
     heading: str, headers: Sequence[str], rows: Sequence[tuple[str, ...]], nothing: str
 ) -> list[str]:
@@ -320,6 +338,8 @@ def _account_html(account: AccountDigest, dashboard: str) -> str:
     parts += _html_section(
         "Keywords: biggest moves", ("Keyword", "For", "Position", "Change"), rows, "No keyword moved."
     )
+    notes = [(escape(when), escape(what)) for when, what in account.notes]
+    parts += _html_section("Notes on the charts", ("When", "Note"), notes, NO_NOTES)
     return "\n".join(parts)
 
 
@@ -341,58 +361,3 @@ def render_html(digest: Digest) -> str:
         '<p style="color:#6b7280;font-size:12px;margin-top:24px">Sent by the Authority Dashboard '
         "(python -m store digest).</p>\n</body></html>\n"
     )
-
-
-# --- plain text --------------------------------------------------------------------------------
-
-
-def _text_section(heading: str, lines: list[str], nothing: str) -> list[str]:
-    """A heading and its lines, or ``nothing`` in words when there are none."""
-    return ["", heading, *(lines or [nothing])]
-
-
-def _account_text(account: AccountDigest, dashboard: str) -> list[str]:
-    alerts: list[str] = []
-    for alert in account.alerts.head(ALERTS_SHOWN).itertuples():
-        evidence = ""
-        if alert.before is not None or alert.after is not None:
-            evidence = f" ({alert.before or '—'} → {alert.after or '—'})"
-        alerts += [f"- {_day(alert.day)}: {alert.title}{evidence}", f"  {_alert_url(dashboard, alert)}"]
-    if len(account.alerts) > ALERTS_SHOWN:
-        alerts.append(f"… and {len(account.alerts) - ALERTS_SHOWN} more in the dashboard.")
-    domains = [
-        f"- {move.domain}: DR {_pair(move.dr)}; TrueDR {_pair(move.true_dr)}; "
-        f"referring domains {_pair(move.referring_domains, percent=True)}"
-        for move in account.domain_moves
-    ]
-    keywords = [
-        f'- "{move.keyword}" ({_site_words(move.site)}): position {_number(move.before)} → '
-        f"{_number(move.after)}, {move.words}"
-        for move in account.keyword_moves
-    ]
-    return [
-        account.label,
-        "=" * len(account.label),
-        *_text_section(f"Alerts ({len(account.alerts)})", alerts, "No alerts in this period."),
-        *_text_section("Watched domains: biggest moves", domains, NO_DOMAIN_MOVED),
-        *_text_section("Keywords: biggest moves", keywords, "No keyword moved."),
-        "",
-    ]
-
-
-def render_text(digest: Digest) -> str:
-    dashboard = digest.dashboard_url.rstrip("/")
-    title = f"{PRODUCT}: {period_words(digest.start, digest.end)}"
-    lines = [
-        title,
-        "",
-        f"{_count(digest.alert_count, 'alert').capitalize()} in this period.",
-        f"Alerts page: {dashboard}/{ALERTS_PATH}",
-        f"Dashboard: {dashboard}",
-        "",
-    ]
-    for account in digest.accounts:
-        lines += _account_text(account, dashboard)
-    if not digest.accounts:
-        lines.append("No account has any history yet.")
-    return "\n".join(lines).rstrip() + "\n"

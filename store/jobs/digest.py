@@ -15,6 +15,8 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
 
+import pandas as pd
+
 from store.alerts.config import AlertConfig
 from store.alerts.digest import (
     AccountDigest,
@@ -22,10 +24,11 @@ from store.alerts.digest import (
     domain_moves,
     keyword_moves,
     keyword_series,
+    note_lines,
     period,
     render_html,
-    render_text,
 )
+from store.alerts.digest_text import render_text
 from store.alerts.mail import MailError, build_message, send_message
 from store.engine import StoreUnavailable
 from store.history import HistoryStore
@@ -68,7 +71,18 @@ def account_digest(store: HistoryStore, account: str, start: date, end: date) ->
         alerts,
         domain_moves(domain_frame, start, end),
         keyword_moves(keyword_frame, start, end),
+        note_lines(period_markers(store, account, start, end)),
     )
+
+
+def period_markers(store: HistoryStore, account: str, start: date, end: date) -> pd.DataFrame:
+    """The editors' notes and Google's updates whose days meet the period, whatever they are about."""
+    from store.market.markers import google_updates, note_markers
+
+    frames = [note_markers(store.notes(account, start, end)), google_updates()]
+    markers = pd.concat([frame for frame in frames if not frame.empty] or frames[:1], ignore_index=True)
+    last = markers["end_day"].where(markers["end_day"].notna(), markers["day"])
+    return markers[(markers["day"].map(lambda d: d <= end)) & (last.map(lambda d: d >= start))]
 
 
 def build_digest(store: HistoryStore, config: AlertConfig, team: str, as_of: date, days: int) -> Digest:

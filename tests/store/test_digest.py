@@ -27,8 +27,9 @@ from store.alerts.digest import (
     domain_moves,
     keyword_moves,
     period_words,
-    render_text,
+    render_html,
 )
+from store.alerts.digest_text import render_text
 from store.jobs.digest import account_digest, run_digest
 from tests.store.alert_samples import add_alert
 from tests.store.local_servers import free_port, self_signed_certificate, smtp_server
@@ -346,3 +347,19 @@ def test_a_keyword_tracked_and_watched_for_one_site_is_one_series_not_a_move_bet
     store.close()
     # Before, the watched "not in the top 10" and the tracked #14 made "crm software entered the results".
     assert part.keyword_moves == [KeywordMove("email marketing", "stripe.com", 8, 5)]
+
+
+def test_the_periods_notes_and_googles_updates_are_in_the_digest_as_plain_text(week: HistoryStore) -> None:
+    from store.notes import Note
+
+    week.add_note(ACCOUNT, Note(date(2026, 11, 19), "Pricing <b>relaunched</b>", subject="stripe.com"), "ann")
+    week.add_note(ACCOUNT, Note(date(2026, 11, 1), "Too early for this digest"), "ann")
+    part = account_digest(week, ACCOUNT, AS_OF - timedelta(days=6), AS_OF)
+    assert part.notes == [("2026-11-19", "Pricing <b>relaunched</b> (stripe.com)")]
+    text = render_text(Digest(AS_OF - timedelta(days=6), AS_OF, DASHBOARD, [part]))
+    assert "Notes on the charts\n- 2026-11-19: Pricing <b>relaunched</b> (stripe.com)" in text
+    html = render_html(Digest(AS_OF - timedelta(days=6), AS_OF, DASHBOARD, [part]))
+    assert "Pricing &lt;b&gt;relaunched&lt;/b&gt; (stripe.com)" in html and "<b>relaunched" not in html
+    # A week inside a shipped Google update names it.
+    june = account_digest(week, ACCOUNT, date(2025, 7, 1), date(2025, 7, 7))
+    assert ("2025-06-30 – 2025-07-17", "June 2025 core update (Google)") in june.notes
