@@ -32,9 +32,9 @@ from components.alerts.frames import (
 from components.common.text import escape_md
 from components.core import access, alerts
 from components.core.connection import Connection
-from components.core.pages import HISTORY, link_to
+from components.core.pages import HISTORY, MARKET, link_to
 from components.core.tables import TWO_LINE_ROW_HEIGHT, table_with_export
-from store.alerts import alert_query
+from store.alerts import MARKET_PATH, alert_query, chart_path
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -129,12 +129,14 @@ def _card(conn: Connection, row: Any, allowed: bool, reason: str | None) -> None
             if isinstance(row.detail, str) and row.detail:
                 st.caption(escape_md(row.detail))
         with actions, st.container(horizontal=True, gap="small", vertical_alignment="center"):
+            on_market = chart_path(str(row.chart)) == MARKET_PATH
             link_to(
-                HISTORY,
+                MARKET if on_market else HISTORY,
                 label="Chart",
                 icon=":material/show_chart:",
                 query_params=alert_query(row),
-                help=f"The History page on {escape_md(row.chart_subject)}, marking what the alert compared.",
+                help=f"The {'Market' if on_market else 'History'} page on {escape_md(row.chart_subject)}, "
+                "marking what the alert compared.",
             )
             st.button(
                 "Acknowledge",

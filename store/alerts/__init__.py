@@ -9,10 +9,12 @@ links an alert points to. No Streamlit here.
 from store.alerts.catalog import RULES, Finding, RuleSetting, RuleSpec
 from store.alerts.links import (
     HISTORY_PATH,
+    MARKET_PATH,
     Evidence,
     alert_evidence,
     alert_query,
     alert_url,
+    chart_path,
     chart_query,
     chart_url,
 )
@@ -22,6 +24,7 @@ __all__ = [
     "ALERT_COLUMNS",
     "ALERT_STATES",
     "HISTORY_PATH",
+    "MARKET_PATH",
     "RULES",
     "AlertState",
     "EvaluationReport",
@@ -32,6 +35,7 @@ __all__ = [
     "alert_evidence",
     "alert_query",
     "alert_url",
+    "chart_path",
     "chart_query",
     "chart_url",
 ]

@@ -81,6 +81,20 @@ RULES: dict[str, RuleSpec] = {
         "A dofollow link from a domain with at least this DR went from live to lost.",
         100.0,
     ),
+    "visibility_fell": RuleSpec(
+        "Visibility fell",
+        10.0,
+        "points",
+        "One of your sites' visibility for a keyword group (all watched keywords, brand, non-brand or a "
+        "tag) fell by at least this many points week over week.",
+        100.0,
+    ),
+    "competitor_top3": RuleSpec(
+        "Competitor entered a top 3",
+        None,
+        None,
+        "A competitor you watch entered the top 3 of a keyword you watch for one of your sites.",
+    ),
     "partner_stopped_linking": RuleSpec(
         "Partner stopped linking",
         None,
@@ -126,7 +140,7 @@ def check_setting(rule: str, threshold: float | None) -> float | None:
 
 FINGERPRINT_LEN = 255
 #: The History chart an alert links to.
-CHARTS = ("domain", "keyword", "trust_map")
+CHARTS = ("domain", "keyword", "trust_map", "market", "market_churn")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ evaluated again finds the same fingerprints and records nothing new.
 Which subjects each rule watches: the domain rules every watched domain; the keyword rules every
 tracked keyword and the watched keywords whose report recorded the asking site's position; the Trust
 Map rules (new spam-risky link, strong link lost) and the partner rule the account's OWN sites only,
-since a spam domain or a lost link pointing at a competitor asks nothing of the team.
+since a spam domain or a lost link pointing at a competitor asks nothing of the team; the market rules
+each own site's keyword groups (visibility) and the watched competitors in the watched keywords' top 10s.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
+from store.alerts import market_rules
 from store.alerts.catalog import Finding, RuleSetting
 from store.alerts.link_rules import Partner, links_by_domain, partner_findings, partners_from_audit
 from store.alerts.link_rules import trust_map_findings as link_findings
 from store.alerts.rules import WEEK, WEEK_GAP, domain_findings, keyword_findings, threshold_of
 from store.alerts.state import EvaluationReport
-from store.watchlist import check_account, own_sites, site_names
+from store.market import DEFAULT_CTR, CtrCurveError, group_names, load_ctr_curve
+from store.watchlist import WatchItem, check_account, own_sites, site_names
 
 if TYPE_CHECKING:
     from store.history import HistoryStore
@@ -71,9 +74,45 @@ def find(store: HistoryStore, account: str, days: Sequence[date]) -> list[Findin
     maps = _TrustMaps(store, account, own, since, settings)
     partners = _partners(store, account, own, settings)
     found = domain_findings(domain_frame, days, settings)
+    found += _market_findings(store, account, watched, days, settings, since)
     found += keyword_findings(keyword_frame, days, settings, site_names(own))
     for day in days:
         found += maps.findings(day, partners)
+    return found
+
+
+def _market_findings(
+    store: HistoryStore,
+    account: str,
+    watched: Sequence[WatchItem],
+    days: Sequence[date],
+    settings: dict[str, RuleSetting],
+    since: date,
+) -> list[Finding]:
+    """The market view's rules on the watched keywords' top 10s (``store.alerts.market_rules``)."""
+    visibility_on = threshold_of(settings, "visibility_fell") is not None
+    competitors_on = threshold_of(settings, "competitor_top3") is not None
+    if not (visibility_on or competitors_on):
+        return []
+    serps = store.serp_history(account, since=since)
+    if serps.empty:
+        return []
+    own = own_sites(watched)
+    found: list[Finding] = []
+    if competitors_on:
+        competitors = [item.subject for item in watched if item.kind == "domain" and item.subject not in own]
+        found += market_rules.competitor_findings(serps, competitors, days, settings)
+    if visibility_on:
+        tags, brands = store.keyword_tags(account), store.brand_terms(account)
+        try:
+            ctr = load_ctr_curve()
+        except CtrCurveError:  # the app says so where the curve is used; alerts keep the default
+            ctr = DEFAULT_CTR
+        for site in own:
+            series = market_rules.visibility_series(
+                serps[serps["site"] == site], site, group_names(tags), tags, brands, ctr
+            )
+            found += market_rules.visibility_findings(site, series, days, settings)
     return found
 
 

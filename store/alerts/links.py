@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 import pandas as pd
 
 HISTORY_PATH = "history"
+MARKET_PATH = "market"
 DOMAIN_PARAM = "history_domain"
 KEYWORD_PARAM = "history_keyword"
 TAB_PARAM = "history_tab"
@@ -34,6 +35,14 @@ CHARTS: dict[str, tuple[str, str]] = {
     "keyword": (KEYWORD_PARAM, "Keyword positions"),
     "trust_map": (DOMAIN_PARAM, "Trust Map churn"),
 }
+#: The Market page's charts: kind -> its tab. The subject is the own site; the evidence's ``metric``
+#: is the keyword group, and the window the two days compared.
+MARKET_SITE_PARAM = "market_site"
+MARKET_TAB_PARAM = "market_tab"
+MARKET_GROUP_PARAM = "market_group"
+MARKET_FROM_PARAM = "market_from"
+MARKET_TO_PARAM = "market_to"
+MARKET_CHARTS: dict[str, str] = {"market": "Visibility", "market_churn": "Top-10 churn"}
 #: How far back an alert stored without its earlier day usually compared (the weekly rules a week, the
 #: others the day before); a Trust Map rule is left to the page, which takes the map before the day.
 USUAL_SINCE: dict[str, timedelta] = {
@@ -72,10 +81,28 @@ class Evidence:
         return None if self.since is None else self.since - timedelta(days=1)
 
 
+def chart_path(chart: str) -> str:
+    """The page that draws ``chart``: History, or Market for the market view's charts."""
+    return MARKET_PATH if chart in MARKET_CHARTS else HISTORY_PATH
+
+
+def _market_query(chart: str, site: str, evidence: Evidence | None) -> dict[str, str]:
+    query = {MARKET_SITE_PARAM: site, MARKET_TAB_PARAM: MARKET_CHARTS[chart]}
+    if evidence is not None:
+        if evidence.metric:
+            query[MARKET_GROUP_PARAM] = evidence.metric
+        if evidence.since is not None and evidence.since < evidence.day:
+            query[MARKET_FROM_PARAM] = evidence.since.isoformat()
+        query[MARKET_TO_PARAM] = evidence.day.isoformat()
+    return query
+
+
 def chart_query(chart: str, subject: str, evidence: Evidence | None = None) -> dict[str, str]:
-    """The History page's query parameters that open ``chart`` on ``subject`` (and on the evidence)."""
+    """The query parameters that open ``chart`` on ``subject`` (and on the evidence), on its page."""
+    if chart in MARKET_CHARTS:
+        return _market_query(chart, subject, evidence)
     if chart not in CHARTS:
-        raise ValueError(f"an alert's chart is one of {', '.join(CHARTS)}, not {chart!r}")
+        raise ValueError(f"an alert's chart is one of {', '.join([*CHARTS, *MARKET_CHARTS])}, not {chart!r}")
     param, tab = CHARTS[chart]
     query = {param: subject, TAB_PARAM: tab}
     if evidence is None:
@@ -96,7 +123,7 @@ def chart_query(chart: str, subject: str, evidence: Evidence | None = None) -> d
 def chart_url(dashboard_url: str, chart: str, subject: str, evidence: Evidence | None = None) -> str:
     """The full link to the chart, e.g. ``http://localhost:8501/history?history_domain=a.com&…``."""
     query = chart_query(chart, subject, evidence)
-    return f"{dashboard_url.rstrip('/')}/{HISTORY_PATH}?{urlencode(query)}"
+    return f"{dashboard_url.rstrip('/')}/{chart_path(chart)}?{urlencode(query)}"
 
 
 def _present(value: Any) -> Any:
@@ -145,4 +172,5 @@ def alert_query(alert: Any) -> dict[str, str]:
 
 def alert_url(dashboard_url: str, alert: Any) -> str:
     """The full link to an alert's chart; ValueError for a chart this version does not know."""
-    return f"{dashboard_url.rstrip('/')}/{HISTORY_PATH}?{urlencode(alert_query(alert))}"
+    path = chart_path(str(alert.chart))
+    return f"{dashboard_url.rstrip('/')}/{path}?{urlencode(alert_query(alert))}"

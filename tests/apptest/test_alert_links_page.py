@@ -184,3 +184,26 @@ def test_the_history_page_opened_without_a_link_after_one_shows_the_period_butto
     assert at.segmented_control(key="history_period").value == "90 days"
     assert not [d for d in at.date_input if d.key == "history_period_window"]
     assert _marked(at, "DR and TrueDR") == {}
+
+
+def test_a_competitor_alerts_link_opens_the_markets_churn_on_the_two_days_it_compared(
+    alerts: pd.DataFrame,
+) -> None:
+    want = EXPECTED["competitor_top3"]
+    at = open_page("views/market.py", **_link(alerts, "competitor_top3", want.subject))
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="market_site").value == MINE
+    assert at.select_slider(key="market_churn_days").value == (_day(want.days[0]), _day(want.days[1]))
+    churn = next(frame.value for frame in at.dataframe if "change" in frame.value.columns)
+    entered = churn[(churn["change"] == "entered") & (churn["keyword"] == want.subject)]
+    assert entered[["domain", "position"]].values.tolist() == [["rival.io", 2]]
+
+
+def test_a_visibility_alerts_link_opens_the_markets_visibility_of_its_site_and_group(
+    alerts: pd.DataFrame,
+) -> None:
+    at = open_page("views/market.py", **_link(alerts, "visibility_fell", MINE))
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="market_site").value == MINE
+    assert at.selectbox(key="market_group").value == "all"
+    assert f"Visibility of {MINE}" in [m.label for m in at.metric]

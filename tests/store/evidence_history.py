@@ -16,6 +16,8 @@ from tests.store.alert_history import lookup
 from tests.store.samples import keyword_report, tracked, trust_map_of
 
 DROP, FELL, LAPSED = "drop.com", "fell.com", "lapsed.com"
+#: A watched competitor that takes second place in the watched keyword's top 10 on day 5.
+RIVAL = "rival.io"
 WATCHED_KEYWORD = "cookie free analytics"
 SPAM, STRONG, PARTNER = "spam-new.biz", "big.com", "partner.io"
 LAST = 9
@@ -47,6 +49,10 @@ def expected(own: str, slug: str) -> dict[str, Expected]:
         "spam_risky_link": Expected(own, own, (2, 9), referring_domain=SPAM),
         "strong_link_lost": Expected(own, own, (2, 9), referring_domain=STRONG),
         "partner_stopped_linking": Expected(PARTNER, own, (2, 9), referring_domain=PARTNER),
+        # The watched keyword leaves the own site's top 10 on day 4: 33.3 % visibility (4th of its only
+        # keyword) to 0 %, first a week's fall on day 7 (against day 0).
+        "visibility_fell": Expected(own, own, (0, 7), metric="all", site=own),
+        "competitor_top3": Expected(WATCHED_KEYWORD, own, (4, 5), site=own),
     }
 
 
@@ -61,7 +67,7 @@ def every_rule_history(store: HistoryStore, account: str, own: str, slug: str, s
         return start + timedelta(days=n)
 
     store.watch(account, "domain", own, origin="own")
-    for domain in (DROP, FELL, LAPSED):
+    for domain in (DROP, FELL, LAPSED, RIVAL):
         store.watch(account, "domain", domain)
     days = range(LAST + 1)
     lookups = [(day(n), lookup(DROP, dr=50 if n < 8 else 47)) for n in days]
@@ -76,6 +82,8 @@ def every_rule_history(store: HistoryStore, account: str, own: str, slug: str, s
         (day(n), keyword_report(WATCHED_KEYWORD, domain=own, position=4 if n < 4 else None), own)
         for n in days
     ]
+    for _day, report, _site in reports[5:]:
+        report.results[1] = report.results[1].model_copy(update={"domain": RIVAL})
     clean = (40, "dofollow", "live", 5.0)
     before = {"a.com": clean, STRONG: (70, "dofollow", "live", 1.0), PARTNER: (35, "dofollow", "live", 2.0)}
     after = {"a.com": clean, STRONG: (70, "dofollow", "lost", 1.0), SPAM: (12, "nofollow", "live", 64.0)}

@@ -26,6 +26,7 @@ from tests.store.samples import ACCOUNT
 OWN, SLUG = "example.com", "example-com"
 START = date(2025, 3, 3)
 TABS = {"domain": "Domain trends", "keyword": "Keyword positions", "trust_map": "Trust Map churn"}
+MARKET_TABS = {"market": "Visibility", "market_churn": "Top-10 churn"}
 
 
 def _day(n: int) -> date:
@@ -34,6 +35,10 @@ def _day(n: int) -> date:
 
 def _wanted(rule: str, chart: str, want: Expected) -> dict[str, str]:
     before, after = want.days
+    if chart in MARKET_TABS:  # the Market page: the site, the tab, the group and the two days
+        market = {"market_site": want.chart_subject, "market_tab": MARKET_TABS[chart]}
+        market |= {"market_group": want.metric} if want.metric else {}
+        return market | {"market_from": str(_day(before)), "market_to": str(_day(after))}
     subject_param = "history_keyword" if chart == "keyword" else "history_domain"
     query = {
         subject_param: want.chart_subject,
@@ -70,8 +75,9 @@ def test_each_rules_alert_links_to_its_window_metric_and_subject(store: HistoryS
 
 def test_a_watched_keywords_alert_links_to_the_site_it_is_measured_for(store: HistoryStore) -> None:
     alerts = _alerts(store)
-    row = next(alerts[alerts["subject"] == WATCHED.subject].itertuples())
-    assert row.rule == "keyword_left_top10"
+    row = next(
+        alerts[(alerts["subject"] == WATCHED.subject) & (alerts["rule"] == "keyword_left_top10")].itertuples()
+    )
     assert alert_query(row) == _wanted(row.rule, "keyword", Expected(**{**WATCHED.__dict__, "site": OWN}))
 
 

@@ -5,11 +5,13 @@ from components.market.widgets.groups import groups_tab
 from components.market.widgets.selection import MarketView, market_view
 from components.market.widgets.serp import churn_tab, difficulty_tab
 from components.market.widgets.standing import share_tab, visibility_tab
+from store.alerts.links import MARKET_CHARTS, MARKET_TAB_PARAM
 
-TAB_KEY = "market_tab"
-VISIBILITY_TAB = "Visibility"
+#: The tabs an alert's link names are the links' own words (``store.alerts.links``).
+TAB_KEY = MARKET_TAB_PARAM
+VISIBILITY_TAB = MARKET_CHARTS["market"]
 SHARE_TAB = "Share of voice"
-CHURN_TAB = "Top-10 churn"
+CHURN_TAB = MARKET_CHARTS["market_churn"]
 DIFFICULTY_TAB = "Top-10 DR"
 GROUPS_TAB = "Keyword groups"
 NOTES_TAB = "Notes"

@@ -11,11 +11,20 @@ import pandas as pd
 import streamlit as st
 
 from components.common.text import escape_md
+from components.core import page_visits
 from components.history import frames as history_frames
 from components.history.source import HistorySource
 from components.history.widgets.notes import chart_markers
 from components.history.widgets.pieces import period_picker
 from components.market import frames
+from store.alerts.links import (
+    MARKET_CHARTS,
+    MARKET_FROM_PARAM,
+    MARKET_GROUP_PARAM,
+    MARKET_SITE_PARAM,
+    MARKET_TAB_PARAM,
+    MARKET_TO_PARAM,
+)
 from store.market import (
     ALL,
     BRAND,
@@ -32,9 +41,11 @@ from store.market import (
 from store.market.markers import keyword_set_markers
 
 ALL_KEYWORDS = "All watched keywords"
-SITE_KEY = "market_site"
-GROUP_KEY = "market_group"
+SITE_KEY = MARKET_SITE_PARAM
+GROUP_KEY = MARKET_GROUP_PARAM
 PERIOD_KEY = "market_period"
+#: The two days an alert's link compared, for the churn tab to open on.
+LINKED_WINDOW = "_market_linked_window"
 GROUP_WORDS = {ALL: "All keywords", BRAND: "Brand keywords", NON_BRAND: "Non-brand keywords"}
 
 
@@ -89,6 +100,27 @@ def _keyword_sites(source: HistorySource) -> list[str]:
     )
 
 
+def _take_link(sites: list[str], groups: list[str]) -> None:
+    """On arrival through a link (an alert's Chart): the site, group and the two days it names."""
+    if not page_visits.arriving():
+        return
+    site, group = st.query_params.get(MARKET_SITE_PARAM), st.query_params.get(MARKET_GROUP_PARAM)
+    if site in sites:
+        st.session_state[SITE_KEY] = site
+    if group in groups:
+        st.session_state[GROUP_KEY] = group
+    if st.query_params.get(MARKET_TAB_PARAM) != MARKET_CHARTS["market_churn"]:
+        return
+    try:
+        window = (
+            date.fromisoformat(st.query_params.get(MARKET_FROM_PARAM, "")),
+            date.fromisoformat(st.query_params.get(MARKET_TO_PARAM, "")),
+        )
+    except ValueError:
+        return
+    st.session_state[LINKED_WINDOW] = window
+
+
 def market_view(source: HistorySource, own: dict[str, str], today: date) -> MarketView | None:
     """The choices on top of the page and the market they select; None (with a note) when there is
     nothing to compare yet."""
@@ -102,6 +134,7 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
         )
         return None
     tags, brands = source.keyword_tags(), source.brand_terms()
+    _take_link(sites, group_names(tags))
     left, middle, right = st.columns([2, 2, 3])
     with left:
         chosen = st.selectbox(

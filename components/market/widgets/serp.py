@@ -11,7 +11,7 @@ import streamlit as st
 from components.core import data
 from components.core.tables import score_column, table_with_export
 from components.market import charts
-from components.market.widgets.selection import MarketView
+from components.market.widgets.selection import LINKED_WINDOW, MarketView
 from store.market import dr_spread, serp_churn
 
 CHURN_CONFIG = {
@@ -42,6 +42,9 @@ def churn_tab(view: MarketView) -> None:
         return
     latest = days[-1]
     week_before = max((d for d in days if d <= latest - timedelta(days=7)), default=days[0])
+    linked = st.session_state.pop(LINKED_WINDOW, None)
+    if linked is not None and linked[0] in days and linked[1] in days:  # an alert's two days
+        st.session_state["market_churn_days"] = linked
     before, after = st.select_slider(
         "Compare the top 10s of",
         options=days,
