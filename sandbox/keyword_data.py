@@ -1,8 +1,11 @@
 """Keyword demo data: the top 10 of a keyword, suggestions for a domain, tracked-keyword snapshots.
 
-A keyword's SERP is a pure function of the keyword (case-insensitive): who ranks is fixed, and every
-row's DR is the same number /dr gives for that domain on the day, so the report, the tracked snapshot
-and a DR lookup of any result always agree.
+A keyword's SERP is a pure function of the keyword (case-insensitive) and the day. ``serp`` is the
+epoch day's top 10; ``serp_on`` is a day's: now and then one of the keyword's challengers enters it
+for a stint of days to weeks in place of a row no demo key owns, and two adjacent rows trade places
+for a while (``sandbox.serp_drift`` says when), so domains enter and leave and positions move. Every
+row's DR is the same number /dr gives for that domain on the day, so the report, the tracked
+snapshot and a DR lookup of any result always agree.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from datetime import date, timedelta
 from functools import lru_cache
 
 from client.models import KeywordReport, KeywordSnapshot, KeywordUser, SerpResult, Suggestion
+from sandbox import serp_drift
+from sandbox.clock import days_from_epoch, resolve
 from sandbox.data import (
     DEMO_SITES,
     KNOWN_SITES,
@@ -29,6 +34,8 @@ from sandbox.hashing import rng_for, unit
 from sandbox.words import MODIFIERS, TOPICS
 
 TOP_N = 10
+#: How many challengers (domains outside its epoch top 10 that enter it now and then) a keyword has.
+CHALLENGERS = (2, 4)
 #: Share of SERP rows whose DR the service could not resolve (sent as null, never as 0).
 UNRESOLVED_SHARE = 1 / 12
 #: Share of ordinary domains with no qualifying rankings (an empty suggestion list).
@@ -64,7 +71,7 @@ def _tokens(keyword: str) -> tuple[str, ...]:
 
 
 def _pick_domain(r: random.Random, target: float, tokens: tuple[str, ...], used: set[str]) -> str:
-    """A domain whose epoch (``base_dr``) rating is near the target: who ranks never moves with the day."""
+    """A domain whose epoch (``base_dr``) rating is near the target: who may rank never moves with the day."""
     if target >= 72:
         strong = sorted(d for d, site in KNOWN_SITES.items() if site.dr >= target - 6 and d not in used)
         if strong:
@@ -97,16 +104,35 @@ def _owned_positions(keyword: str, r: random.Random) -> dict[int, str]:
     return placed
 
 
+def _path(keyword: str) -> str:
+    """The path every result's URL ends with: the keyword's words, else a stable token."""
+    return "-".join(_tokens(keyword)) or f"q/{rng_for('path', keyword.casefold()).getrandbits(32):08x}"
+
+
+def _row(keyword: str, position: int, domain: str) -> SerpResult:
+    """A result as on the epoch day: its DR is ``base_dr``, or None when the service leaves it unresolved
+    (a stable share of the keyword's non-owned domains, whichever day they rank)."""
+    unresolved = (
+        domain not in DEMO_SITES and unit("unresolved", keyword.casefold(), domain) < UNRESOLVED_SHARE
+    )
+    return SerpResult(
+        position=position,
+        domain=domain,
+        dr=None if unresolved else base_dr(domain),
+        url=f"https://{domain}/{_path(keyword)}",
+        title=f"{keyword[:1].upper()}{keyword[1:]} — {site_name(domain)}",
+        tracked_slug=slug_of(domain) if domain in DEMO_SITES else None,
+    )
+
+
 @lru_cache(maxsize=2048)
 def serp(keyword: str) -> tuple[SerpResult, ...]:
-    """The live US top 10 for a (normalised) keyword, rated as on the epoch day (see ``serp_on``)."""
-    folded = keyword.casefold()
-    r = rng_for("serp", folded)
+    """The live US top 10 for a (normalised) keyword on the epoch day (see ``serp_on`` for any day)."""
+    r = rng_for("serp", keyword.casefold())
     tokens = _tokens(keyword)
     hardness = difficulty(keyword)
     owned = _owned_positions(keyword, r)
     used: set[str] = set(owned.values())
-    path = "-".join(tokens) or f"q/{rng_for('path', folded).getrandbits(32):08x}"
     rows: list[SerpResult] = []
     for position in range(1, TOP_N + 1):
         domain = owned.get(position)
@@ -114,34 +140,60 @@ def serp(keyword: str) -> tuple[SerpResult, ...]:
             target = 8 + hardness * 75 + (TOP_N - position) * 1.5 + r.uniform(-12, 12)
             domain = _pick_domain(r, target, tokens, used)
             used.add(domain)
-        unresolved = domain not in DEMO_SITES and unit("unresolved", folded, domain) < UNRESOLVED_SHARE
-        rows.append(
-            SerpResult(
-                position=position,
-                domain=domain,
-                dr=None if unresolved else base_dr(domain),
-                url=f"https://{domain}/{path}",
-                title=f"{keyword[:1].upper()}{keyword[1:]} — {site_name(domain)}",
-                tracked_slug=slug_of(domain) if domain in DEMO_SITES else None,
-            )
-        )
+        rows.append(_row(keyword, position, domain))
     return tuple(rows)
 
 
+@lru_cache(maxsize=2048)
+def challengers(keyword: str) -> tuple[SerpResult, ...]:
+    """The keyword's challengers: 2–4 domains outside its epoch top 10 (never a demo-owned site), rated
+    near its rows at 4–10, that enter it for a while now and then (``serp_drift``)."""
+    r = rng_for("serp-challengers", keyword.casefold())
+    tokens = _tokens(keyword)
+    hardness = difficulty(keyword)
+    used = {row.domain for row in serp(keyword)} | set(DEMO_SITES)
+    rows: list[SerpResult] = []
+    for _ in range(r.randint(*CHALLENGERS)):
+        target = 8 + hardness * 75 + r.uniform(0, 6) * 1.5 + r.uniform(-12, 12)
+        domain = _pick_domain(r, target, tokens, used)
+        used.add(domain)
+        rows.append(_row(keyword, TOP_N, domain))
+    return tuple(rows)
+
+
+@lru_cache(maxsize=2048)
+def open_places(keyword: str) -> tuple[int, ...]:
+    """The epoch positions (4–10) a challenger may take: rows of a domain no demo key owns."""
+    return tuple(row.position for row in serp(keyword) if row.position >= 4 and row.domain not in DEMO_SITES)
+
+
 def serp_on(keyword: str, day: date | None = None) -> list[SerpResult]:
-    """The top 10 with each resolved row rated as /dr rates it on ``day`` (default: the sandbox's day)."""
+    """The top 10 on ``day`` (default: the sandbox's day): the epoch's, with a challenger in place of one
+    non-owned row at 4–10 during its stint and two adjacent rows traded during theirs (``serp_drift``),
+    each resolved row rated as /dr rates it on the day. The epoch day's is exactly ``serp``."""
+    day = resolve(day)
+    t = days_from_epoch(day)
+    folded = keyword.casefold()
+    rows = list(serp(keyword))
+    places = open_places(keyword)
+    rivals = challengers(keyword)
+    entry = serp_drift.entry_on(folded, t, len(rivals), len(places))
+    if entry is not None:
+        rows[places[entry[1]] - 1] = rivals[entry[0]]
+    swap = serp_drift.swap_on(folded, t, len(rows))
+    if swap is not None:
+        rows[swap - 1], rows[swap] = rows[swap], rows[swap - 1]
     return [
-        row.model_copy(update={"dr": None if row.dr is None else dr_for(row.domain, day)})
-        for row in serp(keyword)
+        row.model_copy(
+            update={"position": position, "dr": None if row.dr is None else dr_for(row.domain, day)}
+        )
+        for position, row in enumerate(rows, 1)
     ]
 
 
 def median_and_min(results: list[SerpResult] | tuple[SerpResult, ...]) -> tuple[float | None, float | None]:
     """Median and lowest DR over the resolved rows; unresolved rows are left out, never counted as 0."""
-    return _median_and_min([row.dr for row in results if row.dr is not None])
-
-
-def _median_and_min(known: list[int]) -> tuple[float | None, float | None]:
+    known = [row.dr for row in results if row.dr is not None]
     if not known:
         return None, None
     return float(statistics.median(known)), float(min(known))
@@ -214,10 +266,12 @@ def keyword_metrics(keyword: str) -> tuple[int, float]:
 
 
 def ranked_position(site: str, keyword: str, *, attempt: int = 0) -> int | None:
-    """The site's Google position: its top-10 row when it has one, otherwise a deeper or no rank.
+    """The site's Google position as the tracker measures it: its row in the epoch's top 10 when it has
+    one, otherwise a deeper or no rank.
 
     ``attempt`` counts refreshes, so a re-check can move a rank outside the top 10 the way real
-    rankings drift, while a top-10 rank always matches the SERP the report shows.
+    rankings drift, while a top-10 rank matches the epoch's SERP (a day's report may show an owned
+    site a place away from it: tracked positions are a separate measurement).
     """
     for row in serp(keyword):
         if row.domain == site:
@@ -232,9 +286,7 @@ def snapshot(
     site: str, keyword: str, *, position: int | None, previous: int | None, day: date | None = None
 ) -> KeywordSnapshot:
     """A stored difficulty snapshot of a tracked keyword, consistent with GET /keywords on ``day``."""
-    median_dr, min_dr = _median_and_min(
-        [dr_for(row.domain, day) for row in serp(keyword) if row.dr is not None]
-    )
+    median_dr, min_dr = median_and_min(serp_on(keyword, day))
     user_dr = dr_for(site, day)
     gap = None if median_dr is None else round(median_dr - user_dr, 1)
     volume, cpc = keyword_metrics(keyword)

@@ -11,7 +11,7 @@ from client.models import Lookup
 from components.coach import rules as coach
 from sandbox import data as sandbox_data
 from sandbox import resources
-from sandbox.keyword_data import serp
+from sandbox.keyword_data import serp_on
 
 
 def first_domain(predicate: Callable[[str], bool], prefix: str) -> str:
@@ -56,9 +56,10 @@ def domain_for_issue(kind: str) -> str:
 
 
 def keyword_with_unknown_dr(prefix: str) -> str:
-    """The first ``<prefix> <n>`` keyword whose sandbox top 10 holds a result with an unresolved DR."""
+    """The first ``<prefix> <n>`` keyword whose sandbox top 10 holds a result with an unresolved DR on the
+    sandbox's day (the top 10 drifts with the day)."""
     for i in range(200):
         keyword = f"{prefix} {i}"
-        if any(row.dr is None for row in serp(keyword)):
+        if any(row.dr is None for row in serp_on(keyword)):
             return keyword
     raise AssertionError("the sandbox should leave some DRs unresolved")

@@ -21,7 +21,7 @@ from components.core import history_reads
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import lookup_on, tracked_on
-from sandbox.keyword_data import serp
+from sandbox.keyword_data import serp_on
 from store import HistoryStore
 from tests.apptest.app_pages import as_read, button, metric, open_page, shown_text
 from tests.sandbox_picks import new_domain
@@ -169,7 +169,7 @@ def test_a_keyword_is_watched_for_the_site_picked_and_its_position_recorded_at_o
     store: HistoryStore,
 ) -> None:
     keyword = "cold brew coffee"
-    places = {row.domain: row.position for row in serp(keyword)}
+    places = {row.domain: row.position for row in serp_on(keyword)}  # the sandbox's day's top 10
     site = next(s for s in ACCOUNTS[DEMO_KEY].sites if s in places)
     at = open_page(PAGE, history_tab="Watchlist")
     at.radio(key="history_add_kind").set_value("Keyword")
@@ -307,7 +307,7 @@ def test_a_keyword_watched_before_sites_were_recorded_gets_its_site_picked_and_i
     store: HistoryStore,
 ) -> None:
     keyword = "cold brew coffee"
-    places = {row.domain: row.position for row in serp(keyword)}
+    places = {row.domain: row.position for row in serp_on(keyword)}  # the sandbox's day's top 10
     site = next(s for s in ACCOUNTS[DEMO_KEY].sites if s in places)
     store.watch(ACCOUNT, "keyword", keyword)  # as a watch made before keywords had a site
     at = open_page(PAGE, history_tab="Watchlist")

@@ -17,7 +17,7 @@ from components.core import pages
 from components.keywords.frames.report import gap_words, verdict
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from sandbox.keyword_data import serp, suggestions
+from sandbox.keyword_data import serp_on, suggestions
 from tests.apptest.app_pages import button, metric, open_page, shown_text
 from tests.sandbox_picks import keyword_with_unknown_dr
 
@@ -92,7 +92,7 @@ def test_research_with_a_domain_shows_gap_tier_and_verdict(live_env: SandboxServ
 
 def test_a_tracked_result_shows_in_words_never_as_a_slug(live_env: SandboxServer) -> None:
     keyword = "web analytics"
-    assert any(r.domain == SITE and r.tracked_slug == SLUG for r in serp(keyword))  # the service's slug
+    assert any(r.domain == SITE and r.tracked_slug == SLUG for r in serp_on(keyword))  # the service's slug
     at = open_page(RESEARCH, keyword=keyword, domain=SITE)
     assert not at.exception
     table = at.dataframe[0]
@@ -122,7 +122,7 @@ def test_unknown_drs_are_shown_as_unknown_and_left_out_of_the_median(live_env: S
     keyword = keyword_with_unknown_dr("unknown dr probe")
     at = open_page(RESEARCH, keyword=keyword)
     assert not at.exception
-    rows = serp(keyword)
+    rows = serp_on(keyword)  # the sandbox's day's top 10
     known = [r.dr for r in rows if r.dr is not None]
     table = at.dataframe[0].value
     assert table["dr"].isna().tolist() == [r.dr is None for r in rows]  # missing, never 0

@@ -33,7 +33,7 @@ from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox import data as sandbox_data
 from sandbox.accounts import ACCOUNTS
 from sandbox.faults import NAMED_FAULTS, STATUS_FAULTS
-from sandbox.keyword_data import serp
+from sandbox.keyword_data import serp_on
 from store import HistoryStore
 from store.cli import Lines, record_snapshot
 from store.jobs import snapshot
@@ -44,7 +44,7 @@ OWN_SITES = ACCOUNTS[DEMO_KEY].sites
 RIVAL = "semrush.com"
 KEYWORD = "cold brew coffee"
 #: The one of the demo's own sites in the keyword's top 10: a false "not ranking" would show.
-KEYWORD_SITE = next(site for site in OWN_SITES if site in {row.domain for row in serp(KEYWORD)})
+KEYWORD_SITE = next(site for site in OWN_SITES if site in {row.domain for row in serp_on(KEYWORD)})
 #: The watched domains whose sandbox Trust Map is ready (a cold one answers 503 on any day).
 WARM_MAPS = {domain for domain in (*OWN_SITES, RIVAL) if not sandbox_data.is_map_cold(domain)}
 #: Every operation the job calls, named as the sandbox's faults name them.

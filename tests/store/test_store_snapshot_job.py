@@ -16,7 +16,7 @@ import pytest
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox import data as sandbox_data
-from sandbox.keyword_data import serp
+from sandbox.keyword_data import serp_on
 from store import HistoryStore
 from store.cli import main
 from store.jobs.snapshot import SubjectResult
@@ -202,8 +202,9 @@ def test_a_failure_names_its_requests_in_the_order_they_are_asked_whichever_fini
 
 
 def _ranked_site(keyword: str) -> tuple[str, int, str]:
-    """A demo site in the keyword's sandbox top 10, its position, and another demo site that is not."""
-    places = {row.domain: row.position for row in serp(keyword)}
+    """A demo site in the keyword's sandbox top 10 (on the sandbox's day, whatever ``--as-of`` says), its
+    position, and another demo site that is not."""
+    places = {row.domain: row.position for row in serp_on(keyword)}
     inside = next(site for site in OWN_SITES if site in places)
     outside = next(site for site in sorted(OWN_SITES) if site not in places)
     return inside, places[inside], outside

@@ -10,7 +10,7 @@ import pytest
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from sandbox.keyword_data import serp
+from sandbox.keyword_data import serp_on
 from store import HistoryStore
 from store.cli import main
 from tests.sandbox_picks import new_domain
@@ -71,7 +71,7 @@ def test_add_refuses_a_domain_the_service_does_not_list_with_exit_2(run, store_u
 
 
 def test_add_watches_a_keyword_for_its_site_and_records_its_position(run, store_url: str) -> None:
-    places = {row.domain: row.position for row in serp("cold brew coffee")}
+    places = {row.domain: row.position for row in serp_on("cold brew coffee")}  # the sandbox's day
     site = next(s for s in OWN_SITES if s in places)
     code, _out, err = run("add", "keyword", "Cold  Brew Coffee", "--site", site)
     assert code == 0, err

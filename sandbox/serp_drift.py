@@ -1,0 +1,96 @@
+"""When a keyword's top 10 changes with the day: challengers' stints in it, and neighbours trading places.
+
+Who ranks for a keyword on a day is the epoch's top 10 (``keyword_data.serp``) changed by two kinds
+of stint, each a pure function of the case-folded keyword and the days from the epoch (no walking
+day by day, the same on every machine), which ``keyword_data.serp_on`` applies:
+
+* an **entry**: one of the keyword's challengers (domains outside its epoch top 10) takes the place
+  of one of its rows for days to weeks, then leaves and the row comes back;
+* a **swap**: two adjacent rows trade places for a few days to two weeks.
+
+Each kind runs on its own timeline of blocks, whose length and phase are the keyword's own, so
+different keywords change on different days while any one keyword changes only now and then. A
+block holds at most one stint, inside it, so stints of a kind never overlap and a change holds for
+days (never flickers). A stint that would cover the epoch day is dropped: on the epoch every top
+10 is exactly the one the demo data always gave.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sandbox.hashing import rng_for, unit
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """How one kind of stint is laid out in time for every keyword."""
+
+    name: str
+    #: Shortest and longest block, in days (each keyword draws its own length).
+    block: tuple[int, int]
+    #: Chance that a block holds a stint.
+    chance: float
+    #: Shortest and longest stint, in days (capped to fit its block with a day to spare).
+    span: tuple[int, int]
+
+
+ENTRIES = Timeline("serp-entry", block=(24, 42), chance=0.92, span=(7, 28))
+SWAPS = Timeline("serp-swap", block=(18, 36), chance=0.75, span=(3, 14))
+
+
+@dataclass(frozen=True)
+class Stint:
+    """Days ``start`` up to (not including) ``end`` from the epoch, and two draws in [0, 1) saying what
+    changes (which challenger and which row for an entry; which pair of rows for a swap)."""
+
+    start: int
+    end: int
+    first: float
+    second: float
+
+
+@lru_cache(maxsize=8192)
+def _shape(timeline: Timeline, folded: str) -> tuple[int, int]:
+    """The keyword's block length and its phase (days its blocks are shifted by)."""
+    length = rng_for(timeline.name, "block", folded).randint(*timeline.block)
+    return length, int(unit(timeline.name, "phase", folded) * length)
+
+
+@lru_cache(maxsize=262144)
+def _stint(timeline: Timeline, folded: str, block: int) -> Stint | None:
+    """The stint of the keyword's block number ``block``, or None when the block has none."""
+    r = rng_for(timeline.name, "stint", folded, block)
+    if r.random() >= timeline.chance:
+        return None
+    length, phase = _shape(timeline, folded)
+    shortest, longest = timeline.span
+    span = r.randint(shortest, max(shortest, min(longest, length - 2)))
+    begin = block * length - phase + r.randint(0, max(0, length - span - 1))
+    if begin <= 0 < begin + span:
+        return None  # the epoch's top 10 never changes
+    return Stint(begin, begin + span, r.random(), r.random())
+
+
+def stint_on(timeline: Timeline, folded: str, t: int) -> Stint | None:
+    """The keyword's stint of this kind covering day ``t`` (days from the epoch), or None."""
+    length, phase = _shape(timeline, folded)
+    stint = _stint(timeline, folded, (t + phase) // length)
+    return stint if stint is not None and stint.start <= t < stint.end else None
+
+
+def entry_on(folded: str, t: int, challengers: int, places: int) -> tuple[int, int] | None:
+    """(which challenger, which of the ``places`` it takes) on day ``t``, or None when none is in."""
+    stint = stint_on(ENTRIES, folded, t)
+    if stint is None or not challengers or not places:
+        return None
+    return int(stint.first * challengers), int(stint.second * places)
+
+
+def swap_on(folded: str, t: int, rows: int) -> int | None:
+    """The upper position (1-based) of the two adjacent rows trading places on day ``t``, or None."""
+    stint = stint_on(SWAPS, folded, t)
+    if stint is None or rows < 2:
+        return None
+    return 1 + int(stint.first * (rows - 1))
