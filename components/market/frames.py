@@ -7,10 +7,14 @@ on the latest day, up to ``MAX_DOMAINS`` lines (one colour each).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from typing import Generic, TypeVar
 
 import pandas as pd
 
+T = TypeVar("T")
 #: Lines one chart compares at most (the History page's colours).
 MAX_DOMAINS = 8
 #: The latest day's table: a domain's figures and how they moved since the period's first day.
@@ -89,3 +93,31 @@ def standing(figures: pd.DataFrame, own: Iterable[str], competitors: Iterable[st
     return table.sort_values(
         ["share_of_voice", "domain"], ascending=[False, True], kind="stable"
     ).reset_index(drop=True)
+
+
+class FiguresMemo(Generic[T]):
+    """The last few computations from a frame, by the frame's identity and what else they depend on.
+
+    The history's reads are shared answers, the same object for as long as they are current (see
+    ``components.history.source.QueryCache``): an entry holds its frame, so the identity cannot be
+    reused by another frame while the entry lives.
+    """
+
+    def __init__(self, size: int = 4) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[tuple[int, Hashable], tuple[pd.DataFrame, T]] = OrderedDict()
+
+    def get(self, frame: pd.DataFrame, key: Hashable, compute: Callable[[], T]) -> T:
+        entry_key = (id(frame), key)
+        with self._lock:
+            hit = self._entries.get(entry_key)
+            if hit is not None and hit[0] is frame:
+                self._entries.move_to_end(entry_key)
+                return hit[1]
+        value = compute()
+        with self._lock:
+            self._entries[entry_key] = (frame, value)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return value

@@ -71,6 +71,7 @@ CATALOGUE: tuple[PageCase, ...] = (
     PageCase("views/monitor.py", ("monitor",)),
     PageCase("views/coach.py", ("lookup",), typed={"domain": MINE}),
     PageCase("views/history.py", ("sites",)),
+    PageCase("views/market.py", ("sites",)),
     # Read only the history store: a failing service never reaches them, and they must still draw cleanly.
     PageCase("views/alerts.py", ()),
     PageCase("views/activity.py", ()),

@@ -94,6 +94,32 @@ def _ctr() -> tuple[float, ...]:
         return DEFAULT_CTR
 
 
+#: The figures of the last few reads: a warm rerun reads the very frame it read before (the store's
+#: answers are kept for a minute), so its figures are taken, not computed again from a year of rows.
+_MEMO: frames.FiguresMemo[tuple[pd.DataFrame, pd.DataFrame]] = frames.FiguresMemo()
+
+
+def _figures(
+    raw: pd.DataFrame,
+    group: str,
+    tags: dict[str, tuple[str, ...]],
+    brands: dict[str, tuple[str, ...]],
+    ctr: tuple[float, ...],
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The group's top 10s (one per keyword and day) and their figures."""
+
+    def compute() -> tuple[pd.DataFrame, pd.DataFrame]:
+        try:
+            serps = in_group(raw, group, tags, brands)
+        except UnknownGroup:  # a tag removed since this session picked it
+            serps = raw.iloc[0:0]
+        top10s = one_top10_per_keyword(serps)
+        return top10s, visibility_and_share(top10s, ctr)
+
+    key = (group, tuple(sorted(tags.items())), tuple(sorted(brands.items())), ctr)
+    return _MEMO.get(raw, key, compute)
+
+
 def _keyword_sites(source: HistorySource) -> list[str]:
     return sorted(
         {site for kind, _subject, _origin, site in source.watch_items() if kind == "keyword" and site}
@@ -154,11 +180,8 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
         period = period_picker(PERIOD_KEY)
     site = None if chosen == ALL_KEYWORDS else chosen
     ctr = _ctr()
-    try:
-        serps = in_group(source.serp_history(site, history_frames.since(period, today)), group, tags, brands)
-    except UnknownGroup:  # a tag removed since this session picked it
-        serps = source.serp_history(site, history_frames.since(period, today)).iloc[0:0]
-    top10s = one_top10_per_keyword(serps)
+    raw = source.serp_history(site, history_frames.since(period, today))
+    top10s, figures = _figures(raw, group, tags, brands, ctr)
     if top10s.empty:
         whose = "the watched keywords" if site is None else f"the keywords watched for {site}"
         whose = whose if group == ALL else f"{whose} in the group “{group}”"
@@ -171,7 +194,6 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
     watch = source.watch_items()
     mine = [site] if site else [s for s in own if s in sites] or list(own)
     competitors = [s for kind, s, origin, _ in watch if kind == "domain" and origin != "own" and s not in own]
-    figures = visibility_and_share(top10s, ctr)
     domains = frames.compared_domains(figures, mine, competitors)
     since = history_frames.since(period, today)
     return MarketView(source, since, today, top10s, group, figures, mine, competitors, domains, ctr)

@@ -1,0 +1,199 @@
+"""Market page: what the store costs a warm render of a year of top 10s, against the same rows in memory;
+and what keeping the top 10s costs the daily job in API calls.
+
+One year of daily top 10s for 200 keywords watched for your site (730,000 result rows, among some 400
+domains that come and go) is recorded into a fresh SQLite store through ``HistoryStore.seed``. The same
+rows, read back once, make an in-memory source (``components.history.source.FrameSource``), which the
+page reads instead of the store inside ``components.core.history.use_source``. Each view is opened in
+AppTest twice (one session per source, Live mode against an in-process sandbox), run once to warm
+every cache, then rerun alternately, store and memory, so both meet the same machine load. The shares
+are computed with pandas group-bys (``store.market.figures``), no Python loop per row; the bench also
+prints one computation of a year's figures on its own.
+
+Targets: each view's median warm render with the store ≤ 1.5 × the same view fed from memory; the
+daily job asks exactly one request per watched keyword (the keyword report it asked before the top 10
+was kept), so keeping the top 10 costs 0 extra calls.
+
+    .venv/bin/python -m bench.market_page [--reruns 9]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from bench.harness import DEMO_KEY, ROOT, Figures
+from client.models import KeywordReport, KeywordUser, SerpResult
+from client.settings import key_fingerprint
+from components.core import history
+from components.history.source import FrameSource
+
+KEYWORDS = 200
+DAYS = 365
+POOL = 400
+TARGET = 1.5
+SITE = "example.com"  # the demo key's first site in the sandbox
+ACCOUNT = key_fingerprint(DEMO_KEY)
+JOB_KEYWORDS = ("cookie free analytics", "privacy analytics", "web analytics tool", "website heatmap tool")
+
+
+def _domain(k: int, slot: int, n: int) -> str:
+    """Who holds a slot of keyword ``k`` on day ``n``: the slot's owner changes every few weeks."""
+    return f"rival-{(k * 13 + slot * 29 + (n // (20 + slot * 3)) * 7) % POOL:03d}.com"
+
+
+def _reports(today: date) -> Iterator[tuple[date, KeywordReport, str]]:
+    for k in range(KEYWORDS):
+        keyword = f"keyword {k:03d}"
+        for back in range(DAYS):
+            day, n = today - timedelta(days=back), DAYS - back
+            mine = 1 + (k + n // 30) % 12  # your site climbs and falls; past 10 it is out
+            domains: list[str] = []
+            for slot in range(10):
+                name = _domain(k, slot, n)
+                while name in domains:
+                    name = f"x{name}"
+                domains.append(name)
+            if mine <= 10:
+                domains[mine - 1] = SITE
+            results = [
+                SerpResult(position=p, domain=d, dr=None if (k + p + n) % 17 == 0 else 20 + (p * 7 + k) % 70)
+                for p, d in enumerate(domains, start=1)
+            ]
+            user = KeywordUser(domain=SITE, dr=45, gap=5.0, tier="advanced")
+            yield (
+                day,
+                KeywordReport(keyword=keyword, results=results, median_dr=50.0, min_dr=20.0, user=user),
+                SITE,
+            )
+
+
+def fill_store(url: str, today: date) -> FrameSource:
+    """Record the year into the store at ``url``; the same rows, read back, as an in-memory source."""
+    from store import HistoryStore
+
+    with HistoryStore.open(url) as store:
+        store.watch(ACCOUNT, "domain", SITE, origin="own")
+        for competitor in ("rival-001.com", "rival-002.com"):
+            store.watch(ACCOUNT, "domain", competitor)
+        for k in range(KEYWORDS):
+            store.watch(ACCOUNT, "keyword", f"keyword {k:03d}", site=SITE)
+            if k % 4 == 0:
+                store.set_keyword_tags(ACCOUNT, f"keyword {k:03d}", ["pricing"])
+        store.seed(ACCOUNT, keyword_reports=_reports(today), source="job")
+        return FrameSource(
+            serps=store.serp_history(ACCOUNT, None, None),
+            watch=[(item.kind, item.subject, item.origin, item.site) for item in store.watchlist(ACCOUNT)],
+            tags=store.keyword_tags(ACCOUNT),
+            brands=store.brand_terms(ACCOUNT),
+        )
+
+
+VIEWS: tuple[tuple[str, dict[str, str]], ...] = (
+    ("visibility, 200 keywords, 365 days", {"market_period": "365 days"}),
+    ("share of voice, 200 keywords, 365 days", {"market_period": "365 days", "market_tab": "Share of voice"}),
+    ("top-10 DR of a keyword, 365 days", {"market_period": "365 days", "market_tab": "Top-10 DR"}),
+)
+
+
+def _session(name: str, query: dict[str, str]) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page("views/market.py")
+    at.run()
+    at.run()  # warm: every query, frame and figure of the view has been made once
+    if at.exception:
+        raise RuntimeError(f"{name}: {[e.value for e in at.exception]}")
+    return at
+
+
+def _timed(run: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    run()
+    return time.perf_counter() - started
+
+
+def _job_calls(figures: Figures) -> None:
+    """The daily job for a few watched keywords: requests to the keyword report, top-10 rows kept."""
+    from client import ApiClient
+    from sandbox import SandboxServer
+    from store import HistoryStore
+    from store.jobs.snapshot import SnapshotJob
+
+    with tempfile.TemporaryDirectory() as folder, SandboxServer(host="127.0.0.1", port=0) as sandbox:
+        with HistoryStore.open(f"sqlite:///{Path(folder) / 'job.sqlite3'}") as store:
+            store.watch(ACCOUNT, "domain", SITE, origin="own")
+            for keyword in JOB_KEYWORDS:
+                store.watch(ACCOUNT, "keyword", keyword, site=SITE)
+            with ApiClient(sandbox.base_url, DEMO_KEY, max_retries=0) as client:
+                SnapshotJob(store, client, ACCOUNT, datetime.now(UTC).date()).run()
+            kept = len(store.serp_history(ACCOUNT))
+        calls = sum(
+            n for (_m, path, _q), n in sandbox.state.request_counts.items() if path == "/api/v1/keywords"
+        )
+    extra = calls - len(JOB_KEYWORDS)
+    print(
+        f"daily job: {len(JOB_KEYWORDS)} watched keywords, {calls} keyword-report requests, "
+        f"{kept} top-10 rows kept"
+    )
+    figures.target("keeping the top 10s costs 0 extra API calls", extra == 0, f"{extra} extra")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reruns", type=int, default=9)
+    args = parser.parse_args(argv)
+
+    from sandbox import SandboxServer
+    from store.market import one_top10_per_keyword, visibility_and_share
+
+    figures = Figures()
+    _job_calls(figures)
+    with tempfile.TemporaryDirectory() as folder, SandboxServer(host="127.0.0.1", port=0) as sandbox:
+        url = f"sqlite:///{Path(folder) / 'history.sqlite3'}"
+        os.environ.update(
+            {
+                "DASHBOARD_DATABASE_URL": url,
+                "VERIFIEDDR_API_BASE": sandbox.base_url,
+                "VERIFIEDDR_API_KEY": DEMO_KEY,
+            }
+        )
+        started = time.perf_counter()
+        memory = fill_store(url, datetime.now(UTC).date())
+        print(
+            f"recorded {len(memory.serps):,} top-10 rows in {time.perf_counter() - started:.1f} s", flush=True
+        )
+        compute = [
+            _timed(lambda: visibility_and_share(one_top10_per_keyword(memory.serps))) for _ in range(3)
+        ]
+        figures.show(
+            "visibility and share of voice of a year, computed once", statistics.median(compute), "s"
+        )
+        for name, query in VIEWS:
+            stored = _session(name, query)
+            with history.use_source(lambda conn: memory):
+                in_memory = _session(name, query)
+            store_times, memory_times = [], []
+            for _ in range(args.reruns):
+                store_times.append(_timed(stored.run))
+                with history.use_source(lambda conn: memory):
+                    memory_times.append(_timed(in_memory.run))
+            store_s, memory_s = statistics.median(store_times), statistics.median(memory_times)
+            figures.show(f"{name}, warm, store", store_s, "s", baseline=memory_s, base="in memory")
+            ratio = store_s / memory_s
+            figures.target(f"{name} ≤ {TARGET} × in memory", ratio <= TARGET, f"ratio {ratio:.2f}")
+    return figures.exit_code()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
