@@ -49,10 +49,13 @@ def _own_metrics(view: MarketView, table: pd.DataFrame) -> None:
     for column, site in zip(st.columns(max(1, len(shown))), shown, strict=False):
         row = rows.loc[site]
         change = row["visibility_change"]
+        held = not pd.isna(change) and abs(change) < 0.05  # no arrow for a number that did not move
         column.metric(
             f"Visibility of {site}",
             f"{row['visibility']:.1f}%",
-            delta=None if pd.isna(change) else f"{change:+.1f} points",
+            delta=None if pd.isna(change) else "no change" if held else f"{change:+.1f} points",
+            delta_color="off" if held else "normal",
+            delta_arrow="off" if held else "auto",
             border=True,
         )
 
