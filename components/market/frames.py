@@ -30,6 +30,20 @@ STANDING_COLUMNS = (
 YOURS, COMPETITOR, OTHER = "your site", "competitor", "in the top 10s"
 
 
+def search_volumes(keyword_rows: pd.DataFrame) -> dict[str, float]:
+    """Each keyword's latest known monthly search volume, from the history's keyword rows (a tracked
+    keyword's snapshot), else its latest Search Console impressions (28 days): the weights of the
+    volume-weighted visibility. Keywords with neither are absent."""
+    if keyword_rows.empty:
+        return {}
+    ordered = keyword_rows.sort_values("day", kind="stable")
+    volumes: dict[str, float] = {}
+    for column in ("impressions", "search_volume"):  # the volume, when known, wins over impressions
+        known = ordered.dropna(subset=[column]).drop_duplicates("keyword", keep="last")
+        volumes.update(zip(known["keyword"].astype(str), known[column].astype(float), strict=True))
+    return volumes
+
+
 def days_of(figures: pd.DataFrame) -> list[pd.Timestamp]:
     return sorted(pd.to_datetime(figures["day"]).unique())
 

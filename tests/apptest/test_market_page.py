@@ -198,3 +198,23 @@ def test_an_editors_note_is_kept_audited_and_marked_on_the_charts_until_switched
         store.record_lookup(ACCOUNT, lookup_on(MINE, day), day, "job")
     history = open_page("views/history.py")
     assert any("relaunched" in text for text in _annotations(history))  # a note about nothing in particular
+
+
+def test_with_every_keywords_search_volume_known_the_volume_weighted_visibility_can_be_shown(
+    store: HistoryStore,
+) -> None:
+    from client.growth_inputs import normalise_slug
+    from tests.store.samples import tracked
+
+    keywords = _keywords_mine_ranks_for()
+    _record(store, keywords)
+    store.record_tracked(ACCOUNT, tracked(normalise_slug(MINE), dict.fromkeys(keywords, 5)), TODAY, "job")
+    at = open_page(PAGE)
+    at.toggle(key="market_weighted").set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = _table(at, "weighted_visibility").set_index("domain")
+    # Every keyword has the same volume (9,000): weighted, the figure is the plain visibility.
+    assert table.loc[MINE, "weighted_visibility"] == pytest.approx(table.loc[MINE, "visibility"])
+    assert "Volume-weighted visibility over time" in json.dumps(
+        json.loads(at.get("plotly_chart")[0].proto.spec)
+    )

@@ -133,3 +133,17 @@ def test_the_ctr_curve_comes_from_the_secrets_or_is_the_default(tmp_path: Path) 
 def test_a_curve_that_cannot_weigh_positions_is_refused_in_plain_words(curve: list[object]) -> None:
     with pytest.raises(CtrCurveError, match=r"\[visibility\] ctr"):
         ctr_curve(curve)
+
+
+def test_a_keywords_volume_is_its_latest_search_volume_else_its_impressions() -> None:
+    from components.market.frames import search_volumes
+
+    rows = pd.DataFrame(
+        {
+            "keyword": ["a", "a", "b", "c"],
+            "day": pd.to_datetime(["2026-03-01", "2026-03-02", "2026-03-01", "2026-03-01"]),
+            "search_volume": pd.array([100, 120, None, None], dtype="Int64"),
+            "impressions": pd.array([5, 6, 40, None], dtype="Int64"),
+        }
+    )
+    assert search_volumes(rows) == {"a": 120.0, "b": 40.0}

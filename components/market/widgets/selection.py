@@ -105,8 +105,10 @@ def _figures(
     tags: dict[str, tuple[str, ...]],
     brands: dict[str, tuple[str, ...]],
     ctr: tuple[float, ...],
+    volumes: dict[str, float],
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The group's top 10s (one per keyword and day) and their figures."""
+    """The group's top 10s (one per keyword and day) and their figures (volume-weighted too where every
+    keyword of a day has a known volume)."""
 
     def compute() -> tuple[pd.DataFrame, pd.DataFrame]:
         try:
@@ -114,9 +116,15 @@ def _figures(
         except UnknownGroup:  # a tag removed since this session picked it
             serps = raw.iloc[0:0]
         top10s = one_top10_per_keyword(serps)
-        return top10s, visibility_and_share(top10s, ctr)
+        return top10s, visibility_and_share(top10s, ctr, volumes)
 
-    key = (group, tuple(sorted(tags.items())), tuple(sorted(brands.items())), ctr)
+    key = (
+        group,
+        tuple(sorted(tags.items())),
+        tuple(sorted(brands.items())),
+        ctr,
+        tuple(sorted(volumes.items())),
+    )
     return _MEMO.get(raw, key, compute)
 
 
@@ -181,7 +189,8 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
     site = None if chosen == ALL_KEYWORDS else chosen
     ctr = _ctr()
     raw = source.serp_history(site, history_frames.since(period, today))
-    top10s, figures = _figures(raw, group, tags, brands, ctr)
+    volumes = frames.search_volumes(source.keyword_history(None, history_frames.since(period, today)))
+    top10s, figures = _figures(raw, group, tags, brands, ctr, volumes)
     if top10s.empty:
         whose = "the watched keywords" if site is None else f"the keywords watched for {site}"
         whose = whose if group == ALL else f"{whose} in the group “{group}”"
