@@ -3,8 +3,9 @@ and what keeping the top 10s costs the daily job in API calls.
 
 One year of daily top 10s for 200 keywords watched for your site (730,000 result rows, among some 400
 domains that come and go) is recorded into a fresh SQLite store through ``HistoryStore.seed``. The same
-rows, read back once, make an in-memory source (``components.history.source.FrameSource``), which the
-page reads instead of the store inside ``components.core.history.use_source``. Each view is opened in
+rows, read back once, make an in-memory source (``components.history.source.FrameSource``, answering each
+read with the same frame every time, as the store's cached answers are), which the page reads instead of
+the store inside ``components.core.history.use_source``. Each view is opened in
 AppTest twice (one session per source, Live mode against an in-process sandbox), run once to warm
 every cache, then rerun alternately, store and memory, so both meet the same machine load. The shares
 are computed with pandas group-bys (``store.market.figures``), no Python loop per row; the bench also
@@ -29,6 +30,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from bench.harness import DEMO_KEY, ROOT, Figures
@@ -77,6 +79,28 @@ def _reports(today: date) -> Iterator[tuple[date, KeywordReport, str]]:
             )
 
 
+class HeldFrames(FrameSource):
+    """The rows in memory, each read answered with the very frame it gave before (as the store's cached
+    answers are): "the same frames from memory", not a new filtering of a year of rows per rerun."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._held: dict[tuple[object, ...], pd.DataFrame] = {}
+
+    def _hold(self, key: tuple[object, ...], read: Callable[[], pd.DataFrame]) -> pd.DataFrame:
+        if key not in self._held:
+            self._held[key] = read()
+        return self._held[key]
+
+    def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
+        return self._hold(("serps", site, since), lambda: super(HeldFrames, self).serp_history(site, since))
+
+    def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
+        return self._hold(
+            ("keywords", site, since), lambda: super(HeldFrames, self).keyword_history(site, since)
+        )
+
+
 def fill_store(url: str, today: date) -> FrameSource:
     """Record the year into the store at ``url``; the same rows, read back, as an in-memory source."""
     from store import HistoryStore
@@ -90,7 +114,7 @@ def fill_store(url: str, today: date) -> FrameSource:
             if k % 4 == 0:
                 store.set_keyword_tags(ACCOUNT, f"keyword {k:03d}", ["pricing"])
         store.seed(ACCOUNT, keyword_reports=_reports(today), source="job")
-        return FrameSource(
+        return HeldFrames(
             serps=store.serp_history(ACCOUNT, None, None),
             watch=[(item.kind, item.subject, item.origin, item.site) for item in store.watchlist(ACCOUNT)],
             tags=store.keyword_tags(ACCOUNT),
