@@ -181,7 +181,9 @@ def needs_log_scale(frame: pd.DataFrame, metric: str) -> bool:
     return len(typical) > 1 and float(typical.max() / typical.min()) >= LOG_SCALE_FROM
 
 
-def metric_trend_chart(history: pd.DataFrame, metric: str, order: list[str] | None = None) -> go.Figure:
+def metric_trend_chart(
+    history: pd.DataFrame, metric: str, order: list[str] | None = None, markers: pd.DataFrame | None = None
+) -> go.Figure:
     """One of trust, traffic or referring domains over time, a line per domain."""
     label = TREND_METRICS[metric]
     title = f"{label} over time"
@@ -207,10 +209,12 @@ def metric_trend_chart(history: pd.DataFrame, metric: str, order: list[str] | No
     elif needs_log_scale(frame, metric):
         axis = {"title": f"{label} (log scale)", "type": "log", "dtick": 1}  # 1k, 10k, 100k: no 2s and 5s
     fig.update_layout(title=title, yaxis=axis, height=360, margin=MARGIN, legend=LEGEND)
-    return _short_history_readable(fig)
+    return add_markers(_short_history_readable(fig), markers)
 
 
-def trust_map_totals_chart(totals: pd.DataFrame, domain: str) -> go.Figure:
+def trust_map_totals_chart(
+    totals: pd.DataFrame, domain: str, markers: pd.DataFrame | None = None
+) -> go.Figure:
     """The Trust Map sample of a site over time: live and lost links, spam-risky domains."""
     title = f"Trust Map of {domain} over time"
     if totals.empty:
@@ -237,7 +241,7 @@ def trust_map_totals_chart(totals: pd.DataFrame, domain: str) -> go.Figure:
         margin=MARGIN,
         legend=LEGEND,
     )
-    return _short_history_readable(fig)
+    return add_markers(_short_history_readable(fig), markers)
 
 
 def position_ticks(deepest: float) -> list[int]:
@@ -294,7 +298,7 @@ def rank_chart(rows: pd.DataFrame, keywords: list[str], markers: pd.DataFrame | 
     return add_markers(_short_history_readable(fig), markers)
 
 
-def gap_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
+def gap_chart(rows: pd.DataFrame, keywords: list[str], markers: pd.DataFrame | None = None) -> go.Figure:
     """Median DR of the top 10 minus your DR, over time: above 0 you are short of the median."""
     title = "Gap to the median DR of the top 10"
     if rows.empty or rows["gap"].isna().all():
@@ -311,4 +315,4 @@ def gap_chart(rows: pd.DataFrame, keywords: list[str]) -> go.Figure:
         margin=MARGIN,
         legend=LEGEND,
     )
-    return _short_history_readable(fig)
+    return add_markers(_short_history_readable(fig), markers)

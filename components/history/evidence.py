@@ -204,10 +204,14 @@ def ratings_with_evidence(
 
 
 def metric_with_evidence(
-    history: pd.DataFrame, metric: str, order: list[str] | None, marks: Marks | None
+    history: pd.DataFrame,
+    metric: str,
+    order: list[str] | None,
+    marks: Marks | None,
+    markers: pd.DataFrame | None = None,
 ) -> go.Figure:
     """The "Also over time" chart of ``metric`` with the alert's two points on its domain's line."""
-    fig = metric_trend_chart(history, metric, order)
+    fig = metric_trend_chart(history, metric, order, markers)
     if marks is None or history.empty:
         return fig
     if chart_line(marks.metric) == metric:
@@ -229,9 +233,11 @@ def rank_with_evidence(
     return _ticked_by_day(fig, rows)
 
 
-def gap_in_window(rows: pd.DataFrame, keywords: list[str], marks: Marks | None) -> go.Figure:
+def gap_in_window(
+    rows: pd.DataFrame, keywords: list[str], marks: Marks | None, markers: pd.DataFrame | None = None
+) -> go.Figure:
     """The gap chart, ticked by day over an alert's short window (it has no points to mark)."""
-    fig = gap_chart(rows, keywords)
+    fig = gap_chart(rows, keywords, markers)
     return fig if marks is None or rows.empty else _ticked_by_day(fig, rows)
 
 

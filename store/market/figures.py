@@ -89,13 +89,16 @@ def _weighted(
     volume = pd.Series(volumes, dtype="float64")
     day_keywords = top10s.drop_duplicates(["day", "keyword"])[["day", "keyword"]]
     day_keywords = day_keywords.assign(volume=day_keywords["keyword"].map(volume).to_numpy())
-    complete = day_keywords.groupby("day")["volume"].apply(lambda v: bool(v.notna().all() and v.sum() > 0))
     total_volume = day_keywords.groupby("day")["volume"].sum()
+    complete = day_keywords["volume"].notna().groupby(day_keywords["day"]).all() & (total_volume > 0)
     weighted = weights.assign(value=weights["clicks"] * weights["keyword"].map(volume).to_numpy())
     sums = weighted.groupby(["day", "domain"])["value"].sum()
     keys = pd.MultiIndex.from_frame(per_domain[["day", "domain"]])
-    result = sums.reindex(keys).to_numpy() / (first * per_domain["day"].map(total_volume).to_numpy()) * 100
-    return pd.Series(result, index=per_domain.index).where(per_domain["day"].map(complete).astype(bool))
+    numerator = pd.Series(sums.reindex(keys).to_numpy(), index=per_domain.index)
+    denominator = first * per_domain["day"].map(total_volume)
+    usable = per_domain["day"].map(complete).astype(bool)
+    # Only the complete days are divided: an incomplete day has nothing to divide by, and stays NaN.
+    return (numerator[usable] / denominator[usable] * 100).reindex(per_domain.index)
 
 
 def serp_churn(top10s: pd.DataFrame, before: date, after: date) -> pd.DataFrame:

@@ -18,6 +18,7 @@ from components.history.charts import trust_map_totals_chart
 from components.history.evidence import LinkedEvidence
 from components.history.source import HistorySource
 from components.history.widgets import alert_window
+from components.history.widgets.notes import chart_markers
 from components.history.widgets.pieces import domain_choices, linked
 
 CHURN_COLUMNS = {
@@ -103,7 +104,10 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
     for col, (label, count) in zip(cols, result.counts().items(), strict=True):
         col.metric(label.capitalize(), count, border=True)
     totals = source.trust_map_totals(domain, end - timedelta(days=364))
-    st.plotly_chart(data.figure(trust_map_totals_chart, totals, domain), key="history_churn_totals")
+    markers = chart_markers(
+        source, key="history_churn_totals", since=end - timedelta(days=364), until=end, subjects=[domain]
+    )
+    st.plotly_chart(data.figure(trust_map_totals_chart, totals, domain, markers), key="history_churn_totals")
     table = frames.churn_table(result)
     named = shown.referring_domain if shown is not None else None
     table = evidence.first_named(table, named)

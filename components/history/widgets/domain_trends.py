@@ -177,8 +177,12 @@ def domain_trends_tab(conn: Connection, source: HistorySource, own: dict[str, st
         )
         or "traffic"
     )
+    others = chart_markers(
+        source, key="history_metric_chart", since=since, until=until or today, subjects=selected
+    )
     st.plotly_chart(
-        data.figure(evidence.metric_with_evidence, rows, metric, selected, marks), key="history_metric_chart"
+        data.figure(evidence.metric_with_evidence, rows, metric, selected, marks, others),
+        key="history_metric_chart",
     )
     if marks is not None and evidence.chart_line(marks.metric) == metric:
         _marks_caption(rows, marks)

@@ -162,7 +162,10 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
         keyword_rows = chart_rows[chart_rows["keyword"] == marks.subject]
         points = evidence.evidence_points(keyword_rows, marks, "position")
         alert_window.marks_caption(points, f"“{marks.subject}”")
-    st.plotly_chart(data.figure(evidence.gap_in_window, chart_rows, chosen, marks), key="history_gap")
+    gap_markers = chart_markers(source, key="history_gap", since=since, until=until or today, subjects=chosen)
+    st.plotly_chart(
+        data.figure(evidence.gap_in_window, chart_rows, chosen, marks, gap_markers), key="history_gap"
+    )
     st.caption(
         "Gap: the median DR of the sites in the top 10 for the keyword minus your site's DR. Above the "
         "line your site is that many points short of the median; below it, ahead."
