@@ -129,9 +129,8 @@ class Digest:
         """E.g. "Authority Dashboard: weekly digest, 16–22 Nov 2026 — 3 alerts"."""
         days = (self.end - self.start).days + 1
         kind = "weekly digest" if days == 7 else f"{days}-day digest"
-        return (
-            f"{PRODUCT}: {kind}, {period_words(self.start, self.end)} — {_count(self.alert_count, 'alert')}"
-        )
+        alerts = count_words(self.alert_count, "alert")
+        return f"{PRODUCT}: {kind}, {period_words(self.start, self.end)} — {alerts}"
 
 
 def period(as_of: date, days: int) -> tuple[date, date]:
@@ -150,7 +149,7 @@ def period_words(start: date, end: date) -> str:
     return f"{start.day} {start:%b %Y} – {end.day} {end:%b %Y}"
 
 
-def _count(number: int, noun: str) -> str:
+def count_words(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}" if number else f"no {noun}s"
 
 
@@ -226,28 +225,28 @@ def keyword_moves(
 # --- HTML -------------------------------------------------------------------------------------
 
 
-def _pair(pair: tuple[int | None, int | None], *, percent: bool = False) -> str:
+def pair_text(pair: tuple[int | None, int | None], *, percent: bool = False) -> str:
     before, after = pair
     if before is None and after is None:
         return "—"
     if before == after:
-        return f"{_number(after)}, no change"
-    text = f"{_number(before)} → {_number(after)}"
+        return f"{number_text(after)}, no change"
+    text = f"{number_text(before)} → {number_text(after)}"
     change = _change(pair)
     if change:
         text += f" ({change:+,}" + (f", {change / before * 100:+.1f} %" if percent and before else "") + ")"
     return text
 
 
-def _number(value: int | None) -> str:
+def number_text(value: int | None) -> str:
     return "—" if value is None else f"{value:,}"
 
 
-def _day(value: Any) -> str:
+def day_text(value: Any) -> str:
     return pd.Timestamp(value).date().isoformat()
 
 
-def _alert_url(dashboard: str, alert: Any) -> str:
+def digest_alert_url(dashboard: str, alert: Any) -> str:
     """The chart an alert row is about (the dashboard for a chart this version does not know)."""
     try:
         return alert_url(dashboard, alert)
@@ -266,7 +265,7 @@ def _table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
     return f'<table style="{TABLE}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def _site_words(site: str) -> str:
+def site_words(site: str) -> str:
     return site if site else "watched keyword"
 
 
@@ -275,7 +274,7 @@ def note_lines(markers: pd.DataFrame) -> list[tuple[str, str]]:
     lines = []
     for row in markers.sort_values("day", kind="stable").itertuples(index=False):
         end = None if row.end_day is None or pd.isna(row.end_day) else row.end_day
-        when = _day(row.day) + (f" – {_day(end)}" if end is not None and end != row.day else "")
+        when = day_text(row.day) + (f" – {day_text(end)}" if end is not None and end != row.day else "")
         about = [
             str(value)
             for value in (row.subject, row.keyword_group)
@@ -298,8 +297,8 @@ def _account_html(account: AccountDigest, dashboard: str) -> str:
     alerts = account.alerts.head(ALERTS_SHOWN)
     rows = [
         (
-            escape(_day(alert.day)),
-            _link(_alert_url(dashboard, alert), alert.title),
+            escape(day_text(alert.day)),
+            _link(digest_alert_url(dashboard, alert), alert.title),
             escape(alert.before if alert.before is not None else "—"),
             escape(alert.after if alert.after is not None else "—"),
         )
@@ -314,9 +313,9 @@ def _account_html(account: AccountDigest, dashboard: str) -> str:
     rows = [
         (
             _link(chart_url(dashboard, "domain", move.domain), move.domain),
-            escape(_pair(move.dr)),
-            escape(_pair(move.true_dr)),
-            escape(_pair(move.referring_domains, percent=True)),
+            escape(pair_text(move.dr)),
+            escape(pair_text(move.true_dr)),
+            escape(pair_text(move.referring_domains, percent=True)),
         )
         for move in account.domain_moves
     ]
@@ -329,8 +328,8 @@ def _account_html(account: AccountDigest, dashboard: str) -> str:
     rows = [
         (
             _link(chart_url(dashboard, "keyword", move.keyword), move.keyword),
-            escape(_site_words(move.site)),
-            escape(f"{_number(move.before)} → {_number(move.after)}"),
+            escape(site_words(move.site)),
+            escape(f"{number_text(move.before)} → {number_text(move.after)}"),
             escape(move.words),
         )
         for move in account.keyword_moves
@@ -354,7 +353,7 @@ def render_html(digest: Digest) -> str:
         f'<body style="{BODY}">\n'
         f'<h1 style="font-size:20px;margin:0 0 4px 0">{escape(PRODUCT)}: '
         f"{escape(period_words(digest.start, digest.end))}</h1>\n"
-        f"<p>{escape(_count(digest.alert_count, 'alert').capitalize())} in this period. "
+        f"<p>{escape(count_words(digest.alert_count, 'alert').capitalize())} in this period. "
         f"{_link(f'{dashboard}/{ALERTS_PATH}', 'Open the Alerts page')} · "
         f"{_link(dashboard, 'Open the dashboard')}</p>\n"
         f"{sections}\n"

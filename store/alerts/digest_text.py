@@ -11,13 +11,13 @@ from store.alerts.digest import (
     PRODUCT,
     AccountDigest,
     Digest,
-    _alert_url,
-    _count,
-    _day,
-    _number,
-    _pair,
-    _site_words,
+    count_words,
+    day_text,
+    digest_alert_url,
+    number_text,
+    pair_text,
     period_words,
+    site_words,
 )
 
 
@@ -32,17 +32,20 @@ def _account_text(account: AccountDigest, dashboard: str) -> list[str]:
         evidence = ""
         if alert.before is not None or alert.after is not None:
             evidence = f" ({alert.before or '—'} → {alert.after or '—'})"
-        alerts += [f"- {_day(alert.day)}: {alert.title}{evidence}", f"  {_alert_url(dashboard, alert)}"]
+        alerts += [
+            f"- {day_text(alert.day)}: {alert.title}{evidence}",
+            f"  {digest_alert_url(dashboard, alert)}",
+        ]
     if len(account.alerts) > ALERTS_SHOWN:
         alerts.append(f"… and {len(account.alerts) - ALERTS_SHOWN} more in the dashboard.")
     domains = [
-        f"- {move.domain}: DR {_pair(move.dr)}; TrueDR {_pair(move.true_dr)}; "
-        f"referring domains {_pair(move.referring_domains, percent=True)}"
+        f"- {move.domain}: DR {pair_text(move.dr)}; TrueDR {pair_text(move.true_dr)}; "
+        f"referring domains {pair_text(move.referring_domains, percent=True)}"
         for move in account.domain_moves
     ]
     keywords = [
-        f'- "{move.keyword}" ({_site_words(move.site)}): position {_number(move.before)} → '
-        f"{_number(move.after)}, {move.words}"
+        f'- "{move.keyword}" ({site_words(move.site)}): position {number_text(move.before)} → '
+        f"{number_text(move.after)}, {move.words}"
         for move in account.keyword_moves
     ]
     return [
@@ -64,7 +67,7 @@ def render_text(digest: Digest) -> str:
     lines = [
         title,
         "",
-        f"{_count(digest.alert_count, 'alert').capitalize()} in this period.",
+        f"{count_words(digest.alert_count, 'alert').capitalize()} in this period.",
         f"Alerts page: {dashboard}/{ALERTS_PATH}",
         f"Dashboard: {dashboard}",
         "",

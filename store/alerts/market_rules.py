@@ -16,7 +16,7 @@ from datetime import date
 import pandas as pd
 
 from store.alerts.catalog import Finding, RuleSetting
-from store.alerts.rules import Row, _before, _in_days, _newly_fell, _on, threshold_of
+from store.alerts.rules import Row, in_days, latest_before, newly_fell, on_day, threshold_of
 from store.market import ALL, BRAND, NON_BRAND, in_group, one_top10_per_keyword, visibility_and_share
 from store.market.ctr import DEFAULT_CTR
 
@@ -64,10 +64,10 @@ def visibility_findings(
     found = []
     for group, rows in series.items():
         for day in days:
-            now = _on(rows, day)
+            now = on_day(rows, day)
             if now is None:
                 continue
-            fell = _newly_fell(rows, now, _before(rows, day), "visibility", threshold)
+            fell = newly_fell(rows, now, latest_before(rows, day), "visibility", threshold)
             if fell is None:
                 continue
             change, points = fell
@@ -78,7 +78,7 @@ def visibility_findings(
                     subject=site,
                     day=day,
                     title=f"Visibility of {site} for {group_words(group)} fell by {points:.1f} points "
-                    f"{_in_days(change.days)} ({before} → {after})",
+                    f"{in_days(change.days)} ({before} → {after})",
                     chart="market",
                     chart_subject=site,
                     before=before,

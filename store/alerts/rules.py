@@ -67,11 +67,11 @@ def series_by(frame: pd.DataFrame, keys: tuple[str, ...]) -> dict[tuple[str, ...
     return grouped
 
 
-def _on(rows: list[Row], day: date) -> Row | None:
+def on_day(rows: list[Row], day: date) -> Row | None:
     return next((row for row in reversed(rows) if row["day"] == day), None)
 
 
-def _before(rows: list[Row], day: date) -> Row | None:
+def latest_before(rows: list[Row], day: date) -> Row | None:
     """The latest snapshot before ``day``."""
     return next((row for row in reversed(rows) if row["day"] < day), None)
 
@@ -103,7 +103,7 @@ def _week_change(rows: list[Row], now: Row, column: str) -> _WeekChange | None:
     return _WeekChange(before, after, (now["day"] - base["day"]).days, base["day"])
 
 
-def _in_days(days: int) -> str:
+def in_days(days: int) -> str:
     return "in 7 days" if days == 7 else f"in {days} days"
 
 
@@ -117,7 +117,7 @@ def _week_fall(rows: list[Row], now: Row, column: str, percent: bool) -> tuple[_
     return change, (fell / change.before * 100 if percent else fell)
 
 
-def _newly_fell(
+def newly_fell(
     rows: list[Row], now: Row, previous: Row | None, column: str, threshold: float, *, percent: bool = False
 ) -> tuple[_WeekChange, float] | None:
     """The week's fall on ``now`` when it reaches ``threshold`` and did not yet on the snapshot before
@@ -140,7 +140,7 @@ def _fall_finding(
         rule=rule,
         subject=domain,
         day=day,
-        title=f"{domain}: {what} {_in_days(change.days)} ({before} → {after})",
+        title=f"{domain}: {what} {in_days(change.days)} ({before} → {after})",
         chart="domain",
         chart_subject=domain,
         before=before,
@@ -156,7 +156,7 @@ def _authority_drops(
 ) -> list[Finding]:
     found = []
     for column, label in METRICS:
-        fell = _newly_fell(rows, now, previous, column, points)
+        fell = newly_fell(rows, now, previous, column, points)
         if fell is not None:
             change, by = fell
             what = f"{label} fell {_whole(by)} point{'s' if by != 1 else ''}"
@@ -168,7 +168,7 @@ def _authority_drops(
 def _referring_domains_fell(
     domain: str, rows: list[Row], now: Row, previous: Row | None, percent: float
 ) -> list[Finding]:
-    fell = _newly_fell(rows, now, previous, "referring_domains", percent, percent=True)
+    fell = newly_fell(rows, now, previous, "referring_domains", percent, percent=True)
     if fell is None:
         return []
     change, share = fell
@@ -228,10 +228,10 @@ def domain_findings(
     found: list[Finding] = []
     for day in days:
         for (domain,), rows in series:
-            now = _on(rows, day)
+            now = on_day(rows, day)
             if now is None:
                 continue
-            previous = _before(rows, day)
+            previous = latest_before(rows, day)
             if drop_points is not None:
                 found += _authority_drops(domain, rows, now, previous, drop_points)
             for rule in flags:
@@ -326,7 +326,7 @@ def _keyword_day(
 ) -> list[Finding]:
     found: list[Finding] = []
     for (site, keyword), rows in series:
-        now, previous = _on(rows, day), _before(rows, day)
+        now, previous = on_day(rows, day), latest_before(rows, day)
         if now is None or previous is None or not _was_read(now) or not _was_read(previous):
             continue
         before, after = _ranked(previous), _ranked(now)

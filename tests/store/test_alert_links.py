@@ -15,7 +15,7 @@ from sqlalchemy import text
 
 from store import HistoryStore
 from store.alerts import alert_query, alert_url
-from store.alerts.digest import _alert_url
+from store.alerts.digest import digest_alert_url
 from store.alerts.messages import alert_link, outgoing
 from store.engine import make_engine
 from store.migrations import HEAD_REVISION, upgrade
@@ -89,7 +89,7 @@ def test_the_webhook_and_the_digest_link_where_the_alerts_page_does(store: Histo
     for row in alerts.itertuples():
         url = alert_url(dashboard, row)
         assert parse_qs(urlsplit(url).query) == {k: [v] for k, v in alert_query(row).items()}
-        assert _alert_url(dashboard, row) == url  # the digest's
+        assert digest_alert_url(dashboard, row) == url  # the digest's
         assert alert_link(outgoing(rows[row.id]), dashboard) == url  # the webhook's
 
 
