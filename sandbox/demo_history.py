@@ -35,7 +35,17 @@ COMPETITORS: dict[str, tuple[str, ...]] = {
 #: Keywords each key watches (researched, not tracked): none of its sites tracks them. Only keys in the
 #: growth program can research keywords, so only they watch any.
 WATCHED_KEYWORDS: dict[str, tuple[str, ...]] = {
-    "vdr_demo": ("cookie free analytics", "cold brew coffee", "website heatmap tool"),
+    "vdr_demo": (
+        "cookie free analytics",
+        "cold brew coffee",
+        "website heatmap tool",
+        "privacy analytics",
+        "web analytics tool",
+        "cookieless tracking",
+        "coffee subscription",
+        "widget supplier",
+        "custom widgets",
+    ),
 }
 #: Demo Trust Maps are seeded once a week (60 referring domains each): churn between any two of them
 #: reads like a real history, and seeding stays a matter of seconds.

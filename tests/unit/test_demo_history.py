@@ -63,7 +63,7 @@ def test_demo_subjects_are_the_keys_sites_listed_competitors_and_watched_keyword
     assert 3 <= len(DEMO.competitors) <= 4
     assert all(is_listed(d) and not is_map_cold(d) for d in DEMO.competitors)
     tracked = {k.keyword for site in DEMO.own_sites for k in tracked_on("vdr_demo", site, EPOCH_DAY).keywords}
-    assert 2 <= len(DEMO.keywords) <= 3 and not tracked & set(DEMO.keywords)  # watched, not tracked
+    assert 3 <= len(DEMO.keywords) <= 10 and not tracked & set(DEMO.keywords)  # watched, not tracked
     free = demo_subjects("vdr_free")
     assert free.own_sites == ("tinyblog.net",) and free.keywords == ()  # no keyword research on Free
     assert demo_subjects("not-a-key") == type(DEMO)((), (), ())
