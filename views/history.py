@@ -7,8 +7,6 @@ Each tab is drawn by its module in ``components.history.widgets``.
 
 from __future__ import annotations
 
-import streamlit as st
-
 from components.core import history
 from components.core.connection import current_connection
 from components.core.pages import HISTORY, page_header
@@ -20,12 +18,11 @@ from components.history.widgets import (
     TAB_KEY,
     WATCHLIST_TAB,
     churn_tab,
-    demo_label,
     domain_trends_tab,
     guarded,
     keywords_tab,
     own_sites,
-    unavailable_notice,
+    page_history,
     watchlist_tab,
 )
 
@@ -35,14 +32,7 @@ page_header(
     "How your sites, your competitors and your keywords moved: DR and TrueDR over months, referring "
     "domains gained and lost, positions over time. Kept once a day for what you watch.",
 )
-is_demo = history.ensure_demo_history(conn)
-maybe_source = history.page_source(conn)
-if maybe_source is None:
-    unavailable_notice()
-    st.stop()
-source = maybe_source  # known from here on, also inside the tabs' lambdas
-if is_demo:
-    demo_label()
+source = page_history(conn)
 own = own_sites(conn)
 today = history.history_day(conn)
 lazy_tabs(

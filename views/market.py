@@ -14,7 +14,7 @@ from components.core import history
 from components.core.connection import current_connection
 from components.core.pages import MARKET, page_header
 from components.core.tabs import lazy_tabs
-from components.history.widgets import demo_label, guarded, own_sites, unavailable_notice
+from components.history.widgets import guarded, own_sites, page_history
 from components.history.widgets.notes import notes_tab
 from components.market.widgets import (
     CHURN_TAB,
@@ -39,14 +39,7 @@ page_header(
     "How visible your sites are for the keywords you watch, against every domain in their top 10s: "
     "visibility and share of voice over time, who entered and left, and whether a keyword is getting harder.",
 )
-is_demo = history.ensure_demo_history(conn)
-maybe_source = history.page_source(conn)
-if maybe_source is None:
-    unavailable_notice()
-    st.stop()
-source = maybe_source  # known from here on, also inside the tabs' lambdas
-if is_demo:
-    demo_label()
+source = page_history(conn)
 maybe_view = market_view(source, own_sites(conn), history.history_day(conn))
 if maybe_view is None:
     st.stop()

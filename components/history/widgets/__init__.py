@@ -2,7 +2,8 @@
 button and History link other pages show, the notices, the inputs several tabs share).
 
 ``domain_trends`` (Domain trends), ``churn`` (Trust Map churn), ``keywords`` (Keyword positions) and
-``watchlist`` (Watchlist).
+``watchlist`` (Watchlist); ``notes`` (the charts' notes and their switches, and the Notes tab the Market
+page shows).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from components.history.widgets.pieces import (
     guarded,
     history_link,
     own_sites,
+    page_history,
     unavailable_notice,
     watch_controls,
 )
@@ -38,6 +40,7 @@ __all__ = [
     "history_link",
     "keywords_tab",
     "own_sites",
+    "page_history",
     "unavailable_notice",
     "watch_controls",
     "watchlist_tab",

@@ -7,17 +7,21 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from datetime import date
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
 
-from components.core import access, history
+from components.core import access
 from components.core.connection import Connection
 from components.core.tables import table_with_export
-from components.core.writes import audited_store_write
+from components.core.writes import audited_history_change, refusal_words, tell_after_rerun
 from components.history.source import HistorySource
 from store.market.markers import google_updates, markers_for, note_markers
-from store.notes import BadNote, Note
+from store.notes import Note
+
+if TYPE_CHECKING:
+    from store import HistoryStore
 
 RESULT_KEY = "_chart_notes_result"
 NOTE_CONFIG = {
@@ -54,45 +58,23 @@ def chart_markers(
 
 
 def _add(conn: Connection, note: Note) -> str:
-    person = access.current_person()
-    done = audited_store_write(
-        conn,
-        "add_note",
-        f"{note.day:%Y-%m-%d}: {note.text[:200]}",
-        functools.partial(
-            history.change_history,
-            conn,
-            lambda store, account: bool(store.add_note(account, note, person.email)),
-        ),
-    )
-    if done is None:
-        return access.write_permission()[1] or access.EDITORS_ONLY
-    return "Note added: it shows on the charts of its day."
+    person = access.current_person().email
+
+    def add(store: HistoryStore, account: str) -> bool:
+        return bool(store.add_note(account, note, person))
+
+    done = audited_history_change(conn, "add_note", f"{note.day:%Y-%m-%d}: {note.text[:200]}", add)
+    return refusal_words() if done is None else "Note added: it shows on the charts of its day."
 
 
 def _remove(conn: Connection, note_id: int, words: str) -> str:
-    done = audited_store_write(
-        conn,
-        "remove_note",
-        words,
-        functools.partial(
-            history.change_history, conn, lambda store, account: store.remove_note(account, note_id)
-        ),
-        changed=bool,
-    )
+    def remove(store: HistoryStore, account: str) -> bool:
+        return store.remove_note(account, note_id)
+
+    done = audited_history_change(conn, "remove_note", words, remove)
     if done is None:
-        return access.write_permission()[1] or access.EDITORS_ONLY
+        return refusal_words()
     return "Note removed." if done else "That note was already removed."
-
-
-def _said(change: functools.partial[str]) -> None:
-    try:
-        st.session_state[RESULT_KEY] = change()
-    except BadNote as exc:
-        st.session_state[RESULT_KEY] = f"Not added: {exc}."
-    except Exception as exc:  # a failing database never breaks the page
-        st.session_state[RESULT_KEY] = f"Could not change the notes: {getattr(exc, 'reason', exc)}"
-    st.rerun()
 
 
 def notes_tab(
@@ -128,7 +110,7 @@ def notes_tab(
     access.read_only_note(reason)
     if added:
         note = Note(day, text, subject or None, group or None, "google_update" if google else "note")
-        _said(functools.partial(_add, conn, note))
+        tell_after_rerun(RESULT_KEY, functools.partial(_add, conn, note))
     notes = source.notes(None)
     if notes.empty:
         st.caption("No note yet. Google's confirmed ranking updates are marked on the charts already.")
@@ -149,4 +131,4 @@ def notes_tab(
             key="note_remove",
         )
         if chosen is not None and st.button("Remove note", key="note_remove_button"):
-            _said(functools.partial(_remove, conn, chosen, labels[chosen]))
+            tell_after_rerun(RESULT_KEY, functools.partial(_remove, conn, chosen, labels[chosen]))

@@ -81,6 +81,19 @@ def unavailable_reason() -> str:
     return f"{problem[:1].upper()}{problem[1:]}"
 
 
+def page_history(conn: Connection) -> HistorySource:
+    """The rows a History-section page reads (Sandbox mode: seeded with demo history first, and labelled
+    so); when the database cannot be used, the page says why and stops here."""
+    is_demo = history.ensure_demo_history(conn)
+    source = history.page_source(conn)
+    if source is None:
+        unavailable_notice()
+        st.stop()
+    if is_demo:
+        demo_label()
+    return source
+
+
 def unavailable_notice() -> None:
     """What the History page says when the database cannot be used: why, and that the rest works."""
     st.warning(

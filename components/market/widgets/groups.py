@@ -5,7 +5,6 @@ Every change goes through the one audited write path for the dashboard's own rec
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -13,12 +12,12 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from components.core import access, history
+from components.core import access
 from components.core.connection import Connection
 from components.core.tables import table_with_export
-from components.core.writes import audited_store_write
+from components.core.writes import audited_history_change, refusal_words, tell_after_rerun
 from components.history.source import HistorySource
-from store.groups import BadLabel, clean_tags, clean_terms
+from store.groups import clean_tags, clean_terms
 from store.market.groups import is_brand, terms_for
 
 if TYPE_CHECKING:
@@ -77,16 +76,11 @@ def _tag(conn: Connection, keywords: list[str], tag: str, add: bool, tags: dict[
     for keyword in keywords:
         present = tags.get(keyword, ())
         wanted = tuple(dict.fromkeys([*present, name])) if add else tuple(t for t in present if t != name)
-        done = audited_store_write(
-            conn,
-            "tag_keyword",
-            f"“{keyword}”: {', '.join(wanted) or 'no tags'}",
-            functools.partial(history.change_history, conn, _tags_of(keyword, wanted)),
-            changed=bool,
-        )
+        target = f"“{keyword}”: {', '.join(wanted) or 'no tags'}"
+        done = audited_history_change(conn, "tag_keyword", target, _tags_of(keyword, wanted))
         if done is None:
-            return access.write_permission()[1] or access.EDITORS_ONLY
-        changed += bool(done)
+            return refusal_words()
+        changed += done
     verb = "Tagged" if add else "Untagged"
     return (
         f"{verb} {changed} keyword{'s' if changed != 1 else ''} “{name}”." if changed else "Nothing changed."
@@ -95,15 +89,10 @@ def _tag(conn: Connection, keywords: list[str], tag: str, add: bool, tags: dict[
 
 def _set_terms(conn: Connection, site: str, text: str) -> str:
     wanted = clean_terms(_split(text))
-    done = audited_store_write(
-        conn,
-        "set_brand_terms",
-        f"{site}: {', '.join(wanted) or 'its name'}",
-        functools.partial(history.change_history, conn, _terms_of(site, wanted)),
-        changed=bool,
-    )
+    target = f"{site}: {', '.join(wanted) or 'its name'}"
+    done = audited_history_change(conn, "set_brand_terms", target, _terms_of(site, wanted))
     if done is None:
-        return access.write_permission()[1] or access.EDITORS_ONLY
+        return refusal_words()
     return f"Brand terms of {site} saved." if done else "Nothing changed."
 
 
@@ -121,7 +110,7 @@ def _tag_form(
         add = add_column.form_submit_button("Add tag", disabled=not may_write, type="primary", help=reason)
         remove = remove_column.form_submit_button("Remove tag", disabled=not may_write, help=reason)
     if add or remove:
-        _said(lambda: _tag(conn, chosen, tag, bool(add), tags))
+        tell_after_rerun(RESULT_KEY, lambda: _tag(conn, chosen, tag, bool(add), tags))
 
 
 def _terms_form(
@@ -143,18 +132,7 @@ def _terms_form(
         )
         saved = st.form_submit_button("Save brand terms", disabled=not may_write, help=reason)
     if saved and site:
-        _said(lambda: _set_terms(conn, site, text))
-
-
-def _said(change: Callable[[], str]) -> None:
-    """Run a change and keep what it says for the rerun that shows it."""
-    try:
-        st.session_state[RESULT_KEY] = change()
-    except BadLabel as exc:
-        st.session_state[RESULT_KEY] = f"Not saved: {exc}."
-    except Exception as exc:  # a failing database never breaks the page
-        st.session_state[RESULT_KEY] = f"Could not save the groups: {getattr(exc, 'reason', exc)}"
-    st.rerun()
+        tell_after_rerun(RESULT_KEY, lambda: _set_terms(conn, site, text))
 
 
 def groups_tab(conn: Connection, source: HistorySource) -> None:
