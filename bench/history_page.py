@@ -18,8 +18,8 @@ price of the first render, and of the first one after a write.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
-import os
 import statistics
 import sys
 import tempfile
@@ -32,6 +32,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from bench.harness import DEMO_KEY, ROOT, Figures
+from bench.store_vs_memory import compare_warm, use_store_and_sandbox
 from client.models import (
     Authority,
     Evidence,
@@ -42,7 +43,6 @@ from client.models import (
     TrackedWebsite,
 )
 from client.settings import key_fingerprint
-from components.core import history
 from components.history.source import FrameSource, HistorySource, StoreSource
 
 DOMAINS = 50
@@ -189,12 +189,6 @@ def _read_times(source: HistorySource, repeats: int = 5) -> dict[str, float]:
     return times
 
 
-def _timed(at: AppTest) -> float:
-    started = time.perf_counter()
-    at.run()
-    return time.perf_counter() - started
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reruns", type=int, default=15)
@@ -205,13 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = Figures()
     with tempfile.TemporaryDirectory() as folder, SandboxServer(host="127.0.0.1", port=0) as sandbox:
         url = f"sqlite:///{Path(folder) / 'history.sqlite3'}"
-        os.environ.update(
-            {
-                "DASHBOARD_DATABASE_URL": url,
-                "VERIFIEDDR_API_BASE": sandbox.base_url,
-                "VERIFIEDDR_API_KEY": DEMO_KEY,
-            }
-        )
+        use_store_and_sandbox(url, sandbox.base_url)
         started = time.perf_counter()
         memory = fill_store(url, datetime.now(UTC).date())
         print(
@@ -220,18 +208,8 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         for view in VIEWS:
-            stored = _session(view)
-            with history.use_source(lambda conn: memory):
-                in_memory = _session(view)
-            store_times, memory_times = [], []
-            for _ in range(args.reruns):
-                store_times.append(_timed(stored))
-                with history.use_source(lambda conn: memory):
-                    memory_times.append(_timed(in_memory))
-            store_s, memory_s = statistics.median(store_times), statistics.median(memory_times)
-            figures.show(f"{view.name}, warm, store", store_s, "s", baseline=memory_s, base="in memory")
-            ratio = store_s / memory_s
-            figures.target(f"{view.name} ≤ {TARGET} × in memory", ratio <= TARGET, f"ratio {ratio:.2f}")
+            session = functools.partial(_session, view)
+            compare_warm(figures, view.name, session, memory, reruns=args.reruns, target=TARGET)
         from store import HistoryStore
 
         with HistoryStore.open(url) as store:

@@ -21,7 +21,7 @@ was kept), so keeping the top 10 costs 0 extra calls.
 from __future__ import annotations
 
 import argparse
-import os
+import functools
 import statistics
 import sys
 import tempfile
@@ -34,9 +34,9 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from bench.harness import DEMO_KEY, ROOT, Figures
+from bench.store_vs_memory import compare_warm, timed, use_store_and_sandbox
 from client.models import KeywordReport, KeywordUser, SerpResult
 from client.settings import key_fingerprint
-from components.core import history
 from components.history.source import FrameSource
 
 KEYWORDS = 200
@@ -141,12 +141,6 @@ def _session(name: str, query: dict[str, str]) -> AppTest:
     return at
 
 
-def _timed(run: Callable[[], object]) -> float:
-    started = time.perf_counter()
-    run()
-    return time.perf_counter() - started
-
-
 def _job_calls(figures: Figures) -> None:
     """The daily job for a few watched keywords: requests to the keyword report, top-10 rows kept."""
     from client import ApiClient
@@ -185,37 +179,19 @@ def main(argv: list[str] | None = None) -> int:
     _job_calls(figures)
     with tempfile.TemporaryDirectory() as folder, SandboxServer(host="127.0.0.1", port=0) as sandbox:
         url = f"sqlite:///{Path(folder) / 'history.sqlite3'}"
-        os.environ.update(
-            {
-                "DASHBOARD_DATABASE_URL": url,
-                "VERIFIEDDR_API_BASE": sandbox.base_url,
-                "VERIFIEDDR_API_KEY": DEMO_KEY,
-            }
-        )
+        use_store_and_sandbox(url, sandbox.base_url)
         started = time.perf_counter()
         memory = fill_store(url, datetime.now(UTC).date())
         print(
             f"recorded {len(memory.serps):,} top-10 rows in {time.perf_counter() - started:.1f} s", flush=True
         )
-        compute = [
-            _timed(lambda: visibility_and_share(one_top10_per_keyword(memory.serps))) for _ in range(3)
-        ]
+        compute = [timed(lambda: visibility_and_share(one_top10_per_keyword(memory.serps))) for _ in range(3)]
         figures.show(
             "visibility and share of voice of a year, computed once", statistics.median(compute), "s"
         )
         for name, query in VIEWS:
-            stored = _session(name, query)
-            with history.use_source(lambda conn: memory):
-                in_memory = _session(name, query)
-            store_times, memory_times = [], []
-            for _ in range(args.reruns):
-                store_times.append(_timed(stored.run))
-                with history.use_source(lambda conn: memory):
-                    memory_times.append(_timed(in_memory.run))
-            store_s, memory_s = statistics.median(store_times), statistics.median(memory_times)
-            figures.show(f"{name}, warm, store", store_s, "s", baseline=memory_s, base="in memory")
-            ratio = store_s / memory_s
-            figures.target(f"{name} ≤ {TARGET} × in memory", ratio <= TARGET, f"ratio {ratio:.2f}")
+            session = functools.partial(_session, name, query)
+            compare_warm(figures, name, session, memory, reruns=args.reruns, target=TARGET)
     return figures.exit_code()
 
 
