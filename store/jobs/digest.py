@@ -77,12 +77,10 @@ def account_digest(store: HistoryStore, account: str, start: date, end: date) ->
 
 def period_markers(store: HistoryStore, account: str, start: date, end: date) -> pd.DataFrame:
     """The editors' notes and Google's updates whose days meet the period, whatever they are about."""
-    from store.market.markers import google_updates, note_markers
+    from store.market.markers import every_marker, meeting
 
-    frames = [note_markers(store.notes(account, start, end)), google_updates()]
-    markers = pd.concat([frame for frame in frames if not frame.empty] or frames[:1], ignore_index=True)
-    last = markers["end_day"].where(markers["end_day"].notna(), markers["day"])
-    return markers[(markers["day"].map(lambda d: d <= end)) & (last.map(lambda d: d >= start))]
+    markers = every_marker(store.notes(account, start, end))
+    return markers[meeting(markers, start, end)]
 
 
 def build_digest(store: HistoryStore, config: AlertConfig, team: str, as_of: date, days: int) -> Digest:

@@ -94,6 +94,19 @@ def keyword_set_markers(top10s: pd.DataFrame, group: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(MARKER_COLUMNS))
 
 
+def every_marker(notes: pd.DataFrame, *extra: pd.DataFrame | None) -> pd.DataFrame:
+    """Editors' notes (``HistoryStore.notes`` rows), Google's shipped updates and ``extra`` markers, as
+    one markers frame."""
+    frames = [frame for frame in (note_markers(notes), google_updates(), *extra) if frame is not None]
+    return pd.concat([frame for frame in frames if not frame.empty] or frames[:1], ignore_index=True)
+
+
+def meeting(markers: pd.DataFrame, since: date | None, until: date) -> pd.Series:
+    """Which markers have a day in ``since``…``until`` (a span counts from its first to its last day)."""
+    last = markers["end_day"].where(markers["end_day"].notna(), markers["day"])
+    return markers["day"].map(lambda d: d <= until) & last.map(lambda d: since is None or d >= since)
+
+
 def markers_for(
     markers: pd.DataFrame,
     since: date | None,
@@ -106,8 +119,7 @@ def markers_for(
     notes that name none)."""
     if markers.empty:
         return markers
-    last = markers["end_day"].where(markers["end_day"].notna(), markers["day"])
-    keep = markers["day"].map(lambda d: d <= until) & (last.map(lambda d: since is None or d >= since))
+    keep = meeting(markers, since, until)
     wanted = set(subjects)
     keep &= markers["subject"].isna() | markers["subject"].isin(wanted)
     keep &= markers["keyword_group"].isna() | (markers["keyword_group"] == group)

@@ -17,7 +17,7 @@ from components.core.connection import Connection
 from components.core.tables import table_with_export
 from components.core.writes import audited_history_change, refusal_words, tell_after_rerun
 from components.history.source import HistorySource
-from store.market.markers import google_updates, markers_for, note_markers
+from store.market.markers import every_marker, markers_for
 from store.notes import Note
 
 if TYPE_CHECKING:
@@ -50,11 +50,7 @@ def chart_markers(
     days that name none or one of its ``subjects`` (and its ``group``), Google's updates, and ``extra``."""
     if not st.toggle("Notes on the chart", value=True, key=f"{key}_notes"):
         return None
-    frames = [
-        frame for frame in (note_markers(source.notes(since)), google_updates(), extra) if frame is not None
-    ]
-    everything = pd.concat([frame for frame in frames if not frame.empty] or frames[:1], ignore_index=True)
-    return markers_for(everything, since, until, subjects, group)
+    return markers_for(every_marker(source.notes(since), extra), since, until, subjects, group)
 
 
 def _add(conn: Connection, note: Note) -> str:

@@ -188,8 +188,9 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
         period = period_picker(PERIOD_KEY)
     site = None if chosen == ALL_KEYWORDS else chosen
     ctr = _ctr()
-    raw = source.serp_history(site, history_frames.since(period, today))
-    volumes = frames.search_volumes(source.keyword_history(None, history_frames.since(period, today)))
+    since = history_frames.since(period, today)
+    raw = source.serp_history(site, since)
+    volumes = frames.search_volumes(source.keyword_history(None, since))
     top10s, figures = _figures(raw, group, tags, brands, ctr, volumes)
     if top10s.empty:
         whose = "the watched keywords" if site is None else f"the keywords watched for {site}"
@@ -204,5 +205,4 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
     mine = [site] if site else [s for s in own if s in sites] or list(own)
     competitors = [s for kind, s, origin, _ in watch if kind == "domain" and origin != "own" and s not in own]
     domains = frames.compared_domains(figures, mine, competitors)
-    since = history_frames.since(period, today)
     return MarketView(source, since, today, top10s, group, figures, mine, competitors, domains, ctr)
