@@ -48,10 +48,10 @@ from client.models import (
     TrustMap,
 )
 from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
-from components.common.figures import inert_figure
 from components.core import cache_records, history_reads, shared_cache
 from components.core.cache_books import CacheLedger, QuotaBoard
 from components.core.connection import Connection
+from store.figures.common import inert_figure
 
 #: Authority data changes weekly; 15 minutes keeps a session snappy without going stale.
 CACHE_TTL_S = 15 * 60

@@ -14,7 +14,6 @@ import streamlit as st
 from client.models import QuotaInfo
 from client.safe_urls import display_url
 from components.common.access_rules import may_write
-from components.common.figures import DOWN, UP
 from components.common.text import escape_md, fmt_int
 from components.core import data
 from components.core.access import current_person, sign_in_configured
@@ -30,6 +29,7 @@ from components.core.connection import (
     default_mode,
 )
 from components.core.pages import ALERTS
+from store.figures.common import DOWN, UP
 
 MODE_LABELS = {"sandbox": "Sandbox demo data", "live": "Live API"}
 #: Session-state keys starting with this hold results fetched with one key; dropped on a key change.

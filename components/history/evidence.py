@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from components.history.charts import gap_chart, metric_trend_chart, rank_chart, ratings_trend_chart
-from components.history.frames import TREND_METRICS, with_days
+from store.figures.history_charts import gap_chart, metric_trend_chart, rank_chart, ratings_trend_chart
+from store.figures.history_frames import TREND_METRICS, with_days
 
 #: The names an alert's link gives its evidence (``store.alerts.links`` uses the same; a test checks).
 SITE_PARAM = "history_site"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pandas as pd
 
-from components.history.frames import best_positions, empty
+from store.figures.history_frames import best_positions, empty
 from store.notes import NOTE_COLUMNS
 from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, SERP_COLUMNS, TRUST_TOTAL_COLUMNS
 
@@ -40,7 +40,7 @@ WatchTuple = tuple[str, str, str, str]
 
 
 class HistorySource(Protocol):
-    """The rows one account's History page reads (columns as in ``components.history.frames``)."""
+    """The rows one account's History page reads (columns as in ``store.figures.history_frames``)."""
 
     def domain_history(self, domains: Sequence[str], since: date | None) -> pd.DataFrame: ...
 

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from client.growth_models import TrueDrReport
-from components.common.figures import (
+from store.figures.common import (
     DOWN,
     DR_COLOUR,
     NEUTRAL,

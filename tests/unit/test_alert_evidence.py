@@ -11,7 +11,6 @@ import pandas as pd
 import pytest
 
 from components.history import evidence
-from components.history.frames import largest_moves
 from components.history.widgets.churn import compared_days
 from components.history.widgets.keywords import asked_site
 from components.history.widgets.pieces import LINK_PARAM, SITE_PARAM
@@ -19,6 +18,7 @@ from store.alerts import RuleSetting, alert_query, links
 from store.alerts.catalog import RULES
 from store.alerts.link_rules import Partner, partner_findings, trust_map_findings
 from store.alerts.rules import domain_findings, keyword_findings
+from store.figures.history_frames import largest_moves
 from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS
 from tests.unit.test_purity import first_to_load_streamlit
 

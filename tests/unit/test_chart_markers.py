@@ -1,5 +1,5 @@
 """What the charts mark (``store.market.markers``): Google's shipped updates, the days a group's keywords
-changed, which notes a chart shows; and how a marker is drawn (``components.common.markers``)."""
+changed, which notes a chart shows; and how a marker is drawn (``store.figures.markers``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import date, timedelta
 import pandas as pd
 import plotly.graph_objects as go
 
-from components.common.markers import add_markers
+from store.figures.markers import add_markers
 from store.market.markers import (
     MARKER_COLUMNS,
     google_updates,

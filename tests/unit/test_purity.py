@@ -57,7 +57,7 @@ def first_to_load_streamlit(modules: list[str]) -> str:
 
 def test_the_walk_finds_every_kind_of_pure_module() -> None:
     modules = declared_pure_modules()
-    assert "client.api" in modules and "components.common.figures" in modules
+    assert "client.api" in modules and "store.figures.common" in modules
     assert "store.history" in modules and "store.jobs.snapshot" in modules
     assert any(name.startswith("components.coach.rules") for name in modules)
     for kind in ("frames", "charts"):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from components.common.figures import DOWN, UP
 from components.core.sidebar import (
     QUOTA_BAR_KEY,
     QUOTA_LOOK,
@@ -13,6 +12,7 @@ from components.core.sidebar import (
     quota_level,
     quota_share,
 )
+from store.figures.common import DOWN, UP
 
 AMBER = QUOTA_LOOK["low"][0]
 

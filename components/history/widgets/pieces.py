@@ -23,10 +23,10 @@ from components.core.connection import Connection
 from components.core.errors import show_error
 from components.core.pages import HISTORY, link_to
 from components.core.writes import audited_store_write
-from components.history import frames
 from components.history.source import HistorySource
 from components.history.watching import watch_subject
 from components.keywords.widgets import owned_sites
+from store.figures import history_frames as frames
 
 TAB_KEY = "history_tab"
 DOMAIN_TAB = "Domain trends"

@@ -12,7 +12,6 @@ import streamlit as st
 
 from components.common.text import escape_md
 from components.core import page_visits
-from components.history import frames as history_frames
 from components.history.source import HistorySource
 from components.history.widgets.notes import chart_markers
 from components.history.widgets.pieces import period_picker
@@ -25,6 +24,7 @@ from store.alerts.links import (
     MARKET_TAB_PARAM,
     MARKET_TO_PARAM,
 )
+from store.figures import history_frames
 from store.market import (
     ALL,
     BRAND,

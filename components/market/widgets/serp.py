@@ -10,8 +10,8 @@ import streamlit as st
 
 from components.core import data
 from components.core.tables import score_column, table_with_export
-from components.market import charts
 from components.market.widgets.selection import LINKED_WINDOW, MarketView
+from store.figures import market_charts as charts
 from store.market import dr_spread, serp_churn
 
 CHURN_CONFIG = {

@@ -9,8 +9,8 @@ import streamlit as st
 from components.common.text import escape_md
 from components.core import data
 from components.core.tables import table_with_export
-from components.market import charts
 from components.market.widgets.selection import MarketView
+from store.figures import market_charts as charts
 
 PERCENT = "%.1f%%"
 POINTS = "%+.1f"

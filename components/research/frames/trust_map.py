@@ -14,9 +14,8 @@ import pandas as pd
 from client.errors import InvalidInputError
 from client.inputs import normalise_domain
 from client.models import ReferringDomain, TrustMap
+from store.figures.common import SPAM_RISK_FROM
 
-#: The vendor CLI flags a referring domain as spam from this spamScore (0–100) on.
-SPAM_RISK_FROM = 50
 #: DR bands of the distribution chart: 0–9, 10–19, …, 90–100 (100 joins the top band).
 BAND_WIDTH = 10
 DR_BANDS: tuple[str, ...] = (*(f"{low}–{low + 9}" for low in range(0, 90, BAND_WIDTH)), "90–100")

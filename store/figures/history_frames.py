@@ -12,7 +12,7 @@ from datetime import date, timedelta
 
 import pandas as pd
 
-from components.research.frames.trust_map import SPAM_RISK_FROM
+from store.figures.common import SPAM_RISK_FROM
 from store.queries import KEYWORD_BEST_COLUMNS, LINK_COLUMNS
 
 #: The numbers a domain's trend shows, as a person calls them.

@@ -13,7 +13,7 @@ from datetime import timedelta
 import pandas as pd
 import plotly.graph_objects as go
 
-from components.common.figures import NEUTRAL
+from store.figures.common import NEUTRAL
 
 #: One colour per kind of marker, readable on a light and a dark background.
 MARKER_COLOURS = {"note": "#e377c2", "google_update": "#9b6bd6", "keyword_set": NEUTRAL}

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from components.common.figures import NEUTRAL, empty_figure
-from components.common.markers import add_markers
-from components.history.charts import DAY, LEGEND, MARGIN, domain_colours
+from store.figures.common import NEUTRAL, empty_figure
+from store.figures.history_charts import DAY, LEGEND, MARGIN, domain_colours
+from store.figures.markers import add_markers
 
 PERCENT_RANGE = [0, 100]
 #: The latest shares: this many domains as bars, the rest summed as "others".

@@ -12,9 +12,9 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from components.common.figures import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
-from components.common.markers import add_markers
-from components.history.frames import RATINGS, TOP_10, TREND_METRICS, with_days
+from store.figures.common import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
+from store.figures.history_frames import RATINGS, TOP_10, TREND_METRICS, with_days
+from store.figures.markers import add_markers
 
 #: One colour per compared domain (the first is yours), readable on a light and a dark background.
 DOMAIN_COLOURS = ("#5b8def", "#f2a541", "#2e9e5b", "#d64545", "#9b6bd6", "#17a2b8", "#e377c2", "#a0a033")
