@@ -1,0 +1,123 @@
+"""The report tables (revision 0010): editors' comments, monthly schedules and their outbox, share
+links, spreadsheet feeds, and the one signing secret every replica and the cron jobs share.
+
+Kept beside the reports rather than in ``store.models`` (which imports this module at its end, so the
+metadata the migrations and backups walk holds every table).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import Boolean, Date, DateTime, Index, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from store.models import ACCOUNT_LEN, SHORT_LEN, SUBJECT_LEN, Base
+
+TOKEN_LEN = 64
+
+
+class ReportCommentRow(Base):
+    """An editor's comment on one site's report for one period, printed in it and in every copy sent."""
+
+    __tablename__ = "report_comments"
+    __table_args__ = (UniqueConstraint("account", "site", "period_start"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    period_start: Mapped[date] = mapped_column(Date)
+    period_end: Mapped[date] = mapped_column(Date)
+    text: Mapped[str] = mapped_column(Text)
+    updated_by: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReportScheduleRow(Base):
+    """A site's monthly report: who receives it, and whether an editor approves each one first."""
+
+    __tablename__ = "report_schedules"
+    __table_args__ = (UniqueConstraint("account", "site"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    #: One address a line.
+    recipients: Mapped[str] = mapped_column(Text)
+    review_first: Mapped[bool] = mapped_column(Boolean)
+    updated_by: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReportSendRow(Base):
+    """One scheduled report of one site and period: the outbox row that makes it go out exactly once.
+
+    ``state``: ``waiting_review`` (built, an editor has to approve it), ``pending`` (due to be sent),
+    ``sending`` (claimed by a run until ``claimed_until``), ``sent`` or ``failed``. The PDF built is
+    kept, so what an editor approved is exactly what is mailed.
+    """
+
+    __tablename__ = "report_sends"
+    __table_args__ = (UniqueConstraint("account", "site", "period_start"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    period_start: Mapped[date] = mapped_column(Date)
+    period_end: Mapped[date] = mapped_column(Date)
+    state: Mapped[str] = mapped_column(String(SHORT_LEN))
+    recipients: Mapped[str] = mapped_column(Text)
+    pdf: Mapped[bytes | None] = mapped_column(LargeBinary)
+    attempts: Mapped[int] = mapped_column(Integer)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    built_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    approved_by: Mapped[str | None] = mapped_column(String(SUBJECT_LEN))
+    approved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class ReportLinkRow(Base):
+    """A read-only share link to one report: the signed token names this row; revoking it ends the link."""
+
+    __tablename__ = "report_links"
+    __table_args__ = (Index(None, "account", "site"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    period_start: Mapped[date] = mapped_column(Date)
+    period_end: Mapped[date] = mapped_column(Date)
+    created_by: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_by: Mapped[str | None] = mapped_column(String(SUBJECT_LEN))
+
+
+class ReportFeedRow(Base):
+    """A spreadsheet feed: a CSV at an unguessable URL (the token), of one site or keyword group."""
+
+    __tablename__ = "report_feeds"
+    __table_args__ = (UniqueConstraint("token"), Index(None, "account"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
+    site: Mapped[str | None] = mapped_column(String(SUBJECT_LEN))
+    keyword_group: Mapped[str | None] = mapped_column(String(SHORT_LEN))
+    token: Mapped[str] = mapped_column(String(TOKEN_LEN))
+    created_by: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    refreshed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_by: Mapped[str | None] = mapped_column(String(SUBJECT_LEN))
+
+
+class StoreSecretRow(Base):
+    """A secret made once and shared through the database (the share links' signing key)."""
+
+    __tablename__ = "store_secrets"
+
+    name: Mapped[str] = mapped_column(String(SHORT_LEN), primary_key=True)
+    value: Mapped[str] = mapped_column(String(TOKEN_LEN * 2))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
