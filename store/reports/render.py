@@ -1,0 +1,145 @@
+"""Charts to SVG through one long-lived Chromium, and HTML to PDF through WeasyPrint.
+
+Charts: plotly's own exporter, kaleido 1.x, drives the system's Chromium (``/usr/bin/chromium``, or
+``BROWSER_PATH``). Starting a browser costs seconds, so a process keeps one renderer
+(``kaleido.start_sync_server``) for every chart it draws; calls are serialised (kaleido's sync server
+pairs answers with questions in order) and each is bounded by a timeout, because a renderer whose
+browser died would otherwise wait forever. MathJax is off and topojson is never fetched: no page here
+may reach the network.
+
+PDF: WeasyPrint, a print-CSS engine that is a library (no browser, no JavaScript): ``@page`` margins,
+page numbers and table headers repeated on every page come from the template's CSS.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
+#: How long one chart may take before the report says the renderer is stuck (kaleido's own bound
+#: is the same; ours also covers a renderer whose browser is gone).
+CHART_TIMEOUT_S = 60.0
+BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
+
+
+class RendererUnavailable(RuntimeError):
+    """Charts cannot be drawn as images here; the message says what is missing, in plain words."""
+
+
+class PdfUnavailable(RuntimeError):
+    """The PDF cannot be made here; the message says what is missing, in plain words."""
+
+
+def browser_path() -> str | None:
+    """The Chromium kaleido will drive: ``BROWSER_PATH`` when set, else the first one on the PATH."""
+    configured = os.environ.get("BROWSER_PATH", "").strip()
+    if configured:
+        return configured if os.access(configured, os.X_OK) else None
+    for name in BROWSER_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def missing_browser_words() -> str:
+    return (
+        "Charts in a PDF are drawn by Chromium, which this machine does not have: install it "
+        "(Debian: apt-get install chromium) or set BROWSER_PATH to a Chrome or Chromium program."
+    )
+
+
+class ChartRenderer:
+    """One kaleido server (one Chromium) for this process; ``svg`` draws one figure."""
+
+    def __init__(self, timeout_s: float = CHART_TIMEOUT_S) -> None:
+        self.timeout_s = timeout_s
+        self._lock = threading.Lock()
+        self._started = False
+        self._broken: str | None = None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chart-renderer")
+
+    def _start(self) -> None:
+        import kaleido
+
+        path = browser_path()
+        if path is None:
+            raise RendererUnavailable(missing_browser_words())
+        os.environ.setdefault("BROWSER_PATH", path)
+        kaleido.start_sync_server(mathjax=False, timeout=self.timeout_s, silence_warnings=True)
+        self._started = True
+
+    def svg(self, figure: go.Figure, width: int, height: int) -> str:
+        """The figure as an SVG document; RendererUnavailable when no chart can be drawn here."""
+        import kaleido
+
+        with self._lock:
+            if self._broken:
+                raise RendererUnavailable(self._broken)
+            if not self._started:
+                self._start()
+            options: dict[str, Any] = {"format": "svg", "width": width, "height": height, "scale": 1}
+            job = self._pool.submit(_calc, kaleido, figure, options)
+            try:
+                image = job.result(timeout=self.timeout_s + 5)
+            except FutureTimeout:
+                self._broken = (
+                    f"The chart renderer (Chromium) gave no answer within {self.timeout_s:.0f} s; "
+                    "restart the app or the command to start a new one."
+                )
+                raise RendererUnavailable(self._broken) from None
+            except Exception as exc:
+                words = f"A chart could not be drawn: {type(exc).__name__}: {exc}"
+                raise RendererUnavailable(words) from None
+        return image.decode("utf-8") if isinstance(image, bytes) else str(image)
+
+    def close(self) -> None:
+        import kaleido
+
+        with self._lock:
+            if self._started and not self._broken:
+                kaleido.stop_sync_server(silence_warnings=True)
+            self._started = False
+
+
+def _calc(kaleido: Any, figure: go.Figure, options: dict[str, Any]) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return kaleido.calc_fig_sync(figure, opts=options, topojson=None)
+
+
+_shared: ChartRenderer | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_renderer() -> ChartRenderer:
+    """The process's one renderer (made on first use; its Chromium starts with the first chart)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = ChartRenderer()
+        return _shared
+
+
+def html_to_pdf(html: str) -> bytes:
+    """The report's HTML printed to PDF (A4, its own ``@page`` CSS); PdfUnavailable when WeasyPrint or
+    its system libraries (Pango) are missing."""
+    try:
+        from weasyprint import HTML
+    except (ImportError, OSError) as exc:
+        raise PdfUnavailable(
+            "PDFs are printed by WeasyPrint, which cannot start here "
+            f"({type(exc).__name__}): install the requirements and Debian's libpango-1.0-0."
+        ) from None
+    pdf = HTML(string=html, base_url=None).write_pdf()
+    if pdf is None:  # only when a target is given; kept for the type checker
+        raise PdfUnavailable("WeasyPrint returned no PDF.")
+    return bytes(pdf)
