@@ -25,6 +25,7 @@ from store.migrations import SchemaUnknown, upgrade
 from store.notes import NotesMixin
 from store.queries import QueriesMixin
 from store.recording import RecordingMixin
+from store.reports.comments import CommentsMixin
 from store.watchlist import WatchlistMixin
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,7 +51,14 @@ def _guarded(doing: str) -> Callable[[F], F]:
 
 
 class HistoryStore(
-    WatchlistMixin, RecordingMixin, QueriesMixin, AuditMixin, AlertsMixin, GroupsMixin, NotesMixin
+    WatchlistMixin,
+    RecordingMixin,
+    QueriesMixin,
+    AuditMixin,
+    AlertsMixin,
+    GroupsMixin,
+    NotesMixin,
+    CommentsMixin,
 ):
     """The history of every account in one database; each method takes the account it serves."""
 
