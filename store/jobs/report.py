@@ -56,9 +56,7 @@ def run(
         branding = load_branding()
         as_pdf = output is None or output.suffix.lower() == ".pdf"
         say(f"Building the report of {site} for {period.words}…")
-        built = build_report(
-            store, account, site, period, branding=branding, renderer=shared_renderer() if as_pdf else None
-        )
+        built = build_report(store, account, site, period, branding=branding, renderer=shared_renderer())
         path = output or Path(f"{built.file_stem}.pdf")
         data = built.pdf() if as_pdf else built.html.encode("utf-8")
     except (ReportProblem, BadPeriod, BrandingError, PdfUnavailable, RendererUnavailable) as exc:

@@ -13,11 +13,12 @@ page numbers and table headers repeated on every page come from the template's C
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import threading
 import warnings
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any
 
@@ -65,7 +66,6 @@ class ChartRenderer:
         self._lock = threading.Lock()
         self._started = False
         self._broken: str | None = None
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chart-renderer")
 
     def _start(self) -> None:
         import kaleido
@@ -87,7 +87,9 @@ class ChartRenderer:
             if not self._started:
                 self._start()
             options: dict[str, Any] = {"format": "svg", "width": width, "height": height, "scale": 1}
-            job = self._pool.submit(_calc, kaleido, figure, options)
+            job: Future[Any] = Future()
+            # A daemon thread, not a pool: one stuck in a dead renderer must not keep the process alive.
+            threading.Thread(target=_calc, args=(job, kaleido, figure, options), daemon=True).start()
             try:
                 image = job.result(timeout=self.timeout_s + 5)
             except FutureTimeout:
@@ -110,10 +112,13 @@ class ChartRenderer:
             self._started = False
 
 
-def _calc(kaleido: Any, figure: go.Figure, options: dict[str, Any]) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return kaleido.calc_fig_sync(figure, opts=options, topojson=None)
+def _calc(job: Future[Any], kaleido: Any, figure: go.Figure, options: dict[str, Any]) -> None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            job.set_result(kaleido.calc_fig_sync(figure, opts=options, topojson=None))
+    except BaseException as exc:
+        job.set_exception(exc)
 
 
 _shared: ChartRenderer | None = None
@@ -139,6 +144,10 @@ def html_to_pdf(html: str) -> bytes:
             "PDFs are printed by WeasyPrint, which cannot start here "
             f"({type(exc).__name__}): install the requirements and Debian's libpango-1.0-0."
         ) from None
+    # WeasyPrint warns of every CSS property of plotly's SVG it does not print (fill-opacity: 1…):
+    # noise in a cron mail, never news to a reader.
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
     pdf = HTML(string=html, base_url=None).write_pdf()
     if pdf is None:  # only when a target is given; kept for the type checker
         raise PdfUnavailable("WeasyPrint returned no PDF.")
