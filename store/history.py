@@ -136,6 +136,7 @@ def _guard_public_methods() -> None:
         "open_alert_count",
         "alert_accounts",
         "latest_snapshot_day",
+        "report_comment",
     )
     writes = (
         "watch",
@@ -155,6 +156,7 @@ def _guard_public_methods() -> None:
         "set_brand_terms",
         "add_note",
         "remove_note",
+        "set_report_comment",
     )
     for name in reads:
         setattr(HistoryStore, name, _guarded("read")(getattr(HistoryStore, name)))

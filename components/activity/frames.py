@@ -36,6 +36,7 @@ OPERATION_WORDS: dict[str, str] = {
     "unwatch": "Stop watching",
     "tag_keyword": "Tag a keyword",
     "set_brand_terms": "Set brand terms",
+    "comment_report": "Commented a report",
     "add_note": "Add a note",
     "remove_note": "Remove a note",
     "acknowledge_alert": "Acknowledge alert",

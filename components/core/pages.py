@@ -63,6 +63,7 @@ MONITOR = AppPage("monitor", "Monitor", ":material/monitor_heart:", "My sites")
 # --- History ---------------------------------------------------------------------------------------
 HISTORY = AppPage("history", "History", ":material/history:", "History")
 MARKET = AppPage("market", "Market", ":material/leaderboard:", "History")
+REPORTS = AppPage("reports", "Reports", ":material/description:", "History")
 ALERTS = AppPage("alerts", "Alerts", ":material/notifications:", "History")
 # --- Team ------------------------------------------------------------------------------------------
 ACTIVITY = AppPage("activity", "Activity", ":material/manage_history:", "Team")
@@ -89,6 +90,7 @@ ALL: tuple[AppPage, ...] = (
     MONITOR,
     HISTORY,
     MARKET,
+    REPORTS,
     ALERTS,
     ACTIVITY,
     COACH,
