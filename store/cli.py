@@ -1,5 +1,5 @@
-"""The command line: ``python -m store upgrade``, ``snapshot``, ``alerts``, ``digest``, ``watch`` and
-``visibility``.
+"""The command line: ``python -m store upgrade``, ``snapshot``, ``alerts``, ``digest``, ``watch``,
+``visibility`` and ``report``.
 
 Exit codes: 0 done; 1 the snapshot ran but some subjects failed (each is named on stderr), or its alerts
 could not be evaluated, or the webhook refused an alert, or the delivery pass ran out of time before
@@ -30,7 +30,7 @@ from client.settings import Settings, key_fingerprint
 from store.config import database_url, normalise_url
 from store.engine import StoreUnavailable
 from store.history import HistoryStore
-from store.jobs import visibility
+from store.jobs import report, visibility
 from store.jobs.alerts import after_snapshot, run_alerts
 from store.jobs.snapshot import SnapshotJob
 from store.migrations import current_revision
@@ -85,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     market.add_argument("--as-of", type=_day, help="the last day (YYYY-MM-DD; default the latest recorded)")
     market.add_argument("--csv", action="store_true", help="as CSV: " + ",".join(visibility.CLI_COLUMNS))
     market.add_argument("--database-url", help=url_help)
+    report.add_parser(commands, url_help)
     return parser
 
 
@@ -346,6 +347,15 @@ def visibility_command(args: argparse.Namespace) -> int:
         )
 
 
+def report_command(args: argparse.Namespace) -> int:
+    _settings, key = _api_settings()
+    site = " ".join(args.site.split()).lower()
+    with _open(args.database_url) as store:
+        return report.run(
+            store, key_fingerprint(key), site=site, month=args.month, output=args.output, say=_say, tell=_tell
+        )
+
+
 def _import_text(name: str) -> str:
     """The file to import (``-``: standard input); ``_CannotStart`` when it cannot be read."""
     if name == "-":
@@ -367,6 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "digest": digest_command,
         "watch": watch_command,
         "visibility": visibility_command,
+        "report": report_command,
     }
     try:
         return commands[args.command](args)

@@ -26,6 +26,7 @@ from store.migrations import SchemaUnknown, upgrade
 from store.notes import NotesMixin
 from store.queries import QueriesMixin
 from store.recording import RecordingMixin
+from store.reports.comments import CommentsMixin
 from store.reports.feeds import FeedsMixin
 from store.reports.links import LinksMixin
 from store.watchlist import WatchlistMixin
@@ -60,6 +61,7 @@ class HistoryStore(
     AlertsMixin,
     GroupsMixin,
     NotesMixin,
+    CommentsMixin,
     LinksMixin,
     FeedsMixin,
 ):
