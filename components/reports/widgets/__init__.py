@@ -1,0 +1,1 @@
+"""The Reports page's Streamlit pieces: sharing (links and spreadsheet feeds)."""
