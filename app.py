@@ -11,6 +11,7 @@ from components.core.browser_history import one_step_per_action
 from components.core.forged_clicks import audit_forged_clicks
 from components.core.shared_inputs import remember_shared_inputs, restore_shared_inputs
 from components.core.sidebar import render_sidebar
+from components.reports.shared_view import show_shared_report
 
 st.set_page_config(page_title="Authority Dashboard", page_icon=":material/insights:", layout="wide")
 
@@ -30,6 +31,9 @@ def _freeze_start_up_objects() -> bool:
 # entry point on a fresh server's first deep link, skipping the sidebar and the connection settings.)
 # With sign-in configured, a visitor not signed in (or on no access list) gets only the page that says
 # so: the gate draws it in place of every page and ends the run before any page or setting is drawn.
+# A share link (?report=<token> on any address) shows that one report alone, without sign-in, and
+# ends the run there: nothing below it (gate, navigation, sidebar, pages) runs for that address.
+show_shared_report()
 # Back undoes one action: Streamlit alone adds a history step per address change of a page switch.
 one_step_per_action()
 # Before the gate: a click on a control drawn disabled for this person (a forged one: Streamlit drops

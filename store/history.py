@@ -2,7 +2,8 @@
 
 It joins the watchlist (``store.watchlist``), the writes (``store.recording``), the reads
 (``store.queries``), the append-only audit log (``store.audit``) and the alerts
-(``store.alerts.state``) over one SQLAlchemy engine.
+(``store.alerts.state``), share links and spreadsheet feeds (``store.reports.links``, ``.feeds``) over
+one SQLAlchemy engine.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
 newest schema. Every failure to reach or use the database, at open and later, is a
 ``StoreUnavailable`` whose reason is plain words without password.
@@ -26,6 +27,8 @@ from store.notes import NotesMixin
 from store.queries import QueriesMixin
 from store.recording import RecordingMixin
 from store.reports.comments import CommentsMixin
+from store.reports.feeds import FeedsMixin
+from store.reports.links import LinksMixin
 from store.watchlist import WatchlistMixin
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -59,6 +62,8 @@ class HistoryStore(
     GroupsMixin,
     NotesMixin,
     CommentsMixin,
+    LinksMixin,
+    FeedsMixin,
 ):
     """The history of every account in one database; each method takes the account it serves."""
 
@@ -137,6 +142,8 @@ def _guard_public_methods() -> None:
         "alert_accounts",
         "latest_snapshot_day",
         "report_comment",
+        "report_links",
+        "feeds",
     )
     writes = (
         "watch",
@@ -157,6 +164,13 @@ def _guard_public_methods() -> None:
         "add_note",
         "remove_note",
         "set_report_comment",
+        "link_secret",
+        "create_report_link",
+        "open_report_link",
+        "revoke_report_link",
+        "create_feed",
+        "revoke_feed",
+        "mark_feed_refreshed",
     )
     for name in reads:
         setattr(HistoryStore, name, _guarded("read")(getattr(HistoryStore, name)))

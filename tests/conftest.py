@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import tempfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,9 @@ from typing import TYPE_CHECKING
 # (where every drift is zero) before anything reads it, so the suite, and every app or sandbox
 # process it starts (they inherit the environment), see the same numbers on any date.
 os.environ.setdefault("VERIFIEDDR_SANDBOX_TODAY", "2025-01-06")
+# Spreadsheet feeds that the snapshot job (and the app) write go to a folder of the run's own, never
+# the repository's static/feeds/: a refresh removes the feed files its database does not know.
+os.environ.setdefault("DASHBOARD_FEEDS_DIR", tempfile.mkdtemp(prefix="dashboard-feeds-"))
 
 import pytest
 

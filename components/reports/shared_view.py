@@ -1,0 +1,133 @@
+"""A shared report: any address of the app with ``?report=<token>`` shows that one report and nothing else.
+
+``app.py`` calls ``show_shared_report()`` before the sign-in gate, the navigation and the sidebar. With
+the parameter present, the run draws only the report the link names (or the one plain sentence saying
+why it cannot: expired, revoked, not valid) in place of every page, with no navigation and no sidebar,
+and then stops, so no other part of the app runs in that run. Sign-in is not asked for. Nothing is
+remembered in the session: a run of the same session without the parameter is an ordinary run, which
+asks for sign-in when it is on. The first opening of a link in a session is audited by "someone with
+the link" (``store.reports.links``).
+
+The report is the same document the Reports page and the monthly mail show (``build_report``), kept a
+few minutes per report so reloads are quick; when its charts cannot be drawn here it is shown anyway,
+and "Download PDF" appears only when a PDF can be made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import streamlit as st
+
+from components.core import pages
+from components.core.history import history_store
+from store.reports.branding import Branding, BrandingError, load_branding
+from store.reports.build import BuiltReport, ReportProblem, build_report
+from store.reports.links import LinkRefused, ShareLink
+from store.reports.period import Period
+from store.reports.render import shared_renderer
+
+#: The query parameter that carries a share link's token.
+PARAM = "report"
+TITLE = "Shared report"
+#: The report's frame: tall enough for its first pages, scrolling for the rest.
+FRAME_HEIGHT = 1600
+#: How long a built report is reused (a new comment or day shows after this).
+BUILT_TTL_S = 300
+UNAVAILABLE = "This report cannot be shown just now: the dashboard's history is unavailable. Try again later."
+_OPENED = "_shared_report_opened:"
+
+
+def link_secret_setting() -> str | None:
+    """``[report] link_secret`` from the app's secrets (None: the key kept in the database is used)."""
+    try:
+        section = st.secrets.get("report")
+    except Exception:  # no secrets file, or one that does not parse
+        return None
+    value = section.get("link_secret") if isinstance(section, Mapping) else None
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def show_shared_report() -> None:
+    """When the address carries a share link, draw that report alone (or why not) and end the run."""
+    token = st.query_params.get(PARAM)
+    if token is None:
+        return
+    stand_ins = [
+        st.Page(lambda: _draw(token), title=TITLE, url_path=page.url_path, default=page.default)
+        for page in pages.ALL
+    ]
+    st.navigation(stand_ins, position="hidden").run()
+    st.stop()
+
+
+def _draw(token: str) -> None:
+    store = history_store()
+    if store is None:
+        _refused(UNAVAILABLE)
+        return
+    first = _OPENED + token not in st.session_state
+    try:
+        link = store.open_report_link(token, secret=link_secret_setting(), audit=first)
+    except LinkRefused as refused:
+        _refused(refused.reason)
+        return
+    except Exception:  # a database failure: the same plain sentence, never a traceback
+        _refused(UNAVAILABLE)
+        return
+    st.session_state[_OPENED + token] = True
+    _report(link)
+
+
+def _refused(reason: str) -> None:
+    st.title(TITLE, anchor=False)
+    st.error(reason, icon=":material/link_off:")
+
+
+def _branding() -> Branding:
+    try:
+        return load_branding()
+    except BrandingError:  # a broken [report] setting: the report goes out unbranded rather than not at all
+        return Branding()
+
+
+@st.cache_data(ttl=BUILT_TTL_S, max_entries=32, show_spinner=False)
+def _built(account: str, site: str, start: str, end: str) -> BuiltReport:
+    from datetime import date
+
+    store = history_store()
+    if store is None:
+        raise ReportProblem(UNAVAILABLE)
+    period = Period(date.fromisoformat(start), date.fromisoformat(end))
+    return build_report(store, account, site, period, branding=_branding(), renderer=shared_renderer())
+
+
+def _report(link: ShareLink) -> None:
+    # The browser tab names the report, never this app (a white-labelled report goes to a client).
+    st.set_page_config(page_title=f"{link.site}: {link.period.words}")
+    st.title(f"{link.site}: {link.period.words}", anchor=False)
+    st.caption(
+        f"A read-only report shared from the dashboard. This link works until "
+        f"{link.expires_at:%d %B %Y, %H:%M} UTC."
+    )
+    try:
+        with st.spinner("Preparing the report…"):
+            built = _built(
+                link.account, link.site, link.period.start.isoformat(), link.period.end.isoformat()
+            )
+    except ReportProblem as problem:
+        st.info(str(problem), icon=":material/info:")
+        return
+    except Exception:  # a database or renderer failure: plain words, never a traceback
+        st.error(UNAVAILABLE, icon=":material/error:")
+        return
+    if built.charts_missing is None:
+        st.download_button(
+            "Download PDF",
+            data=built.pdf,  # printed when asked for, not on every run
+            file_name=f"{built.file_stem}.pdf",
+            mime="application/pdf",
+            icon=":material/picture_as_pdf:",
+            on_click="ignore",
+        )
+    st.iframe(built.html, height=FRAME_HEIGHT)
