@@ -129,6 +129,8 @@ PAGE_VISITS: tuple[PageVisit, ...] = (
     PageVisit("history", "history", "", ready='[data-testid="stTabs"]', title="History", draws="text"),
     # A benchmark's history watches no keyword: the Market page says how to start.
     PageVisit("market", "market", "", ready='[data-testid="stAlert"]', title="Market", draws="text"),
+    # A benchmark's history holds no site of its own yet: the Reports page says how they get there.
+    PageVisit("reports", "reports", "", ready='[data-testid="stAlert"]', title="Reports", draws="text"),
     # A benchmark's history holds no alerts: the Open tab says so.
     PageVisit("alerts", "alerts", "", ready='[data-testid="stTabs"]', title="Alerts", draws="text"),
     # A benchmark's history database starts empty: the Activity page says what will appear there.

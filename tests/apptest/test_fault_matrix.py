@@ -73,6 +73,7 @@ CATALOGUE: tuple[PageCase, ...] = (
     PageCase("views/history.py", ("sites",)),
     PageCase("views/market.py", ("sites",)),
     # Read only the history store: a failing service never reaches them, and they must still draw cleanly.
+    PageCase("views/reports.py", ()),
     PageCase("views/alerts.py", ()),
     PageCase("views/activity.py", ()),
 )
