@@ -2,7 +2,8 @@
 
 It joins the watchlist (``store.watchlist``), the writes (``store.recording``), the reads
 (``store.queries``), the append-only audit log (``store.audit``) and the alerts
-(``store.alerts.state``) over one SQLAlchemy engine.
+(``store.alerts.state``) and the report schedules (``store.reports.schedules``) over one SQLAlchemy
+engine.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
 newest schema. Every failure to reach or use the database, at open and later, is a
 ``StoreUnavailable`` whose reason is plain words without password.
@@ -25,6 +26,7 @@ from store.migrations import SchemaUnknown, upgrade
 from store.notes import NotesMixin
 from store.queries import QueriesMixin
 from store.recording import RecordingMixin
+from store.reports.schedules import ReportScheduleMixin
 from store.watchlist import WatchlistMixin
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,7 +52,14 @@ def _guarded(doing: str) -> Callable[[F], F]:
 
 
 class HistoryStore(
-    WatchlistMixin, RecordingMixin, QueriesMixin, AuditMixin, AlertsMixin, GroupsMixin, NotesMixin
+    WatchlistMixin,
+    RecordingMixin,
+    QueriesMixin,
+    AuditMixin,
+    AlertsMixin,
+    GroupsMixin,
+    NotesMixin,
+    ReportScheduleMixin,
 ):
     """The history of every account in one database; each method takes the account it serves."""
 
@@ -128,6 +137,10 @@ def _guard_public_methods() -> None:
         "open_alert_count",
         "alert_accounts",
         "latest_snapshot_day",
+        "report_schedules",
+        "report_schedule",
+        "report_sends",
+        "report_send",
     )
     writes = (
         "watch",
@@ -147,6 +160,9 @@ def _guard_public_methods() -> None:
         "set_brand_terms",
         "add_note",
         "remove_note",
+        "set_report_schedule",
+        "remove_report_schedule",
+        "approve_report_send",
     )
     for name in reads:
         setattr(HistoryStore, name, _guarded("read")(getattr(HistoryStore, name)))
