@@ -1,5 +1,5 @@
 """The command line: ``python -m store upgrade``, ``snapshot``, ``alerts``, ``digest``, ``watch``,
-``visibility`` and ``reports`` (the scheduled monthly reports: ``store.jobs.reports``).
+``visibility``, ``report`` (one site's month as a file) and ``reports`` (the scheduled monthly ones).
 
 Exit codes: 0 done; 1 the snapshot ran but some subjects failed (each is named on stderr), or its alerts
 could not be evaluated, or the webhook refused an alert, or the delivery pass ran out of time before
@@ -30,7 +30,7 @@ from client.settings import Settings, key_fingerprint
 from store.config import database_url, normalise_url
 from store.engine import StoreUnavailable
 from store.history import HistoryStore
-from store.jobs import visibility
+from store.jobs import report, visibility
 from store.jobs.alerts import after_snapshot, run_alerts
 from store.jobs.snapshot import SnapshotJob
 from store.migrations import current_revision
@@ -74,7 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     digest.add_argument("--days", type=_days, default=7, help="how many days it covers (default 7)")
     digest.add_argument("--output", type=Path, help="write the HTML to this file instead of mailing it")
     _watch_parser(commands, url_help)
-    _reports_parser(commands, url_help)
+    reports = commands.add_parser("reports", help="build and mail the scheduled monthly reports due")
+    reports.add_argument("--as-of", type=_day, help="the day to act as (YYYY-MM-DD; default today, UTC)")
+    reports.add_argument("--database-url", help=url_help)
     market = commands.add_parser(
         "visibility", help="visibility and share of voice per day and domain, from the recorded top 10s"
     )
@@ -86,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     market.add_argument("--as-of", type=_day, help="the last day (YYYY-MM-DD; default the latest recorded)")
     market.add_argument("--csv", action="store_true", help="as CSV: " + ",".join(visibility.CLI_COLUMNS))
     market.add_argument("--database-url", help=url_help)
+    report.add_parser(commands, url_help)
     return parser
 
 
@@ -109,14 +112,6 @@ def _watch_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser],
     load.add_argument("file", help="the CSV file (- for standard input)")
     for action in (add, remove, listing, load):
         action.add_argument("--database-url", help=url_help)
-
-
-def _reports_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], url_help: str) -> None:
-    reports = commands.add_parser(
-        "reports", help="build the scheduled monthly reports that are due and mail them"
-    )
-    reports.add_argument("--as-of", type=_day, help="the day to act as (YYYY-MM-DD; default today, UTC)")
-    reports.add_argument("--database-url", help=url_help)
 
 
 def _days(text: str) -> int:
@@ -351,6 +346,15 @@ def visibility_command(args: argparse.Namespace) -> int:
         )
 
 
+def report_command(args: argparse.Namespace) -> int:
+    _settings, key = _api_settings()
+    site = " ".join(args.site.split()).lower()
+    with _open(args.database_url) as store:
+        return report.run(
+            store, key_fingerprint(key), site=site, month=args.month, output=args.output, say=_say, tell=_tell
+        )
+
+
 def _import_text(name: str) -> str:
     """The file to import (``-``: standard input); ``_CannotStart`` when it cannot be read."""
     if name == "-":
@@ -372,6 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "digest": digest_command,
         "watch": watch_command,
         "visibility": visibility_command,
+        "report": report_command,
         "reports": reports_command,
     }
     try:

@@ -1,9 +1,8 @@
 """``HistoryStore``: one history database, opened (and migrated) once, shared by threads.
 
 It joins the watchlist (``store.watchlist``), the writes (``store.recording``), the reads
-(``store.queries``), the append-only audit log (``store.audit``) and the alerts
-(``store.alerts.state``) and the report schedules (``store.reports.schedules``) over one SQLAlchemy
-engine.
+(``store.queries``), the append-only audit log (``store.audit``), the alerts (``store.alerts.state``),
+the reports' comments and schedules (``store.reports``) over one SQLAlchemy engine.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
 newest schema. Every failure to reach or use the database, at open and later, is a
 ``StoreUnavailable`` whose reason is plain words without password.
@@ -26,6 +25,7 @@ from store.migrations import SchemaUnknown, upgrade
 from store.notes import NotesMixin
 from store.queries import QueriesMixin
 from store.recording import RecordingMixin
+from store.reports.comments import CommentsMixin
 from store.reports.schedules import ReportScheduleMixin
 from store.watchlist import WatchlistMixin
 
@@ -59,6 +59,7 @@ class HistoryStore(
     AlertsMixin,
     GroupsMixin,
     NotesMixin,
+    CommentsMixin,
     ReportScheduleMixin,
 ):
     """The history of every account in one database; each method takes the account it serves."""

@@ -1,0 +1,248 @@
+"""The report's one HTML document: facts in plain words, tables, and the charts as inline SVG.
+
+The same document is the HTML download, the page's preview, the share link's page and, printed by
+WeasyPrint, the PDF. Jinja2 escapes every value (the service's text included), so nothing the API
+says can become markup; the charts are SVG drawn by Chromium, whose text is escaped the same way.
+Without Chromium the charts are interactive plotly (the HTML still works; the PDF says what is
+missing).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from store.reports.branding import Branding
+from store.reports.build import BuiltReport
+from store.reports.charts import HEIGHT, WIDTH, report_charts
+from store.reports.content import ReportContent, SummaryRow
+from store.reports.render import ChartRenderer, RendererUnavailable
+
+TEMPLATE = "report.html.j2"
+_ENVIRONMENT = Environment(
+    loader=FileSystemLoader(Path(__file__).parent),
+    autoescape=select_autoescape(["html", "j2"], default=True),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def number(value: Any) -> str:
+    """A whole number with thousands separators; "—" when missing."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return "—"
+    return f"{round(float(value)):,}"
+
+
+def signed(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return "—"
+    rounded = round(float(value))
+    return f"{rounded:+,}" if rounded else "±0"
+
+
+def direction(value: Any, *, higher_is_better: bool = True) -> str:
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)) or not value:
+        return ""
+    return "up" if (float(value) > 0) == higher_is_better else "down"
+
+
+def change_words(row: SummaryRow) -> str:
+    """ "DR rose from 41 to 44 (+3)." — what a reader takes from one figure's first and last day."""
+    if row.first is None or row.last is None:
+        return f"{row.label}: not recorded in this period."
+    if round(row.first) == round(row.last):
+        return f"{row.label} held at {number(row.last)}."
+    verb = "rose" if row.last > row.first else "fell"
+    change = signed(row.last - row.first)
+    if row.first:
+        change += f", {(row.last - row.first) / abs(row.first) * 100:+.0f} %"
+    return f"{row.label} {verb} from {number(row.first)} to {number(row.last)} ({change})."
+
+
+def _day(value: Any) -> str:
+    if value is None or value is pd.NA:
+        return "—"
+    return pd.Timestamp(value).strftime("%-d %b %Y")
+
+
+def _css_text(text: str) -> Markup:
+    """Text inside a CSS string (the page footer): no quote, backslash or tag can end it."""
+    safe = "".join(ch if ch.isprintable() and ch not in '"\\<>' else f"\\{ord(ch):x} " for ch in text)
+    return Markup(safe)  # noqa: S704 - escaped above for the CSS string it goes in
+
+
+def _chart_markup(
+    name: str, fig: go.Figure, renderer: ChartRenderer | None, first_interactive: bool
+) -> Markup:
+    if renderer is not None:
+        svg = renderer.svg(fig, WIDTH, HEIGHT)
+        return Markup(f'<figure class="chart" data-chart="{name}">{svg}</figure>')  # noqa: S704 - SVG from plotly
+    div = fig.to_html(full_html=False, include_plotlyjs="inline" if first_interactive else False)
+    return Markup(f'<figure class="chart" data-chart="{name}">{div}</figure>')  # noqa: S704
+
+
+def draw_charts(
+    content: ReportContent, renderer: ChartRenderer | None
+) -> tuple[dict[str, Markup], str | None]:
+    """Each chart as markup, and why they are not images when the renderer cannot draw here."""
+    figures = report_charts(content)
+    missing: str | None = None
+    drawn: dict[str, Markup] = {}
+    for index, (name, fig) in enumerate(figures.items()):
+        try:
+            drawn[name] = _chart_markup(name, fig, None if missing else renderer, not drawn)
+        except RendererUnavailable as exc:
+            missing = str(exc)
+            drawn[name] = _chart_markup(name, fig, None, index == 0 or not drawn)
+    if renderer is None and figures:
+        missing = "Charts were not drawn as images for this copy."
+    return drawn, missing
+
+
+def _links(frame: pd.DataFrame) -> list[dict[str, str]]:
+    return [
+        {
+            "domain": str(row.referring_domain),
+            "dr": number(row.dr),
+            "spam": number(row.spam_score),
+            "status": "" if pd.isna(row.status) else str(row.status),
+        }
+        for row in frame.itertuples()
+    ]
+
+
+def _churn(content: ReportContent) -> tuple[str, list[dict[str, Any]]]:
+    churn = content.churn
+    if churn.first_day is None or churn.first_day == churn.last_day:
+        return "", []
+    said = (
+        f"Between {_day(churn.first_day)} and {_day(churn.last_day)} the Trust Map sample gained "
+        f"referring domains such as those below and lost others; new spam-risky domains are listed apart."
+    )
+    tables = [
+        {"title": "Strongest referring domains gained", "rows": _links(churn.gained)},
+        {"title": "Strongest referring domains lost", "rows": _links(churn.lost)},
+        {"title": "New spam-risky referring domains", "rows": _links(churn.new_spam_risky)},
+    ]
+    return said, tables
+
+
+def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
+    summary = content.keywords.summary
+    if summary.empty or "position" not in summary:
+        return [], []
+    rows = [
+        {
+            "keyword": str(row.keyword),
+            "position": number(row.position),
+            "change": signed(row.change),
+            "direction": direction(row.change),
+            "best": number(row.best_position),
+            "top10": f"{row.days_in_top_10} of {row.days_recorded}",
+        }
+        for row in summary.itertuples()
+    ]
+    words = []
+    entered, left = content.keywords.entered_top_10, content.keywords.left_top_10
+    words.append(
+        f"Entered the top 10: {', '.join(entered)}." if entered else "No keyword entered the top 10."
+    )
+    words.append(f"Left the top 10: {', '.join(left)}." if left else "No keyword left the top 10.")
+    return rows, words
+
+
+def _visibility(content: ReportContent) -> tuple[list[dict[str, str]], str]:
+    latest = content.visibility.latest
+    if latest.empty:
+        return [], ""
+    rows = [
+        {"domain": str(r.domain), "visibility": f"{r.visibility:.1f} %", "share": f"{r.share_of_voice:.1f} %"}
+        for r in latest.itertuples()
+    ]
+    own = latest[latest["domain"] == content.site]
+    share = f"{own['share_of_voice'].iloc[0]:.1f} %" if not own.empty else "none"
+    said = (
+        f"On {_day(latest['day'].iloc[0])}, {content.site}'s share of voice among the watched keywords' "
+        f"top 10s was {share}, against the competitors below."
+    )
+    return rows, said
+
+
+def _alerts(frame: pd.DataFrame) -> list[dict[str, str]]:
+    return [
+        {
+            "day": _day(r.day),
+            "title": str(r.title),
+            "before": _text(r.before),
+            "after": _text(r.after),
+        }
+        for r in frame.itertuples()
+    ]
+
+
+def _text(value: Any) -> str:
+    return (
+        "—"
+        if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+        else str(value)
+    )
+
+
+def _notes(frame: pd.DataFrame) -> list[dict[str, str]]:
+    return [{"day": _day(r.day), "text": str(r.text), "by": str(r.created_by)} for r in frame.itertuples()]
+
+
+def render_html(content: ReportContent, branding: Branding, charts: dict[str, Markup]) -> str:
+    """The report's HTML document."""
+    summary_said = any(row.first is not None for row in content.summary)
+    churn_said, churn_tables = _churn(content)
+    keyword_rows, keyword_words = _keywords(content)
+    visibility_rows, visibility_said = _visibility(content)
+    period = content.period
+    return _ENVIRONMENT.get_template(TEMPLATE).render(
+        site=content.site,
+        brand=branding.signed_by,
+        logo=branding.logo,
+        accent=branding.accent,
+        footer=branding.footer,
+        footer_css=_css_text(f"{branding.footer or branding.signed_by} · {content.site} · {period.words}"),
+        period_words=period.words,
+        period_span=f"{_day(period.start)} – {_day(period.end)}",
+        comment=content.comment,
+        summary_said=summary_said,
+        summary_words=[change_words(row) for row in content.summary],
+        first_day=_day(content.first_day) if content.first_day else "First day",
+        last_day=_day(content.last_day) if content.last_day else "Last day",
+        summary=[
+            {
+                "label": row.label,
+                "first": number(row.first),
+                "last": number(row.last),
+                "change": signed(row.change),
+                "direction": direction(row.change),
+            }
+            for row in content.summary
+        ],
+        charts=charts,
+        churn_said=churn_said,
+        churn_tables=churn_tables,
+        keywords=keyword_rows,
+        keyword_words=keyword_words,
+        visibility=visibility_rows,
+        visibility_said=visibility_said,
+        alerts=_alerts(content.alerts),
+        notes=_notes(content.notes),
+    )
+
+
+def write_report(content: ReportContent, branding: Branding, renderer: ChartRenderer | None) -> BuiltReport:
+    charts, missing = draw_charts(content, renderer)
+    html = render_html(content, branding, charts)
+    return BuiltReport(content.site, content.period, html, charts_missing=missing)
