@@ -142,6 +142,7 @@ def _guard_public_methods() -> None:
         "report_schedule",
         "report_sends",
         "report_send",
+        "report_send_pdf",
     )
     writes = (
         "watch",

@@ -226,6 +226,13 @@ class ReportScheduleMixin:
             row = conn.execute(query).first()
         return _send(row) if row is not None else None
 
+    def report_send_pdf(self, account: str, send_id: int) -> bytes | None:
+        """The PDF a scheduled report was built as (what an editor reviews, and what is mailed)."""
+        query = select(SENDS.c.pdf).where(SENDS.c.account == check_account(account), SENDS.c.id == send_id)
+        with self._engine.connect() as conn:
+            pdf = conn.execute(query).scalar_one_or_none()
+        return bytes(pdf) if pdf is not None else None
+
     def approve_report_send(
         self, account: str, send_id: int, person: str, *, now: datetime | None = None
     ) -> bool:
