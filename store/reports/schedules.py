@@ -37,7 +37,7 @@ _ADDRESS = re.compile(
 #: The states of a send, in words for the page.
 STATE_WORDS = {
     "waiting_review": "waiting for review",
-    "pending": "approved, to be sent",
+    "pending": "to be sent",
     "sending": "being sent",
     "sent": "sent",
     "failed": "not sent",

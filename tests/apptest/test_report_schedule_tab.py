@@ -122,7 +122,7 @@ def test_an_editor_approves_a_report_waiting_for_review_and_the_approval_is_audi
     assert any("Approved: the October 2026 report goes out" in s.value for s in at.success)
     assert store.report_sends(ACCOUNT)[0].state == "pending"
     assert "No report is waiting for review." in shown_text(at)
-    assert f"{SITE}, October 2026: approved, to be sent" in as_read(shown_text(at))
+    assert f"{SITE}, October 2026: to be sent" in as_read(shown_text(at))
     assert [row for row in _audit(store) if row[0] == "ann@acme.com"] == [
         ["ann@acme.com", "approve_report", "done"]
     ]
