@@ -1,5 +1,5 @@
 """The command line: ``python -m store upgrade``, ``snapshot``, ``alerts``, ``digest``, ``watch``,
-``visibility`` and ``report``.
+``visibility``, ``report`` (one site's month as a file) and ``reports`` (the scheduled monthly ones).
 
 Exit codes: 0 done; 1 the snapshot ran but some subjects failed (each is named on stderr), or its alerts
 could not be evaluated, or the webhook refused an alert, or the delivery pass ran out of time before
@@ -74,6 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     digest.add_argument("--days", type=_days, default=7, help="how many days it covers (default 7)")
     digest.add_argument("--output", type=Path, help="write the HTML to this file instead of mailing it")
     _watch_parser(commands, url_help)
+    reports = commands.add_parser("reports", help="build and mail the scheduled monthly reports due")
+    reports.add_argument("--as-of", type=_day, help="the day to act as (YYYY-MM-DD; default today, UTC)")
+    reports.add_argument("--database-url", help=url_help)
     market = commands.add_parser(
         "visibility", help="visibility and share of voice per day and domain, from the recorded top 10s"
     )
@@ -295,6 +298,16 @@ def digest_command(args: argparse.Namespace) -> int:
         )
 
 
+def reports_command(args: argparse.Namespace) -> int:
+    from store.jobs.reports import run_reports
+
+    config = _usable_alert_config()
+    team = team_account()
+    with _open(args.database_url) as store:
+        today = args.as_of or datetime.now(UTC).date()
+        return run_reports(store, config.email, team=team, today=today, say=_say, out=_tell)
+
+
 def watch_command(args: argparse.Namespace) -> int:
     from store.jobs import watch
 
@@ -378,6 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "watch": watch_command,
         "visibility": visibility_command,
         "report": report_command,
+        "reports": reports_command,
     }
     try:
         return commands[args.command](args)

@@ -1,9 +1,9 @@
 """``HistoryStore``: one history database, opened (and migrated) once, shared by threads.
 
 It joins the watchlist (``store.watchlist``), the writes (``store.recording``), the reads
-(``store.queries``), the append-only audit log (``store.audit``) and the alerts
-(``store.alerts.state``), share links and spreadsheet feeds (``store.reports.links``, ``.feeds``) over
-one SQLAlchemy engine.
+(``store.queries``), the append-only audit log (``store.audit``), the alerts (``store.alerts.state``),
+the reports' comments, schedules, share links and spreadsheet feeds (``store.reports``) over one
+SQLAlchemy engine.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
 newest schema. Every failure to reach or use the database, at open and later, is a
 ``StoreUnavailable`` whose reason is plain words without password.
@@ -29,6 +29,7 @@ from store.recording import RecordingMixin
 from store.reports.comments import CommentsMixin
 from store.reports.feeds import FeedsMixin
 from store.reports.links import LinksMixin
+from store.reports.schedules import ReportScheduleMixin
 from store.watchlist import WatchlistMixin
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -64,6 +65,7 @@ class HistoryStore(
     CommentsMixin,
     LinksMixin,
     FeedsMixin,
+    ReportScheduleMixin,
 ):
     """The history of every account in one database; each method takes the account it serves."""
 
@@ -144,6 +146,11 @@ def _guard_public_methods() -> None:
         "report_comment",
         "report_links",
         "feeds",
+        "report_schedules",
+        "report_schedule",
+        "report_sends",
+        "report_send",
+        "report_send_pdf",
     )
     writes = (
         "watch",
@@ -171,6 +178,9 @@ def _guard_public_methods() -> None:
         "create_feed",
         "revoke_feed",
         "mark_feed_refreshed",
+        "set_report_schedule",
+        "remove_report_schedule",
+        "approve_report_send",
     )
     for name in reads:
         setattr(HistoryStore, name, _guarded("read")(getattr(HistoryStore, name)))

@@ -17,10 +17,12 @@ from components.core.tabs import lazy_tabs
 from components.history.widgets import guarded, page_history
 from components.reports.widgets.choice import recorded_sites, report_choice
 from components.reports.widgets.preview import preview_tab
+from components.reports.widgets.schedule import schedule_tab
 from components.reports.widgets.sharing import sharing_tab
 
 PREVIEW_TAB = "Preview"
-SHARING_TAB = "Share and feeds"
+SCHEDULE_TAB = "Schedule"
+SHARING_TAB = "Sharing"
 
 conn = current_connection()
 page_header(
@@ -41,6 +43,7 @@ site, period = report_choice(sites, history.history_day(conn))
 lazy_tabs(
     {
         PREVIEW_TAB: guarded(lambda: preview_tab(conn, site, period)),
+        SCHEDULE_TAB: guarded(lambda: schedule_tab(conn, source, site)),
         SHARING_TAB: guarded(lambda: sharing_tab(conn, source, site, period)),
     },
     key="report_tab",

@@ -1,7 +1,9 @@
-"""Sending the digest by e-mail with the standard library: ``EmailMessage`` and ``smtplib``.
+"""Sending the digest (and the scheduled reports) by e-mail with the standard library: ``EmailMessage``
+and ``smtplib``.
 
 The message is multipart/alternative: a plain-text part first, the HTML second (mail programs show
-the last part they can). The connection is STARTTLS on the submission port (default), implicit TLS
+the last part they can); with attachments (a report's PDF) the two are followed by them, in a
+multipart/mixed message. The connection is STARTTLS on the submission port (default), implicit TLS
 (``tls = "ssl"``) or plain (``tls = "none"``, for a relay on the same machine); certificates are
 checked. A login over a plain connection would send the password in clear: it is refused before
 connecting unless the host is this machine (``localhost`` or a loopback address, written as such: a
@@ -20,6 +22,8 @@ import smtplib
 import socket
 import ssl
 import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 from typing import Self
@@ -37,16 +41,44 @@ class MailError(Exception):
         self.reason = reason
 
 
-def build_message(subject: str, text: str, html: str, email: EmailConfig) -> EmailMessage:
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a message (a scheduled report's PDF)."""
+
+    filename: str
+    content: bytes
+    maintype: str = "application"
+    subtype: str = "pdf"
+
+
+def build_message(
+    subject: str,
+    text: str,
+    html: str,
+    email: EmailConfig,
+    *,
+    attachments: Sequence[Attachment] = (),
+    message_id: str | None = None,
+) -> EmailMessage:
+    """The message to ``email.to``: plain text and HTML as alternatives, then any ``attachments`` (the
+    whole becomes multipart/mixed). ``message_id`` (its left part) makes the Message-ID the same for
+    every copy of one thing sent, so a mail system that drops repeats drops a resent one."""
     message = EmailMessage()
     message["Subject"] = subject
     message["From"] = email.sender
     message["To"] = ", ".join(email.to)
     message["Date"] = formatdate(localtime=False)
     domain = parseaddr(email.sender)[1].rpartition("@")[2] or "localhost"
-    message["Message-ID"] = make_msgid("digest", domain=domain)
+    message["Message-ID"] = f"<{message_id}@{domain}>" if message_id else make_msgid("digest", domain=domain)
     message.set_content(text)
     message.add_alternative(html, subtype="html")
+    for attachment in attachments:
+        message.add_attachment(
+            attachment.content,
+            maintype=attachment.maintype,
+            subtype=attachment.subtype,
+            filename=attachment.filename,
+        )
     return message
 
 
