@@ -34,6 +34,7 @@ from store.jobs import report, visibility
 from store.jobs.alerts import after_snapshot, run_alerts
 from store.jobs.snapshot import SnapshotJob
 from store.migrations import current_revision
+from store.reports.feeds import refresh_after_snapshot
 
 if TYPE_CHECKING:
     from store.alerts.config import AlertConfig
@@ -233,26 +234,13 @@ def record_snapshot(
         job = SnapshotJob(store, client, account, day, progress=lines.say, workers=workers)
         report = job.run()
     alerts_ok = _alerts_after_snapshot(store, account, day, lines)
-    _refresh_feeds(store, account, day, lines)
+    refresh_after_snapshot(store, account, day, lines.say)
     for failure in report.failures:
         lines.say(f"failed: {failure}")
     for waiting in report.waiting:
         lines.say(f"waiting: {waiting}")
     lines.out(report.summary)
     return EXIT_OK if report.ok and alerts_ok else EXIT_FAILURES
-
-
-def _refresh_feeds(store: HistoryStore, account: str, day: date, lines: Lines) -> None:
-    """Rewrite the account's spreadsheet feeds from the history just recorded (a feed that cannot be
-    written keeps yesterday's file and is named; the snapshot's outcome does not change)."""
-    from store.reports.feeds import refresh_feeds
-
-    try:
-        refresh = refresh_feeds(store, account=account, today=day, say=lines.say)
-    except Exception as exc:  # the feeds' folder cannot be written: say so, the day is recorded
-        lines.say(f"feeds not refreshed: {getattr(exc, 'reason', None) or type(exc).__name__}: {exc}")
-        return
-    lines.say(refresh.line)
 
 
 def _alerts_after_snapshot(store: HistoryStore, account: str, day: date, lines: Lines) -> bool:

@@ -239,3 +239,14 @@ def refresh_feeds(
     for failure in done.failures:
         say(f"feed not written: {failure}")
     return done
+
+
+def refresh_after_snapshot(store: Any, account: str, day: date, say: Callable[[str], None]) -> None:
+    """The daily job's step: rewrite the account's feeds from the history just recorded. A feed that
+    cannot be written keeps yesterday's file and is named; the snapshot's outcome does not change."""
+    try:
+        refresh = refresh_feeds(store, account=account, today=day, say=say)
+    except Exception as exc:  # the feeds' folder cannot be written: say so, the day is recorded
+        say(f"feeds not refreshed: {getattr(exc, 'reason', None) or type(exc).__name__}: {exc}")
+        return
+    say(refresh.line)
