@@ -62,7 +62,8 @@ def change_words(row: SummaryRow) -> str:
     verb = "rose" if row.last > row.first else "fell"
     change = signed(row.last - row.first)
     if row.first:
-        change += f", {(row.last - row.first) / abs(row.first) * 100:+.0f} %"
+        percent = (row.last - row.first) / abs(row.first) * 100
+        change += f", {percent:+.1f} %" if abs(percent) < 1 else f", {percent:+.0f} %"
     return f"{row.label} {verb} from {number(row.first)} to {number(row.last)} ({change})."
 
 
