@@ -103,7 +103,7 @@ def comment_form(conn: Connection, site: str, period: Period, current: str | Non
             max_chars=MAX_COMMENT,
             key=f"report_comment_{site}_{period.start}_{period.end}",
             disabled=not may_write,
-            placeholder="October: the new guides went live; links from two partners are still to come.",
+            placeholder="The new guides went live this month; links from two partners are still to come.",
         )
         saved = st.form_submit_button("Save comment", disabled=not may_write, help=reason)
     access.read_only_note(reason)
