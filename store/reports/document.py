@@ -33,22 +33,27 @@ _ENVIRONMENT = Environment(
 )
 
 
+def missing(value: Any) -> bool:
+    """Nothing recorded: None, NaN or pandas' NA (a failed read stays missing, never a 0)."""
+    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+
+
 def number(value: Any) -> str:
     """A whole number with thousands separators; "—" when missing."""
-    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+    if missing(value):
         return "—"
     return f"{round(float(value)):,}"
 
 
 def signed(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+    if missing(value):
         return "—"
     rounded = round(float(value))
     return f"{rounded:+,}" if rounded else "±0"
 
 
 def direction(value: Any, *, higher_is_better: bool = True) -> str:
-    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)) or not value:
+    if missing(value) or not value:
         return ""
     return "up" if (float(value) > 0) == higher_is_better else "down"
 
@@ -79,32 +84,33 @@ def _css_text(text: str) -> Markup:
     return Markup(safe)  # noqa: S704 - escaped above for the CSS string it goes in
 
 
-def _chart_markup(
-    name: str, fig: go.Figure, renderer: ChartRenderer | None, first_interactive: bool
-) -> Markup:
-    if renderer is not None:
-        svg = renderer.svg(fig, WIDTH, HEIGHT)
-        return Markup(f'<figure class="chart" data-chart="{name}">{svg}</figure>')  # noqa: S704 - SVG from plotly
-    div = fig.to_html(full_html=False, include_plotlyjs="inline" if first_interactive else False)
+def _svg(name: str, fig: go.Figure, renderer: ChartRenderer) -> Markup:
+    svg = renderer.svg(fig, WIDTH, HEIGHT)
+    return Markup(f'<figure class="chart" data-chart="{name}">{svg}</figure>')  # noqa: S704 - SVG from plotly
+
+
+def _interactive(name: str, fig: go.Figure, with_plotly_js: bool) -> Markup:
+    div = fig.to_html(full_html=False, include_plotlyjs="inline" if with_plotly_js else False)
     return Markup(f'<figure class="chart" data-chart="{name}">{div}</figure>')  # noqa: S704
 
 
 def draw_charts(
     content: ReportContent, renderer: ChartRenderer | None
 ) -> tuple[dict[str, Markup], str | None]:
-    """Each chart as markup, and why they are not images when the renderer cannot draw here."""
-    figures = report_charts(content)
-    missing: str | None = None
+    """Each chart as markup, and why they are not all images (no renderer, or it cannot draw here):
+    from the first chart it cannot draw on, charts are interactive plotly, plotly.js included once."""
+    missing_why = None if renderer is not None else "Charts were not drawn as images for this copy."
     drawn: dict[str, Markup] = {}
-    for index, (name, fig) in enumerate(figures.items()):
-        try:
-            drawn[name] = _chart_markup(name, fig, None if missing else renderer, not drawn)
-        except RendererUnavailable as exc:
-            missing = str(exc)
-            drawn[name] = _chart_markup(name, fig, None, index == 0 or not drawn)
-    if renderer is None and figures:
-        missing = "Charts were not drawn as images for this copy."
-    return drawn, missing
+    for name, fig in report_charts(content).items():
+        if renderer is not None and missing_why is None:
+            try:
+                drawn[name] = _svg(name, fig, renderer)
+                continue
+            except RendererUnavailable as exc:
+                missing_why = str(exc)
+        first = not any("<script" in markup for markup in drawn.values())
+        drawn[name] = _interactive(name, fig, with_plotly_js=first)
+    return drawn, missing_why if drawn else None
 
 
 def _links(frame: pd.DataFrame) -> list[dict[str, str]]:
@@ -189,11 +195,7 @@ def _alerts(frame: pd.DataFrame) -> list[dict[str, str]]:
 
 
 def _text(value: Any) -> str:
-    return (
-        "—"
-        if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
-        else str(value)
-    )
+    return "—" if missing(value) else str(value)
 
 
 def _notes(frame: pd.DataFrame) -> list[dict[str, str]]:

@@ -30,7 +30,7 @@ from store.notes import Note
 from store.reports.branding import APP_NAME, Branding, branding_from
 from store.reports.build import BuiltReport, EmptyPeriod, UnknownSite, build_report
 from store.reports.period import Period, parse_month
-from store.reports.render import ChartRenderer, PdfUnavailable, shared_renderer
+from store.reports.render import ChartRenderer, PdfUnavailable, RendererUnavailable, shared_renderer
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 TODAY = date(2026, 11, 26)
@@ -310,3 +310,32 @@ def test_the_report_command_refuses_in_one_line_with_exit_2(
     captured = capsys.readouterr()
     assert said in captured.err and captured.out == "" and "Traceback" not in captured.err
     assert len([line for line in captured.err.splitlines() if not line.startswith("Building")]) == 1
+
+
+class _DiesAfterOneChart(ChartRenderer):
+    """A renderer whose Chromium draws one chart and then is gone (what a crashed browser looks like)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def svg(self, figure: object, width: int, height: int) -> str:
+        self.calls += 1
+        if self.calls > 1:
+            raise RendererUnavailable("The chart renderer (Chromium) stopped.")
+        return '<svg xmlns="http://www.w3.org/2000/svg"></svg>'
+
+
+def test_a_renderer_lost_halfway_leaves_the_other_charts_interactive_and_says_why_there_is_no_pdf(
+    demo_store: HistoryStore,
+) -> None:
+    built = build_report(demo_store, ACCOUNT, SITE, MONTH, branding=Branding(), renderer=_DiesAfterOneChart())
+    first, second = (
+        built.html.split('data-chart="ratings"')[1],
+        built.html.split('data-chart="referring_domains"')[1],
+    )
+    assert first.lstrip('">').startswith("<svg")
+    assert built.html.count("Plotly.newPlot") >= 2 and built.html.count("plotly.js v") == 1  # plotly.js once
+    assert "<svg" not in second[:200]
+    with pytest.raises(PdfUnavailable, match="stopped"):
+        built.pdf()
