@@ -326,7 +326,3 @@ class AlertDeliveryRow(Base):
     last_status: Mapped[int | None] = mapped_column(Integer)
     last_error: Mapped[str | None] = mapped_column(Text)
     delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-
-
-# The report tables join the same metadata (they import Base from here, so they come last).
-from store.reports import tables as _report_tables  # noqa: E402, F401

@@ -9,6 +9,7 @@ from __future__ import annotations
 from alembic import context
 
 from store.models import Base
+from store.reports import tables as _report_tables  # noqa: F401  # their tables join Base.metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:

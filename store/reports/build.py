@@ -6,43 +6,15 @@ and the share link all call, so each shows the same report.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from store.history import HistoryStore
 from store.reports.branding import Branding
+from store.reports.content import gather
+from store.reports.document import BuiltReport, write_report
 from store.reports.period import Period
-from store.reports.render import ChartRenderer, PdfUnavailable, html_to_pdf
+from store.reports.problems import EmptyPeriod, ReportProblem, UnknownSite
+from store.reports.render import ChartRenderer
 
-
-class ReportProblem(ValueError):
-    """A report that cannot be made; the message says why in one plain line."""
-
-
-class UnknownSite(ReportProblem):
-    """The site is not one of the account's own sites."""
-
-
-class EmptyPeriod(ReportProblem):
-    """Nothing about the site is recorded in the period."""
-
-
-@dataclass(frozen=True)
-class BuiltReport:
-    site: str
-    period: Period
-    html: str
-    #: Why the charts are not images (no Chromium here): the PDF cannot be made, the HTML still can.
-    charts_missing: str | None = None
-
-    @property
-    def file_stem(self) -> str:
-        return f"report-{self.site}-{self.period.slug}"
-
-    def pdf(self) -> bytes:
-        """The PDF; PdfUnavailable saying what is missing when it cannot be made here."""
-        if self.charts_missing:
-            raise PdfUnavailable(self.charts_missing)
-        return html_to_pdf(self.html)
+__all__ = ["BuiltReport", "EmptyPeriod", "ReportProblem", "UnknownSite", "build_report"]
 
 
 def build_report(
@@ -56,8 +28,4 @@ def build_report(
 ) -> BuiltReport:
     """The report of ``site`` (one of the account's own sites) for ``period``, from the history store
     only (no API call); UnknownSite or EmptyPeriod when there is nothing to report."""
-    from store.reports.content import gather
-    from store.reports.document import write_report
-
-    content = gather(store, account, site, period)
-    return write_report(content, branding, renderer)
+    return write_report(gather(store, account, site, period), branding, renderer)

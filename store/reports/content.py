@@ -17,8 +17,8 @@ from client.inputs import slug_for
 from store.figures import history_frames as frames
 from store.history import HistoryStore
 from store.market import DEFAULT_CTR, one_top10_per_keyword, visibility_and_share
-from store.reports.build import EmptyPeriod, UnknownSite
 from store.reports.period import Period
+from store.reports.problems import EmptyPeriod, UnknownSite
 from store.watchlist import own_sites
 
 #: The summary's figures, in the order a reader meets them.

@@ -10,6 +10,7 @@ missing).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,10 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from store.reports.branding import Branding
-from store.reports.build import BuiltReport
 from store.reports.charts import HEIGHT, WIDTH, report_charts
 from store.reports.content import ReportContent, SummaryRow
-from store.reports.render import ChartRenderer, RendererUnavailable
+from store.reports.period import Period
+from store.reports.render import ChartRenderer, PdfUnavailable, RendererUnavailable, html_to_pdf
 
 TEMPLATE = "report.html.j2"
 _ENVIRONMENT = Environment(
@@ -31,6 +32,25 @@ _ENVIRONMENT = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+
+
+@dataclass(frozen=True)
+class BuiltReport:
+    site: str
+    period: Period
+    html: str
+    #: Why the charts are not images (no Chromium here): the PDF cannot be made, the HTML still can.
+    charts_missing: str | None = None
+
+    @property
+    def file_stem(self) -> str:
+        return f"report-{self.site}-{self.period.slug}"
+
+    def pdf(self) -> bytes:
+        """The PDF; PdfUnavailable saying what is missing when it cannot be made here."""
+        if self.charts_missing:
+            raise PdfUnavailable(self.charts_missing)
+        return html_to_pdf(self.html)
 
 
 def missing(value: Any) -> bool:

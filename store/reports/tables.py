@@ -1,8 +1,9 @@
 """The report tables (revision 0010): editors' comments, monthly schedules and their outbox, share
 links, spreadsheet feeds, and the one signing secret every replica and the cron jobs share.
 
-Kept beside the reports rather than in ``store.models`` (which imports this module at its end, so the
-metadata the migrations and backups walk holds every table).
+Kept beside the reports rather than in ``store.models``, on the same ``Base``: the migrations' metadata
+(``store.migrations.env``) and ``HistoryStore`` (through the report mixins) import them, so every table
+is in the metadata the migrations and backups walk.
 """
 
 from __future__ import annotations
