@@ -6,13 +6,17 @@ and the share link all call, so each shows the same report.
 
 from __future__ import annotations
 
-from store.history import HistoryStore
+from typing import TYPE_CHECKING
+
 from store.reports.branding import Branding
 from store.reports.content import gather
 from store.reports.document import BuiltReport, write_report
 from store.reports.period import Period
 from store.reports.problems import EmptyPeriod, ReportProblem, UnknownSite
 from store.reports.render import ChartRenderer
+
+if TYPE_CHECKING:  # the store's mixins import the reports: only the type is needed here
+    from store.history import HistoryStore
 
 __all__ = ["BuiltReport", "EmptyPeriod", "ReportProblem", "UnknownSite", "build_report"]
 

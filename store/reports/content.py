@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from client.inputs import slug_for
 from store.figures import history_frames as frames
-from store.history import HistoryStore
 from store.market import DEFAULT_CTR, one_top10_per_keyword, visibility_and_share
 from store.reports.period import Period
 from store.reports.problems import EmptyPeriod, UnknownSite
 from store.watchlist import own_sites
+
+if TYPE_CHECKING:  # the store's mixins import the reports: only the type is needed here
+    from store.history import HistoryStore
 
 #: The summary's figures, in the order a reader meets them.
 SUMMARY_METRICS = dict(frames.TREND_METRICS)
