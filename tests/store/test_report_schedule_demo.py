@@ -10,8 +10,9 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from client.settings import key_fingerprint
+from components.core.history import seed_demo_history
 from sandbox import DEMO_KEY
-from sandbox.demo_history import demo_rows, demo_subjects
+from sandbox.demo_history import demo_subjects
 from store import HistoryStore
 from store.alerts.config import EmailConfig
 from store.jobs.reports import reports_pass
@@ -21,28 +22,13 @@ ACCOUNT = key_fingerprint(DEMO_KEY)
 TODAY = date(2026, 11, 3)
 
 
-def _seed_demo(store: HistoryStore) -> None:
-    """The demo key's history ending ``TODAY``, as the app seeds it in Sandbox mode."""
-    demo = demo_rows(DEMO_KEY, TODAY)
-    for kind, subject, origin, site in demo.watches:
-        store.watch(ACCOUNT, kind, subject, origin=origin, site=site)
-    store.seed(
-        ACCOUNT,
-        demo.lookups,
-        demo.trust_maps,
-        demo.trackeds,
-        source="demo",
-        keyword_reports=demo.keyword_reports,
-    )
-
-
 def test_the_real_report_of_each_scheduled_site_arrives_as_a_pdf_and_an_unknown_site_is_named(
     tmp_path: Path,
 ) -> None:
     mine, other = demo_subjects(DEMO_KEY).own_sites[:2]
     lines: list[str] = []
     with HistoryStore.open(f"sqlite:///{tmp_path / 'history.sqlite3'}") as store:
-        _seed_demo(store)
+        seed_demo_history(store, ACCOUNT, DEMO_KEY, TODAY)  # as the app seeds it in Sandbox mode
         store.set_report_schedule(ACCOUNT, mine, "seo@client.com", False, "ann@acme.com")
         store.set_report_schedule(ACCOUNT, other, "lead@client.com", True, "ann@acme.com")
         store.set_report_schedule(ACCOUNT, "not-mine.com", "x@client.com", False, "ann@acme.com")
