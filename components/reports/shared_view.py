@@ -8,8 +8,9 @@ remembered in the session: a run of the same session without the parameter is an
 asks for sign-in when it is on. The first opening of a link in a session is audited by "someone with
 the link" (``store.reports.links``).
 
-The report is the same document the Reports page and the monthly mail show (``build_report``), kept a
-few minutes per report so reloads are quick; when its charts cannot be drawn here it is shown anyway,
+The report is the same document the Reports page and the monthly mail show, from the same cache entry
+as the Reports page's preview (``components.reports.built``), so reloads are quick and a new comment
+shows at once; when its charts cannot be drawn here it is shown anyway,
 and "Download PDF" appears only when a PDF can be made.
 """
 
@@ -21,19 +22,16 @@ import streamlit as st
 
 from components.core import pages
 from components.core.history import history_store
+from components.reports.built import cached_report
 from store.reports.branding import Branding, BrandingError, load_branding
-from store.reports.build import BuiltReport, ReportProblem, build_report
+from store.reports.build import ReportProblem
 from store.reports.links import LinkRefused, ShareLink
-from store.reports.period import Period
-from store.reports.render import shared_renderer
 
 #: The query parameter that carries a share link's token.
 PARAM = "report"
 TITLE = "Shared report"
 #: The report's frame: tall enough for its first pages, scrolling for the rest.
 FRAME_HEIGHT = 1600
-#: How long a built report is reused (a new comment or day shows after this).
-BUILT_TTL_S = 300
 UNAVAILABLE = "This report cannot be shown just now: the dashboard's history is unavailable. Try again later."
 _OPENED = "_shared_report_opened:"
 
@@ -91,17 +89,6 @@ def _branding() -> Branding:
         return Branding()
 
 
-@st.cache_data(ttl=BUILT_TTL_S, max_entries=32, show_spinner=False)
-def _built(account: str, site: str, start: str, end: str) -> BuiltReport:
-    from datetime import date
-
-    store = history_store()
-    if store is None:
-        raise ReportProblem(UNAVAILABLE)
-    period = Period(date.fromisoformat(start), date.fromisoformat(end))
-    return build_report(store, account, site, period, branding=_branding(), renderer=shared_renderer())
-
-
 def _report(link: ShareLink) -> None:
     # The browser tab names the report, never this app (a white-labelled report goes to a client).
     st.set_page_config(page_title=f"{link.site}: {link.period.words}")
@@ -112,9 +99,10 @@ def _report(link: ShareLink) -> None:
     )
     try:
         with st.spinner("Preparing the report…"):
-            built = _built(
-                link.account, link.site, link.period.start.isoformat(), link.period.end.isoformat()
-            )
+            store = history_store()
+            if store is None:
+                raise ReportProblem(UNAVAILABLE)
+            built = cached_report(store, link.account, link.site, link.period, _branding())
     except ReportProblem as problem:
         st.info(str(problem), icon=":material/info:")
         return

@@ -9,7 +9,6 @@ missing).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ import plotly.graph_objects as go
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
+from store.alerts.rules import missing, say_day
 from store.reports.branding import Branding
 from store.reports.charts import HEIGHT, WIDTH, report_charts
 from store.reports.content import ReportContent, SummaryRow
@@ -41,6 +41,8 @@ class BuiltReport:
     html: str
     #: Why the charts are not images (no Chromium here): the PDF cannot be made, the HTML still can.
     charts_missing: str | None = None
+    #: The editor's comment printed in it (the page's comment box starts from it).
+    comment: str | None = None
 
     @property
     def file_stem(self) -> str:
@@ -51,11 +53,6 @@ class BuiltReport:
         if self.charts_missing:
             raise PdfUnavailable(self.charts_missing)
         return html_to_pdf(self.html)
-
-
-def missing(value: Any) -> bool:
-    """Nothing recorded: None, NaN or pandas' NA (a failed read stays missing, never a 0)."""
-    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
 
 
 def number(value: Any) -> str:
@@ -93,9 +90,7 @@ def change_words(row: SummaryRow) -> str:
 
 
 def _day(value: Any) -> str:
-    if value is None or value is pd.NA:
-        return "—"
-    return pd.Timestamp(value).strftime("%-d %b %Y")
+    return "—" if missing(value) else say_day(pd.Timestamp(value).date())
 
 
 def _css_text(text: str) -> Markup:
@@ -266,6 +261,8 @@ def render_html(content: ReportContent, branding: Branding, charts: dict[str, Ma
 
 
 def write_report(content: ReportContent, branding: Branding, renderer: ChartRenderer | None) -> BuiltReport:
-    charts, missing = draw_charts(content, renderer)
+    charts, charts_missing = draw_charts(content, renderer)
     html = render_html(content, branding, charts)
-    return BuiltReport(content.site, content.period, html, charts_missing=missing)
+    return BuiltReport(
+        content.site, content.period, html, charts_missing=charts_missing, comment=content.comment
+    )

@@ -11,11 +11,11 @@ import streamlit as st
 from components.core import access, history
 from components.core.connection import Connection
 from components.core.writes import audited_history_change, refusal_words, tell_after_rerun
+from components.reports.built import cached_report
 from store.reports.branding import BrandingError, load_branding
-from store.reports.build import BuiltReport, ReportProblem, build_report
+from store.reports.build import BuiltReport, ReportProblem
 from store.reports.comments import MAX_COMMENT
 from store.reports.period import Period
-from store.reports.render import shared_renderer
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -37,16 +37,9 @@ def built_report(conn: Connection, site: str, period: Period) -> BuiltReport | N
     except BrandingError as exc:
         st.error(f"The report settings cannot be used: {exc}. Fix `[report]` in the secrets file.")
         return None
-    account = conn.fingerprint
-
-    def build() -> BuiltReport:
-        return build_report(store, account, site, period, branding=branding, renderer=shared_renderer())
-
     try:
         with st.spinner(f"Drawing the report of {site} for {period.words}…"):
-            return history.cached_read(
-                account, f"report:{site}:{period.start}:{period.end}:{hash(branding)}", build
-            )
+            return cached_report(store, conn.fingerprint, site, period, branding)
     except ReportProblem as exc:
         st.info(str(exc), icon=":material/info:")
         return None
@@ -116,7 +109,5 @@ def preview_tab(conn: Connection, site: str, period: Period) -> None:
     if built is None:
         return
     downloads(built)
-    store = history.history_store()
-    current = store.report_comment(conn.fingerprint, site, period) if store is not None else None
-    comment_form(conn, site, period, current)
+    comment_form(conn, site, period, built.comment)
     st.iframe(built.html, height=PREVIEW_HEIGHT)

@@ -1,0 +1,29 @@
+"""The one cached build of a report in the app: the Reports page's preview and a share link's page read
+the same entry of the history query cache, so a report is drawn once per process, and a new comment or
+day drops it at once (every history write of the account empties that cache, here and in replicas)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from components.core import history
+from store.reports.branding import Branding
+from store.reports.build import BuiltReport, build_report
+from store.reports.period import Period
+from store.reports.render import shared_renderer
+
+if TYPE_CHECKING:
+    from store import HistoryStore
+
+
+def cached_report(
+    store: HistoryStore, account: str, site: str, period: Period, branding: Branding
+) -> BuiltReport:
+    """The report of ``site`` for ``period``, built by this process's one renderer unless the query cache
+    holds it; ``ReportProblem`` (never cached) when there is nothing to report."""
+    key = f"report:{site}:{period.start}:{period.end}:{hash(branding)}"
+
+    def build() -> BuiltReport:
+        return build_report(store, account, site, period, branding=branding, renderer=shared_renderer())
+
+    return history.cached_read(account, key, build)
