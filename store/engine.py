@@ -1,16 +1,18 @@
 """Engines for the history database and the plain-words reason when it cannot be used.
 
-SQLite gets WAL (readers never wait for the writer), a busy timeout (a writer waits for another
-instead of failing) and foreign keys. Its writes start with ``BEGIN IMMEDIATE`` (``write_engine``):
-a deferred transaction that reads and then writes can fail at once with "database is locked" when
-another process wrote in between, whatever the busy timeout; an immediate one waits its turn.
-PostgreSQL is reached through psycopg 3 with a short connect timeout, so an unreachable server is
-reported in seconds rather than hanging a page.
+SQLite gets WAL (readers never wait for the writer; a connection refused the switch to WAL tries
+again), a busy timeout (a writer waits for another instead of failing) and foreign keys. Its writes
+start with ``BEGIN IMMEDIATE`` (``write_engine``): a deferred transaction that reads and then writes
+can fail at once with "database is locked" when another process wrote in between, whatever the busy
+timeout; an immediate one waits its turn. PostgreSQL is reached through psycopg 3 with a short
+connect timeout, so an unreachable server is reported in seconds rather than hanging a page.
 """
 
 from __future__ import annotations
 
 import re
+import sqlite3
+import time
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -34,6 +36,24 @@ class StoreUnavailable(Exception):
         self.reason = reason
 
 
+def _switch_to_wal(cursor: sqlite3.Cursor) -> None:
+    """WAL, waiting its turn. Two connections switching a new file to WAL at the same moment would each
+    wait for the other, so SQLite refuses one at once ("database is locked"), its busy timeout unused:
+    the app and the daily job starting on a new database. The refused one tries again, as long as the
+    busy timeout would have let it wait."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_S
+    pause_s = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause_s > deadline:
+                raise
+        time.sleep(pause_s)
+        pause_s = min(pause_s * 2, 0.2)
+
+
 def _sqlite_engine(url: str) -> Engine:
     engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S, "check_same_thread": False})
 
@@ -42,8 +62,8 @@ def _sqlite_engine(url: str) -> Engine:
         # The driver's own transaction handling is switched off: SQLAlchemy's "begin" below decides.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_S * 1000}")
+        _switch_to_wal(cursor)
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()

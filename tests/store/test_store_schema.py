@@ -7,11 +7,14 @@ import socket
 import threading
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import Engine, inspect, text
+from sqlalchemy.exc import SQLAlchemyError
 
 from store import HistoryStore, StoreUnavailable
+from store.engine import make_engine
 from store.migrations import FIRST_REVISION, current_revision, head_revision
 from tests.store import samples
 from tests.store.samples import ACCOUNT
@@ -98,6 +101,34 @@ def test_the_app_and_the_job_opening_a_new_database_at_once_both_succeed(store_u
     for thread in threads:
         thread.join()
     assert problems == []
+
+
+def test_connections_to_a_new_sqlite_file_at_the_same_moment_all_get_in(tmp_path: Path) -> None:
+    """Two connections switching a new file to WAL at once: SQLite refuses one at once ("database is
+    locked", its busy timeout unused), which once made the app or the daily job fail to start. Many
+    rounds, each with six connections let go together, since one round rarely meets the moment."""
+    refused: list[str] = []
+    for round_ in range(150):
+        url = f"sqlite:///{tmp_path / f'new-{round_}.sqlite3'}"
+        engines = [make_engine(url) for _ in range(6)]
+        start = threading.Barrier(len(engines))
+
+        def connect(engine: Engine, start: threading.Barrier) -> None:
+            start.wait()
+            try:
+                with engine.connect() as connection:
+                    connection.execute(text("SELECT 1"))
+            except SQLAlchemyError as exc:
+                refused.append(str(exc.__cause__ or exc))
+
+        threads = [threading.Thread(target=connect, args=(engine, start)) for engine in engines]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for engine in engines:
+            engine.dispose()
+    assert refused == []
 
 
 def _closed_port() -> int:
