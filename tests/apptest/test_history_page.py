@@ -31,16 +31,14 @@ ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
 RIVAL = "semrush.com"
 TODAY = datetime.now(UTC).date()  # Live mode: a read stands for today in UTC
+PAGE = "views/history.py"
+UNREACHABLE = "postgresql+psycopg://u:secret@127.0.0.1:1/x"
+PASSWORD = re.compile(r"\bsecret\b")
 
 
 def _utc_today() -> date:
     """Today in UTC now, not when this module was imported: the suite may cross midnight between."""
     return datetime.now(UTC).date()
-
-
-PAGE = "views/history.py"
-UNREACHABLE = "postgresql+psycopg://u:secret@127.0.0.1:1/x"
-PASSWORD = re.compile(r"\bsecret\b")
 
 
 @pytest.fixture
