@@ -10,7 +10,9 @@ not be made twice.
 from __future__ import annotations
 
 import email.utils
+import functools
 import random
+import ssl
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -155,6 +157,17 @@ def _retry_wait(error: errors.ApiError, attempt: int) -> float | None:
     return None
 
 
+@functools.cache
+def trusted_certificates() -> ssl.SSLContext:
+    """The certificates every client of the process trusts (httpx's defaults: its bundle, or the files
+    ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` name), loaded once.
+
+    httpx loads and parses the whole bundle for each new client otherwise (55 ms of the processor, against
+    0.3 ms with this one): for each key's first page, each run of the daily job and each test. One
+    context verifies every connection as each client's own would."""
+    return httpx.create_ssl_context()
+
+
 class BaseClient:
     """A connection to one service root with one API key, over one pooled ``httpx.Client``.
 
@@ -183,6 +196,7 @@ class BaseClient:
             # Every request has both: a dead host fails fast, a hung one within the read timeout.
             timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT_S, timeout)),
             transport=transport,
+            verify=trusted_certificates(),
             headers={"Accept": "application/json", "User-Agent": USER_AGENT},
             follow_redirects=False,
         )
