@@ -1,7 +1,7 @@
 """Fixtures more than one kind of test needs: the session's sandbox server on 127.0.0.1 (reset around
 every test that uses it), a client for each demo key pointed at it, a real Redis server
-(``redis_server``, see bench/deployment.py), and one headless Chromium per test module
-(``browser``) for the browser and deployment tests.
+(``redis_server``, see bench/deployment.py), and one headless Chromium per test process, handed to
+each browser and deployment test module as ``browser``.
 
 Each kind keeps its own in its folder's conftest.py: unit/ (no network), wire/ (raw HTTP against the
 sandbox), apptest/ (the app in Live mode, caches emptied), browser/ (Chromium and the served app)."""
@@ -33,7 +33,7 @@ from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
 pytest_plugins = ["tests.coverage_floors"]
 
 if TYPE_CHECKING:
-    from tests.browser.tabs import BrowserProfile
+    from tests.browser.tabs import BrowserProfile, WorkerChromium
 
 
 def _scan_installed_components_once() -> None:
@@ -89,17 +89,48 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
         yield server
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[BrowserProfile]:
-    """One headless Chromium per test module (Debian's, launched as ``bench/`` launches it), its tabs in
-    one profile (``tests.browser.tabs.BrowserProfile``), for the browser and deployment tests; it fails,
-    not skips, where chromium is missing."""
-    from bench import chromium
-    from tests.browser.tabs import browser_profile
+@pytest.fixture(scope="session")
+def worker_chromium() -> Iterator[WorkerChromium]:
+    """The test process's one headless Chromium (Debian's, launched as ``bench/`` launches it, on first
+    use), kept from module to module (``tests.browser.tabs.WorkerChromium``); test modules take it as
+    ``browser``. It fails, not skips, where chromium is missing."""
+    from tests.browser.tabs import WorkerChromium
 
-    if not os.path.exists(chromium.EXECUTABLE):
-        pytest.fail(
-            f"Browser tests need Debian's chromium at {chromium.EXECUTABLE}: apt-get install -y chromium"
-        )
-    with browser_profile() as launched:
-        yield launched
+    kept = WorkerChromium()
+    yield kept
+    kept.close()
+
+
+@pytest.fixture(scope="module")
+def browser(worker_chromium: WorkerChromium) -> Iterator[BrowserProfile]:
+    """The process's Chromium (its tabs in one profile, ``tests.browser.tabs.BrowserProfile``) for a
+    browser or deployment test module. When the module ends, its tabs are closed (but for those left on
+    an app every module shares) and its cookies cleared, so the next module starts as a person with a
+    fresh browser would, only sooner."""
+    profile = worker_chromium.profile()
+    yield profile
+    profile.tidy(worker_chromium.shared_apps)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _chromium_only_while_used(request: pytest.FixtureRequest) -> None:
+    """A module that drives no browser closes the process's Chromium before its tests run: Playwright
+    would keep an event loop running in the main thread, and ``asyncio.run`` fails there."""
+    if request.module.__name__ not in _modules_driving_a_browser(request.session):
+        request.getfixturevalue("worker_chromium").close()
+
+
+def _modules_driving_a_browser(session: pytest.Session) -> set[str]:
+    """The names of the test modules of which some test uses the process's Chromium."""
+    found = session.stash.get(_BROWSER_MODULES, None)
+    if found is None:
+        found = {
+            item.module.__name__
+            for item in session.items
+            if isinstance(item, pytest.Function) and "worker_chromium" in item.fixturenames
+        }
+        session.stash[_BROWSER_MODULES] = found
+    return found
+
+
+_BROWSER_MODULES = pytest.StashKey[set[str]]()

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, ViewportSize
 
 from bench import chromium
@@ -122,6 +123,24 @@ class BrowserProfile:
             page.emulate_media(color_scheme=color_scheme)
         return page
 
+    def tidy(self, shared_apps: set[str]) -> None:
+        """As the next test module should find the browser: no tab but the spare ones on an app every
+        module shares (``shared_apps``, their origins; a module's own app is gone with it), and no cookie
+        (a cookie names no port, so a sign-in or nginx's route would follow the browser to the next app
+        on 127.0.0.1)."""
+        kept = {
+            id(tab)
+            for tabs in self.spare.values()
+            for tab in tabs
+            if not tab.is_closed() and origin(tab.url) in shared_apps
+        }
+        for scheme, tabs in self.spare.items():
+            self.spare[scheme] = [tab for tab in tabs if id(tab) in kept]
+        for tab in self.launched.profile.pages:
+            if id(tab) not in kept:
+                tab.close()
+        self.launched.profile.clear_cookies()
+
     def new_context(self, **options: Any) -> BrowserContext:
         """A browser context sharing nothing with the profile or another context (Playwright's options)."""
         return self.launched.plain().new_context(**options)
@@ -132,6 +151,41 @@ def browser_profile() -> Iterator[BrowserProfile]:
     """A ``BrowserProfile`` for the block (its Chromiums closed when it ends)."""
     with chromium.launch_profile() as launched:
         yield BrowserProfile(launched)
+
+
+@dataclass
+class WorkerChromium:
+    """The test process's one ``BrowserProfile``, launched on first use and kept from module to module:
+    each launch starts a browser whose first visit to the app compiles Streamlit's front end again, and
+    a tab left on an app every module shares (``shared_apps``) is the next module's without a load.
+
+    Playwright's sync API keeps its event loop running in the process's main thread while the browser
+    is open (``asyncio.run`` there fails), so a module that drives no browser ``close``s it first.
+    """
+
+    shared_apps: set[str] = field(default_factory=set)
+    _running: contextlib.ExitStack | None = None
+    _profile: BrowserProfile | None = None
+
+    def profile(self) -> BrowserProfile:
+        """The browser, launched now if it is not running."""
+        if self._profile is None:
+            if not os.path.exists(chromium.EXECUTABLE):
+                missing = f"Browser tests need Debian's chromium at {chromium.EXECUTABLE}"
+                pytest.fail(f"{missing}: apt-get install -y chromium")
+            self._running = contextlib.ExitStack()
+            self._profile = self._running.enter_context(browser_profile())
+        return self._profile
+
+    def share_app(self, url: str) -> None:
+        """``url``'s app serves every module of the process: its spare tabs outlive a module."""
+        self.shared_apps.add(origin(url))
+
+    def close(self) -> None:
+        """Close the browser (if running); the next ``profile`` launches another."""
+        if self._running is not None:
+            running, self._running, self._profile = self._running, None, None
+            running.close()
 
 
 def new_tab(browser: BrowserProfile, *, height: int = 1000) -> Page:
@@ -209,9 +263,15 @@ def go_to_each(pages: Iterable[Page], url: str, *, ready: str = "h1") -> None:
         settled(page)
 
 
+def origin(url: str) -> str:
+    """``url``'s scheme, host and port."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def _shows_app_of(page: Page, url: str) -> bool:
     """Whether ``page`` shows the app served at ``url``'s origin, connected to its server."""
-    if urlsplit(page.url)[:2] != urlsplit(url)[:2]:
+    if origin(page.url) != origin(url):
         return False
     connected = page.locator(f'{APP_ROOT}[data-test-connection-state="CONNECTED"]').count() == 1
     return connected and page.evaluate("() => window.__serverMessages !== undefined")

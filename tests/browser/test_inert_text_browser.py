@@ -44,11 +44,11 @@ LEADS_AWAY = f"""els => els.filter(e => {{
 
 
 @pytest.fixture(scope="module")
-def hostile_alerts(served_app: ServedApp) -> ServedApp:
+def hostile_alerts(own_served_app: ServedApp) -> ServedApp:
     """The app's history holds alerts about referring domains named like links."""
-    with HistoryStore.open(f"sqlite:///{served_app.log.parent / 'history.sqlite3'}") as store:
+    with HistoryStore.open(f"sqlite:///{own_served_app.log.parent / 'history.sqlite3'}") as store:
         hostile_history(store)
-    return served_app
+    return own_served_app
 
 
 @pytest.fixture

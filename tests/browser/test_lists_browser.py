@@ -6,7 +6,7 @@ pasted line is accounted for (checked, merged as a duplicate, or skipped), and a
 with each other and with the quota the service counted.
 
 Tables are read through the grid's accessible cells (the canvas draws them; the DOM mirrors the rows
-on screen). Each test uses domains of its own: the served app keeps its cache for the whole module.
+on screen). Each test uses domains of its own: the module's own app keeps its cache for the whole module.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, go_to, new_tab, scree
 pytestmark = pytest.mark.browser
 
 INVALID = "not a domain!!"
+#: What each test's domains cost is counted: an app of the module's own, whose cache no other module filled.
+OWN_APP = True
 
 
 @pytest.fixture

@@ -15,6 +15,9 @@ from sandbox.faults import HOSTILE_SCRIPT
 from tests.browser.tabs import BrowserProfile, new_tab, settled
 
 pytestmark = pytest.mark.browser
+#: Each case makes the service answer hostile markup and checks the page asked for it: an app of the
+#: module's own, whose cache no other module filled.
+OWN_APP = True
 
 SITE = ACCOUNTS[DEMO_KEY].sites[0]
 #: Pages that show API text and links: the snippets, and the overview's links and evidence.

@@ -155,7 +155,7 @@ def _overview(browser: BrowserProfile, replica: Replica, domain: str) -> Page:
 
 def _shows_the_overview(page: Page, domain: str) -> None:
     assert page.get_by_role("heading", name="Domain overview").first.is_visible()
-    assert page.locator(METRIC).count() >= 3
+    page.locator(METRIC).nth(2).wait_for(timeout=TIMEOUT_MS)  # the cards may still be drawing
     assert page.locator('[data-testid="stException"]').count() == 0
     assert domain in page.content()
 
