@@ -29,6 +29,7 @@ from client.errors import (
     ApiError,
     ApiTimeoutError,
     AuthError,
+    CertificateError,
     PaymentRequiredError,
     RateLimitedError,
     TransportError,
@@ -237,8 +238,8 @@ class BulkRunner(Generic[T]):
 
     def _transient_wait(self, err: ApiError, attempt: int) -> float | None:
         """Seconds before asking again after a 503 or a dropped connection, or None: give up."""
-        if isinstance(err, ApiTimeoutError) or attempt >= TRANSIENT_ATTEMPTS:
-            return None  # a timeout already waited the whole timeout
+        if isinstance(err, ApiTimeoutError | CertificateError) or attempt >= TRANSIENT_ATTEMPTS:
+            return None  # a timeout already waited the whole timeout; a certificate stays untrusted
         if isinstance(err, UnavailableError) and err.retry_after is not None:
             return err.retry_after if err.retry_after <= self.max_pause else None
         return backoff_s(attempt)

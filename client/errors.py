@@ -138,6 +138,12 @@ class ApiTimeoutError(TransportError):
     """The service did not answer within the client's timeout."""
 
 
+class CertificateError(TransportError):
+    """The service's TLS certificate is not one this machine trusts: often a proxy on the network that
+    opens secure connections to inspect them. Asking again at once cannot help (never retried), but
+    trusting the right authority fixes it at once (still never cached)."""
+
+
 class InvalidResponseError(ApiError):
     """The service answered, but not with JSON of the documented shape."""
 

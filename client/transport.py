@@ -138,6 +138,22 @@ def _error_for(response: httpx.Response, operation: str) -> errors.ApiError:
     return cls(message, status=status, operation=operation)
 
 
+def _unreachable(exc: httpx.TransportError, operation: str) -> errors.TransportError:
+    """The typed error for a connection that brought no answer: an untrusted certificate is its own."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, ssl.SSLCertVerificationError):
+            return errors.CertificateError(
+                "The service's certificate is not trusted on this machine "
+                "(a proxy on the network may be intercepting secure connections).",
+                operation=operation,
+            )
+        cause = cause.__cause__ or cause.__context__
+    return errors.TransportError(
+        "The service could not be reached (the connection failed or was dropped).", operation=operation
+    )
+
+
 def backoff_s(attempt: int) -> float:
     """Seconds before attempt ``attempt + 1`` after a 503 or a dropped connection (full jitter)."""
     return random.uniform(0, min(BACKOFF_CAP_S, BACKOFF_BASE_S * 2**attempt))
@@ -149,8 +165,8 @@ def _retry_wait(error: errors.ApiError, attempt: int) -> float | None:
         return error.retry_after if error.retry_after <= MAX_RETRY_AFTER_S else None
     if isinstance(error, errors.RateLimitedError):
         return DEFAULT_RETRY_AFTER_S
-    if isinstance(error, errors.ApiTimeoutError):
-        # Already waited the whole timeout: asking again would keep a page waiting minutes.
+    if isinstance(error, errors.ApiTimeoutError | errors.CertificateError):
+        # A timeout already waited the whole timeout; an untrusted certificate stays untrusted.
         return None
     if isinstance(error, errors.UnavailableError | errors.TransportError):
         return backoff_s(attempt)
@@ -274,10 +290,7 @@ class BaseClient:
                 )
                 cause = exc
             except httpx.TransportError as exc:
-                error = errors.TransportError(
-                    "The service could not be reached (the connection failed or was dropped).",
-                    operation=operation,
-                )
+                error = _unreachable(exc, operation)
                 cause = exc
             else:
                 self._record_quota(response)

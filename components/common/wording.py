@@ -97,6 +97,14 @@ def describe_error(err: errors.ApiError, *, subject: str = "this request") -> Er
         return ErrorView(
             "error", "The service did not answer in time", "Try again; if it persists, the service is slow."
         )
+    if isinstance(err, errors.CertificateError):
+        return ErrorView(
+            "error",
+            "The service's certificate is not trusted here",
+            "The secure connection was refused: this machine does not trust the certificate the service "
+            "address presented. A proxy on your network may be opening secure connections; ask whoever "
+            "runs the dashboard to trust its certificate authority (SSL_CERT_FILE) and restart the app.",
+        )
     if isinstance(err, errors.TransportError):
         return ErrorView(
             "error",

@@ -177,6 +177,7 @@ def test_gate_link_must_be_http() -> None:
         errors.UnavailableError("later"),
         errors.ApiTimeoutError("slow"),
         errors.TransportError("down"),
+        errors.CertificateError("untrusted"),
         errors.InvalidResponseError("junk"),
         errors.ServerError("boom", status=500),
     ],

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from client import ApiClient, errors
+from client.bulk import BulkRunner
 from sandbox import DEMO_KEY
 from tests.store.local_servers import self_signed_certificate
 
@@ -33,26 +34,56 @@ class _Answers(BaseHTTPRequestHandler):
         pass
 
 
+class _CountingServer(ThreadingHTTPServer):
+    """Counts the connections it was offered (each TLS handshake, whether or not it succeeds)."""
+
+    offered = 0
+
+    def get_request(self) -> tuple[object, object]:
+        self.offered += 1
+        return super().get_request()
+
+
 @contextlib.contextmanager
-def https_server(certificate: tuple[Path, Path]) -> Iterator[str]:
-    """An HTTPS server on a free 127.0.0.1 port presenting ``certificate``; yields its root address."""
+def https_server(certificate: tuple[Path, Path]) -> Iterator[_CountingServer]:
+    """An HTTPS server on a free 127.0.0.1 port presenting ``certificate``."""
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(*certificate)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Answers)
+    server = _CountingServer(("127.0.0.1", 0), _Answers)
     server.socket = context.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"https://127.0.0.1:{server.server_address[1]}"
+        yield server
     finally:
         server.shutdown()
         server.server_close()
 
 
-def test_every_client_refuses_a_service_whose_certificate_nobody_vouches_for(tmp_path: Path) -> None:
-    with https_server(self_signed_certificate(tmp_path)) as base_url:
-        for _ in range(2):  # the first client loads the trusted certificates, the second reuses them
-            with ApiClient(base_url, DEMO_KEY, timeout=5.0, max_retries=0) as client:
-                with pytest.raises(errors.TransportError) as refused:
+def test_every_client_refuses_a_service_whose_certificate_nobody_vouches_for_and_says_so(
+    tmp_path: Path,
+) -> None:
+    with https_server(self_signed_certificate(tmp_path)) as server:
+        base_url = f"https://127.0.0.1:{server.server_address[1]}"
+        for tried in (1, 2):  # the first client loads the trusted certificates, the second reuses them
+            with ApiClient(base_url, DEMO_KEY, timeout=5.0) as client:  # retries allowed, none taken
+                with pytest.raises(errors.CertificateError) as refused:
                     client.lookup("example.com")
+            assert "certificate is not trusted" in str(refused.value)
             assert "CERTIFICATE_VERIFY_FAILED" in repr(refused.value.__cause__)
+            # Asked once: an untrusted certificate stays so. (The server took each connection before
+            # its handshake could fail, so the count is whole when the client gives up.)
+            assert server.offered == tried
+
+
+def test_a_bulk_run_asks_each_domain_once_when_the_certificate_is_not_trusted(tmp_path: Path) -> None:
+    """Each domain fails at once with the certificate's words, none asked again (a dropped connection
+    would be, after a pause)."""
+    domains = ["stripe.com", "hubspot.com", "example.com"]
+    with https_server(self_signed_certificate(tmp_path)) as server:
+        base_url = f"https://127.0.0.1:{server.server_address[1]}"
+        with ApiClient(base_url, DEMO_KEY, timeout=5.0, max_retries=0) as client:
+            results = BulkRunner(client.dr, workers=2).run_all(domains)
+        assert sorted(r.item for r in results) == sorted(domains)
+        assert all(isinstance(r.error, errors.CertificateError) for r in results), results
+        assert server.offered == len(domains)
