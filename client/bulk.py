@@ -163,8 +163,9 @@ class ItemResult(Generic[T]):
         return self.error is None and not self.skipped
 
 
-#: Errors after which no further request can succeed, so the run stops asking.
-RUN_ENDING_ERRORS: tuple[type[ApiError], ...] = (AuthError, PaymentRequiredError)
+#: Errors after which no further request can succeed, so the run stops asking (an untrusted certificate
+#: is the service's, whatever the item).
+RUN_ENDING_ERRORS: tuple[type[ApiError], ...] = (AuthError, PaymentRequiredError, CertificateError)
 
 
 class BulkRunner(Generic[T]):
@@ -238,8 +239,8 @@ class BulkRunner(Generic[T]):
 
     def _transient_wait(self, err: ApiError, attempt: int) -> float | None:
         """Seconds before asking again after a 503 or a dropped connection, or None: give up."""
-        if isinstance(err, ApiTimeoutError | CertificateError) or attempt >= TRANSIENT_ATTEMPTS:
-            return None  # a timeout already waited the whole timeout; a certificate stays untrusted
+        if isinstance(err, ApiTimeoutError) or attempt >= TRANSIENT_ATTEMPTS:
+            return None  # a timeout already waited the whole timeout
         if isinstance(err, UnavailableError) and err.retry_after is not None:
             return err.retry_after if err.retry_after <= self.max_pause else None
         return backoff_s(attempt)
@@ -264,6 +265,9 @@ class BulkRunner(Generic[T]):
                 self.pacer.rate_limited(started, wait_s)
                 if attempts >= self.max_attempts:
                     return ItemResult(item, error=err, attempts=attempts)
+            except RUN_ENDING_ERRORS as err:
+                self._end_run(err, item)
+                return ItemResult(item, error=err, attempts=attempts)
             except (UnavailableError, TransportError) as err:
                 delay = self._transient_wait(err, transient)
                 transient += 1
@@ -271,9 +275,6 @@ class BulkRunner(Generic[T]):
                     return ItemResult(item, error=err, attempts=attempts)
                 if self._stop.wait(delay):
                     return ItemResult(item, error=err, attempts=attempts)
-            except RUN_ENDING_ERRORS as err:
-                self._end_run(err, item)
-                return ItemResult(item, error=err, attempts=attempts)
             except ApiError as err:
                 return ItemResult(item, error=err, attempts=attempts)
             except Exception as exc:

@@ -15,6 +15,7 @@ import pytest
 
 from client import ApiClient, errors
 from client.bulk import BulkRunner
+from client.models import DomainRating
 from sandbox import DEMO_KEY
 from tests.store.local_servers import self_signed_certificate
 
@@ -76,14 +77,18 @@ def test_every_client_refuses_a_service_whose_certificate_nobody_vouches_for_and
             assert server.offered == tried
 
 
-def test_a_bulk_run_asks_each_domain_once_when_the_certificate_is_not_trusted(tmp_path: Path) -> None:
-    """Each domain fails at once with the certificate's words, none asked again (a dropped connection
-    would be, after a pause)."""
+def test_a_bulk_run_stops_at_the_first_untrusted_certificate_and_says_why_for_every_domain(
+    tmp_path: Path,
+) -> None:
+    """The certificate is the service's, whatever the domain: one refusal ends the run (as a refused key
+    does), and every domain not asked says why (a dropped connection would be asked again, per domain)."""
     domains = ["stripe.com", "hubspot.com", "example.com"]
     with https_server(self_signed_certificate(tmp_path)) as server:
         base_url = f"https://127.0.0.1:{server.server_address[1]}"
         with ApiClient(base_url, DEMO_KEY, timeout=5.0, max_retries=0) as client:
-            results = BulkRunner(client.dr, workers=2).run_all(domains)
-        assert sorted(r.item for r in results) == sorted(domains)
-        assert all(isinstance(r.error, errors.CertificateError) for r in results), results
-        assert server.offered == len(domains)
+            runner: BulkRunner[DomainRating] = BulkRunner(client.dr, workers=1)
+            results = runner.run_all(domains)
+        assert server.offered == 1
+    assert isinstance(runner.ended_by, errors.CertificateError)
+    assert all(isinstance(r.error, errors.CertificateError) for r in results), results
+    assert [r.skipped for r in results] == [False, True, True]
