@@ -141,7 +141,9 @@ def _error_for(response: httpx.Response, operation: str) -> errors.ApiError:
 def _unreachable(exc: httpx.TransportError, operation: str) -> errors.TransportError:
     """The typed error for a connection that brought no answer: an untrusted certificate is its own."""
     cause: BaseException | None = exc
-    while cause is not None:
+    seen: set[int] = set()  # a chain may loop back on itself
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
         if isinstance(cause, ssl.SSLCertVerificationError):
             return errors.CertificateError(
                 "The service's certificate is not trusted on this machine "
