@@ -71,7 +71,10 @@ def sandbox_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedApp]
 @pytest.fixture(scope="module")
 def app_url(request: pytest.FixtureRequest, worker_chromium: WorkerChromium) -> str:
     """The Live app's address: the process's shared one, or with ``OWN_APP = True`` in the module (its
-    tests count what the service is asked, so no other module may have cached it) the module's own."""
+    tests count what the service is asked, so no other module may have cached it) the module's own.
+
+    ``worker_chromium`` is named so that the module counts as one that drives the browser (the app is
+    picked by name below, which pytest cannot see): otherwise it would close the browser first."""
     own = getattr(request.module, "OWN_APP", False)
     served: ServedApp = request.getfixturevalue("own_served_app" if own else "served_app")
     return served.url
