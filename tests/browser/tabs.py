@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, ViewportSize
+from playwright.sync_api import Error as PlaywrightError
 
 from bench import chromium
 
@@ -195,14 +196,27 @@ def new_tab(browser: BrowserProfile, *, height: int = 1000) -> Page:
 
 #: The app's root element, which says whether the page is connected and whether a script run is going on.
 APP_ROOT = '[data-testid="stApp"]'
-#: Added to every tab of the profile before its page loads: counts the messages the app's server sends.
+#: The app's sidebar (navigation, connection, the open-alert count).
+SIDEBAR = '[data-testid="stSidebar"]'
+#: Added to every tab of the profile before its page loads: counts the messages the app's server sends,
+#: and notes when the last one came and when the page last sent one (every message the page sends, a
+#: script run asked for or a heartbeat, is answered).
 COUNT_SERVER_MESSAGES = """(() => {
   window.__serverMessages = 0;
+  window.__lastServerMessageAt = 0;
+  window.__lastSentAt = 0;
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
-      this.addEventListener('message', () => { window.__serverMessages += 1; });
+      this.addEventListener('message', () => {
+        window.__serverMessages += 1;
+        window.__lastServerMessageAt = performance.now();
+      });
+    }
+    send(data) {
+      window.__lastSentAt = performance.now();
+      return super.send(data);
     }
   };
 })();"""
@@ -277,8 +291,39 @@ def _shows_app_of(page: Page, url: str) -> bool:
     return connected and page.evaluate("() => window.__serverMessages !== undefined")
 
 
+#: In the tab: resolves once what the page last sent has been answered, the server has then sent nothing
+#: for ``QUIET_MS`` and no script run is going on, and at least ``SETTLE_GRACE_MS`` after the call. (A
+#: click's rerun request leaves the page a moment after the click, in a timer of Streamlit's own: the
+#: grace lets it go, so it counts as sent. A run that ends in ``st.rerun()`` is followed by the next at
+#: once, well within the quiet time.)
+SETTLE_GRACE_MS = 60
+SETTLE = """([rootSelector, timeoutMs, graceMs, quietMs]) => new Promise((resolve, reject) => {
+  const root = document.querySelector(rootSelector);
+  const started = performance.now();
+  const poll = setInterval(() => {
+    const now = performance.now();
+    // A page just loaded has had no answer yet: its first script run is still to come.
+    const answered = window.__serverMessages > 0 && window.__lastServerMessageAt >= window.__lastSentAt;
+    const quiet = now - window.__lastServerMessageAt >= quietMs;
+    const state = root && root.getAttribute('data-test-script-state');
+    if (now - started >= graceMs && answered && quiet && state === 'notRunning') {
+      clearInterval(poll); resolve();
+    } else if (now - started > timeoutMs) {
+      clearInterval(poll);
+      reject(new Error(`the script run did not end (${state}, answered: ${answered})`));
+    }
+  }, 20);
+})"""
+
+
 def settled(page: Page, *, linger_ms: int = 0) -> None:
-    """Wait until Streamlit has finished the current script run (its status widget is gone).
+    """Wait until Streamlit has finished the script run the page last asked for: what the page sent has
+    been answered, the server has gone quiet and the run's state is "not running" (``SETTLE``). Nothing
+    is waited for once that holds, and a machine slow to answer is waited for, where a fixed pause
+    would be too long for one and too short for the other.
+
+    A tab opened without ``COUNT_SERVER_MESSAGES`` (a browser context of its own) can't say what it
+    sent: there a fixed 300 ms gives a run asked for time to start before its status widget is read.
 
     ``linger_ms`` gives components and iframes time to draw after the run, for checks that read the
     whole page rather than one element.
@@ -287,7 +332,19 @@ def settled(page: Page, *, linger_ms: int = 0) -> None:
     profile's other tabs only now and then, so a table there may keep a stale width for a second.
     """
     page.bring_to_front()
-    page.wait_for_timeout(300)
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while True:
+        try:
+            if page.evaluate("() => window.__lastSentAt !== undefined"):
+                page.evaluate(SETTLE, [APP_ROOT, TIMEOUT_MS, SETTLE_GRACE_MS, QUIET_MS])
+            else:
+                page.wait_for_timeout(300)
+            break
+        except PlaywrightError as error:
+            # The page loaded another address meanwhile (a sign-in landing on its deep link): wait on that.
+            if "context was destroyed" not in error.message or time.monotonic() > deadline:
+                raise
+            page.locator(APP_ROOT).wait_for(timeout=TIMEOUT_MS)
     page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=TIMEOUT_MS)
     if linger_ms:
         page.wait_for_timeout(linger_ms)

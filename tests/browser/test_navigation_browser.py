@@ -18,12 +18,11 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, go_to, new_tab, settled
+from tests.browser.tabs import SIDEBAR, TIMEOUT_MS, BrowserProfile, go_to, new_tab, settled
 
 pytestmark = pytest.mark.browser
 
 DOMAIN = "stripe.com"
-SIDEBAR = '[data-testid="stSidebar"]'
 METRIC = '[data-testid="stMetric"]'
 
 

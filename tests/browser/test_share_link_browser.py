@@ -28,7 +28,7 @@ from store import HistoryStore
 from store.reports.links import ANYONE, EXPIRED, NOT_VALID, REVOKED
 from store.reports.period import parse_month
 from tests.browser.oidc import SignInSecrets, Someone, loopback_only, mock_provider, write_secrets
-from tests.browser.tabs import COUNT_SERVER_MESSAGES, TIMEOUT_MS, BrowserProfile, go_to, settled
+from tests.browser.tabs import COUNT_SERVER_MESSAGES, SIDEBAR, TIMEOUT_MS, BrowserProfile, go_to, settled
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,6 @@ SITE = "example.com"
 PERIOD = parse_month("2024-12")
 TODAY = date(2025, 1, 6)
 VIEWER = Someone("vic@team.example", "Vic Viewer")
-SIDEBAR = '[data-testid="stSidebar"]'
 NAVIGATION = '[data-testid="stSidebarNav"]'
 
 

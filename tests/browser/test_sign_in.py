@@ -48,6 +48,7 @@ from tests.browser.oidc import (
 )
 from tests.browser.tabs import (
     LAPTOP_WIDTHS,
+    SIDEBAR,
     TIMEOUT_MS,
     BrowserProfile,
     assert_tables_fit,
@@ -85,7 +86,6 @@ TRACKED_PAGE = "tracked-keywords"
 TRACKED = f"{TRACKED_PAGE}?domain={SITE}"
 EDITOR_KEYWORD = "sign in audit keyword"
 LEAVER_KEYWORD = "too late keyword"
-SIDEBAR = '[data-testid="stSidebar"]'
 #: The guides' screenshots are taken at this width (a common laptop), in the light theme.
 SCREENSHOT_WIDTH = max(LAPTOP_WIDTHS)
 STATUS = '[data-testid="stStatusWidget"]'

@@ -20,7 +20,7 @@ from client.settings import key_fingerprint
 from components.core.history import WATCHED_TTL_S
 from sandbox import DEMO_KEY, SandboxServer
 from store.history import HistoryStore
-from tests.browser.tabs import BrowserProfile
+from tests.browser.tabs import BrowserProfile, settled
 
 TIMEOUT_MS = 60_000
 ROUTE_COOKIE = "adash_route"
@@ -54,11 +54,6 @@ def _route_to(front: Front, replica: Replica) -> str:
         if _routes_of(front, value)[-1].upstream == replica.upstream:
             return value
     raise AssertionError(f"no route cookie reached {replica.upstream} in 64 tries")
-
-
-def _wait_settled(page: Page) -> None:
-    page.wait_for_timeout(300)
-    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=TIMEOUT_MS)
 
 
 def test_a_new_browser_gets_a_route_cookie_and_its_first_request_goes_where_the_rest_go(front: Front) -> None:
@@ -117,7 +112,7 @@ def test_a_domain_watched_through_one_process_is_watched_on_the_other(
     while True:
         page.goto(f"{second.url}/?domain={subject}", wait_until="domcontentloaded")
         page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)
-        _wait_settled(page)
+        settled(page)
         if page.get_by_role("button", name="Stop watching").count() or time.monotonic() > deadline:
             break
         page.wait_for_timeout(2_000)
@@ -135,7 +130,7 @@ def test_a_browser_through_nginx_is_served_and_its_session_stays_on_one_process(
     page.goto(f"{front.url}/?domain=stripe.com", wait_until="domcontentloaded")
     page.get_by_role("heading", name="Domain overview").first.wait_for(timeout=TIMEOUT_MS)
     page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)  # drawn by the script run, over the WebSocket
-    _wait_settled(page)
+    settled(page)
     route = next(c["value"] for c in context.cookies() if c["name"] == ROUTE_COOKIE)
     context.close()  # nginx logs the WebSocket when it closes
     served = _routes_of(front, route, at_least=3, stream=True)
@@ -149,7 +144,7 @@ def _overview(browser: BrowserProfile, replica: Replica, domain: str) -> Page:
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(f"{replica.url}/?domain={domain}", wait_until="domcontentloaded")
     page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)
-    _wait_settled(page)
+    settled(page)
     return page
 
 
@@ -185,7 +180,7 @@ def test_pages_and_writes_keep_working_when_redis_goes_away_mid_run(
     page.goto(f"{first.url}/?domain=slack.com", wait_until="commit")
     shared_redis.stop()  # while the first process runs the page
     page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)
-    _wait_settled(page)
+    settled(page)
     _shows_the_overview(page, "slack.com")
     page.get_by_role("button", name="Watch", exact=True).first.click()  # a write while Redis is gone
     page.get_by_role("button", name="Stop watching").wait_for(timeout=TIMEOUT_MS)
@@ -223,7 +218,7 @@ def test_when_a_process_stops_its_browsers_are_served_by_the_other(
     page = context.new_page()
     page.goto(f"{front.url}/?domain=stripe.com", wait_until="domcontentloaded")
     page.locator(METRIC).first.wait_for(timeout=TIMEOUT_MS)
-    _wait_settled(page)
+    settled(page)
     _shows_the_overview(page, "stripe.com")
     context.close()
     since_the_stop = _routes_of(front, route, at_least=probes + 2, stream=True)[probes:]
