@@ -294,8 +294,9 @@ def _shows_app_of(page: Page, url: str) -> bool:
 #: In the tab: resolves once what the page last sent has been answered, the server has then sent nothing
 #: for ``QUIET_MS`` and no script run is going on, and at least ``SETTLE_GRACE_MS`` after the call. (A
 #: click's rerun request leaves the page a moment after the click, in a timer of Streamlit's own: the
-#: grace lets it go, so it counts as sent. A run that ends in ``st.rerun()`` is followed by the next at
-#: once, well within the quiet time.)
+#: grace lets it go, so it counts as sent. The quiet time is the one ``NAVIGATED`` keeps: with 120 ms, a
+#: download clicked on a first visit to the Reports page once found its file gone, a later run of the
+#: page having begun after the quiet time.)
 SETTLE_GRACE_MS = 60
 SETTLE = """([rootSelector, timeoutMs, graceMs, quietMs]) => new Promise((resolve, reject) => {
   const root = document.querySelector(rootSelector);
