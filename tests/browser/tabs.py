@@ -230,13 +230,12 @@ NAVIGATE_IN_SESSION = """([url, rootSelector, timeoutMs, quietMs]) => {
   const root = document.querySelector(rootSelector);
   const before = window.__serverMessages;
   const started = performance.now();
-  let count = before, lastChange = started;
   window.__navigated = new Promise((resolve, reject) => {
     const poll = setInterval(() => {
       const now = performance.now();
-      if (window.__serverMessages !== count) { count = window.__serverMessages; lastChange = now; }
+      const count = window.__serverMessages;
       const state = root.getAttribute('data-test-script-state');
-      if (count > before && now - lastChange >= quietMs && state === 'notRunning') {
+      if (count > before && now - window.__lastServerMessageAt >= quietMs && state === 'notRunning') {
         clearInterval(poll); resolve();
       } else if (now - started > timeoutMs) {
         clearInterval(poll);
@@ -288,7 +287,13 @@ def _shows_app_of(page: Page, url: str) -> bool:
     if origin(page.url) != origin(url):
         return False
     connected = page.locator(f'{APP_ROOT}[data-test-connection-state="CONNECTED"]').count() == 1
-    return connected and page.evaluate("() => window.__serverMessages !== undefined")
+    return connected and _hears_the_server(page)
+
+
+def _hears_the_server(page: Page) -> bool:
+    """Whether ``page`` runs ``COUNT_SERVER_MESSAGES`` (every tab of the profile does; a browser context of
+    a test's own only if it added the script)."""
+    return bool(page.evaluate("() => window.__serverMessages !== undefined"))
 
 
 #: In the tab: resolves once what the page last sent has been answered, the server has then sent nothing
@@ -336,7 +341,7 @@ def settled(page: Page, *, linger_ms: int = 0) -> None:
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while True:
         try:
-            if page.evaluate("() => window.__lastSentAt !== undefined"):
+            if _hears_the_server(page):
                 page.evaluate(SETTLE, [APP_ROOT, TIMEOUT_MS, SETTLE_GRACE_MS, QUIET_MS])
             else:
                 page.wait_for_timeout(300)
