@@ -27,7 +27,7 @@ from store.notes import NotesMixin
 from store.queries import QueriesMixin
 from store.recording import RecordingMixin
 from store.reports.comments import CommentsMixin
-from store.reports.feeds import FeedsMixin
+from store.reports.feed_records import FeedsMixin
 from store.reports.links import LinksMixin
 from store.reports.schedules import ReportScheduleMixin
 from store.watchlist import WatchlistMixin
@@ -162,7 +162,6 @@ def _guard_public_methods() -> None:
         "seed",
         "record_audit",
         "set_alert_setting",
-        "evaluate_alerts",
         "record_findings",
         "acknowledge_alert",
         "reopen_alert",

@@ -14,6 +14,14 @@ from typing import Any
 import pandas as pd
 from sqlalchemy import Engine, Select, and_, func, select
 
+from schema.history import (
+    DOMAIN_COLUMNS,
+    KEYWORD_BEST_COLUMNS,
+    KEYWORD_COLUMNS,
+    LINK_COLUMNS,
+    SERP_COLUMNS,
+    TRUST_TOTAL_COLUMNS,
+)
 from store.models import (
     DomainSnapshotRow,
     KeywordSnapshotRow,
@@ -21,18 +29,8 @@ from store.models import (
     TrustMapLinkRow,
     TrustMapSnapshotRow,
 )
-from store.rows import DOMAIN_VALUES, KEYWORD_VALUES, LINK_VALUES, TRUST_MAP_TOTALS, subject_name
+from store.rows import subject_name
 from store.watchlist import check_account
-
-# The columns of each query's frame: the subject and day, what was read (as recorded), and where from.
-DOMAIN_COLUMNS = ("domain", "day", *DOMAIN_VALUES, "source")
-LINK_COLUMNS = ("referring_domain", *LINK_VALUES)
-TRUST_TOTAL_COLUMNS = ("day", *TRUST_MAP_TOTALS)
-KEYWORD_COLUMNS = ("site", "keyword", "day", *KEYWORD_VALUES, "source")
-#: One result of a watched keyword's top 10 on one day.
-SERP_COLUMNS = ("site", "keyword", "day", "position", "domain", "dr")
-#: Each keyword's best position ever recorded and the first day it was reached.
-KEYWORD_BEST_COLUMNS = ("keyword", "best_position", "best_day")
 
 INTEGER_COLUMNS = frozenset(
     {

@@ -19,6 +19,7 @@ from sqlalchemy import Connection, Engine, Row, Table, and_, delete, exists, ins
 from sqlalchemy.dialects import postgresql, sqlite
 
 from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
+from schema import history as columns
 from store import rows as shape
 from store.models import (
     DomainSnapshotRow,
@@ -116,7 +117,7 @@ def _record_serp(conn: Connection, rows: list[dict[str, Any]]) -> int:
         return 0
     written = 0
     for chunk in _chunks(rows):
-        written += len(upsert(conn, SERPS, chunk, SERP_KEY, shape.SERP_VALUES))
+        written += len(upsert(conn, SERPS, chunk, SERP_KEY, columns.SERP_VALUES))
     first = rows[0]
     stale = delete(SERPS).where(
         and_(*(SERPS.c[name] == first[name] for name in KEYWORD_KEY)),
@@ -146,7 +147,7 @@ class RecordingMixin:
         """The day's lookup, under ``domain`` (the domain asked for) when given."""
         row = {**self._stamp(account, day, source), **shape.lookup_values(lookup, domain)}
         with self._writer.begin() as conn:
-            written = upsert(conn, DOMAINS, [row], DOMAIN_KEY, shape.DOMAIN_VALUES)
+            written = upsert(conn, DOMAINS, [row], DOMAIN_KEY, columns.DOMAIN_VALUES)
         return "recorded" if written else "unchanged"
 
     def record_trust_map(
@@ -156,7 +157,7 @@ class RecordingMixin:
         links = shape.trust_map_links(trust_map)
         row = {**self._stamp(account, day, source), **shape.trust_map_values(trust_map, links, domain)}
         with self._writer.begin() as conn:
-            written = upsert(conn, TRUST_MAPS, [row], DOMAIN_KEY, shape.TRUST_MAP_VALUES)
+            written = upsert(conn, TRUST_MAPS, [row], DOMAIN_KEY, columns.TRUST_MAP_VALUES)
             if written:
                 _replace_links(conn, {written[0]: links})
         return "recorded" if written else "unchanged"
@@ -168,7 +169,7 @@ class RecordingMixin:
         stamp = self._stamp(account, day, source)
         keyword_rows = [{**stamp, **values} for values in shape.tracked_values(tracked, slug)]
         with self._writer.begin() as conn:
-            written = upsert(conn, KEYWORDS, keyword_rows, KEYWORD_KEY, shape.KEYWORD_VALUES)
+            written = upsert(conn, KEYWORDS, keyword_rows, KEYWORD_KEY, columns.KEYWORD_VALUES)
         return "recorded" if written else "unchanged"
 
     def record_keyword_report(
@@ -184,7 +185,7 @@ class RecordingMixin:
         written) when the report says where no site stands: a missing read is never "not ranking"."""
         row = {**self._stamp(account, day, source), **shape.keyword_report_values(report, site, keyword)}
         with self._writer.begin() as conn:
-            written = len(upsert(conn, KEYWORDS, [row], KEYWORD_KEY, shape.KEYWORD_VALUES))
+            written = len(upsert(conn, KEYWORDS, [row], KEYWORD_KEY, columns.KEYWORD_VALUES))
             written += _record_serp(conn, _serp_rows(row, report))
         return "recorded" if written else "unchanged"
 
@@ -224,7 +225,7 @@ class RecordingMixin:
         for domain_rows in by_domain.values():
             with self._writer.begin() as conn:
                 for chunk in _chunks(_last_per_key(domain_rows, DOMAIN_KEY)):
-                    written += len(upsert(conn, DOMAINS, chunk, DOMAIN_KEY, shape.DOMAIN_VALUES))
+                    written += len(upsert(conn, DOMAINS, chunk, DOMAIN_KEY, columns.DOMAIN_VALUES))
 
         # day → (snapshot row, its links), per domain; the last map given for a day wins.
         maps_by_domain: dict[str, dict[date, tuple[dict[str, Any], list[dict[str, Any]]]]] = defaultdict(dict)
@@ -236,7 +237,7 @@ class RecordingMixin:
             with self._writer.begin() as conn:
                 for chunk in _chunks([row for row, _links in by_day.values()]):
                     changed = upsert_returning(
-                        conn, TRUST_MAPS, chunk, DOMAIN_KEY, shape.TRUST_MAP_VALUES, ("id", "day")
+                        conn, TRUST_MAPS, chunk, DOMAIN_KEY, columns.TRUST_MAP_VALUES, ("id", "day")
                     )
                     _replace_links(conn, {row.id: by_day[row.day][1] for row in changed})
                     written += len(changed)
@@ -250,7 +251,7 @@ class RecordingMixin:
         for site_rows in by_site.values():
             with self._writer.begin() as conn:
                 for chunk in _chunks(_last_per_key(site_rows, KEYWORD_KEY)):
-                    written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, shape.KEYWORD_VALUES))
+                    written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, columns.KEYWORD_VALUES))
 
         report_rows, serp_rows = [], []
         for day, report, site in keyword_reports:
@@ -260,9 +261,9 @@ class RecordingMixin:
         if report_rows:  # watched keywords' reports and their top 10s: one transaction for all of them
             with self._writer.begin() as conn:
                 for chunk in _chunks(_last_per_key(report_rows, KEYWORD_KEY)):
-                    written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, shape.KEYWORD_VALUES))
+                    written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, columns.KEYWORD_VALUES))
                 for chunk in _chunks(_last_per_key(serp_rows, SERP_KEY)):
-                    written += len(upsert(conn, SERPS, chunk, SERP_KEY, shape.SERP_VALUES))
+                    written += len(upsert(conn, SERPS, chunk, SERP_KEY, columns.SERP_VALUES))
         return written
 
     def has_rows(self, account: str) -> bool:

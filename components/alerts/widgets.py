@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
+from analysis.links import MARKET_PATH, alert_query, chart_path
 from components.alerts.changes import acknowledge, check_now, reopen
 from components.alerts.frames import (
     ACKNOWLEDGED_COLUMNS,
@@ -34,7 +35,6 @@ from components.core import access, alerts
 from components.core.connection import Connection
 from components.core.pages import HISTORY, MARKET, link_to
 from components.core.tables import TWO_LINE_ROW_HEIGHT, table_with_export
-from store.alerts import MARKET_PATH, alert_query, chart_path
 
 if TYPE_CHECKING:
     from store import HistoryStore

@@ -26,6 +26,7 @@ import streamlit as st
 from client.settings import key_fingerprint
 from components.core import history
 from components.core.connection import Connection, configured_settings
+from services.alerts.evaluate import evaluate_alerts
 
 if TYPE_CHECKING:
     from store import EvaluationReport, HistoryStore
@@ -110,7 +111,7 @@ def channels(conn: Connection) -> tuple[str, ...]:
     team = configured_settings().api_key
     if team is None or key_fingerprint(team.get_secret_value()) != conn.fingerprint:
         return ()
-    from store.alerts.config import AlertConfig
+    from services.alerts.config import AlertConfig
 
     try:
         return tuple(AlertConfig.load().channels)
@@ -121,6 +122,6 @@ def channels(conn: Connection) -> tuple[str, ...]:
 
 def check_now(conn: Connection, store: HistoryStore) -> EvaluationReport:
     """Run the account's rules over the last ``RECENT_DAYS`` of its history (no fetching)."""
-    report = store.evaluate_alerts(conn.fingerprint, days=RECENT_DAYS, channels=channels(conn))
+    report = evaluate_alerts(store, conn.fingerprint, days=RECENT_DAYS, channels=channels(conn))
     forget_count(conn.fingerprint)
     return report

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import pandas as pd
 import streamlit as st
 
+from analysis.figures.common import inert_figure
 from client import ApiClient, ApiError, AuthError
 from client.growth_inputs import DiscoveryFilters, check_gsc_range, normalise_slug
 from client.growth_models import (
@@ -51,7 +52,6 @@ from client.visibility_models import AiVisibility, GscAuditResult, GscPerformanc
 from components.core import cache_records, history_reads, shared_cache
 from components.core.cache_books import CacheLedger, QuotaBoard
 from components.core.connection import Connection
-from store.figures.common import inert_figure
 
 #: Authority data changes weekly; 15 minutes keeps a session snappy without going stale.
 CACHE_TTL_S = 15 * 60

@@ -31,6 +31,7 @@ import streamlit as st
 from components.core import shared_cache
 from components.core.connection import Connection
 from components.history.source import CachedSource, HistorySource, QueryCache, StoreSource
+from services.alerts.evaluate import evaluate_alerts
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -335,7 +336,7 @@ def _evaluate_demo_alerts(store: HistoryStore, account: str) -> None:
     """The demo's alerts (nothing is sent anywhere). A failure is logged and leaves the history as it
     is: the demo's charts never depend on its alerts."""
     try:
-        store.evaluate_alerts(account, days=DEMO_ALERT_DAYS)
+        evaluate_alerts(store, account, days=DEMO_ALERT_DAYS)
     except Exception as exc:
         logger.warning("demo alerts not evaluated: %s", getattr(exc, "reason", None) or type(exc).__name__)
 

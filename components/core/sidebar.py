@@ -11,6 +11,7 @@ from typing import Literal
 
 import streamlit as st
 
+from analysis.figures.common import DOWN, UP
 from client.models import QuotaInfo
 from client.safe_urls import display_url
 from components.common.access_rules import may_write
@@ -29,7 +30,6 @@ from components.core.connection import (
     default_mode,
 )
 from components.core.pages import ALERTS
-from store.figures.common import DOWN, UP
 
 MODE_LABELS = {"sandbox": "Sandbox demo data", "live": "Live API"}
 #: Session-state keys starting with this hold results fetched with one key; dropped on a key change.

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pandas as pd
 
-from store.figures.history_frames import best_positions, empty
+from analysis.figures.history_frames import best_positions, empty
+from schema.history import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, SERP_COLUMNS, TRUST_TOTAL_COLUMNS
 from store.notes import NOTE_COLUMNS
-from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, SERP_COLUMNS, TRUST_TOTAL_COLUMNS
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -40,7 +40,7 @@ WatchTuple = tuple[str, str, str, str]
 
 
 class HistorySource(Protocol):
-    """The rows one account's History page reads (columns as in ``store.figures.history_frames``)."""
+    """The rows one account's History page reads (columns as in ``analysis.figures.history_frames``)."""
 
     def domain_history(self, domains: Sequence[str], since: date | None) -> pd.DataFrame: ...
 

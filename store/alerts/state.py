@@ -49,7 +49,7 @@ ALERT_COLUMNS = (
     "acknowledged_at",
     "acknowledged_by",
     "delivery",
-    # The evidence the chart link opens on (``store.alerts.links.alert_query``).
+    # The evidence the chart link opens on (``analysis.links.alert_query``).
     "since",
     "metric",
     "referring_domain",
@@ -148,20 +148,6 @@ class AlertsMixin:
         return RuleSetting(rule, value, bool(enabled))
 
     # --- evaluating and recording -------------------------------------------------------------
-
-    def evaluate_alerts(
-        self,
-        account: str,
-        *,
-        as_of: date | None = None,
-        days: int = 1,
-        channels: Sequence[str] = (),
-    ) -> EvaluationReport:
-        """Run the enabled rules on each of the ``days`` days ending ``as_of`` (default: the account's
-        latest snapshot day) and record what they find; re-running a day records nothing new."""
-        from store.alerts.evaluate import evaluate
-
-        return evaluate(self, account, as_of=as_of, days=days, channels=channels)  # type: ignore[arg-type]  # self is the HistoryStore this mixin is part of
 
     def latest_snapshot_day(self, account: str) -> date | None:
         """The newest day the account has any snapshot of (None: it has none)."""

@@ -1,5 +1,5 @@
 """Scheduled monthly reports in the history database: each site's schedule (``report_schedules``) and
-what became of each report it made (``report_sends``, the outbox ``store.jobs.reports`` fills and
+what became of each report it made (``report_sends``, the outbox ``services.jobs.reports`` fills and
 empties).
 
 ``ReportScheduleMixin`` joins ``HistoryStore``: set, remove and read a site's schedule (its recipients

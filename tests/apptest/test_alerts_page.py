@@ -16,14 +16,15 @@ import pytest
 from sqlalchemy import text
 from streamlit.testing.v1 import AppTest
 
+from analysis.links import alert_query, chart_query
 from client.models import TrustMap
 from client.settings import key_fingerprint
 from components.alerts.frames import alert_words
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import tracked_on
+from services.alerts.evaluate import evaluate_alerts
 from store import HistoryStore
-from store.alerts import alert_query, chart_query
 from tests.apptest.app_pages import as_read, open_page, shown_text, signed_in
 from tests.store.samples import dofollow_map
 
@@ -54,7 +55,7 @@ def _history(store: HistoryStore) -> None:
 def store(own_store: HistoryStore) -> HistoryStore:
     """A store of this test's own (the one the app opens) with the history's alerts found."""
     _history(own_store)
-    found = own_store.evaluate_alerts(ACCOUNT, days=7)
+    found = evaluate_alerts(own_store, ACCOUNT, days=7)
     assert found.new >= 2, found  # the lost strong link and the spam-risky domain at least
     return own_store
 
@@ -164,7 +165,7 @@ def test_reopening_puts_an_alert_back_among_the_open_ones_without_sending_it_aga
     own_store: HistoryStore,
 ) -> None:
     _history(own_store)
-    own_store.evaluate_alerts(ACCOUNT, days=7, channels=["webhook"])
+    evaluate_alerts(own_store, ACCOUNT, days=7, channels=["webhook"])
     with own_store.engine.begin() as conn:  # the webhook job has sent every one of them
         conn.execute(text("UPDATE alert_deliveries SET state = 'delivered', attempts = 1"))
     found = own_store.alerts(ACCOUNT)

@@ -15,9 +15,9 @@ from streamlit.testing.v1 import AppTest
 
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
+from services.alerts.config import EmailConfig
+from services.jobs.reports import reports_pass
 from store import HistoryStore
-from store.alerts.config import EmailConfig
-from store.jobs.reports import reports_pass
 from tests.apptest.app_pages import as_read, button, shown_text, signed_in
 
 ACCOUNT = key_fingerprint(DEMO_KEY)

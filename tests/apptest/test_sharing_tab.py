@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
+from services.reports.feeds import FEEDS_DIR_ENV
 from store import HistoryStore
-from store.reports.feeds import FEEDS_DIR_ENV
 from store.reports.links import REVOKED, LinkRefused
 from store.reports.period import parse_month
 from tests.apptest.app_pages import as_read, button, shown_text, signed_in

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from analysis.figures.common import DOWN, UP
 from components.core.sidebar import (
     QUOTA_BAR_KEY,
     QUOTA_LOOK,
@@ -12,7 +13,6 @@ from components.core.sidebar import (
     quota_level,
     quota_share,
 )
-from store.figures.common import DOWN, UP
 
 AMBER = QUOTA_LOOK["low"][0]
 

@@ -16,10 +16,10 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
+from analysis.figures import history_frames as frames
 from components.core import page_visits
 from components.history.evidence import LINK_PARAMS, LinkedEvidence, read_link
 from components.history.widgets.pieces import period_picker
-from store.figures import history_frames as frames
 
 #: The link last taken (the visit, its parameters), so each link is applied once per visit whichever
 #: tab reads it.

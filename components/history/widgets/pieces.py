@@ -16,6 +16,7 @@ from typing import Literal
 import pandas as pd
 import streamlit as st
 
+from analysis.figures import history_frames as frames
 from client.errors import ApiError
 from components.common.text import escape_md
 from components.core import access, data, history
@@ -26,7 +27,6 @@ from components.core.writes import audited_store_write
 from components.history.source import HistorySource
 from components.history.watching import watch_subject
 from components.keywords.widgets import owned_sites
-from store.figures import history_frames as frames
 
 TAB_KEY = "history_tab"
 DOMAIN_TAB = "Domain trends"
