@@ -9,9 +9,7 @@ page). Pure: no Streamlit.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -20,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import pandas as pd
 
 from analysis.figures.history_frames import best_positions, empty
+from components.common.bounded_cache import BoundedCache
 from schema.history import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, SERP_COLUMNS, TRUST_TOTAL_COLUMNS
 from store.notes import NOTE_COLUMNS
 
@@ -132,34 +131,33 @@ class QueryCache:
 
     def __init__(self, ttl_s: float = 60.0, max_entries: int = 64) -> None:
         self.ttl_s = ttl_s
-        self.max_entries = max_entries
-        self._lock = threading.Lock()
+        #: account → its generation, one more at each ``changed``; guarded by ``_entries.lock``.
         self._versions: dict[Any, int] = {}
-        self._entries: OrderedDict[tuple[Any, ...], tuple[float, int, Any]] = OrderedDict()
+        #: key → (expiry in ``now()`` seconds, the account's generation when read, the answer).
+        self._entries: BoundedCache[tuple[Any, ...], tuple[float, int, Any]] = BoundedCache(max_entries)
+
+    @property
+    def max_entries(self) -> int:
+        return self._entries.max_entries
 
     def changed(self, account: str | None = None) -> None:
         """Forget the answers of ``account`` (of every account when None)."""
-        with self._lock:
-            for key in [k for k in self._entries if account is None or k[0] == account]:
-                del self._entries[key]
+        with self._entries.lock:
+            self._entries.pop_where(lambda key: account is None or key[0] == account)
             for name in [account] if account is not None else list(self._versions):
                 self._versions[name] = self._versions.get(name, 0) + 1
 
     def get(self, key: tuple[Any, ...], read: Callable[[], T]) -> T:
         started = now()
-        with self._lock:
+        with self._entries.lock:
             version = self._versions.get(key[0], 0)
-            hit = self._entries.get(key)
-            if hit is not None and hit[0] > started and hit[1] == version:
-                self._entries.move_to_end(key)
+            hit = self._entries.get(key, lambda entry: entry[0] > started and entry[1] == version)
+            if hit is not None:
                 return hit[2]
         value = read()
-        with self._lock:
+        with self._entries.lock:
             if self._versions.get(key[0], 0) == version:  # not written meanwhile: still current
-                self._entries[key] = (started + self.ttl_s, version, value)
-                self._entries.move_to_end(key)
-                while len(self._entries) > self.max_entries:
-                    self._entries.popitem(last=False)
+                self._entries.put(key, (started + self.ttl_s, version, value))
         return value
 
 

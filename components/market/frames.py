@@ -4,12 +4,12 @@ year of rows. What the figures are lives in ``analysis.market``."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 import pandas as pd
+
+from components.common.bounded_cache import BoundedCache
 
 T = TypeVar("T")
 
@@ -23,20 +23,18 @@ class FiguresMemo(Generic[T]):
     """
 
     def __init__(self, size: int = 4) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._entries: OrderedDict[tuple[int, Hashable], tuple[pd.DataFrame, T]] = OrderedDict()
+        #: (the frame's identity, key) → (the frame, what was computed from it).
+        self._entries: BoundedCache[tuple[int, Hashable], tuple[pd.DataFrame, T]] = BoundedCache(size)
+
+    @property
+    def size(self) -> int:
+        return self._entries.max_entries
 
     def get(self, frame: pd.DataFrame, key: Hashable, compute: Callable[[], T]) -> T:
         entry_key = (id(frame), key)
-        with self._lock:
-            hit = self._entries.get(entry_key)
-            if hit is not None and hit[0] is frame:
-                self._entries.move_to_end(entry_key)
-                return hit[1]
+        hit = self._entries.get(entry_key, lambda entry: entry[0] is frame)
+        if hit is not None:
+            return hit[1]
         value = compute()
-        with self._lock:
-            self._entries[entry_key] = (frame, value)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+        self._entries.put(entry_key, (frame, value))
         return value
