@@ -10,8 +10,17 @@ import pytest
 
 from client import errors
 from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
+from components.common.wording import describe_error
 from components.keywords.charts import distribution_chart, serp_chart, suggestions_chart
-from components.keywords.frames.ranking import distribution_frame, parse_keyword_list, ranking_frame
+from components.keywords.frames.ranking import (
+    asked_words,
+    distribution_frame,
+    failure_words,
+    parse_keyword_list,
+    ranking_column_order,
+    ranking_frame,
+    ranking_note,
+)
 from components.keywords.frames.report import (
     gap_words,
     known_median,
@@ -202,6 +211,31 @@ def test_ranking_without_a_domain_orders_by_median_and_counts_unknowns() -> None
     assert list(frame["keyword"]) == ["b", "a"]
     assert list(frame["unknown_dr"]) == [2, 1]
     assert frame["gap"].isna().all()
+
+
+def test_ranking_columns_hide_your_dr_and_put_a_failure_next_to_its_keyword() -> None:
+    easy = _report([20, 30, 40], user_dr=35)
+    shown = ranking_column_order(ranking_frame([("easy", easy)]))
+    assert "your_dr" not in shown and "known_results" not in shown and "error" not in shown
+    assert shown[:3] == ["rank", "keyword", "gap"]
+    failed = ranking_column_order(ranking_frame([("easy", easy), ("x", errors.ServerError("boom"))]))
+    assert failed[:3] == ["rank", "keyword", "error"] and failed.count("error") == 1
+
+
+def test_ranking_columns_without_a_domain_leave_the_empty_gap_out() -> None:
+    shown = ranking_column_order(ranking_frame([("a", _report([60, 70]))]))
+    assert not {"gap", "gap_words", "tier", "error"} & set(shown)
+
+
+def test_comparison_words_say_what_was_asked_and_how_it_is_ranked() -> None:
+    assert asked_words(3, 3) == "All 3 keywords were asked just now."
+    assert asked_words(1, 3).startswith("1 of 3 keywords were asked just now; the others came from")
+    said = describe_error(errors.ServerError("boom"))
+    assert failure_words(errors.ServerError("boom")) == f"{said.title}: {said.advice}"
+    ranked = ranking_note(35, has_domain=True, tier_note="TIERS.")
+    assert ranked.startswith("Your DR: 35. Ranked by gap") and ranked.endswith("TIERS.")
+    plain = ranking_note(None, has_domain=False, tier_note="TIERS.")
+    assert plain.startswith("Ranked by median DR.") and plain.endswith("Add your domain to rank by your gap.")
 
 
 def test_distribution_chart_has_one_box_per_keyword_in_ranking_order() -> None:
