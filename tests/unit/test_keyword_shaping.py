@@ -37,7 +37,13 @@ from components.keywords.frames.suggestions import (
     sort_suggestions,
     suggestions_frame,
 )
-from components.keywords.frames.tracked import Usage, gap_reading, tracked_frame, usage
+from components.keywords.frames.tracked import (
+    Usage,
+    gap_reading,
+    tracked_column_order,
+    tracked_frame,
+    usage,
+)
 from sandbox.keyword_data import keyword_report, suggestions
 from tests.sandbox_picks import keyword_with_unknown_dr
 
@@ -304,6 +310,10 @@ def test_tracked_frame_position_change_and_missing_impressions() -> None:
     assert frame["median_dr"].isna().tolist() == [False, True]
     use = usage(listing)
     assert use.at_limit and use.checks_left == 7
+    # Shown at first: what fits a laptop screen, minus the optional columns nobody has a value in.
+    assert tracked_column_order(frame) == [
+        "keyword", "user_position", "position_change", "median_dr", "gap", "impressions", "last_checked_at"
+    ]  # fmt: skip
     assert use.uncapped_checks_words is None  # a plan with an allowance shows it as a meter
 
 
