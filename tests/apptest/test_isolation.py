@@ -20,7 +20,7 @@ from tests.apptest.app_pages import empty_caches, open_page
 DEMO_SITES = set(ACCOUNTS[DEMO_KEY].sites)
 FREE_SITES = set(ACCOUNTS[FREE_KEY].sites)
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
-#: Where the Bulk DR page keeps its last run (views/bulk-dr.py LAST_RUN).
+#: Where the Bulk DR page keeps its last run (components/research/widgets/bulk.py LAST_RUN).
 BULK_RUN = RESULT_PREFIX + "bulk_dr_last_run"
 FREE_SITE = ACCOUNTS[FREE_KEY].sites[0]
 
