@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import Engine, Select, and_, func, select
+from sqlalchemy import Select, and_, func, select
 
 from schema.history import (
     DOMAIN_COLUMNS,
@@ -22,6 +22,7 @@ from schema.history import (
     SERP_COLUMNS,
     TRUST_TOTAL_COLUMNS,
 )
+from store.engine import Connected
 from store.models import (
     DomainSnapshotRow,
     KeywordSnapshotRow,
@@ -84,13 +85,11 @@ def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
     return frame
 
 
-class QueriesMixin:
+class QueriesMixin(Connected):
     """The reads of ``HistoryStore`` (over ``_engine``)."""
 
-    _engine: Engine
-
     def _rows(self, query: Select[Any]) -> list[Any]:
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return list(conn.execute(query).all())
 
     def domain_history(self, account: str, domains: Sequence[str], since: date | None = None) -> pd.DataFrame:
@@ -200,6 +199,6 @@ class QueriesMixin:
         query = select(func.max(SERPS.c.day)).where(SERPS.c.account == check_account(account))
         if site is not None:
             query = query.where(SERPS.c.site == subject_name(site))
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             latest = conn.execute(query).scalar()
         return latest if isinstance(latest, date) or latest is None else date.fromisoformat(str(latest))

@@ -15,12 +15,13 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime
 from typing import Any, Literal, get_args
 
-from sqlalchemy import Connection, Engine, Row, Table, and_, delete, exists, insert, or_, select
+from sqlalchemy import Connection, Row, Table, and_, delete, exists, insert, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
 from schema import history as columns
 from store import rows as shape
+from store.engine import Connected
 from store.models import (
     DomainSnapshotRow,
     KeywordSnapshotRow,
@@ -131,11 +132,8 @@ def _chunks(rows: list[dict[str, Any]]) -> Iterable[list[dict[str, Any]]]:
         yield rows[start : start + CHUNK_ROWS]
 
 
-class RecordingMixin:
+class RecordingMixin(Connected):
     """The writes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
-
-    _engine: Engine
-    _writer: Engine
 
     def _stamp(self, account: str, day: date, source: str) -> dict[str, Any]:
         _check(account, day, source)
@@ -146,7 +144,7 @@ class RecordingMixin:
     ) -> RecordOutcome:
         """The day's lookup, under ``domain`` (the domain asked for) when given."""
         row = {**self._stamp(account, day, source), **shape.lookup_values(lookup, domain)}
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             written = upsert(conn, DOMAINS, [row], DOMAIN_KEY, columns.DOMAIN_VALUES)
         return "recorded" if written else "unchanged"
 
@@ -156,7 +154,7 @@ class RecordingMixin:
         """The day's Trust Map and its links, under ``domain`` (the domain asked for) when given."""
         links = shape.trust_map_links(trust_map)
         row = {**self._stamp(account, day, source), **shape.trust_map_values(trust_map, links, domain)}
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             written = upsert(conn, TRUST_MAPS, [row], DOMAIN_KEY, columns.TRUST_MAP_VALUES)
             if written:
                 _replace_links(conn, {written[0]: links})
@@ -168,7 +166,7 @@ class RecordingMixin:
         """Every measured tracked keyword of the site (``slug``, the one asked for, else the answer's)."""
         stamp = self._stamp(account, day, source)
         keyword_rows = [{**stamp, **values} for values in shape.tracked_values(tracked, slug)]
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             written = upsert(conn, KEYWORDS, keyword_rows, KEYWORD_KEY, columns.KEYWORD_VALUES)
         return "recorded" if written else "unchanged"
 
@@ -184,7 +182,7 @@ class RecordingMixin:
         """A watched keyword's report for the day, measured for ``site`` (a domain); ``Unusable`` (nothing
         written) when the report says where no site stands: a missing read is never "not ranking"."""
         row = {**self._stamp(account, day, source), **shape.keyword_report_values(report, site, keyword)}
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             written = len(upsert(conn, KEYWORDS, [row], KEYWORD_KEY, columns.KEYWORD_VALUES))
             written += _record_serp(conn, _serp_rows(row, report))
         return "recorded" if written else "unchanged"
@@ -223,7 +221,7 @@ class RecordingMixin:
             row = {**self._stamp(account, day, source), **shape.lookup_values(lookup)}
             by_domain[row["domain"]].append(row)
         for domain_rows in by_domain.values():
-            with self._writer.begin() as conn:
+            with self._writing() as conn:
                 for chunk in _chunks(_last_per_key(domain_rows, DOMAIN_KEY)):
                     written += len(upsert(conn, DOMAINS, chunk, DOMAIN_KEY, columns.DOMAIN_VALUES))
 
@@ -234,7 +232,7 @@ class RecordingMixin:
             row = {**self._stamp(account, day, source), **shape.trust_map_values(trust_map, links)}
             maps_by_domain[row["domain"]][day] = (row, links)
         for by_day in maps_by_domain.values():
-            with self._writer.begin() as conn:
+            with self._writing() as conn:
                 for chunk in _chunks([row for row, _links in by_day.values()]):
                     changed = upsert_returning(
                         conn, TRUST_MAPS, chunk, DOMAIN_KEY, columns.TRUST_MAP_VALUES, ("id", "day")
@@ -249,7 +247,7 @@ class RecordingMixin:
                 {**stamp, **values} for values in shape.tracked_values(tracked)
             )
         for site_rows in by_site.values():
-            with self._writer.begin() as conn:
+            with self._writing() as conn:
                 for chunk in _chunks(_last_per_key(site_rows, KEYWORD_KEY)):
                     written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, columns.KEYWORD_VALUES))
 
@@ -259,7 +257,7 @@ class RecordingMixin:
             report_rows.append(row)
             serp_rows.extend(_serp_rows(row, report))
         if report_rows:  # watched keywords' reports and their top 10s: one transaction for all of them
-            with self._writer.begin() as conn:
+            with self._writing() as conn:
                 for chunk in _chunks(_last_per_key(report_rows, KEYWORD_KEY)):
                     written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, columns.KEYWORD_VALUES))
                 for chunk in _chunks(_last_per_key(serp_rows, SERP_KEY)):
@@ -282,5 +280,5 @@ class RecordingMixin:
             if demo_only:
                 condition = condition & (table.c.source == "demo")
             checks.append(exists().where(condition))
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return bool(conn.execute(select(or_(*checks))).scalar())

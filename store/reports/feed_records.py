@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, Row, Table, insert, select, update
+from sqlalchemy import Row, Table, insert, select, update
 
+from store.engine import Connected
 from store.models import SHORT_LEN, SUBJECT_LEN
 from store.reports.tables import ReportFeedRow
 from store.rows import subject_name
@@ -65,11 +66,8 @@ def _feed(row: Row[Any]) -> Feed:
     )
 
 
-class FeedsMixin:
+class FeedsMixin(Connected):
     """Spreadsheet feeds of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
-
-    _engine: Engine
-    _writer: Engine
 
     def create_feed(self, account: str, site: str, person: str, *, keyword_group: str | None = None) -> Feed:
         """A new feed of ``site`` (of its keywords in ``keyword_group`` when given), with a fresh token."""
@@ -84,7 +82,7 @@ class FeedsMixin:
             "created_by": person[:SUBJECT_LEN],
             "created_at": datetime.now(UTC),
         }
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             feed_id = conn.execute(insert(FEEDS).values(row).returning(FEEDS.c.id)).scalar_one()
         return Feed(feed_id, **row)
 
@@ -97,7 +95,7 @@ class FeedsMixin:
             )
             .values(revoked_at=datetime.now(UTC), revoked_by=person[:SUBJECT_LEN])
         )
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             return bool(conn.execute(query).rowcount)
 
     def feeds(self, account: str | None = None, site: str | None = None) -> list[Feed]:
@@ -107,9 +105,9 @@ class FeedsMixin:
             query = query.where(FEEDS.c.account == check_account(account))
         if site is not None:
             query = query.where(FEEDS.c.site == subject_name(site))
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return [_feed(row) for row in conn.execute(query)]
 
     def mark_feed_refreshed(self, feed_id: int, at: datetime) -> None:
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             conn.execute(update(FEEDS).where(FEEDS.c.id == feed_id).values(refreshed_at=at))
