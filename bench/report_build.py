@@ -24,7 +24,7 @@ from client.settings import key_fingerprint
 from components.core.history import seed_demo_history
 from services.alerts.evaluate import evaluate_alerts
 from services.reports.branding import Branding
-from services.reports.build import build_report
+from services.reports.document import build_report
 from services.reports.render import ChartRenderer, shared_renderer
 from store import HistoryStore
 from store.reports.period import last_month

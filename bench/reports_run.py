@@ -39,7 +39,7 @@ from sandbox.demo_history import (
 from services.alerts.config import EmailConfig
 from services.jobs.reports import reports_pass
 from services.reports.branding import load_branding
-from services.reports.build import build_report
+from services.reports.document import build_report
 from services.reports.render import ChartRenderer
 from store import HistoryStore
 from store.reports.period import last_month

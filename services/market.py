@@ -13,15 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from analysis.market import ALL, BRAND, DEFAULT_CTR, NON_BRAND, CtrCurveError, MarketFigures, ctr_curve
 from analysis.market import market_figures as figures_of
 from client.settings import SECRETS_FILES
 from store.config import secrets_tables
-
-if TYPE_CHECKING:
-    from store.history import HistoryStore
+from store.history import HistoryStore
 
 GROUP_WORDS = {ALL: "all watched keywords", BRAND: "brand keywords", NON_BRAND: "non-brand keywords"}
 

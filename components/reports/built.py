@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from components.core import history
 from services.reports.branding import Branding
-from services.reports.build import BuiltReport, build_report
+from services.reports.document import BuiltReport, build_report
 from services.reports.render import shared_renderer
 from store.reports.period import Period
 

@@ -24,7 +24,7 @@ from components.core import pages
 from components.core.history import history_store
 from components.reports.built import cached_report
 from services.reports.branding import Branding, BrandingError, load_branding
-from services.reports.build import ReportProblem
+from services.reports.document import ReportProblem
 from store.reports.links import LinkRefused, ShareLink
 
 #: The query parameter that carries a share link's token.

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, timedelta
-from typing import TYPE_CHECKING
 
 from analysis.market import group_names
 from services.alerts import market_rules
@@ -26,10 +25,8 @@ from services.alerts.rules import WEEK, WEEK_GAP, domain_findings, keyword_findi
 from services.market import team_ctr
 from store.alerts.catalog import Finding, RuleSetting
 from store.alerts.state import EvaluationReport
+from store.history import HistoryStore
 from store.watchlist import WatchItem, check_account, own_sites, site_names
-
-if TYPE_CHECKING:
-    from store.history import HistoryStore
 
 #: How far before the first evaluated day the history is read (a week's comparison and its edge check,
 #: and a "previous snapshot" after a pause of the job of up to a month).

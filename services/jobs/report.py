@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from services.reports.branding import BrandingError, load_branding
-from services.reports.build import ReportProblem, build_report
+from services.reports.document import ReportProblem, build_report
 from services.reports.render import PdfUnavailable, RendererUnavailable, shared_renderer
 from store.history import HistoryStore
 from store.reports.period import BadPeriod, Period, last_month, parse_month

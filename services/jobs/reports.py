@@ -104,7 +104,7 @@ def real_builder(store: HistoryStore) -> BuildPdf:
     """The reports' own builder: branding read and the renderer started on the first report only, then
     reused for every other report of the run."""
     from services.reports.branding import load_branding
-    from services.reports.build import build_report
+    from services.reports.document import build_report
     from services.reports.render import shared_renderer
 
     made: dict[str, Any] = {}
@@ -122,7 +122,7 @@ def real_builder(store: HistoryStore) -> BuildPdf:
 
 def _not_built_errors() -> tuple[type[Exception], ...]:
     from services.reports.branding import BrandingError
-    from services.reports.build import ReportProblem
+    from services.reports.document import ReportProblem
     from services.reports.render import PdfUnavailable, RendererUnavailable
 
     return (ReportProblem, BrandingError, PdfUnavailable, RendererUnavailable)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -18,12 +17,23 @@ from analysis.figures import history_frames as frames
 from analysis.market.standing import compared_domains, complete_lines
 from client.inputs import slug_for
 from services.market import keyword_set_words, site_market, team_ctr
-from services.reports.problems import EmptyPeriod, UnknownSite
+from store.history import HistoryStore
 from store.reports.period import Period
 from store.watchlist import own_sites
 
-if TYPE_CHECKING:  # the store's mixins import the reports: only the type is needed here
-    from store.history import HistoryStore
+
+class ReportProblem(ValueError):
+    """A report that cannot be made; the message says why in one plain line (the page, the commands and
+    the job say it)."""
+
+
+class UnknownSite(ReportProblem):
+    """The site is not one of the account's own sites."""
+
+
+class EmptyPeriod(ReportProblem):
+    """Nothing about the site is recorded in the period."""
+
 
 #: The summary's figures, in the order a reader meets them.
 SUMMARY_METRICS = dict(frames.TREND_METRICS)

@@ -21,8 +21,16 @@ from markupsafe import Markup
 from services.alerts.rules import missing, say_day
 from services.reports.branding import Branding
 from services.reports.charts import HEIGHT, WIDTH, report_charts
-from services.reports.content import ReportContent, SummaryRow
+from services.reports.content import (
+    EmptyPeriod,
+    ReportContent,
+    ReportProblem,
+    SummaryRow,
+    UnknownSite,
+    gather,
+)
 from services.reports.render import ChartRenderer, PdfUnavailable, RendererUnavailable, html_to_pdf
+from store.history import HistoryStore
 from store.reports.period import Period
 
 TEMPLATE = "report.html.j2"
@@ -266,3 +274,29 @@ def write_report(content: ReportContent, branding: Branding, renderer: ChartRend
     return BuiltReport(
         content.site, content.period, html, charts_missing=charts_missing, comment=content.comment
     )
+
+
+def build_report(
+    store: HistoryStore,
+    account: str,
+    site: str,
+    period: Period,
+    *,
+    branding: Branding,
+    renderer: ChartRenderer | None,
+) -> BuiltReport:
+    """The report of ``site`` (one of the account's own sites) for ``period``, from the history store
+    only (no API call); UnknownSite or EmptyPeriod when there is nothing to report. The Reports page,
+    ``python -m store report``, the scheduled ``reports`` job and the share link all call it, so each
+    shows the same report."""
+    return write_report(gather(store, account, site, period), branding, renderer)
+
+
+__all__ = [
+    "BuiltReport",
+    "EmptyPeriod",
+    "ReportProblem",
+    "UnknownSite",
+    "build_report",
+    "write_report",
+]

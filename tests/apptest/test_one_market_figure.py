@@ -25,7 +25,7 @@ from sandbox.demo_history import lookup_on
 from services.alerts.evaluate import evaluate_alerts
 from services.cli import main
 from services.reports.branding import Branding
-from services.reports.build import build_report
+from services.reports.document import build_report
 from services.reports.feeds import SITE_COLUMNS, feed_csv
 from services.reports.render import shared_renderer
 from store import HistoryStore

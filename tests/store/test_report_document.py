@@ -27,7 +27,7 @@ from sandbox.faults import HOSTILE_SCRIPT
 from services.alerts.evaluate import evaluate_alerts
 from services.cli import Lines, record_snapshot
 from services.reports.branding import APP_NAME, Branding, branding_from
-from services.reports.build import BuiltReport, EmptyPeriod, UnknownSite, build_report
+from services.reports.document import BuiltReport, EmptyPeriod, UnknownSite, build_report
 from services.reports.render import ChartRenderer, PdfUnavailable, RendererUnavailable, shared_renderer
 from store import HistoryStore
 from store.notes import Note

@@ -26,7 +26,7 @@ from sqlalchemy import select
 from client.settings import key_fingerprint
 from services.alerts.config import EmailConfig
 from services.jobs.reports import ReportsRun, reports_pass, run_reports
-from services.reports.build import EmptyPeriod
+from services.reports.document import EmptyPeriod
 from services.reports.render import html_to_pdf
 from store import HistoryStore
 from store.reports.period import Period, last_month

@@ -13,7 +13,7 @@ from components.core.connection import Connection
 from components.core.writes import audited_history_change, refusal_words, tell_after_rerun
 from components.reports.built import cached_report
 from services.reports.branding import BrandingError, load_branding
-from services.reports.build import BuiltReport, ReportProblem
+from services.reports.document import BuiltReport, ReportProblem
 from store.reports.comments import MAX_COMMENT
 from store.reports.period import Period
 
