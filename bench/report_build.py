@@ -21,7 +21,7 @@ from pathlib import Path
 
 from bench.harness import DEMO_KEY, Figures
 from client.settings import key_fingerprint
-from components.core.history import seed_demo_history
+from components.core.history.store import seed_demo_history
 from services.alerts.evaluate import evaluate_alerts
 from services.reports.branding import Branding
 from services.reports.document import build_report

@@ -9,12 +9,13 @@ import streamlit as st
 from client.growth_inputs import MAX_LOCATION_CHARS, PROMPT_MAX_CHARS, PROMPT_MIN_CHARS
 from client.visibility_models import AiVisibility
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
-from components.core import access, data
-from components.core.connection import Connection, current_connection
-from components.core.pages import AI_VISIBILITY, page_header
-from components.core.tables import score_column, table_with_export
-from components.core.tabs import lazy_tabs
-from components.core.writes import WriteOutcome, flash, show_flash
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection, current_connection
+from components.core.nav.pages import AI_VISIBILITY, page_header
+from components.core.nav.tabs import lazy_tabs
+from components.core.ui.tables import score_column, table_with_export
+from components.core.writes.writes import WriteOutcome, flash, show_flash
 from components.sites import widgets as site_writes
 from components.sites.charts import brands_chart, history_chart, platforms_chart
 from components.sites.frames.visibility import (

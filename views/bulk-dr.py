@@ -1,6 +1,6 @@
 """Bulk DR checker: Domain Rating for many domains at once, with the quota cost shown before the run.
 
-A run spends quota units, so it is a write (``components.core.quota_spends``): editors and admins
+A run spends quota units, so it is a write (``components.core.writes.quota_spends``): editors and admins
 start it, once per click, and it leaves an audit row with the units it spent; viewers see the start
 button disabled with the reason. A link may fill the list in (``?bulk_domains=``); only a click runs it.
 The parts are drawn by ``components.research.widgets.bulk``.
@@ -11,8 +11,8 @@ from __future__ import annotations
 import streamlit as st
 
 from client.inputs import parse_domain_list
-from components.core.connection import current_connection
-from components.core.pages import BULK_DR, page_header
+from components.core.cache.connection import current_connection
+from components.core.nav.pages import BULK_DR, page_header
 from components.research.frames.bulk import MAX_BULK_DOMAINS
 from components.research.widgets import bulk_check
 from components.research.widgets.bulk import (

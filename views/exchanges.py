@@ -9,12 +9,13 @@ from client.growth_inputs import MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS, Discovery
 from client.growth_models import ExchangeCandidate, ExchangeContact
 from client.models import Lookup
 from components.common.text import escape_md, fmt_int
-from components.core import access, data
-from components.core.connection import Connection, current_connection
-from components.core.errors import read_or_show_error
-from components.core.pages import EXCHANGES, page_header
-from components.core.tables import WRAPPED_ROW_HEIGHT, table_with_export
-from components.core.writes import show_flash
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection, current_connection
+from components.core.nav.pages import EXCHANGES, page_header
+from components.core.ui.errors import read_or_show_error
+from components.core.ui.tables import WRAPPED_ROW_HEIGHT, table_with_export
+from components.core.writes.writes import show_flash
 from components.growth.frames import candidates_frame, partner_choice, partner_facts, was_proposed
 from components.growth.widgets import (
     APPROVE_SLOT,

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components.core.connection import current_connection
-from components.core.demo_picker import demo_picker
-from components.core.pages import KEYWORD_RESEARCH, page_header
-from components.core.shared_inputs import domain_input
+from components.core.cache.connection import current_connection
+from components.core.nav.pages import KEYWORD_RESEARCH, page_header
+from components.core.nav.shared_inputs import domain_input
+from components.core.ui.demo_picker import demo_picker
 from components.keywords.widgets.comparison import compare_keywords
 from components.keywords.widgets.research import DEMO_KEYWORDS, MAX_KEYWORDS, single_keyword, use_keyword
 

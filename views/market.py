@@ -11,10 +11,10 @@ from __future__ import annotations
 import streamlit as st
 
 from analysis.market import group_names
-from components.core import history
-from components.core.connection import current_connection
-from components.core.pages import MARKET, page_header
-from components.core.tabs import lazy_tabs
+from components.core.cache.connection import current_connection
+from components.core.history import store as history
+from components.core.nav.pages import MARKET, page_header
+from components.core.nav.tabs import lazy_tabs
 from components.history.widgets import guarded, own_sites, page_history
 from components.history.widgets.notes import notes_tab
 from components.market.widgets import (

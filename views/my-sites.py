@@ -9,13 +9,15 @@ from client.growth_inputs import MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, NewSite
 from client.growth_models import SubmittedSite
 from client.models import Categories
 from components.common.text import BadgeColour, escape_md, fmt_int
-from components.core import access, data, pages
-from components.core.connection import Connection, current_connection
-from components.core.errors import read_or_show_error, show_error
-from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import SITE_RATING_COLUMNS, table_with_export
-from components.core.tabs import lazy_tabs
-from components.core.writes import flash, refused, show_flash
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection, current_connection
+from components.core.nav import pages
+from components.core.nav.tabs import lazy_tabs
+from components.core.ui.errors import read_or_show_error, show_error
+from components.core.ui.sidebar import RESULT_PREFIX
+from components.core.ui.tables import SITE_RATING_COLUMNS, table_with_export
+from components.core.writes.writes import flash, refused, show_flash
 from components.sites import widgets as site_writes
 from components.sites.charts import ratings_bars
 from components.sites.frames.sites import sites_frame

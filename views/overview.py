@@ -10,19 +10,20 @@ from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.inputs import parse_domain_list
 from client.models import Lookup
 from components.common.text import escape_md, safe_http_url
-from components.core import access, data
-from components.core.connection import Connection, current_connection
-from components.core.errors import read_or_show_error, show_error
-from components.core.pages import OVERVIEW, page_header
-from components.core.quota_spends import (
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection, current_connection
+from components.core.nav.pages import OVERVIEW, page_header
+from components.core.nav.shared_inputs import domain_or_demo
+from components.core.ui.errors import read_or_show_error, show_error
+from components.core.ui.tables import SITE_RATING_COLUMNS, WRAPPED_ROW_HEIGHT, score_column, table_with_export
+from components.core.writes.quota_spends import (
     read_priced,
     request_spend,
     run_requested_spend,
     show_spend_outcome,
     spend_requested,
 )
-from components.core.shared_inputs import domain_or_demo
-from components.core.tables import SITE_RATING_COLUMNS, WRAPPED_ROW_HEIGHT, score_column, table_with_export
 from components.history.widgets import watch_controls
 from components.overview.charts import changes_chart, compare_chart
 from components.overview.frames import backlinks_frame, changes_frame, compare_frame, merged_note
@@ -76,7 +77,7 @@ def _unlisted(conn: Connection, domain: str) -> None:
         "Its plain Domain Rating is available for any domain.",
         icon=":material/info:",
     )
-    # A priced read is a write (components.core.quota_spends): editors click for it, once; a rating
+    # A priced read is a write (components.core.writes.quota_spends): editors click for it, once; a rating
     # read in the last 15 minutes is shown to anyone for free.
     cached = partial(data.is_cached, conn, "dr", domain)
     show_spend_outcome(DR_SLOT, subject=domain, answered=cached)

@@ -6,8 +6,8 @@ The site and its list are drawn by ``components.keywords.widgets.tracked``, the 
 
 from __future__ import annotations
 
-from components.core.connection import current_connection
-from components.core.pages import TRACKED_KEYWORDS, page_header
+from components.core.cache.connection import current_connection
+from components.core.nav.pages import TRACKED_KEYWORDS, page_header
 from components.keywords.widgets.tracked import pick_site, show_site
 from components.keywords.widgets.tracked_edits import prefill_keyword_to_add
 

@@ -1,8 +1,8 @@
 """The one bounded cache of the process-wide books and memos: at most so many entries, the least
 recently used forgotten first, safe to share between the threads of every session.
 
-The quota seen and the entries filled (``components.core.cache_books``), the History page's recent
-reads (``components.history.source.QueryCache``) and the Market page's figures
+The quota seen and the entries filled (``components.core.cache.cache_books``), the History page's recent
+reads (``components.core.history.source.QueryCache``) and the Market page's figures
 (``components.market.frames.FiguresMemo``) each keep their entries here; what an entry means (an
 expiry, a generation, the frame it was computed from) stays with them. The keeping and forgetting is
 ``cachetools.LRUCache``, which is not thread-safe by itself: every step here holds ``lock``, and a

@@ -1,7 +1,7 @@
 """Streamlit pieces of the growth pages: the ratings columns, the filter inputs and the result count
 of discovery, and the link-exchange writes with what this session knows about them.
 
-Each write is sent once per user action (``components.core.writes``). A preview is a dry run
+Each write is sent once per user action (``components.core.writes.writes``). A preview is a dry run
 (nothing is sent, so no cached read changes); approving sends exactly the previewed draft, and only
 while the subject and message on screen are still the ones previewed. Call the writes from widget
 callbacks or form submits only, never in the page body.
@@ -19,10 +19,10 @@ from client.growth_inputs import MAX_FIND_LIMIT
 from client.growth_models import ExchangeContact
 from client.outreach import ExchangeDraft
 from components.common.text import escape_md
-from components.core.connection import Connection
-from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import SITE_RATING_COLUMNS
-from components.core.writes import WriteOutcome, flash, write_once
+from components.core.cache.connection import Connection
+from components.core.ui.sidebar import RESULT_PREFIX
+from components.core.ui.tables import SITE_RATING_COLUMNS
+from components.core.writes.writes import WriteOutcome, flash, write_once
 
 #: A found site's ratings as Discover and Link exchanges show them (beside each page's own columns).
 RATINGS_COLUMNS = {

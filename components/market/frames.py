@@ -18,7 +18,7 @@ class FiguresMemo(Generic[T]):
     """The last few computations from a frame, by the frame's identity and what else they depend on.
 
     The history's reads are shared answers, the same object for as long as they are current (see
-    ``components.history.source.QueryCache``): an entry holds its frame, so the identity cannot be
+    ``components.core.history.source.QueryCache``): an entry holds its frame, so the identity cannot be
     reused by another frame while the entry lives.
     """
 

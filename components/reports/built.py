@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from components.core import history
+from components.core.history import store as history
 from services.reports.branding import Branding
 from services.reports.document import BuiltReport, build_report
 from services.reports.render import shared_renderer

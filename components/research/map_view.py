@@ -23,7 +23,7 @@ import streamlit as st
 
 from analysis.figures.common import inert_figure
 from client.models import LINK_STATUSES, LINK_TYPES, TrustMap
-from components.core.data import CACHE_TTL_S
+from components.core.cache.data import CACHE_TTL_S
 from components.research.charts import breakdown_chart, dr_band_chart, importance_scatter
 from components.research.frames.trust_map import (
     MapFilters,

@@ -3,7 +3,7 @@
 Owner pages share the app's one domain input (``key="domain"``, kept in the URL) so a site chosen on
 one page stays chosen on the next; your own sites are one click away under it.
 
-Each write is sent once per user action (``components.core.writes``) and names the cached reads it
+Each write is sent once per user action (``components.core.writes.writes``) and names the cached reads it
 changes, so the page shows what the service now holds right after a success. Call the writes from
 widget callbacks or form submits only, never in the page body.
 """
@@ -18,11 +18,11 @@ import streamlit as st
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.growth_inputs import NewSite
 from components.common.text import escape_md
-from components.core import data
-from components.core.connection import Connection
-from components.core.errors import show_error
-from components.core.shared_inputs import DOMAIN_KEY, domain_input
-from components.core.writes import WriteOutcome, write_once
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.nav.shared_inputs import DOMAIN_KEY, domain_input
+from components.core.ui.errors import show_error
+from components.core.writes.writes import WriteOutcome, write_once
 
 T = TypeVar("T")
 

@@ -7,7 +7,7 @@ itself builds on) holding the row's id and its expiry, signed with the shared ke
 one). ``open_report_link`` checks the signature, then the row: a token that was altered, signed with
 another key or names no row is "not valid"; a revoked row says so, and so does a link past its expiry.
 Opening a valid link appends an audit row by "someone with the link"; creating and revoking are
-audited by the app's write path (``components.core.writes``).
+audited by the app's write path (``components.core.writes.writes``).
 """
 
 from __future__ import annotations

@@ -194,7 +194,7 @@ def test_reopening_puts_an_alert_back_among_the_open_ones_without_sending_it_aga
 def _forged_reopen(alert_id: int) -> None:
     """A reopen sent by a script as if the (disabled) button had been clicked anyway."""
     from components.alerts.changes import reopen, show_flash
-    from components.core.connection import current_connection
+    from components.core.cache.connection import current_connection
 
     reopen(current_connection(), alert_id, "forged")
     show_flash()
@@ -221,7 +221,7 @@ def test_a_viewer_sees_reopen_disabled_with_the_reason_and_a_forced_one_is_refus
 def _forged_acknowledge(alert_id: int) -> None:
     """An acknowledge sent by a script as if the (disabled) button had been clicked anyway."""
     from components.alerts.changes import acknowledge, show_flash
-    from components.core.connection import current_connection
+    from components.core.cache.connection import current_connection
 
     acknowledge(current_connection(), alert_id, "forged")
     show_flash()

@@ -11,8 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
-from components.core.connection import DEMO_ACCOUNT_KEY, SESSION_KEY_KEY
-from components.core.sidebar import RESULT_PREFIX
+from components.core.cache.connection import DEMO_ACCOUNT_KEY, SESSION_KEY_KEY
+from components.core.ui.sidebar import RESULT_PREFIX
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import empty_caches, open_page

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from client.models import TrustMap
 from client.settings import key_fingerprint
-from components.core import history
+from components.core.history import store as history
 from components.history import source
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS

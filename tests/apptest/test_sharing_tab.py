@@ -36,9 +36,9 @@ def store(own_store: HistoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def _sharing_tab() -> None:
-    from components.core import history
-    from components.core.connection import current_connection
-    from components.history.source import StoreSource
+    from components.core.cache.connection import current_connection
+    from components.core.history import store as history
+    from components.core.history.source import StoreSource
     from components.reports.widgets.sharing import sharing_tab
     from store.reports.period import parse_month
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from client.settings import key_fingerprint
-from components.core.history import DEMO_ALERT_DAYS, seed_demo_history
+from components.core.history.store import DEMO_ALERT_DAYS, seed_demo_history
 from sandbox import DEMO_KEY
 from services.alerts.evaluate import evaluate_alerts
 from store import HistoryStore

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from client.settings import key_fingerprint
-from components.core.history import seed_demo_history
+from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.clock import today
 from sandbox.demo_history import lookup_on

@@ -10,9 +10,9 @@ import pytest
 
 from client.models import QuotaInfo
 from components.common.bounded_cache import BoundedCache
-from components.core import cache_books
-from components.core.cache_books import CacheLedger, QuotaBoard
-from components.history.source import QueryCache
+from components.core.cache import cache_books
+from components.core.cache.cache_books import CacheLedger, QuotaBoard
+from components.core.history.source import QueryCache
 from components.market.frames import FiguresMemo
 
 

@@ -69,7 +69,9 @@ def test_the_walk_finds_every_kind_of_pure_module() -> None:
     for kind in ("frames", "charts"):
         assert len([name for name in modules if f".{kind}" in name]) >= 5, f"too few {kind} modules found"
     # The probe can tell: a module that does load Streamlit is named.
-    assert first_to_load_streamlit(["client.models", "components.core.errors"]) == "components.core.errors"
+    assert (
+        first_to_load_streamlit(["client.models", "components.core.ui.errors"]) == "components.core.ui.errors"
+    )
 
 
 def test_no_pure_module_loads_streamlit() -> None:

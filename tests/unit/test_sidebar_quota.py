@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from analysis.figures.common import DOWN, UP
-from components.core.sidebar import (
+from components.core.ui.sidebar import (
     QUOTA_BAR_KEY,
     QUOTA_LOOK,
     quota_bar_style,

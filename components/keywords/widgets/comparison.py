@@ -12,10 +12,10 @@ import streamlit as st
 from client.errors import ApiError, InvalidInputError, PaymentRequiredError, RateLimitedError
 from client.models import KeywordReport
 from components.common.text import escape_md
-from components.core import data
-from components.core.connection import Connection
-from components.core.errors import show_error
-from components.core.tables import score_column, table_with_export
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.errors import show_error
+from components.core.ui.tables import score_column, table_with_export
 from components.keywords.charts import distribution_chart
 from components.keywords.frames.ranking import (
     Outcome,

@@ -7,7 +7,7 @@ Tracked keywords page is kept for the session (under the sidebar's result prefix
 when the key changes) and offered when a suggestion is to be tracked.
 
 A tracked-keyword write is asked for in a widget callback and sent once by the page after its
-controls are drawn disabled (``components.core.writes.request_write``); each drops the site's
+controls are drawn disabled (``components.core.writes.writes.request_write``); each drops the site's
 cached list, so the page shows what the service now holds.
 """
 
@@ -27,10 +27,10 @@ from client.errors import (
     RateLimitedError,
 )
 from components.common.text import escape_md
-from components.core import data
-from components.core.connection import Connection
-from components.core.sidebar import RESULT_PREFIX
-from components.core.writes import flash, refused, request_write
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.sidebar import RESULT_PREFIX
+from components.core.writes.writes import flash, refused, request_write
 
 _LAST_SITE = RESULT_PREFIX + "keyword_site"
 #: One slot for every tracked-keyword write: while one runs, every control of the page is disabled.

@@ -11,11 +11,11 @@ import streamlit as st
 from client.errors import ApiError, InvalidInputError, PaymentRequiredError, RateLimitedError
 from client.models import KeywordReport
 from components.common.text import escape_md, fmt_number
-from components.core import data
-from components.core.connection import Connection
-from components.core.errors import show_error
-from components.core.pages import KEYWORD_SUGGESTIONS, TRACKED_KEYWORDS, link_to
-from components.core.tables import score_column, table_with_export
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.nav.pages import KEYWORD_SUGGESTIONS, TRACKED_KEYWORDS, link_to
+from components.core.ui.errors import show_error
+from components.core.ui.tables import score_column, table_with_export
 from components.history.widgets import watch_controls
 from components.keywords.charts import serp_chart
 from components.keywords.frames.report import (

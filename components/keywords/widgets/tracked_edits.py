@@ -12,10 +12,10 @@ import streamlit as st
 from client.errors import ConflictError, NotFoundError
 from client.models import TrackedKeywords
 from components.common.text import escape_md
-from components.core import data
-from components.core.connection import Connection
-from components.core.sidebar import RESULT_PREFIX
-from components.core.writes import WriteOutcome, peek_flash, show_flash
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.sidebar import RESULT_PREFIX
+from components.core.writes.writes import WriteOutcome, peek_flash, show_flash
 from components.keywords.frames.tracked import Usage
 from components.keywords.widgets.pieces import (
     LIVE_SERP_NOTE,

@@ -13,11 +13,11 @@ import pandas as pd
 import streamlit as st
 
 from analysis.market.groups import is_brand, terms_for
-from components.core import access
-from components.core.connection import Connection
-from components.core.tables import table_with_export
-from components.core.writes import audited_history_change, refusal_words, tell_after_rerun
-from components.history.source import HistorySource
+from components.core.auth import access
+from components.core.cache.connection import Connection
+from components.core.history.source import HistorySource
+from components.core.ui.tables import table_with_export
+from components.core.writes.writes import audited_history_change, refusal_words, tell_after_rerun
 from store.groups import clean_tags, clean_terms
 
 if TYPE_CHECKING:

@@ -23,8 +23,8 @@ from analysis.market import ALL, BRAND, NON_BRAND, UnknownGroup, group_names, ma
 from analysis.market import standing as frames
 from analysis.market.markers import keyword_set_markers
 from components.common.text import escape_md
-from components.core import page_visits
-from components.history.source import HistorySource
+from components.core.history.source import HistorySource
+from components.core.nav import page_visits
 from components.history.widgets.notes import chart_markers
 from components.history.widgets.pieces import period_picker
 from components.market.frames import FiguresMemo

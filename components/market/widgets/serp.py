@@ -10,8 +10,8 @@ import streamlit as st
 
 from analysis.figures import market_charts as charts
 from analysis.market import dr_spread, serp_churn
-from components.core import data
-from components.core.tables import score_column, table_with_export
+from components.core.cache import data
+from components.core.ui.tables import score_column, table_with_export
 from components.market.widgets.selection import LINKED_WINDOW, MarketView
 
 CHURN_CONFIG = {

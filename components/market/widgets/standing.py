@@ -8,8 +8,8 @@ import streamlit as st
 
 from analysis.figures import market_charts as charts
 from components.common.text import escape_md
-from components.core import data
-from components.core.tables import table_with_export
+from components.core.cache import data
+from components.core.ui.tables import table_with_export
 from components.market.widgets.selection import MarketView
 
 PERCENT = "%.1f%%"

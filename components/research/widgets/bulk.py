@@ -1,7 +1,7 @@
 """The Bulk DR checker's parts: the list (pasted or uploaded) and what became of each line, what a run
 will cost, the start button and the run it starts, and the last run's results.
 
-A run spends quota units, so it is a write (``components.core.quota_spends``): the button asks for it
+A run spends quota units, so it is a write (``components.core.writes.quota_spends``): the button asks for it
 and the page runs it once per click. The finished run is kept for the session (under the sidebar's
 result prefix, so it is forgotten when the key changes) and shown again while the list is the same.
 """
@@ -16,10 +16,13 @@ from client.bulk import ItemResult
 from client.inputs import DomainList
 from client.models import DomainRating
 from components.common.text import escape_md
-from components.core import access, data
-from components.core.connection import Connection
-from components.core.errors import show_error
-from components.core.quota_spends import (
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.errors import show_error
+from components.core.ui.sidebar import RESULT_PREFIX
+from components.core.ui.tables import score_column, table_with_export
+from components.core.writes.quota_spends import (
     Units,
     request_spend,
     run_requested_spend,
@@ -27,8 +30,6 @@ from components.core.quota_spends import (
     spend_requested,
     subjects_target,
 )
-from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import score_column, table_with_export
 from components.research.charts import bulk_dr_chart
 from components.research.frames.bulk import (
     MAX_BULK_DOMAINS,

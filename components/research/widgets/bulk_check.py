@@ -20,8 +20,8 @@ import streamlit as st
 from client import ApiClient
 from client.bulk import BulkRunner, ItemResult
 from client.models import DomainRating
-from components.core import data
-from components.core.connection import Connection
+from components.core.cache import data
+from components.core.cache.connection import Connection
 from components.research.frames.bulk import QuotaPlan, quota_plan
 
 #: Clients kept for bulk runs; a shared dashboard rarely has more keys running bulk checks at once.

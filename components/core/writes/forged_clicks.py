@@ -26,8 +26,9 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from components.core import access, quota_spends, writes
-from components.core.connection import current_connection
+from components.core.auth import access
+from components.core.cache.connection import current_connection
+from components.core.writes import quota_spends, writes
 
 logger = logging.getLogger(__name__)
 

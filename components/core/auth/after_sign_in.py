@@ -28,8 +28,8 @@ from urllib.parse import parse_qs, quote, unquote, urlencode
 
 import streamlit as st
 
-from components.core import pages
-from components.core.browser_history import run_in_browser
+from components.core.nav import pages
+from components.core.nav.browser_history import run_in_browser
 
 COOKIE = "dashboard_after_sign_in"
 #: Long enough to sign in at the provider (a second factor included), short enough to never surprise.

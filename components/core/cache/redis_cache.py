@@ -1,9 +1,10 @@
 """The Redis level of the shared cache: one ``SharedCache`` per Redis URL and process.
 
-Loaded only when a Redis URL is configured (``components.core.shared_cache.current``), so a server
+Loaded only when a Redis URL is configured (``components.core.cache.shared_cache.current``), so a server
 without one never imports the Redis client. What it stores and why is told in
-``components.core.shared_cache``; the records' form is in ``components.core.cache_records``; what the
-processes tell each other is in ``components.core.announcements``.
+``components.core.cache.shared_cache``; the records' form is in
+``components.core.cache.cache_records``; what the
+processes tell each other is in ``components.core.cache.announcements``.
 
 Every command is bounded by a short socket timeout and every failure is swallowed: a read that Redis
 cannot answer goes on to the service, a warning is logged once per outage (every password of the URL
@@ -24,8 +25,8 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from client.safe_urls import display_url
-from components.core import announcements
-from components.core.cache_records import (
+from components.core.cache import announcements
+from components.core.cache.cache_records import (
     ANSWER_TYPES,
     MAX_RECORD_BYTES,
     Fill,
@@ -287,7 +288,7 @@ class SharedCache:
         pipe.publish(announcements.ENTRY_CHANNEL, note)
         pipe.execute()
 
-    # -- announcements to and from other processes (components.core.announcements) --
+    # -- announcements to and from other processes (components.core.cache.announcements) --
     def listen(
         self,
         forget: announcements.Forget | None = None,

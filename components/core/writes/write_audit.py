@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from client.errors import ApiError, InvalidResponseError
 from client.models import QuotaInfo
 from components.common.wording import describe_error
-from components.core import history
-from components.core.connection import Connection
+from components.core.cache.connection import Connection
+from components.core.history import store as history
 
 if TYPE_CHECKING:
     from store.audit import AuditOutcome

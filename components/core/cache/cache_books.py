@@ -1,6 +1,6 @@
 """What the data layer keeps beside its cached answers: the latest quota seen per key, and when each
 entry was filled (thread-safe bounded books on ``components.common.bounded_cache``;
-``components.core.data`` holds one of each per process).
+``components.core.cache.data`` holds one of each per process).
 
 ``st.cache_data`` cannot be asked whether it holds an entry, nor what quota the service last reported,
 so the data layer writes both down here as it goes.

@@ -49,9 +49,10 @@ from client.models import (
     TrustMap,
 )
 from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
-from components.core import cache_records, history_reads, shared_cache
-from components.core.cache_books import CacheLedger, QuotaBoard
-from components.core.connection import Connection
+from components.core.cache import cache_records, shared_cache
+from components.core.cache.cache_books import CacheLedger, QuotaBoard
+from components.core.cache.connection import Connection
+from components.core.history import reads as history_reads
 
 #: Authority data changes weekly; 15 minutes keeps a session snappy without going stale.
 CACHE_TTL_S = 15 * 60

@@ -16,10 +16,9 @@ from client.models import QuotaInfo
 from client.safe_urls import display_url
 from components.common.access_rules import may_write
 from components.common.text import escape_md, fmt_int
-from components.core import data
-from components.core.access import current_person, sign_in_configured
-from components.core.alerts import open_alert_count, remember_drawn
-from components.core.connection import (
+from components.core.auth.access import current_person, sign_in_configured
+from components.core.cache import data
+from components.core.cache.connection import (
     DEMO_ACCOUNT_KEY,
     DEMO_ACCOUNTS,
     MODE_KEY,
@@ -29,7 +28,8 @@ from components.core.connection import (
     current_connection,
     default_mode,
 )
-from components.core.pages import ALERTS
+from components.core.history.alerts import open_alert_count, remember_drawn
+from components.core.nav.pages import ALERTS
 
 MODE_LABELS = {"sandbox": "Sandbox demo data", "live": "Live API"}
 #: Session-state keys starting with this hold results fetched with one key; dropped on a key change.

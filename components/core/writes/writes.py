@@ -5,7 +5,7 @@ The one write path, in this order: role check (a viewer's write is refused with 
 never sent, and audited as refused by role) → exactly-once guard → client call → audit row (sent,
 refused by the service with its status and words, or failed) → the reads it changed are dropped.
 The audit row never holds a write back: when the history store is unavailable the write still goes
-out and the missing row is logged (``components.core.write_audit``). Watchlist and alert changes are
+out and the missing row is logged (``components.core.writes.write_audit``). Watchlist and alert changes are
 store writes, not API calls; ``audited_store_write`` gives them the same role check and audit, their
 rows saying "done" (or "no change") instead of "sent".
 
@@ -23,7 +23,7 @@ someone taken off every access list since the page opened, is refused and audite
 sign-in gate would end that person's next run before any page could send or audit it), records the
 request, the page draws its controls disabled (``write_requested``), then sends the write once and reruns.
 
-Reads that spend quota units are writes too (``components.core.quota_spends``): ``send`` performs
+Reads that spend quota units are writes too (``components.core.writes.quota_spends``): ``send`` performs
 them through the cached data layer instead of ``client.<operation>``, and ``spent`` says how many
 units they spent, which their audit row states.
 """
@@ -39,10 +39,12 @@ import streamlit as st
 
 from client.errors import ApiError, AuthError
 from components.common.access_rules import may_write
-from components.core import access, data, write_audit
-from components.core.connection import Connection, current_connection
-from components.core.errors import show_error
-from components.core.sidebar import RESULT_PREFIX
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection, current_connection
+from components.core.ui.errors import show_error
+from components.core.ui.sidebar import RESULT_PREFIX
+from components.core.writes import write_audit
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -375,7 +377,7 @@ def audited_history_change(
     """A change to this account's own records in the history (a keyword's tags, a site's brand terms, a
     note) through ``audited_store_write``: whether it changed anything, None when the person may not
     write (audited as refused; ``refusal_words`` says why)."""
-    from components.core import history
+    from components.core.history import store as history
 
     return audited_store_write(
         conn, operation, target, lambda: history.change_history(conn, change), changed=bool

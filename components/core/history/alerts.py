@@ -24,8 +24,8 @@ import pandas as pd
 import streamlit as st
 
 from client.settings import key_fingerprint
-from components.core import history
-from components.core.connection import Connection, configured_settings
+from components.core.cache.connection import Connection, configured_settings
+from components.core.history import store as history
 from services.alerts.evaluate import evaluate_alerts
 
 if TYPE_CHECKING:

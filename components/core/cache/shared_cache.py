@@ -2,12 +2,13 @@
 
 Turned on by ``DASHBOARD_REDIS_URL`` (or ``url`` under ``[connections.cache]`` in the secrets files; the
 environment wins); without either nothing here runs and the in-process cache works alone. The data layer
-(``components.core.data``) asks this level after its own cache and before the client, and stores what the
+(``components.core.cache.data``) asks this level after its own cache and before the client, and stores
+what the
 client answered. Here: the setting and this process's one ``SharedCache`` per URL; the Redis level
-itself is ``components.core.redis_cache``, imported only when a URL is set (a server without Redis
+itself is ``components.core.cache.redis_cache``, imported only when a URL is set (a server without Redis
 never loads the Redis client, about 5 MiB).
 
-- **Keys and values** are built in ``components.core.cache_records`` (pure). Keys name the service
+- **Keys and values** are built in ``components.core.cache.cache_records`` (pure). Keys name the service
   root (hashed), the key's fingerprint (never the key), the operation and a digest of its normalised
   arguments: ``adash:v1:<root>:<fingerprint>:<operation>:<digest>``.
 - **Values are JSON text**, never pickles: a shared cache must not be able to run code in the app. An
@@ -24,7 +25,7 @@ never loads the Redis client, about 5 MiB).
   process listening drops its own in-process copy, so a list changed through one replica is never shown
   stale by another. A fill that began before the write finds its claim gone and stores nothing: the
   answer it holds may predate the write, and the data layer asks once more. A change of an account's
-  history (its watchlist, its alerts) is announced too (``components.core.announcements``). No note
+  history (its watchlist, its alerts) is announced too (``components.core.cache.announcements``). No note
   can stop the listener (one it cannot read drops every copy), and a listener that dies is restarted.
 - **Unreachable or slow Redis** (every command is bounded by a 0.25 s socket timeout): the read goes on
   to the client, a warning is logged once per outage, and Redis is tried again after 30 s.
@@ -40,11 +41,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from client.settings import SECRETS_FILES
-from components.core import announcements
+from components.core.cache import announcements
 from store.config import connection_url
 
 if TYPE_CHECKING:
-    from components.core.redis_cache import SharedCache
+    from components.core.cache.redis_cache import SharedCache
 
 ENV_VAR = "DASHBOARD_REDIS_URL"
 #: After a failure, Redis is left alone this long before it is tried again (tests shorten it).
@@ -79,7 +80,7 @@ def current(
     with _instances_lock:
         shared = _instances.get(url)
         if shared is None:
-            from components.core.redis_cache import SharedCache
+            from components.core.cache.redis_cache import SharedCache
 
             shared = _instances[url] = SharedCache(url, retry_after_s=RETRY_AFTER_S)
     if forget is not None or history_changed is not None:

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from components.core.cache_records import KEY_PREFIX, canonical
+from components.core.cache.cache_records import KEY_PREFIX, canonical
 
 if TYPE_CHECKING:
     import redis  # imported where a listener runs: only with a Redis URL

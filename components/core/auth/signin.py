@@ -5,7 +5,7 @@
 - a visitor who is not signed in sees the sign-in page only: one button per configured provider
   (``st.login``), no sidebar, no page, no data. Every page's address (a deep link such as
   ``/trust-map``) draws that same sign-in page, so no page script runs before sign-in, and is where
-  the person lands once signed in (``components/core/after_sign_in.py``);
+  the person lands once signed in (``components/core/auth/after_sign_in.py``);
 - a signed-in person on none of the ``[access]`` lists sees a page that says so, whom to ask
   (``[access] contact``) and a sign-out button, and nothing else; so does one whose address the sign-in
   provider has not verified (whatever the lists say: the page then says the address is not verified,
@@ -13,7 +13,7 @@
 - anyone else gets the app; ``sidebar_block`` then names them, their role, and offers sign-out.
 
 Without ``[auth]`` the app runs as one local user with every right, and the sidebar says plainly that
-sign-in is off. Who a person is and what their role allows live in ``components/core/access.py``.
+sign-in is off. Who a person is and what their role allows live in ``components/core/auth/access.py``.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ import streamlit as st
 
 from components.common.access_rules import Role
 from components.common.text import escape_md
-from components.core import after_sign_in, pages
-from components.core.access import Person, contact, current_person, sign_in_configured
+from components.core.auth import after_sign_in
+from components.core.auth.access import Person, contact, current_person, sign_in_configured
+from components.core.nav import pages
 
 SIGN_IN_OFF = "Sign-in is off: everyone who can open this address can change things."
 #: What each role may do, as the sidebar says it under the signed-in person.

@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import streamlit as st
 
-from components.core import shared_cache
-from components.core.connection import Connection
-from components.history.source import CachedSource, HistorySource, QueryCache, StoreSource
+from components.core.cache import shared_cache
+from components.core.cache.connection import Connection
+from components.core.history.source import CachedSource, HistorySource, QueryCache, StoreSource
 from services.alerts.evaluate import evaluate_alerts
 
 if TYPE_CHECKING:

@@ -26,8 +26,8 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from components.core.connection import Connection
-from components.core.demo_picker import DEMO_DOMAIN_LABEL, demo_picker
+from components.core.cache.connection import Connection
+from components.core.ui.demo_picker import DEMO_DOMAIN_LABEL, demo_picker
 
 DOMAIN_KEY = "domain"
 #: Widget keys that mean the same thing on every page that draws them.

@@ -1,6 +1,6 @@
 """Shared cache entries as plain data: the Redis key of one read and its JSON record (pure).
 
-What ``components.core.shared_cache`` stores and reads back, without Redis or Streamlit, so that the
+What ``components.core.cache.shared_cache`` stores and reads back, without Redis or Streamlit, so that the
 format can be checked on its own: keys name the service root (hashed), the key's fingerprint (never the
 key), the operation and a digest of its arguments; values are JSON text (never pickles), an answer as
 the service writes it or a definitive error as a record naming one of the client's own error classes.

@@ -14,8 +14,8 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from datetime import date
 from typing import Any
 
-from components.core.connection import Connection
-from components.core.history import Door, current_door, history_day, seed_if_empty
+from components.core.cache.connection import Connection
+from components.core.history.store import Door, current_door, history_day, seed_if_empty
 
 #: The reads that leave history behind (named as the client's methods).
 RECORDED = frozenset({"lookup", "trust_map", "tracked_keywords", "keyword_report"})

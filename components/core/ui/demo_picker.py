@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from components.core.connection import Connection
+from components.core.cache.connection import Connection
 
 #: What the buttons are introduced with unless a page says otherwise.
 DEMO_DOMAIN_LABEL = "Try a demo domain:"

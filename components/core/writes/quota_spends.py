@@ -31,8 +31,9 @@ from typing import Any
 import streamlit as st
 
 from client.errors import NotFoundError
-from components.core import data, writes
-from components.core.connection import Connection
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.writes import writes
 
 #: The client operations that spend quota units: GET /dr/:domain and GET /site-check/:domain.
 PRICED_READS = frozenset({"dr", "site_check"})

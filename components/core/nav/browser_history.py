@@ -21,7 +21,7 @@ itself already replaces rather than adds when a person changes a URL-bound field
 changes: one action, at most one step.
 
 ``run_in_browser`` draws such a script: hidden, taking no room on the page. A script never contains
-text from a URL or the API unless it is percent-encoded first (see ``components/core/after_sign_in.py``).
+text from a URL or the API unless it is percent-encoded first (see ``components/core/auth/after_sign_in.py``).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 
 import streamlit as st
 
-from components.core import page_visits
+from components.core.nav import page_visits
 
 
 def lazy_tabs(renderers: Mapping[str, Callable[[], None]], *, key: str) -> None:
