@@ -31,7 +31,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from bench.harness import DEMO_KEY, ROOT, Figures
+from bench.harness import Figures
 from bench.store_vs_memory import compare_warm, use_store_and_sandbox
 from client.models import (
     Authority,
@@ -44,6 +44,7 @@ from client.models import (
 )
 from client.settings import key_fingerprint
 from components.history.source import FrameSource, HistorySource, StoreSource
+from rigs.processes import DEMO_KEY, ROOT
 
 DOMAINS = 50
 DAYS = 730

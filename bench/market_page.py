@@ -33,11 +33,12 @@ from pathlib import Path
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from bench.harness import DEMO_KEY, ROOT, Figures
+from bench.harness import Figures
 from bench.store_vs_memory import compare_warm, timed, use_store_and_sandbox
 from client.models import KeywordReport, KeywordUser, SerpResult
 from client.settings import key_fingerprint
 from components.history.source import FrameSource
+from rigs.processes import DEMO_KEY, ROOT
 
 KEYWORDS = 200
 DAYS = 365

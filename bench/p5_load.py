@@ -35,9 +35,10 @@ from pathlib import Path
 
 from websockets.exceptions import WebSocketException
 
-from bench.deployment import Front, nginx_front, redis_server, started_replicas
-from bench.harness import Figures, SandboxProcess, sandbox_process
-from bench.streamlit_session import PageRun, StreamlitSession, route_cookie
+from bench.harness import Figures
+from rigs.deployment import Front, nginx_front, redis_server, started_replicas
+from rigs.processes import SandboxProcess, sandbox_process
+from rigs.streamlit_session import PageRun, StreamlitSession, route_cookie
 from sandbox.data import KNOWN_SITES, is_listed, is_map_cold
 
 LATENCY_MS = 50

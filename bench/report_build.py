@@ -19,9 +19,10 @@ import time
 from datetime import date
 from pathlib import Path
 
-from bench.harness import DEMO_KEY, Figures
+from bench.harness import Figures
 from client.settings import key_fingerprint
 from components.core.history import seed_demo_history
+from rigs.processes import DEMO_KEY
 from store import HistoryStore
 from store.reports.branding import Branding
 from store.reports.build import build_report

@@ -11,9 +11,10 @@ from collections.abc import Callable
 
 from streamlit.testing.v1 import AppTest
 
-from bench.harness import DEMO_KEY, Figures
+from bench.harness import Figures
 from components.core import history
 from components.history.source import HistorySource
+from rigs.processes import DEMO_KEY
 
 
 def timed(run: Callable[[], object]) -> float:

@@ -21,12 +21,12 @@ import pytest
 import redis
 from pydantic import SecretStr
 
-from bench.deployment import RedisServer
 from client import errors
 from client.inputs import slug_for
 from client.models import DomainRating
 from components.core import announcements, cache_records, data, pages, redis_cache, shared_cache
 from components.core.connection import Connection
+from rigs.deployment import RedisServer
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import open_page

@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bench.deployment import RedisServer
-from bench.harness import free_port
 from client.inputs import slug_for
 from components.core import announcements, data, pages, redis_cache, shared_cache
 from components.core.connection import Connection
+from rigs.deployment import RedisServer
+from rigs.processes import free_port
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import button, open_page

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bench.deployment import RedisServer
 from components.core import announcements, history, redis_cache, shared_cache
 from components.core.connection import Connection
+from rigs.deployment import RedisServer
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from tests.polling import until
