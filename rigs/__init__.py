@@ -6,6 +6,8 @@ they feed the app in place of a live service.
 - ``streamlit_session``: a browser's Streamlit session over one WebSocket, without the browser.
 - ``chromium``: Debian's headless Chromium, launched one way for every test and benchmark.
 - ``page_visits``: every page of the app as a browser opens it.
+- ``frame_source``: one account's history rows in memory, read as the History and Market pages read
+  the store.
 
 Not product code: the app never imports it (and coverage does not count it).
 """

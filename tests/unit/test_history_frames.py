@@ -8,7 +8,8 @@ from datetime import date, timedelta
 import pandas as pd
 import pytest
 
-from components.history.source import FrameSource, QueryCache
+from components.history.source import QueryCache
+from rigs.frame_source import FrameSource
 from store.figures import history_charts as charts
 from store.figures import history_frames as frames
 from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS

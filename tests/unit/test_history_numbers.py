@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 import pandas as pd
 
-from components.history.source import FrameSource
+from rigs.frame_source import FrameSource
 from store.figures import history_charts as charts
 from store.figures import history_frames as frames
 from store.queries import KEYWORD_BEST_COLUMNS, KEYWORD_COLUMNS
