@@ -1,5 +1,4 @@
-"""Rigs: the servers, app processes and sessions that tests and benchmarks start on 127.0.0.1, and what
-they feed the app in place of a live service.
+"""Servers, app processes and sessions that tests and benchmarks start on 127.0.0.1, and the rows they feed.
 
 - ``processes``: the sandbox and the app (``streamlit run``) in processes of their own, on free ports.
 - ``deployment``: redis-server, app replicas and nginx as ``deploy/`` runs them.
