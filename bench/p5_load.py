@@ -1,6 +1,6 @@
 """P5: concurrent browsing sessions on one app process versus two behind nginx sharing Redis.
 
-Each simulated marketer is one Streamlit session over the WebSocket (bench/streamlit_session.py: no
+Each simulated marketer is one Streamlit session over the WebSocket (rigs/streamlit_session.py: no
 browser, so the two cores go to the servers). Through nginx it first GETs the page for its route cookie,
 as a browser does, then browses: Domain overview → Trust Map → Keyword suggestions → Tracked keywords →
 back to the overview, where it types the next domain, and round again, pausing about a second on each
