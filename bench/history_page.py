@@ -2,8 +2,8 @@
 
 Two years of daily history for 50 domains (your site and 49 watched competitors) and 200 tracked
 keywords of your site are recorded into a fresh SQLite store through ``HistoryStore.seed``. The same
-rows, read back once, make an in-memory source (``components.core.history.source.FrameSource``), which the
-page reads instead of the store inside ``components.core.history.store.use_source``. Each view of the page is
+rows, read back once, make an in-memory source (``rigs.frame_source.FrameSource``), which the
+page reads instead of the store inside ``bench.store_vs_memory.pages_reading``. Each view of the page is
 opened in AppTest twice (one session per source, in Live mode against an in-process sandbox), run once
 to warm every cache, then rerun alternately, store and memory, so both meet the same machine load.
 
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from bench.harness import DEMO_KEY, ROOT, Figures
+from bench.harness import Figures
 from bench.store_vs_memory import compare_warm, use_store_and_sandbox
 from client.models import (
     Authority,
@@ -43,7 +43,9 @@ from client.models import (
     TrackedWebsite,
 )
 from client.settings import key_fingerprint
-from components.core.history.source import FrameSource, HistorySource, StoreSource
+from components.core.history.source import HistorySource, StoreSource
+from rigs.frame_source import FrameSource
+from rigs.processes import DEMO_KEY, ROOT
 
 DOMAINS = 50
 DAYS = 730

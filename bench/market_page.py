@@ -3,9 +3,9 @@ and what keeping the top 10s costs the daily job in API calls.
 
 One year of daily top 10s for 200 keywords watched for your site (730,000 result rows, among some 400
 domains that come and go) is recorded into a fresh SQLite store through ``HistoryStore.seed``. The same
-rows, read back once, make an in-memory source (``components.core.history.source.FrameSource``, answering each
+rows, read back once, make an in-memory source (``rigs.frame_source.FrameSource``, answering each
 read with the same frame every time, as the store's cached answers are), which the page reads instead of
-the store inside ``components.core.history.store.use_source``. Each view is opened in
+the store inside ``bench.store_vs_memory.pages_reading``. Each view is opened in
 AppTest twice (one session per source, Live mode against an in-process sandbox), run once to warm
 every cache, then rerun alternately, store and memory, so both meet the same machine load. The shares
 are computed with pandas group-bys (``analysis.market.figures``), no Python loop per row; the bench also
@@ -33,11 +33,12 @@ from pathlib import Path
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from bench.harness import DEMO_KEY, ROOT, Figures
+from bench.harness import Figures
 from bench.store_vs_memory import compare_warm, timed, use_store_and_sandbox
 from client.models import KeywordReport, KeywordUser, SerpResult
 from client.settings import key_fingerprint
-from components.core.history.source import FrameSource
+from rigs.frame_source import FrameSource
+from rigs.processes import DEMO_KEY, ROOT
 
 KEYWORDS = 200
 DAYS = 365

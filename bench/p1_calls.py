@@ -14,7 +14,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from bench.harness import PAGE_VISITS, Figures, app_process, chromium, sandbox_process, wait_until_idle
+from bench.harness import Figures, chromium, wait_until_idle
+from rigs.page_visits import PAGE_VISITS
+from rigs.processes import app_process, sandbox_process
 
 DOMAINS = ("stripe.com", "hubspot.com", "example.com")
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 import sys
 import time
 
-from bench.harness import DEMO_KEY, Figures, sandbox_process
+from bench.harness import Figures
 from client import ApiClient
 from client.bulk import run_bulk
 from client.errors import ApiError
+from rigs.processes import DEMO_KEY, sandbox_process
 
 DOMAINS = tuple(f"bench-{i}.com" for i in range(200))
 LATENCY_MS = 50

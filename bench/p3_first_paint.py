@@ -3,7 +3,7 @@
 Four baselines are measured in the same run: a one-line Streamlit page (the bare page), the stack's
 floor (one line, one small table, one small plotly chart), the table's floor (one line, one small
 ``st.dataframe``) and, for page switches, two one-line pages in Streamlit's own navigation. Each page
-view of ``bench.harness.PAGE_VISITS`` is held against the floor of what it draws (``PageVisit.draws``);
+view of ``rigs.page_visits.PAGE_VISITS`` is held against the floor of what it draws (``PageVisit.draws``);
 the floors' servers run for the whole run and are loaded again before each page held against them
 (and the bare page before every page), so both sides of a ratio see the same machine.
 
@@ -38,16 +38,9 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from bench.harness import (
-    PAGE_VISITS,
-    Draws,
-    Figures,
-    PageVisit,
-    app_process,
-    chromium,
-    sandbox_process,
-    wait_until_idle,
-)
+from bench.harness import Figures, chromium, wait_until_idle
+from rigs.page_visits import PAGE_VISITS, Draws, PageVisit
+from rigs.processes import app_process, sandbox_process
 
 REPEATS = 5
 SWITCH_ROUNDS = 8

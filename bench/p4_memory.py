@@ -41,16 +41,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.harness import (
-    DATABASE_ENV,
-    PAGE_VISITS,
-    ROOT,
-    Figures,
-    PageVisit,
-    app_process,
-    chromium,
-    sandbox_process,
-)
+from bench.harness import Figures, chromium
+from rigs.page_visits import PAGE_VISITS, PageVisit
+from rigs.processes import DATABASE_ENV, ROOT, app_process, sandbox_process
 from sandbox.data import KNOWN_SITES, is_listed, is_map_cold
 
 LOAD_TARGET = 1.15

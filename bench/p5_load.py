@@ -1,6 +1,6 @@
 """P5: concurrent browsing sessions on one app process versus two behind nginx sharing Redis.
 
-Each simulated marketer is one Streamlit session over the WebSocket (bench/streamlit_session.py: no
+Each simulated marketer is one Streamlit session over the WebSocket (rigs/streamlit_session.py: no
 browser, so the two cores go to the servers). Through nginx it first GETs the page for its route cookie,
 as a browser does, then browses: Domain overview → Trust Map → Keyword suggestions → Tracked keywords →
 back to the overview, where it types the next domain, and round again, pausing about a second on each
@@ -35,9 +35,10 @@ from pathlib import Path
 
 from websockets.exceptions import WebSocketException
 
-from bench.deployment import Front, nginx_front, redis_server, started_replicas
-from bench.harness import Figures, SandboxProcess, sandbox_process
-from bench.streamlit_session import PageRun, StreamlitSession, route_cookie
+from bench.harness import Figures
+from rigs.deployment import Front, nginx_front, redis_server, started_replicas
+from rigs.processes import SandboxProcess, sandbox_process
+from rigs.streamlit_session import PageRun, StreamlitSession, route_cookie
 from sandbox.data import KNOWN_SITES, is_listed, is_map_cold
 
 LATENCY_MS = 50

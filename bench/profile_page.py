@@ -28,8 +28,9 @@ from pyinstrument import Profiler
 from streamlit.runtime.scriptrunner import script_runner
 from streamlit.testing.v1 import AppTest
 
-from bench.harness import DEMO_KEY, ROOT, Figures
+from bench.harness import Figures
 from components.core.nav import pages
+from rigs.processes import DEMO_KEY, ROOT
 
 #: The pages by url path, the name a page is asked for by on the command line.
 PAGES = {page.url_path: page for page in pages.ALL}

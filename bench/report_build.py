@@ -19,9 +19,10 @@ import time
 from datetime import date
 from pathlib import Path
 
-from bench.harness import DEMO_KEY, Figures
+from bench.harness import Figures
 from client.settings import key_fingerprint
 from components.core.history.store import seed_demo_history
+from rigs.processes import DEMO_KEY
 from services.alerts.evaluate import evaluate_alerts
 from services.reports.branding import Branding
 from services.reports.document import build_report

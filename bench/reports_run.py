@@ -25,8 +25,9 @@ from pathlib import Path
 
 from aiosmtpd.controller import Controller
 
-from bench.harness import DEMO_KEY, Figures
+from bench.harness import Figures
 from client.settings import key_fingerprint
+from rigs.processes import DEMO_KEY
 from sandbox import data as sandbox_data
 from sandbox.demo_history import (
     DEMO_DAYS,

@@ -25,10 +25,11 @@ import time
 from datetime import date
 from pathlib import Path
 
-from bench.harness import DEMO_KEY, Figures, sandbox_process
+from bench.harness import Figures
 from client import ApiClient
 from client.errors import ApiError
 from client.settings import key_fingerprint
+from rigs.processes import DEMO_KEY, sandbox_process
 from sandbox import FREE_KEY
 from sandbox import data as sandbox_data
 from sandbox.accounts import ACCOUNTS

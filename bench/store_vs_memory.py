@@ -1,19 +1,22 @@
 """What the History and Market page benchmarks share: pointing the app at a fresh store and an
 in-process sandbox, and timing warm reruns of one view with the store against the same rows served
-from memory, alternately, so both meet the same machine load."""
+from memory (``pages_reading``), alternately, so both meet the same machine load."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from unittest import mock
 
 from streamlit.testing.v1 import AppTest
 
-from bench.harness import DEMO_KEY, Figures
+from bench.harness import Figures
 from components.core.history import store as history
 from components.core.history.source import HistorySource
+from rigs.processes import DEMO_KEY
 
 
 def timed(run: Callable[[], object]) -> float:
@@ -33,6 +36,15 @@ def use_store_and_sandbox(database_url: str, sandbox_url: str) -> None:
     )
 
 
+@contextlib.contextmanager
+def pages_reading(memory: HistorySource) -> Iterator[mock.Mock]:
+    """While the block runs, the History-section pages this process runs (in AppTest) read their rows from
+    ``memory`` instead of the store: ``history.page_source``, the one call they read rows through, answers
+    ``memory`` (the mock it yields says whether a page asked it)."""
+    with mock.patch.object(history, "page_source", side_effect=lambda conn: memory) as page_source:
+        yield page_source
+
+
 def compare_warm(
     figures: Figures,
     name: str,
@@ -44,12 +56,14 @@ def compare_warm(
 ) -> None:
     """One view opened twice (store, memory), rerun alternately; the medians and the target ratio."""
     stored = session()
-    with history.use_source(lambda conn: memory):
+    with pages_reading(memory) as page_source:
         in_memory = session()
+    if not page_source.called:
+        raise RuntimeError(f"{name}: the page never asked history.page_source, so it never read from memory")
     store_times, memory_times = [], []
     for _ in range(reruns):
         store_times.append(timed(stored.run))
-        with history.use_source(lambda conn: memory):
+        with pages_reading(memory):
             memory_times.append(timed(in_memory.run))
     store_s, memory_s = statistics.median(store_times), statistics.median(memory_times)
     figures.show(f"{name}, warm, store", store_s, "s", baseline=memory_s, base="in memory")

@@ -1,6 +1,6 @@
 """Fixtures more than one kind of test needs: the session's sandbox server on 127.0.0.1 (reset around
 every test that uses it), a client for each demo key pointed at it, a real Redis server
-(``redis_server``, see bench/deployment.py), and one headless Chromium per test process, handed to
+(``redis_server``, see rigs/deployment.py), and one headless Chromium per test process, handed to
 each browser and deployment test module as ``browser``.
 
 Each kind keeps its own in its folder's conftest.py: unit/ (no network), wire/ (raw HTTP against the
@@ -24,9 +24,9 @@ os.environ.setdefault("DASHBOARD_FEEDS_DIR", tempfile.mkdtemp(prefix="dashboard-
 
 import pytest
 
-from bench import deployment
-from bench.deployment import RedisServer
 from client import ApiClient
+from rigs import deployment
+from rigs.deployment import RedisServer
 from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
 
 #: Per-package coverage floors, checked once pytest-cov has combined its data.
@@ -91,9 +91,9 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
 
 @pytest.fixture(scope="session")
 def worker_chromium() -> Iterator[WorkerChromium]:
-    """The test process's one headless Chromium (Debian's, launched as ``bench/`` launches it, on first
-    use), kept from module to module (``tests.browser.tabs.WorkerChromium``); test modules take it as
-    ``browser``. It fails, not skips, where chromium is missing."""
+    """The test process's one headless Chromium (Debian's, launched by ``rigs.chromium`` as benchmarks
+    launch it, on first use), kept from module to module (``tests.browser.tabs.WorkerChromium``); test
+    modules take it as ``browser``. It fails, not skips, where chromium is missing."""
     from tests.browser.tabs import WorkerChromium
 
     kept = WorkerChromium()

@@ -13,8 +13,9 @@ from urllib.parse import parse_qsl
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bench.harness import PAGE_VISITS, ROOT, PageVisit
 from components.core.nav import pages
+from rigs.page_visits import PAGE_VISITS, PageVisit
+from rigs.processes import ROOT
 from store import HistoryStore
 from tests.apptest.app_pages import open_page
 

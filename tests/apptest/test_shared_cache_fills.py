@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from bench.deployment import RedisServer
 from client.models import DomainRating
 from client.settings import key_fingerprint
 from components.core.cache import shared_cache
 from components.core.cache.cache_records import Fill, Record, entry_key, fill_key
 from components.core.cache.redis_cache import SharedCache
+from rigs.deployment import RedisServer
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 
 ROOT = Path(__file__).resolve().parents[2]

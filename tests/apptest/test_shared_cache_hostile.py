@@ -21,13 +21,13 @@ import pytest
 import redis
 from pydantic import SecretStr
 
-from bench.deployment import RedisServer
 from client import errors
 from client.inputs import slug_for
 from client.models import DomainRating
 from components.core.cache import announcements, cache_records, data, redis_cache, shared_cache
 from components.core.cache.connection import Connection
 from components.core.nav import pages
+from rigs.deployment import RedisServer
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import open_page

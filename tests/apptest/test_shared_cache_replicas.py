@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bench.deployment import RedisServer
-from bench.harness import free_port
 from client.inputs import slug_for
 from components.core.cache import announcements, data, redis_cache, shared_cache
 from components.core.cache.connection import Connection
 from components.core.nav import pages
+from rigs.deployment import RedisServer
+from rigs.processes import free_port
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import button, open_page

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bench.deployment import RedisServer
 from components.core.cache import announcements, redis_cache, shared_cache
 from components.core.cache.connection import Connection
 from components.core.history import store as history
+from rigs.deployment import RedisServer
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from tests.polling import until

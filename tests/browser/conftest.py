@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from bench.harness import app_process
+from rigs.processes import app_process
 from sandbox import DEMO_KEY, SandboxServer
 from tests.browser.tabs import LAPTOP_WIDTHS, BrowserProfile, ServedApp, WorkerChromium
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from playwright.sync_api import BrowserContext, Page, Route
 
-from bench.harness import ROOT, free_port, stop_process, wait_until_ready
+from rigs.processes import ROOT, free_port, stop_process, wait_until_ready
 from tests.browser.tabs import TIMEOUT_MS, settled
 
 #: The OpenID Connect discovery document, relative to the provider's root.

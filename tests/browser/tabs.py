@@ -27,7 +27,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, ViewportSize
 from playwright.sync_api import Error as PlaywrightError
 
-from bench import chromium
+from rigs import chromium
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 #: Set (to anything) to keep the screenshots in ``artifacts/``, e.g. for the guides' pictures.

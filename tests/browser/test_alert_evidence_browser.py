@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Locator, Page
 
-from bench.harness import app_process
+from rigs.processes import app_process
 from tests.browser.evidence_demo import ALERTS, RuleAlert, demo_with_every_rule
 from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, ServedApp, as_shown, screenshot, settled
 

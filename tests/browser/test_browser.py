@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.harness import app_process
 from client import ApiClient
+from rigs.processes import app_process
 from sandbox import DEMO_KEY, SandboxServer
 from tests.browser.tabs import BrowserProfile, new_tab, screenshot, settled
 

@@ -20,9 +20,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from playwright.sync_api import Page, expect
 
-from bench.harness import app_process
 from client.settings import key_fingerprint
 from components.core.history.store import seed_demo_history
+from rigs.processes import app_process
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from store.reports.links import ANYONE, EXPIRED, NOT_VALID, REVOKED

@@ -31,9 +31,9 @@ import pandas as pd
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from bench.harness import app_process
 from client.inputs import slug_for
 from client.settings import key_fingerprint
+from rigs.processes import app_process
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from store import HistoryStore

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Page, expect
 
-from bench.harness import app_process
+from rigs.processes import app_process
 from sandbox import DEMO_KEY, SandboxServer
 from tests.browser.oidc import SignInSecrets, Someone, loopback_only, mock_provider, sign_in, write_secrets
 from tests.browser.tabs import TIMEOUT_MS, BrowserProfile, go_to, settled

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.deployment import NGINX, Front, RedisServer, Replica, nginx_front, redis_server, started_replicas
+from rigs.deployment import NGINX, Front, RedisServer, Replica, nginx_front, redis_server, started_replicas
 from sandbox import SandboxServer
 from tests.store.postgres import running_postgres
 

@@ -19,9 +19,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bench.deployment import NGINX, nginx_front
-from bench.harness import ROOT, app_process
 from client.settings import key_fingerprint
+from rigs.deployment import NGINX, nginx_front
+from rigs.processes import ROOT, app_process
 from sandbox import DEMO_KEY, SandboxServer
 from services.reports.feeds import refresh_feeds
 from store import HistoryStore

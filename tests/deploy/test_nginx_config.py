@@ -8,7 +8,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from bench.deployment import ROOT, SITE_CONFIG, nginx_command, render
+from rigs.deployment import SITE_CONFIG, nginx_command, render
+from rigs.processes import ROOT
 
 UNIT = ROOT / "deploy" / "systemd" / "authority-dashboard@.service"
 

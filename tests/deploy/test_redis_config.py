@@ -15,8 +15,9 @@ from urllib.parse import urlsplit
 import pytest
 import redis
 
-from bench.deployment import REDIS_CONFIG, ROOT, redis_server
 from components.core.cache import redis_cache
+from rigs.deployment import REDIS_CONFIG, redis_server
+from rigs.processes import ROOT
 
 ENV_EXAMPLE = ROOT / "deploy" / "systemd" / "authority-dashboard.env.example"
 

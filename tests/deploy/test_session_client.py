@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bench.deployment import Front, Route
-from bench.streamlit_session import PageRun, StreamlitSession, route_cookie
+from rigs.deployment import Front, Route
+from rigs.streamlit_session import PageRun, StreamlitSession, route_cookie
 
 
 def _stream_routes(front: Front, route: str) -> list[Route]:

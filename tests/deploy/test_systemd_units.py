@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.deployment import ROOT
+from rigs.processes import ROOT
 
 UNITS = ROOT / "deploy" / "systemd"
 #: The units of the scheduled jobs, each a oneshot service started by its timer.

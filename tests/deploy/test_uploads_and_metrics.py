@@ -25,8 +25,8 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.sync.client import connect
 
-from bench.deployment import NGINX, Front, nginx_front
-from bench.harness import AppProcess, app_process
+from rigs.deployment import NGINX, Front, nginx_front
+from rigs.processes import AppProcess, app_process
 from sandbox import SandboxServer
 
 MIB = 1024 * 1024

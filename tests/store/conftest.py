@@ -57,17 +57,18 @@ def _migrated_templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, s
     return {}
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def migrated_copies(
     database_kind: str,
-    tmp_path: Path,
     request: pytest.FixtureRequest,
     _migrated_templates: dict[str, str],
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Callable[[], str]:
-    """Makes new databases of this test's kind already at the newest schema: copies of one migrated once
-    per session, for tests that need a database per case by the dozen (a migration takes most of a
-    second). Each call gives a new one."""
+    """Makes new databases of this module's kind already at the newest schema: copies of one migrated
+    once per session, for modules that need a database per case by the dozen (a migration takes most of
+    a second), such as a batch of cases run once for all of the module's tests (the module sets its
+    ``database_kind`` for all of its tests). Each call gives a new one."""
+    folder = tmp_path_factory.mktemp("databases")
     if database_kind not in _migrated_templates:
         if database_kind == "sqlite":
             url = f"sqlite:///{tmp_path_factory.mktemp('template') / 'history.sqlite3'}"
@@ -80,7 +81,7 @@ def migrated_copies(
     def copy() -> str:
         number = next(_database_numbers)
         if database_kind == "sqlite":
-            path = tmp_path / f"history-{number}.sqlite3"
+            path = folder / f"history-{number}.sqlite3"
             shutil.copyfile(template.removeprefix("sqlite:///"), path)
             return f"sqlite:///{path}"
         server: PostgresServer = request.getfixturevalue("postgres")

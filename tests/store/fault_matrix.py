@@ -8,11 +8,13 @@ an exception; every failure is a named line in words; and everything the other o
 recorded. What the faulted operation answered is recorded only when it is true: never a keyword "not
 ranking" or a Trust Map that was not read.
 
-One test per database runs its cases side by side, a few dozen at a time: on SQLite all seventy-five,
-on PostgreSQL the faults whose answers reach the database differently (``STORED_DIFFERENTLY``). Each
-job runs against a sandbox of its own (a fault is the sandbox's state), so the faults' own waits (a
-Retry-After, a timeout) pass together instead of one after another. The SQLite and PostgreSQL halves
-are two test modules (each names its database kind), so the suite's two workers run them at once.
+One test per case, its id naming the operation and the fault (``[lookup-timeout]``): on SQLite all
+seventy-five, on PostgreSQL the faults whose answers reach the database differently
+(``STORED_DIFFERENTLY``). A module's selected cases run side by side, a few dozen at a time, once before
+its first test (``run_selected``); each test then says what went wrong in its own case. Each job runs
+against a sandbox of its own (a fault is the sandbox's state), so the faults' own waits (a Retry-After,
+a timeout) pass together instead of one after another. The SQLite and PostgreSQL halves are two test
+modules (each names its database kind), so the suite's two workers run them at once.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 import pytest
 
@@ -147,22 +150,42 @@ AT_ONCE = 25
 STORED_DIFFERENTLY: tuple[int | str, ...] = (500, 429, "nulls", "hostile")
 
 
-def run_every_fault(
-    migrated_copies: Callable[[], str],
-    monkeypatch: pytest.MonkeyPatch,
-    faults: tuple[int | str, ...] = FAULTS,
-) -> None:
-    """Run the job once per operation × fault, side by side; fail naming each case that misbehaved."""
-    # The job's pacer starts as fast as a sandbox allows, and its retries after a 503 or a dropped
-    # connection come at once: the same retries, none of the waiting.
-    monkeypatch.setattr(snapshot, "Pacer", functools.partial(Pacer, MAX_RATE))
-    monkeypatch.setattr(bulk, "backoff_s", lambda _attempt: 0.0)
-    cases = [Case(operation, fault, migrated_copies) for operation in JOB_OPERATIONS for fault in faults]
-    # The held answers first: their timeouts, one after another within a case, are the longest runs.
-    cases.sort(key=lambda case: case.fault != "timeout")
-    with ThreadPoolExecutor(max_workers=AT_ONCE) as pool:
-        done = list(pool.map(Case.run, cases))
-    wrong = {
-        f"{case.operation} × {case.fault}": (found, case.say) for case in done if (found := case.problems())
-    }
-    assert not wrong, "\n".join(f"{name}: {found}\n  {said}" for name, (found, said) in wrong.items())
+#: One case of the matrix: the operation faulted and its fault.
+CaseId = tuple[str, int | str]
+
+
+def cases(faults: tuple[int | str, ...]) -> list[Any]:
+    """Every operation × each of ``faults``, as parameters ``operation`` and ``fault`` whose test id
+    names both (``lookup-timeout``)."""
+    return [
+        pytest.param(operation, fault, id=f"{operation}-{fault}")
+        for operation in JOB_OPERATIONS
+        for fault in faults
+    ]
+
+
+def run_selected(request: pytest.FixtureRequest, new_database: Callable[[], str]) -> dict[CaseId, Case]:
+    """Run the job once for each case of the requesting module that this session selected, side by
+    side; each run by its (operation, fault)."""
+    selected: list[CaseId] = [
+        (item.callspec.params["operation"], item.callspec.params["fault"])
+        for item in request.session.items
+        if isinstance(item, pytest.Function) and item.module is request.module and hasattr(item, "callspec")
+    ]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        # The job's pacer starts as fast as a sandbox allows, and its retries after a 503 or a dropped
+        # connection come at once: the same retries, none of the waiting.
+        monkeypatch.setattr(snapshot, "Pacer", functools.partial(Pacer, MAX_RATE))
+        monkeypatch.setattr(bulk, "backoff_s", lambda _attempt: 0.0)
+        runs = [Case(operation, fault, new_database) for operation, fault in selected]
+        # The held answers first: their timeouts, one after another within a case, are the longest runs.
+        runs.sort(key=lambda case: case.fault != "timeout")
+        with ThreadPoolExecutor(max_workers=AT_ONCE) as pool:
+            done = list(pool.map(Case.run, runs))
+    return {(case.operation, case.fault): case for case in done}
+
+
+def assert_behaved(case: Case) -> None:
+    """Fail naming what went wrong in this case's run, with what the job said."""
+    found = case.problems()
+    assert not found, f"{case.operation} × {case.fault}: {found}\n  {case.say}"

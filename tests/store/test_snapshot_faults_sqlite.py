@@ -7,15 +7,22 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.store.fault_matrix import run_every_fault
+from tests.store.fault_matrix import FAULTS, Case, CaseId, assert_behaved, cases, run_selected
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def database_kind() -> str:
     return "sqlite"
 
 
-def test_the_job_survives_each_fault_and_keeps_everything_else(
-    migrated_copies: Callable[[], str], monkeypatch: pytest.MonkeyPatch
+@pytest.fixture(scope="module")
+def job_runs(request: pytest.FixtureRequest, migrated_copies: Callable[[], str]) -> dict[CaseId, Case]:
+    """This module's selected cases, run side by side once before its first test."""
+    return run_selected(request, migrated_copies)
+
+
+@pytest.mark.parametrize(("operation", "fault"), cases(FAULTS))
+def test_the_job_survives_the_fault_and_keeps_everything_else(
+    operation: str, fault: int | str, job_runs: dict[CaseId, Case]
 ) -> None:
-    run_every_fault(migrated_copies, monkeypatch)
+    assert_behaved(job_runs[operation, fault])

@@ -10,7 +10,8 @@ import pytest
 
 from analysis.figures import history_charts as charts
 from analysis.figures import history_frames as frames
-from components.core.history.source import FrameSource, QueryCache
+from components.core.history.source import QueryCache
+from rigs.frame_source import FrameSource
 from schema.history import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS
 
 START = date(2025, 1, 6)  # a Monday

@@ -10,7 +10,7 @@ import pandas as pd
 
 from analysis.figures import history_charts as charts
 from analysis.figures import history_frames as frames
-from components.core.history.source import FrameSource
+from rigs.frame_source import FrameSource
 from schema.history import KEYWORD_BEST_COLUMNS, KEYWORD_COLUMNS
 
 START = date(2025, 1, 6)

@@ -146,7 +146,8 @@ def test_a_server_without_a_redis_url_never_loads_the_redis_client() -> None:
     """About 5 MiB a one-process server need not hold: the Redis level is imported on demand."""
     probe = (
         "import sys\n"
-        "from components.core import data, history, shared_cache\n"
+        "from components.core.cache import data, shared_cache\n"
+        "from components.core.history import store as history\n"
         "assert shared_cache.current() is None\n"
         "print(sorted(m for m in sys.modules if m == 'redis' or m.startswith('redis.')))\n"
     )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.harness import DATABASE_ENV, ROOT, app_process
+from rigs.processes import DATABASE_ENV, ROOT, app_process
 
 
 def _environment(pid: int) -> dict[str, str]:

@@ -3,8 +3,8 @@ and counts every request it served."""
 
 from __future__ import annotations
 
-from bench.harness import DEMO_KEY, sandbox_process
 from client import ApiClient
+from rigs.processes import DEMO_KEY, sandbox_process
 
 
 def test_sandbox_process_counts_what_it_served() -> None:

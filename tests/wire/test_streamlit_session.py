@@ -1,4 +1,4 @@
-"""The load benchmark's session client (bench/streamlit_session.py) really drives the app: over the
+"""The load benchmark's session client (rigs/streamlit_session.py) really drives the app: over the
 Streamlit WebSocket alone it opens a domain's overview and sees the run finish with the domain's card,
 switches pages in the same session, and counts a run that shows an exception, fails to compile or asks
 for a page that does not exist as an error, never as a page served."""
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.harness import AppProcess, app_process
-from bench.streamlit_session import PageRun, StreamlitSession, route_cookie
+from rigs.processes import AppProcess, app_process
+from rigs.streamlit_session import PageRun, StreamlitSession, route_cookie
 from sandbox import SandboxServer
 from sandbox.catalog import KNOWN_SITES
 

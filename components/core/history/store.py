@@ -5,7 +5,7 @@ demo history for the sandbox, and free history from the reads pages make anyway.
   be opened the app keeps working: ``history_problem()`` says why in plain words (never a password),
   and the store is asked again after ``RETRY_AFTER_S``, so a database that comes back is used again.
 - ``page_source(conn)`` is what the History page reads rows through: the store's rows for this
-  account, or (in a benchmark or test) whatever ``use_source`` put in its place.
+  account, its recent answers kept in the database's query cache.
 - Free history from the reads pages make anyway (``record_read``) lives in ``history_reads``.
 - ``ensure_demo_history`` seeds an empty store with ``DEMO_DAYS`` of demo history in Sandbox mode
   only, once per process and account, and evaluates the alert rules on its last ``DEMO_ALERT_DAYS``.
@@ -20,8 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -187,25 +186,9 @@ def history_day(conn: Connection) -> date:
 
 # --- what the page reads through ---------------------------------------------------------------------
 
-_source_factory: Callable[[Connection], HistorySource | None] | None = None
-
-
-@contextmanager
-def use_source(factory: Callable[[Connection], HistorySource | None]) -> Iterator[None]:
-    """While the block runs, the History page reads its rows from ``factory(conn)`` (a benchmark's or a
-    test's in-memory rows) instead of the store."""
-    global _source_factory
-    previous, _source_factory = _source_factory, factory
-    try:
-        yield
-    finally:
-        _source_factory = previous
-
 
 def page_source(conn: Connection) -> HistorySource | None:
     """Where this account's history rows come from; None when history is unavailable."""
-    if _source_factory is not None:
-        return _source_factory(conn)
     door = current_door()
     store = door.open()
     if store is None or not conn.has_key:

@@ -33,10 +33,9 @@ from pathlib import Path
 
 import redis
 
-from bench.harness import AppProcess, app_process, free_port, serving, stop_process
+from rigs.processes import ROOT, AppProcess, app_process, free_port, serving, stop_process
 from sandbox import DEMO_KEY
 
-ROOT = Path(__file__).resolve().parents[1]
 SITE_CONFIG = ROOT / "deploy" / "nginx" / "authority-dashboard.conf"
 #: Debian's nginx (``nginx`` or ``nginx-light``); ``.ci/run`` installs it when it is missing.
 NGINX = "/usr/sbin/nginx"

@@ -1,0 +1,105 @@
+"""One account's history rows held in memory as DataFrames, answering every read of the History and
+Market pages (``components.core.history.source.HistorySource``) as the store would: what the benchmarks
+compare the store with, and what the tests feed the pages' figures. Pure: no Streamlit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+import pandas as pd
+
+from analysis.figures.history_frames import best_positions, empty
+from components.core.history.source import WatchTuple
+from schema.history import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, SERP_COLUMNS, TRUST_TOTAL_COLUMNS
+from store.notes import NOTE_COLUMNS
+
+
+def _day_values(frame: pd.DataFrame) -> pd.Series:
+    return pd.to_datetime(frame["day"]).dt.date
+
+
+@dataclass
+class FrameSource:
+    """The same reads answered from frames in memory (one account's rows, any order)."""
+
+    domains: pd.DataFrame = field(default_factory=lambda: empty(DOMAIN_COLUMNS))
+    keywords: pd.DataFrame = field(default_factory=lambda: empty(KEYWORD_COLUMNS))
+    #: (domain, day) → that day's Trust Map sample.
+    links: dict[tuple[str, date], pd.DataFrame] = field(default_factory=dict)
+    #: domain → its Trust Map totals by day.
+    totals: dict[str, pd.DataFrame] = field(default_factory=dict)
+    #: The watchlist as (kind, subject, origin, site).
+    watch: list[WatchTuple] = field(default_factory=list)
+    #: The watched keywords' top 10s (``SERP_COLUMNS``).
+    serps: pd.DataFrame = field(default_factory=lambda: empty(SERP_COLUMNS))
+    #: keyword → its tags; own site → its brand terms.
+    tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    brands: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Editors' notes (``store.notes.NOTE_COLUMNS``).
+    chart_notes: pd.DataFrame = field(default_factory=lambda: empty(NOTE_COLUMNS))
+
+    def __post_init__(self) -> None:
+        self._domain_days = _day_values(self.domains) if not self.domains.empty else None
+        self._keyword_days = _day_values(self.keywords) if not self.keywords.empty else None
+
+    def domain_history(self, domains: Sequence[str], since: date | None) -> pd.DataFrame:
+        if self._domain_days is None:
+            return empty(DOMAIN_COLUMNS)
+        keep = self.domains["domain"].isin(list(domains))
+        if since is not None:
+            keep &= self._domain_days >= since
+        rows = self.domains[keep].assign(day=self._domain_days[keep])
+        return rows.sort_values(["day", "domain"], kind="stable").reset_index(drop=True)
+
+    def trust_map_days(self, domain: str) -> list[date]:
+        return sorted(day for (name, day) in self.links if name == domain)
+
+    def trust_map_links(self, domain: str, day: date) -> pd.DataFrame:
+        found = self.links.get((domain, day))
+        return empty(LINK_COLUMNS) if found is None else found.copy()
+
+    def trust_map_totals(self, domain: str, since: date | None) -> pd.DataFrame:
+        found = self.totals.get(domain)
+        if found is None:
+            return empty(TRUST_TOTAL_COLUMNS)
+        days = _day_values(found)
+        return found[days >= since] if since is not None else found.copy()
+
+    def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
+        if self._keyword_days is None:
+            return empty(KEYWORD_COLUMNS)
+        keep = pd.Series(True, index=self.keywords.index)
+        if site is not None:
+            keep &= self.keywords["site"] == site
+        if since is not None:
+            keep &= self._keyword_days >= since
+        rows = self.keywords[keep].assign(day=self._keyword_days[keep])
+        return rows.sort_values(["day", "keyword"], kind="stable").reset_index(drop=True)
+
+    def keyword_best(self, site: str) -> pd.DataFrame:
+        return best_positions(self.keyword_history(site, None))
+
+    def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
+        if self.serps.empty:
+            return empty(SERP_COLUMNS)
+        keep = pd.Series(True, index=self.serps.index)
+        if site is not None:
+            keep &= self.serps["site"] == site
+        if since is not None:
+            keep &= _day_values(self.serps) >= since
+        return self.serps[keep].reset_index(drop=True)
+
+    def keyword_tags(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.tags)
+
+    def notes(self, since: date | None) -> pd.DataFrame:
+        return self.chart_notes.copy()
+
+    def brand_terms(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.brands)
+
+    def watch_items(self) -> list[WatchTuple]:
+        return sorted(self.watch, key=lambda item: (item[2] != "own", item[1], item[0], item[3]))
