@@ -45,18 +45,9 @@ FEEDS_DIR_ENV = "DASHBOARD_FEEDS_DIR"
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "static" / "feeds"
 #: The address of a feed's file below the app's own address.
 URL_PATH = "app/static/feeds"
-SITE_COLUMNS = (
-    "day",
-    "site",
-    "dr",
-    "true_dr",
-    "trust_score",
-    "traffic",
-    "referring_domains",
-    "backlinks",
-    "visibility",
-    "share_of_voice",
-)
+#: The site's own figures in a site feed, as recorded each day.
+SITE_FIGURES = ("dr", "true_dr", "trust_score", "traffic", "referring_domains", "backlinks")
+SITE_COLUMNS = ("day", "site", *SITE_FIGURES, "visibility", "share_of_voice")
 KEYWORD_COLUMNS = ("day", "site", "keyword", "position", "search_volume")
 #: A feed's file name (the only files a refresh ever removes): its token, ``.csv``.
 FEED_FILE = re.compile(r"[A-Za-z0-9_-]{20,64}\.csv")
