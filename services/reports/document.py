@@ -179,7 +179,10 @@ def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
         }
         for row in summary.itertuples()
     ]
-    words = []
+    words = [
+        f"The keywords tracked for {content.site} (the Tracked keywords page); the visibility below "
+        f"measures the keywords watched for it (the Market page)."
+    ]
     entered, left = content.keywords.entered_top_10, content.keywords.left_top_10
     words.append(
         f"Entered the top 10: {', '.join(entered)}." if entered else "No keyword entered the top 10."
