@@ -9,7 +9,7 @@ One run does two things for the deployment's own account (``team``, as the diges
    runs overlap only one insert lands; the other's fails harmlessly and nothing more is built for it.
    The PDF is kept on the row: what an editor approves is exactly what is mailed.
 2. **Send.** Claim one due row at a time with a conditional UPDATE, as the webhook outbox does
-   (``services.alerts.webhook``): ``pending`` and due, or ``sending`` whose claim ran out (a run killed
+   (``services.delivery.webhook``): ``pending`` and due, or ``sending`` whose claim ran out (a run killed
    while sending). Mail it to the row's recipients with the PDF attached, and settle it, if the claim
    is still this run's: ``sent``; ``pending`` again when the mail server failed and attempts remain
    (for a pending row ``claimed_until`` says when it may be tried again: 5 min, 10 min, … at most
@@ -36,8 +36,8 @@ from sqlalchemy import and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from services.alerts.config import EmailConfig
-from services.alerts.mail import Attachment, MailError, build_message, send_message
-from services.alerts.webhook import backoff
+from services.delivery.mail import Attachment, MailError, build_message, send_message
+from services.delivery.webhook import backoff
 from store.audit import AuditEvent, AuditOutcome
 from store.engine import DATABASE_ERRORS, StoreUnavailable, unavailable, write_engine
 from store.history import HistoryStore
