@@ -1,28 +1,31 @@
 """The weekly digest's content: the period's alerts and biggest moves, as HTML and as plain text.
 
 Pure: history and alert frames in, strings out (``services.jobs.digest`` reads the store and sends). Every
-text that came from the service (domains, keywords, alert titles) is escaped, in the HTML with
-``html.escape`` and in links by ``urlencode``; the HTML is simple tables with inline styles, which is
-what mail programs render. A move is measured from the last snapshot before the period (or the
-period's first one) to the period's last, and only a real change is a move: DR or TrueDR by
-``MIN_POINTS`` or more, referring domains by ``MIN_REFERRING_PERCENT`` or more, a keyword's position by
-any place (or into or out of the results). A value the service did not give on one side is unknown,
-not a change.
+text that came from the service (domains, keywords, alert titles) is escaped, in the HTML by the Jinja2
+template's autoescape (``digest.html.j2``, built as the report's: ``services.templates``) and in links
+by ``urlencode``; the HTML is simple tables with inline styles, which is what mail programs render. A
+move is measured from the last snapshot before the period (or the period's first one) to the period's
+last, and only a real change is a move: DR or TrueDR by ``MIN_POINTS`` or more, referring domains by
+``MIN_REFERRING_PERCENT`` or more, a keyword's position by any place (or into or out of the results).
+A value the service did not give on one side is unknown, not a change.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from html import escape
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from analysis.links import alert_url, chart_url
 from services.alerts.rules import missing
+from services.templates import html_templates
 
+TEMPLATE = "digest.html.j2"
+_TEMPLATES = html_templates(Path(__file__).parent, keep_trailing_newline=True)
 PRODUCT = "Authority Dashboard"
 ALERTS_PATH = "alerts"
 MOVES_SHOWN = 10
@@ -254,17 +257,6 @@ def digest_alert_url(dashboard: str, alert: Any) -> str:
         return dashboard
 
 
-def _link(url: str, text: str) -> str:
-    return f'<a href="{escape(url)}" style="color:#1d4ed8">{escape(text)}</a>'
-
-
-def _table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    """A table of cells that are already HTML (escaped by the caller)."""
-    head = "".join(f'<th style="{HEAD}">{escape(h)}</th>' for h in headers)
-    body = "".join("<tr>" + "".join(f'<td style="{CELL}">{c}</td>' for c in row) + "</tr>" for row in rows)
-    return f'<table style="{TABLE}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-
-
 def site_words(site: str) -> str:
     return site if site else "watched keyword"
 
@@ -284,79 +276,94 @@ def note_lines(markers: pd.DataFrame) -> list[tuple[str, str]]:
     return lines
 
 
-def _html_section(
-    heading: str, headers: Sequence[str], rows: Sequence[tuple[str, ...]], nothing: str
-) -> list[str]:
-    """A heading and its table, or ``nothing`` in words when there are no rows."""
-    table = _table(headers, rows) if rows else f"<p>{nothing}</p>"
-    return [f'<h3 style="font-size:15px;margin:12px 0 4px 0">{escape(heading)}</h3>', table]
+@dataclass(frozen=True)
+class Link:
+    """A table cell that links to the dashboard."""
+
+    url: str
+    text: str
 
 
-def _account_html(account: AccountDigest, dashboard: str) -> str:
-    parts = [f'<h2 style="font-size:18px;margin:24px 0 6px 0">{escape(account.label)}</h2>']
-    alerts = account.alerts.head(ALERTS_SHOWN)
-    rows = [
-        (
-            escape(day_text(alert.day)),
-            _link(digest_alert_url(dashboard, alert), alert.title),
-            escape(alert.before if alert.before is not None else "—"),
-            escape(alert.after if alert.after is not None else "—"),
-        )
-        for alert in alerts.itertuples()
-    ]
-    heading = f"Alerts ({len(account.alerts)})"
-    parts += _html_section(
-        heading, ("Day", "What happened", "Before", "After"), rows, "No alerts in this period."
+@dataclass(frozen=True)
+class Section:
+    """A heading and its table (cells in words, or links), or ``nothing`` in words without rows."""
+
+    heading: str
+    headers: tuple[str, ...]
+    rows: list[tuple[str | Link, ...]]
+    nothing: str
+
+
+@dataclass(frozen=True)
+class AccountSections:
+    """One account's part of the HTML: its alerts (and how many more the dashboard has), then the rest."""
+
+    label: str
+    alerts: Section
+    more_alerts: int
+    sections: list[Section]
+
+
+def _account_sections(account: AccountDigest, dashboard: str) -> AccountSections:
+    shown = account.alerts.head(ALERTS_SHOWN)
+    alerts = Section(
+        f"Alerts ({len(account.alerts)})",
+        ("Day", "What happened", "Before", "After"),
+        [
+            (
+                day_text(alert.day),
+                Link(digest_alert_url(dashboard, alert), alert.title),
+                alert.before if alert.before is not None else "—",
+                alert.after if alert.after is not None else "—",
+            )
+            for alert in shown.itertuples()
+        ],
+        "No alerts in this period.",
     )
-    if len(account.alerts) > len(alerts):
-        parts.append(f"<p>… and {len(account.alerts) - len(alerts)} more in the dashboard.</p>")
-    rows = [
-        (
-            _link(chart_url(dashboard, "domain", move.domain), move.domain),
-            escape(pair_text(move.dr)),
-            escape(pair_text(move.true_dr)),
-            escape(pair_text(move.referring_domains, percent=True)),
-        )
-        for move in account.domain_moves
-    ]
-    parts += _html_section(
+    domains = Section(
         "Watched domains: biggest moves",
         ("Domain", "DR", "TrueDR", "Referring domains"),
-        rows,
+        [
+            (
+                Link(chart_url(dashboard, "domain", move.domain), move.domain),
+                pair_text(move.dr),
+                pair_text(move.true_dr),
+                pair_text(move.referring_domains, percent=True),
+            )
+            for move in account.domain_moves
+        ],
         NO_DOMAIN_MOVED,
     )
-    rows = [
-        (
-            _link(chart_url(dashboard, "keyword", move.keyword), move.keyword),
-            escape(site_words(move.site)),
-            escape(f"{number_text(move.before)} → {number_text(move.after)}"),
-            escape(move.words),
-        )
-        for move in account.keyword_moves
-    ]
-    parts += _html_section(
-        "Keywords: biggest moves", ("Keyword", "For", "Position", "Change"), rows, "No keyword moved."
+    keywords = Section(
+        "Keywords: biggest moves",
+        ("Keyword", "For", "Position", "Change"),
+        [
+            (
+                Link(chart_url(dashboard, "keyword", move.keyword), move.keyword),
+                site_words(move.site),
+                f"{number_text(move.before)} → {number_text(move.after)}",
+                move.words,
+            )
+            for move in account.keyword_moves
+        ],
+        "No keyword moved.",
     )
-    notes = [(escape(when), escape(what)) for when, what in account.notes]
-    parts += _html_section("Notes on the charts", ("When", "Note"), notes, NO_NOTES)
-    return "\n".join(parts)
+    notes = Section("Notes on the charts", ("When", "Note"), list(account.notes), NO_NOTES)
+    return AccountSections(
+        account.label, alerts, len(account.alerts) - len(shown), [domains, keywords, notes]
+    )
 
 
 def render_html(digest: Digest) -> str:
+    """The digest as one HTML document (``digest.html.j2``), every value escaped."""
     dashboard = digest.dashboard_url.rstrip("/")
-    sections = "\n".join(_account_html(account, dashboard) for account in digest.accounts)
-    if not digest.accounts:
-        sections = "<p>No account has any history yet.</p>"
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{escape(digest.subject)}</title></head>\n"
-        f'<body style="{BODY}">\n'
-        f'<h1 style="font-size:20px;margin:0 0 4px 0">{escape(PRODUCT)}: '
-        f"{escape(period_words(digest.start, digest.end))}</h1>\n"
-        f"<p>{escape(count_words(digest.alert_count, 'alert').capitalize())} in this period. "
-        f"{_link(f'{dashboard}/{ALERTS_PATH}', 'Open the Alerts page')} · "
-        f"{_link(dashboard, 'Open the dashboard')}</p>\n"
-        f"{sections}\n"
-        '<p style="color:#6b7280;font-size:12px;margin-top:24px">Sent by the Authority Dashboard '
-        "(python -m store digest).</p>\n</body></html>\n"
+    return _TEMPLATES.get_template(TEMPLATE).render(
+        subject=digest.subject,
+        product=PRODUCT,
+        period=period_words(digest.start, digest.end),
+        alert_count=count_words(digest.alert_count, "alert").capitalize(),
+        alerts_url=f"{dashboard}/{ALERTS_PATH}",
+        dashboard=dashboard,
+        accounts=[_account_sections(account, dashboard) for account in digest.accounts],
+        styles={"body": BODY, "table": TABLE, "head": HEAD, "cell": CELL},
     )

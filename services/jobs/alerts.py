@@ -3,7 +3,7 @@
 Evaluation reads only the store (no API request, no quota) and covers every account with history, so
 each key's alerts are on the Alerts page for the people using it. The team's channels carry only the
 deployment's own account (``team``: the fingerprint of the key in its environment or secrets): only its
-new alerts get a webhook delivery row, and delivery (``services.alerts.webhook.deliver_pending``) posts
+new alerts get a webhook delivery row, and delivery (``services.delivery.webhook.deliver_pending``) posts
 only its alerts. Without a deployment key nothing is sent, and the run says why. The lines printed
 here are what cron mail shows: how many alerts are new, how many were already known, and what became
 of the webhook deliveries.
@@ -22,7 +22,7 @@ from store.history import HistoryStore
 
 if TYPE_CHECKING:
     from services.alerts.config import AlertConfig
-    from services.alerts.webhook import DeliveryReport
+    from services.delivery.webhook import DeliveryReport
 
 Progress = Callable[[str], None]
 
@@ -67,7 +67,7 @@ class AlertsRun:
 
 
 def _deliver(store: HistoryStore, config: AlertConfig, team: str, progress: Progress) -> DeliveryReport:
-    from services.alerts.webhook import deliver_pending
+    from services.delivery.webhook import deliver_pending
 
     return deliver_pending(store, config, account=team, progress=progress)
 

@@ -29,7 +29,7 @@ from services.alerts.digest import (
     render_html,
 )
 from services.alerts.digest_text import render_text
-from services.alerts.mail import MailError, build_message, send_message
+from services.delivery.mail import MailError, build_message, send_message
 from store.engine import StoreUnavailable
 from store.history import HistoryStore
 from store.watchlist import own_sites, site_names

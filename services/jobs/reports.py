@@ -8,8 +8,8 @@ One run does two things for the deployment's own account (``team``, as the diges
    each report first, else ``pending``. The row is unique per account, site and period, so when two
    runs overlap only one insert lands; the other's fails harmlessly and nothing more is built for it.
    The PDF is kept on the row: what an editor approves is exactly what is mailed.
-2. **Send.** Claim one due row at a time with a conditional UPDATE, as the webhook outbox does
-   (``services.alerts.webhook``): ``pending`` and due, or ``sending`` whose claim ran out (a run killed
+2. **Send.** Claim one due row at a time through the outbox the webhook uses too
+   (``services.delivery.outbox``): ``pending`` and due, or ``sending`` whose claim ran out (a run killed
    while sending). Mail it to the row's recipients with the PDF attached, and settle it, if the claim
    is still this run's: ``sent``; ``pending`` again when the mail server failed and attempts remain
    (for a pending row ``claimed_until`` says when it may be tried again: 5 min, 10 min, … at most
@@ -32,12 +32,12 @@ from datetime import UTC, date, datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import Connection, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from services.alerts.config import EmailConfig
-from services.alerts.mail import Attachment, MailError, build_message, send_message
-from services.alerts.webhook import backoff
+from services.delivery.mail import Attachment, MailError, build_message, send_message
+from services.delivery.outbox import Attempt, Claim, Outbox, OutboxRows
 from store.audit import AuditEvent, AuditOutcome
 from store.engine import DATABASE_ERRORS, StoreUnavailable, unavailable, write_engine
 from store.history import HistoryStore
@@ -128,16 +128,25 @@ def _not_built_errors() -> tuple[type[Exception], ...]:
     return (ReportProblem, BrandingError, PdfUnavailable, RendererUnavailable)
 
 
-def _due(now: datetime, account: str) -> Any:
-    return and_(
-        SENDS.c.account == account,
-        or_(
-            and_(
-                SENDS.c.state == "pending", or_(SENDS.c.claimed_until.is_(None), SENDS.c.claimed_until <= now)
-            ),
-            and_(SENDS.c.state == "sending", SENDS.c.claimed_until < now),
-        ),
+def report_rows(account: str) -> OutboxRows:
+    """The scheduled reports' outbox rows of ``account``: a pending row's retry time is its
+    ``claimed_until``, and a report sent after a failed attempt keeps that attempt's error."""
+    return OutboxRows(
+        table=SENDS,
+        scope=SENDS.c.account == account,
+        retry_at=SENDS.c.claimed_until,
+        order=(SENDS.c.period_start, SENDS.c.id),
+        done_state="sent",
+        done_at=SENDS.c.sent_at,
+        refused_state="failed",
+        error=SENDS.c.last_error,
+        clears_error_when_done=False,
     )
+
+
+def _send_of(conn: Connection, send_id: int) -> Any:
+    """The claimed report's row, its PDF too."""
+    return conn.execute(select(SENDS).where(SENDS.c.id == send_id)).one()
 
 
 class _Reports:
@@ -207,45 +216,10 @@ class _Reports:
             self.say(f"reports: built {site}, {period.words}; it {next_step}")
             self.audit("build_report", site, period, "done", f"Built; it {next_step}.")
 
-    def claim_next(self, claim_for: timedelta) -> tuple[Any, datetime] | None:
-        """The next due row (its PDF too), now "sending" until its claim runs out; None when none is."""
-        skip: set[int] = set()
-        while True:
-            now = self.clock()
-            with self.writer.begin() as conn:
-                query = select(SENDS.c.id).where(_due(now, self.account))
-                if skip:
-                    query = query.where(SENDS.c.id.not_in(sorted(skip)))
-                found = conn.execute(query.order_by(SENDS.c.period_start, SENDS.c.id).limit(1)).first()
-                if found is None:
-                    return None
-                claimed_until = now + claim_for
-                taken = conn.execute(
-                    update(SENDS)
-                    .where(SENDS.c.id == found.id, _due(now, self.account))
-                    .values(state="sending", claimed_until=claimed_until, attempts=SENDS.c.attempts + 1)
-                )
-                if taken.rowcount != 1:  # another run took it between the read and the update
-                    skip.add(found.id)
-                    continue
-                row = conn.execute(select(SENDS).where(SENDS.c.id == found.id)).one()
-            return row, claimed_until
-
-    def settle(self, send_id: int, claimed_until: datetime, values: dict[str, Any]) -> bool:
-        """Record the outcome if the claim is still this run's (a run that overslept changes nothing)."""
-        with self.writer.begin() as conn:
-            done = conn.execute(
-                update(SENDS)
-                .where(
-                    SENDS.c.id == send_id, SENDS.c.state == "sending", SENDS.c.claimed_until == claimed_until
-                )
-                .values(**values)
-            )
-            return done.rowcount == 1
-
     def send_due(self, email: EmailConfig, claim_for: timedelta, max_attempts: int) -> None:
-        while (claimed := self.claim_next(claim_for)) is not None:
-            row, claimed_until = claimed
+        outbox = Outbox(self.store.engine, report_rows(self.account), claim_for)
+        while (claim := outbox.claim_next(self.clock, set(), _send_of)) is not None:
+            row = claim.item
             period = Period(row.period_start, row.period_end)
             named = f"{row.site}, {period.words}"
             recipients = tuple(row.recipients.split())
@@ -254,11 +228,9 @@ class _Reports:
                 message = report_message(row.site, period, bytes(row.pdf or b""), to, self.account, row.id)
                 refused = send_message(message, to)
             except MailError as exc:
-                self._not_sent(row, claimed_until, period, exc.reason, max_attempts)
+                self._not_sent(outbox, claim, period, exc.reason, max_attempts)
                 continue
-            self.settle(
-                row.id, claimed_until, {"state": "sent", "claimed_until": None, "sent_at": self.clock()}
-            )
+            outbox.settle(claim, Attempt("done"), self.clock())
             self.run.sent += 1
             words = f"Sent to {len(recipients) - len(refused)} of {len(recipients)} recipients."
             if refused:
@@ -268,19 +240,17 @@ class _Reports:
             self.audit("send_report", row.site, period, "done", words)
 
     def _not_sent(
-        self, row: Any, claimed_until: datetime, period: Period, reason: str, max_attempts: int
+        self, outbox: Outbox, claim: Claim[Any], period: Period, reason: str, max_attempts: int
     ) -> None:
+        row = claim.item
         named = f"{row.site}, {period.words}"
-        if row.attempts >= max_attempts:
-            values: dict[str, Any] = {"state": "failed", "claimed_until": None, "last_error": reason}
+        settled = outbox.settle(claim, Attempt("retry", reason), self.clock(), max_attempts)
+        if settled.retry_at is None:
             words = f"Not sent after {row.attempts} attempts: {reason}."
             self.run.failed += 1
         else:
-            retry_at = self.clock() + backoff(row.attempts)
-            values = {"state": "pending", "claimed_until": retry_at, "last_error": reason}
-            words = f"Not sent ({reason}); it will be tried again from {retry_at:%Y-%m-%d %H:%M} UTC."
+            words = f"Not sent ({reason}); it will be tried again from {settled.retry_at:%Y-%m-%d %H:%M} UTC."
             self.run.retrying += 1
-        self.settle(row.id, claimed_until, values)
         self.say(f"reports: {named}: {words}")
         self.audit("send_report", row.site, period, "failed", words)
 

@@ -15,7 +15,6 @@ from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from services.alerts.rules import missing, say_day
@@ -30,16 +29,12 @@ from services.reports.content import (
     gather,
 )
 from services.reports.render import ChartRenderer, PdfUnavailable, RendererUnavailable, html_to_pdf
+from services.templates import html_templates
 from store.history import HistoryStore
 from store.reports.period import Period
 
 TEMPLATE = "report.html.j2"
-_ENVIRONMENT = Environment(
-    loader=FileSystemLoader(Path(__file__).parent),
-    autoescape=select_autoescape(["html", "j2"], default=True),
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
+_ENVIRONMENT = html_templates(Path(__file__).parent)
 
 
 @dataclass(frozen=True)

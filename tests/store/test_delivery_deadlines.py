@@ -23,8 +23,8 @@ from sandbox import DEMO_KEY, SandboxServer
 from sandbox.clock import today
 from sandbox.demo_history import lookup_on
 from services.alerts.config import AlertConfig
-from services.alerts.webhook import DeliveryReport, deliver_pending
 from services.cli import main
+from services.delivery.webhook import DeliveryReport, deliver_pending
 from store import HistoryStore
 from tests.store.alert_history import OWN
 from tests.store.alert_samples import T0, add_alert, delivery

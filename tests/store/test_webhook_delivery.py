@@ -15,7 +15,8 @@ from sqlalchemy import update
 
 from services.alerts.config import AlertConfig
 from services.alerts.evaluate import evaluate_alerts
-from services.alerts.webhook import DeliveryReport, backoff, deliver_pending
+from services.delivery.outbox import backoff
+from services.delivery.webhook import DeliveryReport, deliver_pending
 from store import HistoryStore
 from tests.store.alert_samples import DELIVERIES, T0, add_alert, delivery
 from tests.store.local_servers import webhook_receiver

@@ -1,10 +1,9 @@
 """Delivering alerts to the webhook exactly once: the outbox rows of ``alert_deliveries``.
 
 Evaluation makes a "pending" delivery row with each alert (``services.alerts.evaluate``); only this module
-changes it afterwards. A run claims one due row at a time with a conditional UPDATE (pending and due,
-or "sending" whose claim ran out because a run died mid-way), so two runs at once never both send an
-alert; SQLite's write transactions queue (BEGIN IMMEDIATE) and PostgreSQL re-checks the WHERE of an
-UPDATE that waited for a row lock. Then it POSTs, and settles the row:
+changes it afterwards, through the outbox (``services.delivery.outbox``): a run claims one due row at a
+time (pending and due, or "sending" whose claim ran out because a run died mid-way), so two runs at
+once never both send an alert. Then it POSTs, and settles the row:
 
 - 2xx: "delivered";
 - a timeout, a 5xx, a 408/429, a refused or dropped connection: "pending" again, due after
@@ -37,18 +36,17 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import httpx
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import Connection, and_, select
 
 from services.alerts.config import AlertConfig
 from services.alerts.messages import OutgoingAlert, outgoing, webhook_body
-from store.engine import DATABASE_ERRORS, unavailable, write_engine
+from services.delivery.outbox import Attempt, AttemptResult, Outbox, OutboxRows
+from store.engine import DATABASE_ERRORS, unavailable
 from store.history import HistoryStore
 from store.models import AlertDeliveryRow, AlertRow
 from store.watchlist import as_utc
 
 CHANNEL = "webhook"
-FIRST_BACKOFF = timedelta(minutes=5)
-MAX_BACKOFF = timedelta(hours=6)
 #: Answers that mean "try again later" although they are 4xx.
 RETRY_STATUSES = frozenset({408, 429})
 USER_AGENT = "Authority Dashboard alerts"
@@ -57,6 +55,8 @@ ALERTS = AlertRow.__table__
 DELIVERIES = AlertDeliveryRow.__table__
 #: How many unsent alerts a run names one by one (the rest are counted).
 UNSENT_NAMED = 20
+#: A POST's outcome (the row's next state) as the outbox records it.
+RESULTS: dict[str, AttemptResult] = {"delivered": "done", "pending": "retry", "rejected": "refused"}
 T = TypeVar("T")
 
 
@@ -79,11 +79,6 @@ class DeliveryReport:
     def ok(self) -> bool:
         """Nothing refused and nothing left unsent for lack of time (either makes the job exit 1)."""
         return self.rejected == 0 and not self.unsent
-
-
-def backoff(attempts: int) -> timedelta:
-    """How long to wait after the ``attempts``-th failed attempt: 5 min doubling, at most 6 h."""
-    return min(FIRST_BACKOFF * 2 ** max(attempts - 1, 0), MAX_BACKOFF)
 
 
 @dataclass(frozen=True)
@@ -125,100 +120,48 @@ async def post_alert(
     return Outcome("rejected", status, f"the webhook refused the alert ({status})")
 
 
-def _of(account: str) -> Any:
-    """Delivery rows of ``account``'s alerts only."""
-    return DELIVERIES.c.alert_id.in_(select(ALERTS.c.id).where(ALERTS.c.account == account))
-
-
-def _due(now: datetime, account: str) -> Any:
-    return and_(
-        DELIVERIES.c.channel == CHANNEL,
-        _of(account),
-        or_(
-            and_(DELIVERIES.c.state == "pending", DELIVERIES.c.next_attempt_at <= now),
-            and_(DELIVERIES.c.state == "sending", DELIVERIES.c.claimed_until < now),
+def webhook_rows(account: str) -> OutboxRows:
+    """The webhook's outbox rows of ``account``'s alerts (the deployment's own)."""
+    return OutboxRows(
+        table=DELIVERIES,
+        scope=and_(
+            DELIVERIES.c.channel == CHANNEL,
+            DELIVERIES.c.alert_id.in_(select(ALERTS.c.id).where(ALERTS.c.account == account)),
         ),
+        retry_at=DELIVERIES.c.next_attempt_at,
+        order=(DELIVERIES.c.next_attempt_at, DELIVERIES.c.id),
+        done_state="delivered",
+        done_at=DELIVERIES.c.delivered_at,
+        refused_state="rejected",
+        error=DELIVERIES.c.last_error,
     )
 
 
-class _Outbox:
-    """The delivery rows of one run and one account: claim the next due one, settle it, count the rest."""
+def _alert_of(conn: Connection, delivery_id: int) -> OutgoingAlert:
+    """The alert a delivery row carries."""
+    query = select(ALERTS).join(DELIVERIES, DELIVERIES.c.alert_id == ALERTS.c.id)
+    return outgoing(conn.execute(query.where(DELIVERIES.c.id == delivery_id)).one())
 
-    def __init__(self, store: HistoryStore, account: str, claim_for: timedelta) -> None:
-        self.store = store
-        self.account = account
-        self.reader = store.engine
-        self.writer = write_engine(store.engine)
-        self.claim_for = claim_for
 
-    def claim_next(self, now: datetime, skip: set[int]) -> tuple[int, datetime, OutgoingAlert] | None:
-        """The next due row, now "sending" until its claim runs out (None when nothing is due)."""
-        while True:
-            with self.writer.begin() as conn:
-                query = select(DELIVERIES.c.id, DELIVERIES.c.alert_id).where(_due(now, self.account))
-                if skip:
-                    query = query.where(DELIVERIES.c.id.not_in(sorted(skip)))
-                query = query.order_by(DELIVERIES.c.next_attempt_at, DELIVERIES.c.id).limit(1)
-                row = conn.execute(query).first()
-                if row is None:
-                    return None
-                claimed_until = now + self.claim_for
-                taken = conn.execute(
-                    update(DELIVERIES)
-                    .where(DELIVERIES.c.id == row.id, _due(now, self.account))
-                    .values(state="sending", claimed_until=claimed_until, attempts=DELIVERIES.c.attempts + 1)
-                )
-                if taken.rowcount != 1:  # another run took it between the read and the update
-                    skip.add(row.id)
-                    continue
-                alert = conn.execute(select(ALERTS).where(ALERTS.c.id == row.alert_id)).one()
-            return row.id, claimed_until, outgoing(alert)
+def _attempt(outcome: Outcome) -> Attempt:
+    """A POST's outcome as the outbox records it (the status kept on the row whatever it was)."""
+    return Attempt(RESULTS[outcome.state], outcome.error, {"last_status": outcome.status})
 
-    def settle(self, delivery_id: int, claimed_until: datetime, outcome: Outcome, now: datetime) -> None:
-        """Record the outcome, if the claim is still this run's (a run that overslept changes nothing)."""
-        with self.writer.begin() as conn:
-            attempts = conn.execute(
-                select(DELIVERIES.c.attempts).where(DELIVERIES.c.id == delivery_id)
-            ).scalar_one()
-            values: dict[str, Any] = {
-                "state": outcome.state,
-                "claimed_until": None,
-                "last_status": outcome.status,
-                "last_error": outcome.error,
-            }
-            if outcome.state == "delivered":
-                values["delivered_at"] = now
-            elif outcome.state == "pending":
-                values["next_attempt_at"] = now + backoff(attempts)
-            conn.execute(
-                update(DELIVERIES)
-                .where(
-                    DELIVERIES.c.id == delivery_id,
-                    DELIVERIES.c.state == "sending",
-                    DELIVERIES.c.claimed_until == claimed_until,
-                )
-                .values(**values)
-            )
 
-    def waiting(self) -> int:
-        query = select(func.count()).where(
-            DELIVERIES.c.channel == CHANNEL,
-            DELIVERIES.c.state.in_(("pending", "sending")),
-            _of(self.account),
-        )
-        with self.reader.connect() as conn:
-            return int(conn.execute(query).scalar_one())
+def _still_due(outbox: Outbox, now: datetime) -> list[OutgoingAlert]:
+    """The alerts due now that this run leaves unsent, in the order it would have sent them."""
+    query = (
+        select(ALERTS)
+        .join(DELIVERIES, DELIVERIES.c.alert_id == ALERTS.c.id)
+        .where(outbox.due(now))
+        .order_by(*outbox.rows.order)
+    )
+    with outbox.reader.connect() as conn:
+        return [outgoing(row) for row in conn.execute(query)]
 
-    def still_due(self, now: datetime) -> list[OutgoingAlert]:
-        """The alerts due now that this run leaves unsent, in the order it would have sent them."""
-        query = (
-            select(ALERTS)
-            .join(DELIVERIES, DELIVERIES.c.alert_id == ALERTS.c.id)
-            .where(_due(now, self.account))
-            .order_by(DELIVERIES.c.next_attempt_at, DELIVERIES.c.id)
-        )
-        with self.reader.connect() as conn:
-            return [outgoing(row) for row in conn.execute(query)]
+
+def _waiting(outbox: Outbox) -> int:
+    return outbox.count(("pending", "sending"))
 
 
 def claim_window(timeout_s: float) -> timedelta:
@@ -242,7 +185,7 @@ def _named(alert: OutgoingAlert) -> str:
 
 
 async def _send_due(
-    outbox: _Outbox,
+    outbox: Outbox,
     config: AlertConfig,
     clock: Callable[[], datetime],
     say: Callable[[str], None],
@@ -259,15 +202,15 @@ async def _send_due(
         while True:
             left = ends - time.monotonic()
             if left <= 0:
-                unsent = [_named(alert) for alert in outbox.still_due(clock())]
+                unsent = [_named(alert) for alert in _still_due(outbox, clock())]
                 break
-            claimed = outbox.claim_next(clock(), seen)
-            if claimed is None:
+            claim = outbox.claim_next(clock, seen, _alert_of)
+            if claim is None:
                 break
-            delivery_id, claimed_until, alert = claimed
-            seen.add(delivery_id)
+            seen.add(claim.row_id)
+            alert = claim.item
             outcome = await post_alert(client, config.webhook_url, alert, config, min(timeout_s, left))
-            outbox.settle(delivery_id, claimed_until, outcome, clock())
+            outbox.settle(claim, _attempt(outcome), clock())
             if outcome.state == "delivered":
                 delivered += 1
                 say(f"webhook: sent {_named(alert)}")
@@ -282,7 +225,7 @@ async def _send_due(
             f"the next run: {', '.join(unsent[:UNSENT_NAMED])}"
             + (f" and {len(unsent) - UNSENT_NAMED} more" if len(unsent) > UNSENT_NAMED else "")
         )
-    return DeliveryReport(delivered, outbox.waiting(), rejected, tuple(unsent))
+    return DeliveryReport(delivered, _waiting(outbox), rejected, tuple(unsent))
 
 
 def deliver_pending(
@@ -299,14 +242,14 @@ def deliver_pending(
     ``config.delivery_deadline_s``; ``now`` (UTC) stands for a later run in tests and backfills."""
     say = progress or (lambda _line: None)
     timeout = timeout_s if timeout_s is not None else config.webhook_timeout_s
-    outbox = _Outbox(store, account, claim_window(timeout))
+    outbox = Outbox(store.engine, webhook_rows(account), claim_window(timeout))
 
     def clock() -> datetime:
         return as_utc(now).astimezone(UTC) if now is not None else datetime.now(UTC)
 
     try:
         if not config.webhook_url:
-            waiting = outbox.waiting()
+            waiting = _waiting(outbox)
             if waiting:
                 alerts = "1 alert waits" if waiting == 1 else f"{waiting} alerts wait"
                 say(f"webhook: not configured, {alerts} for it")
