@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.wording import whole_number
 from client.errors import ApiError, InvalidInputError
 from client.growth_inputs import MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, NewSite
 from client.growth_models import SubmittedSite
 from client.models import Categories
-from components.common.text import BadgeColour, escape_md, fmt_int
+from components.common.text import BadgeColour, escape_md
 from components.core import access, data, pages
 from components.core.connection import Connection, current_connection
 from components.core.errors import read_or_show_error, show_error
@@ -152,8 +153,8 @@ def _submission_result(submitted: SubmittedSite) -> None:
         else:
             st.caption("Nothing wrong found.")
         st.caption(
-            f"Referring domains {fmt_int(check.referring_domains)} · ranked keywords "
-            f"{fmt_int(check.ranked_keywords)} · spam score {fmt_int(check.spam_score)}"
+            f"Referring domains {whole_number(check.referring_domains)} · ranked keywords "
+            f"{whole_number(check.ranked_keywords)} · spam score {whole_number(check.spam_score)}"
         )
         pages.link_to(
             pages.SITE_CHECK,

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis.wording import counted
 from services.alerts.config import AlertConfig
 from services.alerts.digest import (
     AccountDigest,
@@ -115,7 +116,7 @@ def run_digest(
     except StoreUnavailable as exc:
         progress(f"History database unavailable: {exc.reason}")
         return EXIT_DATABASE
-    progress(f"{digest.subject} ({len(digest.accounts)} account{'s' if len(digest.accounts) != 1 else ''})")
+    progress(f"{digest.subject} ({counted(len(digest.accounts), 'account')})")
     html = render_html(digest)
     if output is not None:
         try:
@@ -136,6 +137,6 @@ def run_digest(
     for address in refused:
         progress(f"The mail server refused the recipient {address}")
     sent_to = len(config.email.to) - len(refused)
-    recipients = f"{sent_to} recipient{'s' if sent_to != 1 else ''}"
+    recipients = counted(sent_to, "recipient")
     progress(f"digest: sent to {recipients} via {config.email.server_for_display}")
     return EXIT_FAILED if refused else EXIT_OK

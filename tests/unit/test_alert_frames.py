@@ -11,11 +11,11 @@ import pytest
 
 from analysis import links
 from analysis.links import chart_query
+from analysis.wording import counted
 from components.alerts.frames import (
     alert_frame,
     alert_words,
     change_words,
-    count_words,
     filter_alerts,
     person_words,
     rule_choices,
@@ -54,7 +54,7 @@ def test_an_alerts_evidence_reads_before_to_after() -> None:
     assert change_words(None, "85") == "85"
     assert change_words(None, float("nan")) is None
     assert person_words("local") == "Local user" and person_words("ann@acme.com") == "ann@acme.com"
-    assert count_words(1) == "1 open alert" and count_words(3) == "3 open alerts"
+    assert counted(1, "open alert") == "1 open alert" and counted(3, "open alert") == "3 open alerts"
 
 
 def test_an_alert_is_named_by_its_rule_subject_and_day() -> None:

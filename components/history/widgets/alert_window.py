@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import history_frames as frames
+from analysis.wording import screen_day
 from components.core import page_visits
 from components.history.evidence import LINK_PARAMS, LinkedEvidence, read_link
 from components.history.widgets.pieces import period_picker
@@ -100,5 +101,5 @@ def marks_caption(points: pd.DataFrame, what: str) -> None:
     if points.empty:
         st.caption(f"The alert's {what} has no recorded value on its days in this window.")
         return
-    said = "; ".join(f"{p.words} on {pd.Timestamp(p.day):%b %d, %Y}" for p in points.itertuples())
+    said = "; ".join(f"{p.words} on {screen_day(p.day)}" for p in points.itertuples())
     st.caption(f"Marked on the chart, the alert's evidence for {what}: {said}.")

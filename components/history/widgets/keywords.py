@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import history_frames as frames
+from analysis.wording import screen_day
 from components.common.text import escape_md
 from components.core import data
 from components.core.tables import table_with_export
@@ -56,7 +57,7 @@ def as_of_caption(summary: pd.DataFrame) -> str:
     days = pd.to_datetime(summary["latest_day"])
     latest = days.max()
     earlier = int((days < latest).sum())
-    said = f"Positions on {latest:%b %d, %Y}, the latest recorded day"
+    said = f"Positions on {screen_day(latest)}, the latest recorded day"
     if earlier:
         said += (
             f"; {earlier} keyword{'s were' if earlier != 1 else ' was'} last recorded earlier (the CSV has "
