@@ -31,11 +31,11 @@ from services.alerts.digest import (
 )
 from services.alerts.digest_text import render_text
 from services.alerts.mail import MailError, build_message, send_message
+from services.jobs.exit_codes import EXIT_DATABASE, EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from store.engine import StoreUnavailable
 from store.history import HistoryStore
 from store.watchlist import own_sites, site_names
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 NO_DESTINATION = (
     "The digest has nowhere to go: add an [alerts.email] section (host, from, to; see docs/team-guide.md) to "
     ".streamlit/secrets.toml, or pass --output digest.html to write it to a file."
