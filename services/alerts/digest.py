@@ -20,11 +20,10 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.links import alert_url, chart_url
+from analysis.links import ALERTS_PATH, alert_url, chart_url
 from analysis.wording import NO_VALUE, counted, is_missing, iso_day, period_words, whole_number
 
 PRODUCT = "Authority Dashboard"
-ALERTS_PATH = "alerts"
 MOVES_SHOWN = 10
 ALERTS_SHOWN = 50
 #: A keyword not in the results counts as this position when ranking keyword moves.

@@ -3,9 +3,9 @@ sections as the HTML (``services.alerts.digest``), one line per item, each alert
 
 from __future__ import annotations
 
+from analysis.links import ALERTS_PATH
 from analysis.wording import NO_VALUE, counted, iso_day, period_words, whole_number
 from services.alerts.digest import (
-    ALERTS_PATH,
     ALERTS_SHOWN,
     NO_DOMAIN_MOVED,
     NO_NOTES,

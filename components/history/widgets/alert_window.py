@@ -17,16 +17,15 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import history_frames as frames
+from analysis.links import EVIDENCE_PARAMS, SUBJECT_PARAMS
 from analysis.wording import screen_day
 from components.core import page_visits
-from components.history.evidence import LINK_PARAMS, LinkedEvidence, read_link
+from components.history.evidence import LinkedEvidence, read_link
 from components.history.widgets.pieces import period_picker
 
 #: The link last taken (the visit, its parameters), so each link is applied once per visit whichever
 #: tab reads it.
 SEEN = "_history_evidence_seen"
-#: The URL names a link's subject travels under (see ``pieces.LINK_PARAM``, ``pieces.SITE_PARAM``).
-SUBJECT_PARAMS = ("history_domain", "history_keyword", "history_site")
 
 
 def _evidence_key(key: str) -> str:
@@ -44,7 +43,7 @@ def take_link(key: str) -> LinkedEvidence | None:
     if evidence.window is None:
         return None
     visit = page_visits.current_visit()
-    seen = (visit, *(params.get(name, "") for name in (*LINK_PARAMS, *SUBJECT_PARAMS)))
+    seen = (visit, *(params.get(name, "") for name in (*EVIDENCE_PARAMS, *SUBJECT_PARAMS)))
     if st.session_state.get(SEEN) == seen:
         return None
     st.session_state[SEEN] = seen
@@ -64,7 +63,7 @@ def active(key: str) -> LinkedEvidence | None:
 def _clear(key: str) -> None:
     st.session_state.pop(_evidence_key(key), None)
     st.session_state.pop(f"{key}_window", None)
-    for name in LINK_PARAMS:
+    for name in EVIDENCE_PARAMS:
         st.query_params.pop(name, None)
 
 

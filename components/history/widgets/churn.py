@@ -12,6 +12,7 @@ import streamlit as st
 
 from analysis.figures import history_frames as frames
 from analysis.figures.history_charts import trust_map_totals_chart
+from analysis.links import DOMAIN_PARAM
 from analysis.wording import plural, screen_day
 from components.common.text import escape_md
 from components.core import data
@@ -70,7 +71,7 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
         st.info("Nothing is watched yet: add domains on the Watchlist tab.", icon=":material/visibility:")
         return
     taken = alert_window.take_link(EVIDENCE_KEY)
-    asked = linked("domain", "churn") or (st.query_params.get("history_domain") if taken else None)
+    asked = linked("domain", "churn") or (st.query_params.get(DOMAIN_PARAM) if taken else None)
     if asked and asked in choices:  # an alert's link opens the churn of its site
         st.session_state["history_churn_domain"] = asked
     if taken is not None:
