@@ -1,10 +1,12 @@
-"""Where an alert's evidence is drawn: the History page's query parameters for a chart, its subject and
-the alert's evidence (the one builder behind the Alerts page's Chart link, the webhook and the digest).
+"""The one link schema: the paths of the pages other places link to (History, Market, Alerts), the
+History and Market pages' query parameter names and linked tab titles, and the builder of a chart's
+link with its subject and an alert's evidence (behind the Alerts page's Chart link, the webhook, the
+digest, the reports and every "History of …" link on the pages).
 
 A link opens the chart on the alert's window, from the day before the rule's earlier snapshot (the
 "before" point) to the alert's day (the "after" point), with the metric of a domain chart, the
-referring domain of a Trust Map alert or the site a keyword is measured for. The History page reads
-exactly these names and tab titles; the app has a test that they agree with its own constants.
+referring domain of a Trust Map alert or the site a keyword is measured for. The pages (the page
+registry, the History and Market tabs, the code that reads a link) import these names; none spells them.
 Alerts found before the store kept the earlier day (revision 0006) get the rule's usual comparison.
 Pure, no Streamlit.
 """
@@ -20,6 +22,7 @@ import pandas as pd
 
 HISTORY_PATH = "history"
 MARKET_PATH = "market"
+ALERTS_PATH = "alerts"
 DOMAIN_PARAM = "history_domain"
 KEYWORD_PARAM = "history_keyword"
 TAB_PARAM = "history_tab"
@@ -29,11 +32,18 @@ REFERRING_PARAM = "history_referring_domain"
 FROM_PARAM = "history_from"
 TO_PARAM = "history_to"
 BEFORE_PARAM = "history_before"
+#: The parameters a link's subject travels under, and those carrying an alert's evidence.
+SUBJECT_PARAMS = (DOMAIN_PARAM, KEYWORD_PARAM, SITE_PARAM)
+EVIDENCE_PARAMS = (FROM_PARAM, TO_PARAM, BEFORE_PARAM, METRIC_PARAM, REFERRING_PARAM)
+#: The History tabs a link opens (the History page names its tabs with these).
+DOMAIN_TAB = "Domain trends"
+KEYWORD_TAB = "Keyword positions"
+CHURN_TAB = "Trust Map churn"
 #: Chart kind -> (the parameter naming the subject, the History tab that draws it).
 CHARTS: dict[str, tuple[str, str]] = {
-    "domain": (DOMAIN_PARAM, "Domain trends"),
-    "keyword": (KEYWORD_PARAM, "Keyword positions"),
-    "trust_map": (DOMAIN_PARAM, "Trust Map churn"),
+    "domain": (DOMAIN_PARAM, DOMAIN_TAB),
+    "keyword": (KEYWORD_PARAM, KEYWORD_TAB),
+    "trust_map": (DOMAIN_PARAM, CHURN_TAB),
 }
 #: The Market page's charts: kind -> its tab. The subject is the own site; the evidence's ``metric``
 #: is the keyword group, and the window the two days compared.
@@ -94,6 +104,19 @@ def _market_query(chart: str, site: str, evidence: Evidence | None) -> dict[str,
         if evidence.since is not None and evidence.since < evidence.day:
             query[MARKET_FROM_PARAM] = evidence.since.isoformat()
         query[MARKET_TO_PARAM] = evidence.day.isoformat()
+    return query
+
+
+def subject_param(chart: str) -> str:
+    """The query parameter naming the subject of a History ``chart`` ("domain", "keyword", …)."""
+    return CHARTS[chart][0]
+
+
+def history_query(chart: str, subject: str, *, site: str | None = None) -> dict[str, str]:
+    """The query parameters of a link to the History page on ``subject`` (a keyword with its ``site``)."""
+    query = chart_query(chart, subject)
+    if chart == "keyword" and site:
+        query[SITE_PARAM] = site
     return query
 
 

@@ -29,6 +29,7 @@ from client.safe_urls import display_url
 from client.settings import Settings, key_fingerprint
 from services.jobs import report, visibility
 from services.jobs.alerts import after_snapshot, run_alerts
+from services.jobs.exit_codes import EXIT_DATABASE, EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from services.jobs.snapshot import SnapshotJob
 from services.reports.feeds import refresh_after_snapshot
 from store.config import database_url, normalise_url
@@ -38,8 +39,6 @@ from store.migrations import current_revision
 
 if TYPE_CHECKING:
     from services.alerts.config import AlertConfig
-
-EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 
 
 def _day(text: str) -> date:
@@ -240,7 +239,7 @@ def record_snapshot(
     for waiting in report.waiting:
         lines.say(f"waiting: {waiting}")
     lines.out(report.summary)
-    return EXIT_OK if report.ok and alerts_ok else EXIT_FAILURES
+    return EXIT_OK if report.ok and alerts_ok else EXIT_FAILED
 
 
 def _alerts_after_snapshot(store: HistoryStore, account: str, day: date, lines: Lines) -> bool:
@@ -266,7 +265,7 @@ def alerts_command(args: argparse.Namespace) -> int:
     print(f"{run.alerts_line}; {run.webhook_line}", flush=True)
     if run.no_team:
         return EXIT_USAGE
-    return EXIT_OK if run.ok else EXIT_FAILURES
+    return EXIT_OK if run.ok else EXIT_FAILED
 
 
 def digest_command(args: argparse.Namespace) -> int:
@@ -398,4 +397,4 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"The {args.command} command stopped unexpectedly ({type(exc).__name__}); what was recorded "
             "so far is kept. Please report this with the lines above."
         )
-        return EXIT_FAILURES
+        return EXIT_FAILED

@@ -6,9 +6,10 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
+from analysis.wording import NOT_AVAILABLE, whole_number
 from client.growth_inputs import MAX_LOCATION_CHARS, PROMPT_MAX_CHARS, PROMPT_MIN_CHARS
 from client.visibility_models import AiVisibility
-from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
+from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection, current_connection
@@ -72,7 +73,7 @@ def _summary(view: AiVisibility) -> None:
     answered = (
         NOT_AVAILABLE
         if snap is None
-        else f"{fmt_int(snap.mentioned_answers)} of {fmt_int(snap.total_answers)}"
+        else f"{whole_number(snap.mentioned_answers)} of {whole_number(snap.total_answers)}"
     )
     cols[1].metric("Answers mentioning you", answered, border=True)
     cols[2].metric("Questions tracked", len(view.prompts), border=True)

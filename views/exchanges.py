@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.wording import whole_number
 from client.errors import ApiError
 from client.growth_inputs import MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS, DiscoveryFilters
 from client.growth_models import ExchangeCandidate, ExchangeContact
 from client.models import Lookup
-from components.common.text import escape_md, fmt_int
+from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection, current_connection
@@ -98,8 +99,8 @@ def _quota_text(contact: ExchangeContact | None) -> str | None:
     quota = contact.quota if contact else None
     if quota is None or (quota.used is None and quota.limit is None):
         return None
-    used = fmt_int(quota.used) if quota.used is not None else "unknown"
-    of = f" of {fmt_int(quota.limit)}" if quota.limit is not None else ""
+    used = whole_number(quota.used) if quota.used is not None else "unknown"
+    of = f" of {whole_number(quota.limit)}" if quota.limit is not None else ""
     plan = f" (plan {escape_md(quota.plan)})" if quota.plan else ""
     return f"Exchange proposals used this month: {used}{of}{plan}."
 

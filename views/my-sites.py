@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.wording import whole_number
 from client.errors import ApiError, InvalidInputError
 from client.growth_inputs import MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, NewSite
 from client.growth_models import SubmittedSite
 from client.models import Categories
-from components.common.text import BadgeColour, escape_md, fmt_int
+from components.common.text import BadgeColour, escape_md
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection, current_connection
@@ -154,8 +155,8 @@ def _submission_result(submitted: SubmittedSite) -> None:
         else:
             st.caption("Nothing wrong found.")
         st.caption(
-            f"Referring domains {fmt_int(check.referring_domains)} · ranked keywords "
-            f"{fmt_int(check.ranked_keywords)} · spam score {fmt_int(check.spam_score)}"
+            f"Referring domains {whole_number(check.referring_domains)} · ranked keywords "
+            f"{whole_number(check.ranked_keywords)} · spam score {whole_number(check.spam_score)}"
         )
         pages.link_to(
             pages.SITE_CHECK,

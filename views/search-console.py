@@ -6,10 +6,11 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
+from analysis.wording import NOT_AVAILABLE, whole_number
 from client.errors import ApiError
 from client.growth_inputs import DEFAULT_GSC_RANGE, GSC_RANGES
 from client.visibility_models import GscAudit, GscPerformance
-from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
+from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection, current_connection
@@ -59,7 +60,7 @@ def _value(delta: MetricDelta) -> str:
         return f"{delta.value:.2%}"
     if delta.label == "Average position":
         return f"{delta.value:.1f}"
-    return fmt_int(delta.value)
+    return whole_number(delta.value)
 
 
 def _change(delta: MetricDelta) -> str | None:
@@ -158,10 +159,10 @@ def _audit_body(audit: GscAudit, domain: str) -> None:
         f"Audit from {_when(audit.ran_at)}; the next run is possible after {_when(audit.next_run_at)}."
     )
     cols = st.columns(4)
-    cols[0].metric("Indexed", fmt_int(audit.indexed_count), border=True)
-    cols[1].metric("Not indexed", fmt_int(audit.not_indexed_count), border=True)
-    cols[2].metric("Pages with impressions", fmt_int(audit.pages_with_impressions), border=True)
-    cols[3].metric("URLs inspected", fmt_int(audit.inspected), border=True)
+    cols[0].metric("Indexed", whole_number(audit.indexed_count), border=True)
+    cols[1].metric("Not indexed", whole_number(audit.not_indexed_count), border=True)
+    cols[2].metric("Pages with impressions", whole_number(audit.pages_with_impressions), border=True)
+    cols[3].metric("URLs inspected", whole_number(audit.inspected), border=True)
     st.markdown("**Sitemaps**")
     table_with_export(
         sitemaps_frame(audit),

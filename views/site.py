@@ -6,9 +6,10 @@ from datetime import UTC, date
 
 import streamlit as st
 
+from analysis.wording import NOT_AVAILABLE, whole_number
 from client.errors import InvalidInputError
 from client.growth_models import SiteDetail, Verification
-from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
+from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection, current_connection
@@ -63,7 +64,7 @@ def _header(site: SiteDetail) -> None:
     cols[2].metric(
         "Trust score", NOT_AVAILABLE if site.trust_score is None else f"{site.trust_score}/100", border=True
     )
-    cols[3].metric("Traffic", fmt_int(site.traffic), border=True, help="Estimated monthly visits.")
+    cols[3].metric("Traffic", whole_number(site.traffic), border=True, help="Estimated monthly visits.")
 
 
 def _trends(site: SiteDetail) -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.wording import whole_number, yes_no
 from client.errors import ApiError, InvalidInputError, NotFoundError, UnavailableError
 from client.models import TrustMap
-from components.common.text import escape_md, fmt_bool, fmt_int, safe_http_url
+from components.common.text import escape_md, safe_http_url
 from components.core.cache import data
 from components.core.cache.connection import Connection, current_connection
 from components.core.nav.pages import OVERVIEW, SITE_CHECK, TRUST_MAP, link_to, page_header
@@ -64,10 +65,10 @@ def _header(trust_map: TrustMap) -> None:
     site = trust_map.site
     site_heading(site.domain, site.title)
     cols = st.columns(4)
-    cols[0].metric("DR", fmt_int(site.dr), border=True)
-    cols[1].metric("Verified", fmt_bool(site.verified), border=True)
-    cols[2].metric("Referring domains", fmt_int(trust_map.total_domains), border=True)
-    cols[3].metric("In this map", fmt_int(len(trust_map.domains)), border=True)
+    cols[0].metric("DR", whole_number(site.dr), border=True)
+    cols[1].metric("Verified", yes_no(site.verified), border=True)
+    cols[2].metric("Referring domains", whole_number(trust_map.total_domains), border=True)
+    cols[3].metric("In this map", whole_number(len(trust_map.domains)), border=True)
     links = st.columns([1, 1, 3])
     with links[0]:
         link_to(OVERVIEW, query_params={"domain": site.domain})

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis.wording import counted
+
 GOOGLE_UPDATES_FILE = Path(__file__).with_name("google_updates.csv")
 MARKER_COLUMNS = ("day", "end_day", "kind", "label", "text", "subject", "keyword_group", "link")
 KEYWORD_SET_SHARE = 0.10
@@ -78,7 +80,7 @@ def keyword_set_markers(top10s: pd.DataFrame, group: str) -> pd.DataFrame:
         changed = len(before ^ after)
         if changed > KEYWORD_SET_SHARE * max(len(before), len(after)):
             added, dropped = len(after - before), len(before - after)
-            words = f"{added} keyword{'s' if added != 1 else ''} in, {dropped} out"
+            words = f"{counted(added, 'keyword')} in, {dropped} out"
             rows.append(
                 {
                     "day": pd.Timestamp(day).date(),

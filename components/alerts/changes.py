@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from components.alerts.frames import count_words
+from analysis.wording import counted
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import alerts
@@ -96,7 +96,7 @@ def check_now(conn: Connection) -> None:
             if report.new and alerts.channels(conn)
             else ""
         )
-        found = count_words(report.new, "new alert")
+        found = counted(report.new, "new alert")
         flash("ok", f"Checked the {span} of recorded history: {found}{known}.{webhook}")
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from analysis.wording import say_day
 from store.alerts import ALERT_COLUMNS, RULES, RuleSetting, RuleSpec
 
 #: The columns of the open alerts' table (and its readable CSV), in order.
@@ -48,16 +49,10 @@ def person_words(person: Any) -> str | None:
     return LOCAL_WORDS if person == LOCAL_PERSON else str(person)
 
 
-def day_words(day: Any) -> str:
-    """An alert's day as people read it: "Jun 03, 2026"."""
-    return f"{pd.Timestamp(day):%b %d, %Y}"
-
-
 def alert_words(rule_name: Any, subject: Any, day: Any) -> str:
     """One alert named for the Activity log, so two acknowledged alerts can be told apart there:
     "DR or TrueDR dropped · semrush.com · 6 Jan 2025" (its rule, what it is about, its day)."""
-    when = pd.Timestamp(day)
-    return " · ".join([str(rule_name), str(subject), f"{when.day} {when:%b %Y}"])
+    return " · ".join([str(rule_name), str(subject), say_day(day)])
 
 
 def _missing(value: Any) -> bool:
@@ -99,11 +94,6 @@ def rule_choices(frame: pd.DataFrame) -> list[str]:
 def subject_choices(frame: pd.DataFrame) -> list[str]:
     """The domains and keywords these alerts are about, alphabetically."""
     return sorted(set(frame["subject"].dropna().astype(str)))
-
-
-def count_words(count: int, what: str = "open alert") -> str:
-    """``3`` → "3 open alerts", ``1`` → "1 open alert"."""
-    return f"{count} {what}{'' if count == 1 else 's'}"
 
 
 # --- rule settings -----------------------------------------------------------------------------------

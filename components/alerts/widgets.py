@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.links import MARKET_PATH, alert_query, chart_path
+from analysis.wording import counted, screen_day
 from components.alerts.changes import acknowledge, check_now, reopen
 from components.alerts.frames import (
     ACKNOWLEDGED_COLUMNS,
@@ -23,8 +24,6 @@ from components.alerts.frames import (
     alert_frame,
     alert_words,
     change_words,
-    count_words,
-    day_words,
     filter_alerts,
     person_words,
     rule_choices,
@@ -120,7 +119,7 @@ def _card(conn: Connection, row: Any, allowed: bool, reason: str | None) -> None
         words, actions = st.columns([5, 2], vertical_alignment="center")
         with words:
             st.markdown(f"**{escape_md(str(row.title))}**")
-            facts = [day_words(row.day), escape_md(str(row.rule_name))]
+            facts = [screen_day(row.day), escape_md(str(row.rule_name))]
             change = change_words(row.before, row.after)
             if change and change not in str(row.title):  # many titles say it already
                 facts.insert(1, f"**{escape_md(change)}**")
@@ -176,9 +175,9 @@ def open_tab(conn: Connection, store: HistoryStore) -> None:
     shown = _filters(frame)
     allowed, reason = access.write_permission()
     access.read_only_note(reason)
-    st.caption(f"{len(shown)} of {count_words(found.count)}, newest first.")
+    st.caption(f"{len(shown)} of {counted(found.count, 'open alert')}, newest first.")
     _cards(shown, SHOWN_KEY, "alerts_show_more", lambda row: _card(conn, row, allowed, reason))
-    with st.expander(f"The {count_words(len(shown))} as a table", icon=":material/table:"):
+    with st.expander(f"The {counted(len(shown), 'open alert')} as a table", icon=":material/table:"):
         _table(shown, OPEN_COLUMNS, what="open-alerts", key="alerts_open")
 
 
@@ -217,7 +216,7 @@ def _acknowledged_card(conn: Connection, row: Any, allowed: bool, reason: str | 
         words, actions = st.columns([5, 2], vertical_alignment="center")
         with words:
             st.markdown(f"**{escape_md(str(row.title))}**")
-            facts = [day_words(row.day), escape_md(str(row.rule_name))]
+            facts = [screen_day(row.day), escape_md(str(row.rule_name))]
             who = person_words(row.acknowledged_by)
             when = f" on {row.acknowledged_at:%b %d, %Y %H:%M} UTC" if pd.notna(row.acknowledged_at) else ""
             if who:
@@ -243,14 +242,12 @@ def acknowledged_tab(conn: Connection, store: HistoryStore) -> None:
     frame = frame.sort_values("acknowledged_at", ascending=False, kind="stable").reset_index(drop=True)
     allowed, reason = access.write_permission()
     access.read_only_note(reason)
-    st.caption(f"{count_words(len(frame), 'acknowledged alert')}, last acknowledged first.")
+    st.caption(f"{counted(len(frame), 'acknowledged alert')}, last acknowledged first.")
     _cards(
         frame,
         ACKNOWLEDGED_SHOWN_KEY,
         "alerts_acknowledged_show_more",
         lambda row: _acknowledged_card(conn, row, allowed, reason),
     )
-    with st.expander(
-        f"The {count_words(len(frame), 'acknowledged alert')} as a table", icon=":material/table:"
-    ):
+    with st.expander(f"The {counted(len(frame), 'acknowledged alert')} as a table", icon=":material/table:"):
         _table(frame, ACKNOWLEDGED_COLUMNS, what="acknowledged-alerts", key="alerts_acknowledged")

@@ -1,20 +1,20 @@
-"""Formatting numbers and untrusted text for people.
+"""Untrusted text made safe for the pages: Markdown escaping, links, field names.
 
 Streamlit renders Markdown in most elements (captions, callouts, labels, tooltips, headings), so any text
 that came from the service or a store holding its answers (titles, anchors, plan names, messages) goes
 through ``escape_md`` before it reaches one: a hostile site title must not become a link, an image, an
-icon or formatting. Only the app builds those.
+icon or formatting. Only the app builds those. Numbers, counts, days and a missing value in words are
+written by ``analysis.wording``.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from typing import Literal
 from urllib.parse import urlsplit
 
-NOT_AVAILABLE = "not available"
+from analysis.wording import is_missing
 
 #: Every ASCII punctuation character: CommonMark lets each be escaped, so escaping all is always safe.
 _MD_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
@@ -43,30 +43,6 @@ def escape_md(text: object) -> str:
     flat = _CONTROL.sub("", re.sub(r"\s+", " ", str(text)))
     joined = _REWRITE_POINTS.sub(WORD_JOINER, flat)
     return _MD_PUNCTUATION.sub(r"\\\1", joined)
-
-
-def is_missing(value: object) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
-def fmt_int(value: float | None) -> str:
-    """Thousands-separated whole number, or 'not available' for a missing provider signal."""
-    if value is None or math.isnan(value):
-        return NOT_AVAILABLE
-    return f"{round(value):,}"
-
-
-def fmt_number(value: float | None, digits: int = 1) -> str:
-    if is_missing(value):
-        return NOT_AVAILABLE
-    text = f"{value:,.{digits}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def fmt_bool(value: bool | None, yes: str = "yes", no: str = "no") -> str:
-    if value is None:
-        return NOT_AVAILABLE
-    return yes if value else no
 
 
 def delta_or_none(value: float | None) -> float | int | None:

@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+from analysis.wording import counted
 from client import errors
 from components.common.text import safe_http_url
 
@@ -29,7 +30,7 @@ def _retry_words(seconds: float | None) -> str:
     if seconds is None:
         return "in a little while"
     whole = max(1, math.ceil(seconds))
-    return f"in {whole} second{'s' if whole != 1 else ''}"
+    return f"in {counted(whole, 'second')}"
 
 
 def describe_error(err: errors.ApiError, *, subject: str = "this request") -> ErrorView:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from analysis.wording import whole_number
 from client.growth_models import (
     Discovery,
     ExchangeCandidate,
@@ -19,7 +20,6 @@ from client.growth_models import (
 )
 from client.models import Lookup
 from components.common.shaping import typed_frame
-from components.common.text import fmt_int
 
 #: The mark of a partner this site already proposed an exchange to.
 ALREADY_PROPOSED = "Already proposed"
@@ -94,7 +94,7 @@ def partner_choice(candidate: ExchangeCandidate) -> str:
     Fixed for the session (not "already proposed"): a picker whose option labels change while one is
     chosen keeps showing the old label in the browser. The table and a warning carry that mark.
     """
-    return f"{candidate.domain} · TrueDR {fmt_int(candidate.authority.true_dr)}"
+    return f"{candidate.domain} · TrueDR {whole_number(candidate.authority.true_dr)}"
 
 
 def candidates_frame(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+from analysis.wording import counted
 from client.errors import ConflictError
 from client.growth_inputs import MAX_FIND_LIMIT
 from client.growth_models import ExchangeContact
@@ -61,7 +62,7 @@ def result_count(frame: pd.DataFrame, *, noun: str, order: str, none_left: str) 
     if frame.empty:
         st.info(none_left, icon=":material/filter_alt_off:")
         st.stop()
-    st.caption(f"{len(frame)} {noun}{'s' if len(frame) != 1 else ''}, {order}.")
+    st.caption(f"{counted(len(frame), noun)}, {order}.")
 
 
 #: The last successful preview, with the text it was asked for (a ``PreviewedProposal``).

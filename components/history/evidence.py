@@ -22,15 +22,8 @@ import plotly.graph_objects as go
 
 from analysis.figures.history_charts import gap_chart, metric_trend_chart, rank_chart, ratings_trend_chart
 from analysis.figures.history_frames import TREND_METRICS, with_days
+from analysis.links import BEFORE_PARAM, FROM_PARAM, METRIC_PARAM, REFERRING_PARAM, TO_PARAM
 
-#: The names an alert's link gives its evidence (``analysis.links`` uses the same; a test checks).
-SITE_PARAM = "history_site"
-METRIC_PARAM = "history_metric"
-REFERRING_PARAM = "history_referring_domain"
-FROM_PARAM = "history_from"
-TO_PARAM = "history_to"
-BEFORE_PARAM = "history_before"
-LINK_PARAMS = (FROM_PARAM, TO_PARAM, BEFORE_PARAM, METRIC_PARAM, REFERRING_PARAM)
 #: A yes/no an alert is about -> (the line its points sit on, how each value reads).
 FLAGS: dict[str, tuple[str, dict[bool, str]]] = {
     "traffic_validated": ("traffic", {True: "traffic validated", False: "traffic not validated"}),

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from analysis.wording import NOT_AVAILABLE, is_missing, whole_number
 from client.models import Lookup
-from components.common.text import NOT_AVAILABLE, escape_md, fmt_int, is_missing
+from components.common.text import escape_md
 from components.overview.frames import true_dr_gap
 
 
@@ -90,22 +91,22 @@ def evidence_cards(lookup: Lookup) -> None:
     cols = st.columns(4)
     cols[0].metric(
         "Traffic",
-        fmt_int(e.traffic),
+        whole_number(e.traffic),
         signed(c.traffic_change),
         help="Estimated monthly visits; the arrow is the weekly change in visits.",
         border=True,
     )
     cols[1].metric(
         "Referring domains",
-        fmt_int(e.referring_domains),
+        whole_number(e.referring_domains),
         signed(net),
-        help=f"Distinct sites linking here. Gained {fmt_int(gained)}, lost {fmt_int(lost)}.",
+        help=f"Distinct sites linking here. Gained {whole_number(gained)}, lost {whole_number(lost)}.",
         border=True,
     )
-    cols[2].metric("Backlinks", fmt_int(e.backlinks), border=True)
+    cols[2].metric("Backlinks", whole_number(e.backlinks), border=True)
     cols[3].metric(
         "Global rank",
-        NOT_AVAILABLE if e.global_rank is None else f"#{fmt_int(e.global_rank)}",
+        NOT_AVAILABLE if e.global_rank is None else f"#{whole_number(e.global_rank)}",
         border=True,
     )
     report = e.report_created_at.date().isoformat() if e.report_created_at else NOT_AVAILABLE
@@ -135,7 +136,7 @@ def site_in_brief(lookup: Lookup) -> str:
             a.traffic_validated, "traffic validated", "traffic not validated", "traffic check unknown"
         ),
         _flag_words(lookup.verified, "verified", "not verified", "verification unknown"),
-        f"{fmt_int(e.backlinks)} backlinks",
+        f"{whole_number(e.backlinks)} backlinks",
     ]
     week = [
         _change("DR", c.dr_weekly_change, 1),

@@ -20,14 +20,13 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.links import alert_url, chart_url
-from services.alerts.rules import missing
+from analysis.links import ALERTS_PATH, alert_url, chart_url
+from analysis.wording import NO_VALUE, counted, is_missing, iso_day, period_words, whole_number
 from services.templates import html_templates
 
 TEMPLATE = "digest.html.j2"
 _TEMPLATES = html_templates(Path(__file__).parent, keep_trailing_newline=True)
 PRODUCT = "Authority Dashboard"
-ALERTS_PATH = "alerts"
 MOVES_SHOWN = 10
 ALERTS_SHOWN = 50
 #: A keyword not in the results counts as this position when ranking keyword moves.
@@ -132,7 +131,7 @@ class Digest:
         """E.g. "Authority Dashboard: weekly digest, 16–22 Nov 2026 — 3 alerts"."""
         days = (self.end - self.start).days + 1
         kind = "weekly digest" if days == 7 else f"{days}-day digest"
-        alerts = count_words(self.alert_count, "alert")
+        alerts = counted(self.alert_count, "alert", zero_as_no=True)
         return f"{PRODUCT}: {kind}, {period_words(self.start, self.end)} — {alerts}"
 
 
@@ -141,23 +140,8 @@ def period(as_of: date, days: int) -> tuple[date, date]:
     return as_of - timedelta(days=max(days, 1) - 1), as_of
 
 
-def period_words(start: date, end: date) -> str:
-    """16–22 Nov 2026, 28 Nov – 4 Dec 2026, 28 Dec 2026 – 3 Jan 2027."""
-    if start == end:
-        return f"{end.day} {end:%b %Y}"
-    if (start.year, start.month) == (end.year, end.month):
-        return f"{start.day}–{end.day} {end:%b %Y}"
-    if start.year == end.year:
-        return f"{start.day} {start:%b} – {end.day} {end:%b %Y}"
-    return f"{start.day} {start:%b %Y} – {end.day} {end:%b %Y}"
-
-
-def count_words(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}" if number else f"no {noun}s"
-
-
 def _value(value: Any) -> int | None:
-    if missing(value):
+    if is_missing(value):
         return None
     return int(value)
 
@@ -231,22 +215,14 @@ def keyword_moves(
 def pair_text(pair: tuple[int | None, int | None], *, percent: bool = False) -> str:
     before, after = pair
     if before is None and after is None:
-        return "—"
+        return NO_VALUE
     if before == after:
-        return f"{number_text(after)}, no change"
-    text = f"{number_text(before)} → {number_text(after)}"
+        return f"{whole_number(after, NO_VALUE)}, no change"
+    text = f"{whole_number(before, NO_VALUE)} → {whole_number(after, NO_VALUE)}"
     change = _change(pair)
     if change:
         text += f" ({change:+,}" + (f", {change / before * 100:+.1f} %" if percent and before else "") + ")"
     return text
-
-
-def number_text(value: int | None) -> str:
-    return "—" if value is None else f"{value:,}"
-
-
-def day_text(value: Any) -> str:
-    return pd.Timestamp(value).date().isoformat()
 
 
 def digest_alert_url(dashboard: str, alert: Any) -> str:
@@ -266,7 +242,7 @@ def note_lines(markers: pd.DataFrame) -> list[tuple[str, str]]:
     lines = []
     for row in markers.sort_values("day", kind="stable").itertuples(index=False):
         end = None if row.end_day is None or pd.isna(row.end_day) else row.end_day
-        when = day_text(row.day) + (f" – {day_text(end)}" if end is not None and end != row.day else "")
+        when = iso_day(row.day) + (f" – {iso_day(end)}" if end is not None and end != row.day else "")
         about = [
             str(value)
             for value in (row.subject, row.keyword_group)
@@ -311,10 +287,10 @@ def _account_sections(account: AccountDigest, dashboard: str) -> AccountSections
         ("Day", "What happened", "Before", "After"),
         [
             (
-                day_text(alert.day),
+                iso_day(alert.day),
                 Link(digest_alert_url(dashboard, alert), alert.title),
-                alert.before if alert.before is not None else "—",
-                alert.after if alert.after is not None else "—",
+                alert.before if alert.before is not None else NO_VALUE,
+                alert.after if alert.after is not None else NO_VALUE,
             )
             for alert in shown.itertuples()
         ],
@@ -341,7 +317,7 @@ def _account_sections(account: AccountDigest, dashboard: str) -> AccountSections
             (
                 Link(chart_url(dashboard, "keyword", move.keyword), move.keyword),
                 site_words(move.site),
-                f"{number_text(move.before)} → {number_text(move.after)}",
+                f"{whole_number(move.before, NO_VALUE)} → {whole_number(move.after, NO_VALUE)}",
                 move.words,
             )
             for move in account.keyword_moves
@@ -361,7 +337,7 @@ def render_html(digest: Digest) -> str:
         subject=digest.subject,
         product=PRODUCT,
         period=period_words(digest.start, digest.end),
-        alert_count=count_words(digest.alert_count, "alert").capitalize(),
+        alert_count=counted(digest.alert_count, "alert", zero_as_no=True).capitalize(),
         alerts_url=f"{dashboard}/{ALERTS_PATH}",
         dashboard=dashboard,
         accounts=[_account_sections(account, dashboard) for account in digest.accounts],

@@ -3,20 +3,17 @@ sections as the HTML (``services.alerts.digest``), one line per item, each alert
 
 from __future__ import annotations
 
+from analysis.links import ALERTS_PATH
+from analysis.wording import NO_VALUE, counted, iso_day, period_words, whole_number
 from services.alerts.digest import (
-    ALERTS_PATH,
     ALERTS_SHOWN,
     NO_DOMAIN_MOVED,
     NO_NOTES,
     PRODUCT,
     AccountDigest,
     Digest,
-    count_words,
-    day_text,
     digest_alert_url,
-    number_text,
     pair_text,
-    period_words,
     site_words,
 )
 
@@ -33,7 +30,7 @@ def _account_text(account: AccountDigest, dashboard: str) -> list[str]:
         if alert.before is not None or alert.after is not None:
             evidence = f" ({alert.before or '—'} → {alert.after or '—'})"
         alerts += [
-            f"- {day_text(alert.day)}: {alert.title}{evidence}",
+            f"- {iso_day(alert.day)}: {alert.title}{evidence}",
             f"  {digest_alert_url(dashboard, alert)}",
         ]
     if len(account.alerts) > ALERTS_SHOWN:
@@ -44,8 +41,8 @@ def _account_text(account: AccountDigest, dashboard: str) -> list[str]:
         for move in account.domain_moves
     ]
     keywords = [
-        f'- "{move.keyword}" ({site_words(move.site)}): position {number_text(move.before)} → '
-        f"{number_text(move.after)}, {move.words}"
+        f'- "{move.keyword}" ({site_words(move.site)}): position {whole_number(move.before, NO_VALUE)} → '
+        f"{whole_number(move.after, NO_VALUE)}, {move.words}"
         for move in account.keyword_moves
     ]
     return [
@@ -67,7 +64,7 @@ def render_text(digest: Digest) -> str:
     lines = [
         title,
         "",
-        f"{count_words(digest.alert_count, 'alert').capitalize()} in this period.",
+        f"{counted(digest.alert_count, 'alert', zero_as_no=True).capitalize()} in this period.",
         f"Alerts page: {dashboard}/{ALERTS_PATH}",
         f"Dashboard: {dashboard}",
         "",

@@ -23,7 +23,8 @@ from datetime import date
 
 import pandas as pd
 
-from services.alerts.rules import missing, say_day, threshold_of
+from analysis.wording import is_missing, say_day
+from services.alerts.rules import threshold_of
 from store.alerts.catalog import Finding, RuleSetting
 
 Links = dict[str, dict[str, object]]
@@ -64,7 +65,7 @@ def links_by_domain(frame: pd.DataFrame) -> Links:
     links: Links = {}
     for record in frame.to_dict("records"):
         links[str(record["referring_domain"])] = {
-            name: (None if missing(value) else value) for name, value in record.items()
+            name: (None if is_missing(value) else value) for name, value in record.items()
         }
     return links
 

@@ -16,7 +16,8 @@ from datetime import date
 import pandas as pd
 
 from analysis.market import DEFAULT_CTR, market_figures, one_top10_per_keyword
-from services.alerts.rules import Row, in_days, latest_before, newly_fell, on_day, threshold_of
+from analysis.wording import in_days
+from services.alerts.rules import Row, latest_before, newly_fell, on_day, threshold_of
 from services.market import group_words
 from store.alerts.catalog import Finding, RuleSetting
 

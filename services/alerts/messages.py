@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from analysis.links import alert_url
+from analysis.wording import NO_VALUE
 from services.alerts.config import AlertConfig
 from store.alerts.catalog import RULES
 
@@ -65,7 +66,7 @@ def slack_body(alert: OutgoingAlert, dashboard_url: str) -> dict[str, Any]:
     """``{"text": …}``: the title, before → after, the detail and a link to the chart."""
     lines = [f"*{_slack_escape(alert.title)}*"]
     if alert.before is not None or alert.after is not None:
-        lines.append(f"{_slack_escape(alert.before or '—')} → {_slack_escape(alert.after or '—')}")
+        lines.append(f"{_slack_escape(alert.before or NO_VALUE)} → {_slack_escape(alert.after or NO_VALUE)}")
     if alert.detail:
         lines.append(_slack_escape(alert.detail))
     lines.append(

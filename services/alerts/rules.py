@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from analysis.wording import counted, in_days, is_missing, plural, say_day, short_number
 from store.alerts.catalog import Finding, RuleSetting
 
 #: "7 days before" may be a few days earlier when the job skipped days (the nearest on or before).
@@ -38,22 +39,8 @@ def threshold_of(settings: Mapping[str, RuleSetting], rule: str) -> float | None
     return setting.threshold if setting.threshold is not None else 0.0
 
 
-def say_day(day: date) -> str:
-    """A day as people write it: "4 Mar 2025"."""
-    return f"{day.day} {day:%b %Y}"
-
-
-def missing(value: Any) -> bool:
-    """Whether a frame's cell holds no value: None, ``pd.NA`` or NaN."""
-    return value is None or value is pd.NA or (isinstance(value, float) and pd.isna(value))
-
-
 def _number(value: Any) -> float | None:
     return None if value is None or pd.isna(value) else float(value)
-
-
-def _whole(value: float) -> str:
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
 def series_by(frame: pd.DataFrame, keys: tuple[str, ...]) -> dict[tuple[str, ...], list[Row]]:
@@ -103,10 +90,6 @@ def _week_change(rows: list[Row], now: Row, column: str) -> _WeekChange | None:
     return _WeekChange(before, after, (now["day"] - base["day"]).days, base["day"])
 
 
-def in_days(days: int) -> str:
-    return "in 7 days" if days == 7 else f"in {days} days"
-
-
 def _week_fall(rows: list[Row], now: Row, column: str, percent: bool) -> tuple[_WeekChange, float] | None:
     """How far ``column`` fell in about a week up to ``now``: in points, or in percent of where it was
     (None when it cannot be told)."""
@@ -135,7 +118,7 @@ def _fall_finding(
     rule: str, domain: str, day: date, what: str, change: _WeekChange, metric: str, key: str = ""
 ) -> Finding:
     """A domain's number (``metric``) that fell: "<domain>: <what> in 7 days (<before> → <after>)"."""
-    before, after = _whole(change.before), _whole(change.after)
+    before, after = short_number(change.before), short_number(change.after)
     return Finding(
         rule=rule,
         subject=domain,
@@ -159,7 +142,7 @@ def _authority_drops(
         fell = newly_fell(rows, now, previous, column, points)
         if fell is not None:
             change, by = fell
-            what = f"{label} fell {_whole(by)} point{'s' if by != 1 else ''}"
+            what = f"{label} fell {short_number(by)} {plural(by, 'point')}"
             finding = _fall_finding("authority_drop", domain, now["day"], what, change, column, key=column)
             found.append(finding)
     return found
@@ -209,7 +192,7 @@ def _flag_lost(rule: str, domain: str, now: Row, previous: Row | None) -> list[F
 
 
 def _flag(value: Any) -> bool | None:
-    return None if missing(value) else bool(value)
+    return None if is_missing(value) else bool(value)
 
 
 def domain_findings(
@@ -341,6 +324,6 @@ def _keyword_day(
         if move_by is None or before is None or after is None or abs(after - before) < move_by:
             continue
         moved = abs(after - before)
-        what = f"{'rose' if after < before else 'fell'} {moved} position{'s' if moved != 1 else ''}"
+        what = f"{'rose' if after < before else 'fell'} {counted(moved, 'position')}"
         found.append(_keyword_finding("keyword_moved", keyword, days, what, where, before, after))
     return found

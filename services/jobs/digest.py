@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis.wording import counted
 from services.alerts.config import AlertConfig
 from services.alerts.digest import (
     AccountDigest,
@@ -30,11 +31,11 @@ from services.alerts.digest import (
 )
 from services.alerts.digest_text import render_text
 from services.delivery.mail import MailError, build_message, send_message
+from services.jobs.exit_codes import EXIT_DATABASE, EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from store.engine import StoreUnavailable
 from store.history import HistoryStore
 from store.watchlist import own_sites, site_names
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 NO_DESTINATION = (
     "The digest has nowhere to go: add an [alerts.email] section (host, from, to; see docs/team-guide.md) to "
     ".streamlit/secrets.toml, or pass --output digest.html to write it to a file."
@@ -115,7 +116,7 @@ def run_digest(
     except StoreUnavailable as exc:
         progress(f"History database unavailable: {exc.reason}")
         return EXIT_DATABASE
-    progress(f"{digest.subject} ({len(digest.accounts)} account{'s' if len(digest.accounts) != 1 else ''})")
+    progress(f"{digest.subject} ({counted(len(digest.accounts), 'account')})")
     html = render_html(digest)
     if output is not None:
         try:
@@ -136,6 +137,6 @@ def run_digest(
     for address in refused:
         progress(f"The mail server refused the recipient {address}")
     sent_to = len(config.email.to) - len(refused)
-    recipients = f"{sent_to} recipient{'s' if sent_to != 1 else ''}"
+    recipients = counted(sent_to, "recipient")
     progress(f"digest: sent to {recipients} via {config.email.server_for_display}")
     return EXIT_FAILED if refused else EXIT_OK

@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 from services.alerts.config import EmailConfig
 from services.delivery.mail import Attachment, MailError, build_message, send_message
 from services.delivery.outbox import Attempt, Claim, Outbox, OutboxRows
+from services.jobs.exit_codes import EXIT_DATABASE, EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from store.audit import AuditEvent, AuditOutcome
 from store.engine import DATABASE_ERRORS, StoreUnavailable, unavailable, write_engine
 from store.history import HistoryStore
@@ -45,7 +46,6 @@ from store.reports.period import Period, last_month
 from store.reports.schedules import SENDS
 from store.watchlist import as_utc
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 JOB_PERSON = "the reports job"
 MAX_ATTEMPTS = 5
 NO_MAIL_SERVER = (

@@ -25,6 +25,7 @@ from typing import TextIO
 
 from client import ApiClient
 from client.errors import InvalidInputError
+from services.jobs.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from services.jobs.outcomes import SubjectResult
 from services.jobs.snapshot import SnapshotJob, subject_label
 from store.audit import AuditEvent, AuditOutcome
@@ -44,7 +45,6 @@ PERSON = "command line"
 IMPORT_COLUMNS = ("kind", "subject", "site")
 #: An import's optional column: a keyword's tags (its groups on the Market page).
 TAGS_COLUMN = "tags"
-EXIT_OK, EXIT_SOME_REFUSED, EXIT_REFUSED = 0, 1, 2
 
 
 class Refused(Exception):
@@ -153,7 +153,7 @@ def add(
     refusal = watch_many(store, client, account, day, [one], say)[one]
     if refusal is not None:
         print(f"Not watched: {refusal}.", file=sys.stderr)
-        return EXIT_REFUSED
+        return EXIT_USAGE
     print(f"Watching {one.label}: today's numbers are recorded (see the lines above) and kept once a day.")
     return EXIT_OK
 
@@ -239,7 +239,7 @@ def import_file(
     tagged = {w.subject for w in first.values() if w.kind == "keyword" and outcomes.get(w) is None}
     refused += _import_tags(store, account, rows, tagged, say)
     print(f"watched {added}, already watched {len(first) - len(outcomes)}, refused {refused}")
-    return EXIT_OK if refused == 0 else EXIT_SOME_REFUSED
+    return EXIT_OK if refused == 0 else EXIT_FAILED
 
 
 def _import_tags(

@@ -17,7 +17,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from markupsafe import Markup
 
-from services.alerts.rules import missing, say_day
+from analysis.wording import NO_VALUE, direction, say_day, signed_whole, text_or_dash, whole_number
 from services.reports.branding import Branding
 from services.reports.charts import HEIGHT, WIDTH, report_charts
 from services.reports.content import (
@@ -58,42 +58,19 @@ class BuiltReport:
         return html_to_pdf(self.html)
 
 
-def number(value: Any) -> str:
-    """A whole number with thousands separators; "—" when missing."""
-    if missing(value):
-        return "—"
-    return f"{round(float(value)):,}"
-
-
-def signed(value: Any) -> str:
-    if missing(value):
-        return "—"
-    rounded = round(float(value))
-    return f"{rounded:+,}" if rounded else "±0"
-
-
-def direction(value: Any, *, higher_is_better: bool = True) -> str:
-    if missing(value) or not value:
-        return ""
-    return "up" if (float(value) > 0) == higher_is_better else "down"
-
-
 def change_words(row: SummaryRow) -> str:
     """ "DR rose from 41 to 44 (+3)." — what a reader takes from one figure's first and last day."""
     if row.first is None or row.last is None:
         return f"{row.label}: not recorded in this period."
     if round(row.first) == round(row.last):
-        return f"{row.label} held at {number(row.last)}."
+        return f"{row.label} held at {whole_number(row.last, NO_VALUE)}."
     verb = "rose" if row.last > row.first else "fell"
-    change = signed(row.last - row.first)
+    change = signed_whole(row.last - row.first)
     if row.first:
         percent = (row.last - row.first) / abs(row.first) * 100
         change += f", {percent:+.1f} %" if abs(percent) < 1 else f", {percent:+.0f} %"
-    return f"{row.label} {verb} from {number(row.first)} to {number(row.last)} ({change})."
-
-
-def _day(value: Any) -> str:
-    return "—" if missing(value) else say_day(pd.Timestamp(value).date())
+    first, last = whole_number(row.first, NO_VALUE), whole_number(row.last, NO_VALUE)
+    return f"{row.label} {verb} from {first} to {last} ({change})."
 
 
 def _css_text(text: str) -> Markup:
@@ -135,8 +112,8 @@ def _links(frame: pd.DataFrame) -> list[dict[str, str]]:
     return [
         {
             "domain": str(row.referring_domain),
-            "dr": number(row.dr),
-            "spam": number(row.spam_score),
+            "dr": whole_number(row.dr, NO_VALUE),
+            "spam": whole_number(row.spam_score, NO_VALUE),
             "status": "" if pd.isna(row.status) else str(row.status),
         }
         for row in frame.itertuples()
@@ -148,7 +125,7 @@ def _churn(content: ReportContent) -> tuple[str, list[dict[str, Any]]]:
     if churn.first_day is None or churn.first_day == churn.last_day:
         return "", []
     said = (
-        f"Between {_day(churn.first_day)} and {_day(churn.last_day)} the Trust Map sample gained "
+        f"Between {say_day(churn.first_day)} and {say_day(churn.last_day)} the Trust Map sample gained "
         f"referring domains such as those below and lost others; new spam-risky domains are listed apart."
     )
     tables = [
@@ -166,10 +143,10 @@ def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
     rows = [
         {
             "keyword": str(row.keyword),
-            "position": number(row.position),
-            "change": signed(row.change),
+            "position": whole_number(row.position, NO_VALUE),
+            "change": signed_whole(row.change),
             "direction": direction(row.change),
-            "best": number(row.best_position),
+            "best": whole_number(row.best_position, NO_VALUE),
             "top10": f"{row.days_in_top_10} of {row.days_recorded}",
         }
         for row in summary.itertuples()
@@ -197,7 +174,7 @@ def _visibility(content: ReportContent) -> tuple[list[dict[str, str]], str]:
     own = latest[latest["domain"] == content.site]
     share = f"{own['share_of_voice'].iloc[0]:.1f} %" if not own.empty else "none"
     said = (
-        f"On {_day(latest['day'].iloc[0])}, {content.site}'s share of voice in the top 10s of "
+        f"On {say_day(latest['day'].iloc[0])}, {content.site}'s share of voice in the top 10s of "
         f"{content.visibility.keyword_set} was {share}, against the domains below."
     )
     return rows, said
@@ -206,21 +183,17 @@ def _visibility(content: ReportContent) -> tuple[list[dict[str, str]], str]:
 def _alerts(frame: pd.DataFrame) -> list[dict[str, str]]:
     return [
         {
-            "day": _day(r.day),
+            "day": say_day(r.day),
             "title": str(r.title),
-            "before": _text(r.before),
-            "after": _text(r.after),
+            "before": text_or_dash(r.before),
+            "after": text_or_dash(r.after),
         }
         for r in frame.itertuples()
     ]
 
 
-def _text(value: Any) -> str:
-    return "—" if missing(value) else str(value)
-
-
 def _notes(frame: pd.DataFrame) -> list[dict[str, str]]:
-    return [{"day": _day(r.day), "text": str(r.text), "by": str(r.created_by)} for r in frame.itertuples()]
+    return [{"day": say_day(r.day), "text": str(r.text), "by": str(r.created_by)} for r in frame.itertuples()]
 
 
 def render_html(content: ReportContent, branding: Branding, charts: dict[str, Markup]) -> str:
@@ -238,18 +211,18 @@ def render_html(content: ReportContent, branding: Branding, charts: dict[str, Ma
         footer=branding.footer,
         footer_css=_css_text(f"{branding.footer or branding.signed_by} · {content.site} · {period.words}"),
         period_words=period.words,
-        period_span=f"{_day(period.start)} – {_day(period.end)}",
+        period_span=f"{say_day(period.start)} – {say_day(period.end)}",
         comment=content.comment,
         summary_said=summary_said,
         summary_words=[change_words(row) for row in content.summary],
-        first_day=_day(content.first_day) if content.first_day else "First day",
-        last_day=_day(content.last_day) if content.last_day else "Last day",
+        first_day=say_day(content.first_day) if content.first_day else "First day",
+        last_day=say_day(content.last_day) if content.last_day else "Last day",
         summary=[
             {
                 "label": row.label,
-                "first": number(row.first),
-                "last": number(row.last),
-                "change": signed(row.change),
+                "first": whole_number(row.first, NO_VALUE),
+                "last": whole_number(row.last, NO_VALUE),
+                "change": signed_whole(row.change),
                 "direction": direction(row.change),
             }
             for row in content.summary

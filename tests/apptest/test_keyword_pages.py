@@ -8,11 +8,12 @@ import statistics
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analysis.wording import short_number
 from client import ApiClient
 from client.api import MAX_RETRY_AFTER_S
 from client.errors import PaymentRequiredError
 from client.inputs import slug_for
-from components.common.text import escape_md, fmt_number
+from components.common.text import escape_md
 from components.core.nav import pages
 from components.keywords.frames.report import gap_words, verdict
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
@@ -47,8 +48,8 @@ def test_research_one_keyword_shows_the_top_10_chart_and_table(live_env: Sandbox
     assert not at.exception
     with ApiClient(live_env.base_url, DEMO_KEY) as client:
         expected = client.keyword_report("coffee beans")
-    assert metric(at, "Median DR") == fmt_number(expected.median_dr)
-    assert metric(at, "Min DR") == fmt_number(expected.min_dr)
+    assert metric(at, "Median DR") == short_number(expected.median_dr)
+    assert metric(at, "Min DR") == short_number(expected.min_dr)
     table = at.dataframe[0].value
     assert list(table["domain"]) == [r.domain for r in expected.results]
     assert len(at.get("plotly_chart")) == 1
@@ -126,7 +127,7 @@ def test_unknown_drs_are_shown_as_unknown_and_left_out_of_the_median(live_env: S
     known = [r.dr for r in rows if r.dr is not None]
     table = at.dataframe[0].value
     assert table["dr"].isna().tolist() == [r.dr is None for r in rows]  # missing, never 0
-    assert metric(at, "Median DR") == fmt_number(statistics.median(known))
+    assert metric(at, "Median DR") == short_number(statistics.median(known))
     assert metric(at, "Results with unknown DR") == str(len(rows) - len(known))
     assert "unknown DR" in shown_text(at)
 

@@ -16,8 +16,8 @@ from streamlit.testing.v1 import AppTest
 
 from client.models import TrustMap
 from client.settings import key_fingerprint
+from components.core.history import source
 from components.core.history import store as history
-from components.history import source
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
 from services.alerts.evaluate import evaluate_alerts

@@ -9,9 +9,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from analysis.wording import short_number
 from client import ApiClient
 from client.inputs import slug_for
-from components.common.text import fmt_number
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.browser.tabs import (
@@ -75,7 +75,7 @@ def test_research_a_keyword_and_see_its_chart(
         gap = _metric_value(page, "Gap")
         with ApiClient(sandbox.base_url, DEMO_KEY) as client:
             expected = client.keyword_report(keyword, SITE)
-        assert median == fmt_number(expected.median_dr)
+        assert median == short_number(expected.median_dr)
         assert expected.user is not None and gap == f"{expected.user.gap:+g}"
         assert page.get_by_text("DR of the top 10 by position").count() >= 1
         settled(page)

@@ -17,10 +17,10 @@ from urllib.parse import quote, urlencode
 import pytest
 from playwright.sync_api import Page
 
+from analysis.wording import whole_number
 from client import ApiClient
 from client.models import Lookup
 from components.coach import rules as coach
-from components.common.text import fmt_int
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox import data as sandbox_data
 from tests.browser.tabs import (
@@ -148,5 +148,5 @@ def test_what_the_comparison_leaves_out_reads_in_full_under_it(
         page.get_by_text("Each site in full").click()
         for lookup in lookups:
             _reads_in_full(page, str(lookup.title), width)
-            _reads_in_full(page, f"{fmt_int(lookup.evidence.backlinks)} backlinks", width)
+            _reads_in_full(page, f"{whole_number(lookup.evidence.backlinks)} backlinks", width)
         screenshot(page, f"compare-in-full-{width}")

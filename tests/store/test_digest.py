@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from analysis.wording import period_words
 from client.settings import key_fingerprint
 from services.alerts.config import AlertConfig, EmailConfig
 from services.alerts.digest import (
@@ -25,7 +26,6 @@ from services.alerts.digest import (
     KeywordMove,
     domain_moves,
     keyword_moves,
-    period_words,
     render_html,
 )
 from services.alerts.digest_text import render_text

@@ -10,13 +10,11 @@ from datetime import date, timedelta
 import pandas as pd
 import pytest
 
-from analysis import links
 from analysis.figures.history_frames import largest_moves
 from analysis.links import alert_query
 from components.history import evidence
 from components.history.widgets.churn import compared_days
 from components.history.widgets.keywords import asked_site
-from components.history.widgets.pieces import LINK_PARAM, SITE_PARAM
 from schema.history import DOMAIN_COLUMNS, KEYWORD_COLUMNS
 from services.alerts.link_rules import Partner, partner_findings, trust_map_findings
 from services.alerts.rules import domain_findings, keyword_findings
@@ -125,11 +123,7 @@ def test_the_trust_map_rules_link_to_the_two_maps_and_name_the_referring_domain(
     }
 
 
-def test_the_history_page_reads_the_names_the_links_use() -> None:
-    assert LINK_PARAM["domain"] == links.DOMAIN_PARAM and LINK_PARAM["keyword"] == links.KEYWORD_PARAM
-    assert links.SITE_PARAM == SITE_PARAM == evidence.SITE_PARAM
-    for name in ("METRIC_PARAM", "REFERRING_PARAM", "FROM_PARAM", "TO_PARAM", "BEFORE_PARAM"):
-        assert getattr(links, name) == getattr(evidence, name), name
+def test_the_history_page_reads_the_evidence_the_links_carry() -> None:
     read = evidence.read_link(alert_query(_finding()))
     assert read == evidence.LinkedEvidence(day(0), day(8), day(1), "true_dr", None)
     assert read.window == (day(0), day(8))

@@ -11,11 +11,11 @@ import pytest
 
 from analysis import links
 from analysis.links import chart_query
+from analysis.wording import counted
 from components.alerts.frames import (
     alert_frame,
     alert_words,
     change_words,
-    count_words,
     filter_alerts,
     person_words,
     rule_choices,
@@ -26,13 +26,7 @@ from components.alerts.frames import (
     subject_choices,
     threshold_words,
 )
-from components.history.widgets.pieces import (
-    CHURN_TAB,
-    DOMAIN_TAB,
-    KEYWORD_TAB,
-    LINK_PARAM,
-    TAB_KEY,
-)
+from components.history.widgets import CHURN_TAB, DOMAIN_TAB, KEYWORD_TAB, TAB_KEY
 from store.alerts import ALERT_COLUMNS, RULES, RuleSetting
 
 
@@ -43,9 +37,15 @@ def _rows(*alerts: dict) -> pd.DataFrame:
 
 def test_the_links_alerts_carry_are_the_ones_the_history_page_reads() -> None:
     assert links.HISTORY_PATH == "history"
-    assert chart_query("domain", "a.com") == {LINK_PARAM["domain"]: "a.com", TAB_KEY: DOMAIN_TAB}
-    assert chart_query("keyword", "crm") == {LINK_PARAM["keyword"]: "crm", TAB_KEY: KEYWORD_TAB}
-    assert chart_query("trust_map", "a.com") == {LINK_PARAM["domain"]: "a.com", TAB_KEY: CHURN_TAB}
+    assert chart_query("domain", "a.com") == {"history_domain": "a.com", TAB_KEY: DOMAIN_TAB}
+    assert chart_query("keyword", "crm") == {"history_keyword": "crm", TAB_KEY: KEYWORD_TAB}
+    assert chart_query("trust_map", "a.com") == {"history_domain": "a.com", TAB_KEY: CHURN_TAB}
+    assert links.history_query("keyword", "crm", site="example-com") == {
+        "history_keyword": "crm",
+        TAB_KEY: KEYWORD_TAB,
+        "history_site": "example-com",
+    }
+    assert links.history_query("domain", "a.com", site="ignored") == chart_query("domain", "a.com")
 
 
 def test_an_alerts_evidence_reads_before_to_after() -> None:
@@ -54,7 +54,7 @@ def test_an_alerts_evidence_reads_before_to_after() -> None:
     assert change_words(None, "85") == "85"
     assert change_words(None, float("nan")) is None
     assert person_words("local") == "Local user" and person_words("ann@acme.com") == "ann@acme.com"
-    assert count_words(1) == "1 open alert" and count_words(3) == "3 open alerts"
+    assert counted(1, "open alert") == "1 open alert" and counted(3, "open alert") == "3 open alerts"
 
 
 def test_an_alert_is_named_by_its_rule_subject_and_day() -> None:

@@ -9,10 +9,11 @@ from datetime import date
 import pandas as pd
 import pytest
 
+from analysis.wording import whole_number
 from client import errors
 from client.inputs import parse_domain_list
 from client.models import Lookup
-from components.common.text import escape_md, fmt_int, safe_http_url
+from components.common.text import escape_md, safe_http_url
 from components.common.wording import describe_error
 from components.core.ui.tables import csv_file_name, safe_csv
 from components.overview.charts import changes_chart, compare_chart
@@ -137,7 +138,7 @@ def test_only_http_links_are_made_clickable(url: str | None, ok: bool) -> None:
 
 
 def test_missing_numbers_say_not_available() -> None:
-    assert fmt_int(None) == "not available" and fmt_int(12345) == "12,345"
+    assert whole_number(None) == "not available" and whole_number(12345) == "12,345"
 
 
 def test_gate_error_names_the_feature_and_carries_the_link() -> None:

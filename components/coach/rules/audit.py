@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from analysis.wording import counted
 from client.models import Backlink, Evidence, Lookup, ReferringDomain, TrustMap
 from components.coach.rules.signals import as_int, as_number, join_words, read_signals
 from components.coach.rules.sources import (
@@ -180,7 +181,7 @@ def _map_findings(rows: Sequence[ReferringDomain]) -> tuple[Finding, ...]:
         names = join_words([r.domain for r in reclaim[:3]])
         findings.append(
             Finding(
-                f"{len(reclaim)} strong lost link{'s' if len(reclaim) != 1 else ''} worth reclaiming",
+                f"{counted(len(reclaim), 'strong lost link')} worth reclaiming",
                 f"Lost links from DR {RECLAIM_MIN_DR}+ domains ({names}) are the cheapest authority to win "
                 "back: ask the site to restore the link or point it to a live page.",
                 (SRC_MAP_STATUS, SRC_MAP_DR),

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.wording import NOT_AVAILABLE, whole_number
 from client.errors import ApiError, UnavailableError
 from client.models import Lookup, TrustMap
 from components.coach import rules as coach
 from components.coach.charts import link_mix_chart, spam_chart
 from components.coach.frames import flagged_frame, link_mix_frame, links_frame, referring_frame
 from components.coach.widgets.pieces import show_evidence
-from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
+from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.nav.pages import TRUST_MAP, link_to
@@ -58,10 +59,10 @@ def audit_tab(conn: Connection, lookup: Lookup, domain: str) -> None:
         border=True,
         help=f"Under {coach.WEAK_TRUST} is weak.",
     )
-    cols[1].metric("Referring domains", fmt_int(audit.referring_domains), border=True)
+    cols[1].metric("Referring domains", whole_number(audit.referring_domains), border=True)
     cols[2].metric(
         "In the Trust Map",
-        NOT_AVAILABLE if state != "ready" else fmt_int(audit.mapped),
+        NOT_AVAILABLE if state != "ready" else whole_number(audit.mapped),
         help="The service caches up to 60 referring domains per site, most important first."
         + ("" if audit.total_domains is None else f" Total known: {audit.total_domains:,}."),
         border=True,

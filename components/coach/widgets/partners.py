@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.wording import whole_number
 from client.growth_inputs import DiscoveryFilters
 from client.growth_models import ExchangeCandidate
 from client.models import Lookup
 from components.coach import rules as coach
 from components.coach.widgets.pieces import action_card, data_used, score_text
-from components.common.text import escape_md, fmt_int
+from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.nav.pages import EXCHANGES, link_to
@@ -53,7 +54,7 @@ def partner_card(pick: coach.PartnerPick, domain: str) -> None:
         cols = st.columns(3)
         cols[0].metric("TrueDR", score_text(pick.true_dr))
         cols[1].metric("DR", score_text(pick.dr))
-        cols[2].metric("Traffic", fmt_int(pick.traffic))
+        cols[2].metric("Traffic", whole_number(pick.traffic))
         if pick.reason:
             angle = escape_md((pick.angle or "partnership").replace("_", " "))
             st.markdown(f"**Why it fits** ({angle}): {escape_md(pick.reason)}")

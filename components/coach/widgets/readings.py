@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.wording import NOT_AVAILABLE
 from client.models import Lookup
 from components.coach import rules as coach
 from components.coach.charts import impact_effort_chart, scores_chart
@@ -21,7 +22,7 @@ from components.coach.widgets.pieces import (
     score_text,
     show_evidence,
 )
-from components.common.text import NOT_AVAILABLE, escape_md
+from components.common.text import escape_md
 from components.core.cache import data
 from components.core.ui.tables import table_with_export
 from components.overview.charts import changes_chart

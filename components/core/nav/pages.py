@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from analysis.links import ALERTS_PATH, HISTORY_PATH, MARKET_PATH
+
 
 @dataclass(frozen=True)
 class AppPage:
@@ -61,10 +63,10 @@ AI_VISIBILITY = AppPage("ai-visibility", "AI visibility", ":material/smart_toy:"
 SEARCH_CONSOLE = AppPage("search-console", "Search Console", ":material/query_stats:", "My sites")
 MONITOR = AppPage("monitor", "Monitor", ":material/monitor_heart:", "My sites")
 # --- History ---------------------------------------------------------------------------------------
-HISTORY = AppPage("history", "History", ":material/history:", "History")
-MARKET = AppPage("market", "Market", ":material/leaderboard:", "History")
+HISTORY = AppPage(HISTORY_PATH, "History", ":material/history:", "History")
+MARKET = AppPage(MARKET_PATH, "Market", ":material/leaderboard:", "History")
 REPORTS = AppPage("reports", "Reports", ":material/description:", "History")
-ALERTS = AppPage("alerts", "Alerts", ":material/notifications:", "History")
+ALERTS = AppPage(ALERTS_PATH, "Alerts", ":material/notifications:", "History")
 # --- Team ------------------------------------------------------------------------------------------
 ACTIVITY = AppPage("activity", "Activity", ":material/manage_history:", "Team")
 # --- Coach -----------------------------------------------------------------------------------------

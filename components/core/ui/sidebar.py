@@ -12,10 +12,11 @@ from typing import Literal
 import streamlit as st
 
 from analysis.figures.common import DOWN, UP
+from analysis.wording import counted, whole_number
 from client.models import QuotaInfo
 from client.safe_urls import display_url
 from components.common.access_rules import may_write
-from components.common.text import escape_md, fmt_int
+from components.common.text import escape_md
 from components.core.auth.access import current_person, sign_in_configured
 from components.core.cache import data
 from components.core.cache.connection import (
@@ -49,8 +50,8 @@ def _forget_results_of_other_connections(conn: Connection) -> None:
 def quota_text(quota: QuotaInfo | None) -> str:
     if quota is None or (quota.remaining is None and quota.limit is None):
         return "Quota left: unknown until the service reports it."
-    left = fmt_int(quota.remaining) if quota.remaining is not None else "unknown"
-    of = f" of {fmt_int(quota.limit)}" if quota.limit is not None else ""
+    left = whole_number(quota.remaining) if quota.remaining is not None else "unknown"
+    of = f" of {whole_number(quota.limit)}" if quota.limit is not None else ""
     tier = f" · plan: {escape_md(quota.tier)}" if quota.tier else ""  # the service's words: inert
     return f"Quota left: {left}{of}{tier}"
 
@@ -166,7 +167,7 @@ def render_sidebar() -> Connection:
 
 
 def open_alerts_words(count: int) -> str:
-    return f"{count} open alert{'' if count == 1 else 's'}"
+    return counted(count, "open alert")
 
 
 def open_alerts_link(conn: Connection) -> None:

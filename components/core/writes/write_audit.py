@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from analysis.wording import counted
 from client.errors import ApiError, InvalidResponseError
 from client.models import QuotaInfo
 from components.common.wording import describe_error
@@ -63,7 +64,7 @@ def units_words(spent: int, quota: QuotaInfo | None = None) -> str:
     """What a quota-spending read's row says about units: the count the app made (one per call the
     service answered, as the specification counts them) and what the service's quota header said is
     left, when it said."""
-    words = "No quota unit spent" if spent <= 0 else f"{spent} quota unit{'s' if spent != 1 else ''} spent"
+    words = "No quota unit spent" if spent <= 0 else f"{counted(spent, 'quota unit')} spent"
     if quota is not None and quota.remaining is not None and spent > 0:
         words += f" ({quota.remaining:,} left)"
     return words

@@ -8,13 +8,11 @@ page shows).
 
 from __future__ import annotations
 
+from analysis.links import CHURN_TAB, DOMAIN_TAB, KEYWORD_TAB
 from components.history.widgets.churn import churn_tab
 from components.history.widgets.domain_trends import domain_trends_tab
 from components.history.widgets.keywords import keywords_tab
 from components.history.widgets.pieces import (
-    CHURN_TAB,
-    DOMAIN_TAB,
-    KEYWORD_TAB,
     TAB_KEY,
     WATCHLIST_TAB,
     demo_label,

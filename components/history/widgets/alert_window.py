@@ -17,15 +17,15 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import history_frames as frames
+from analysis.links import EVIDENCE_PARAMS, SUBJECT_PARAMS
+from analysis.wording import screen_day
 from components.core.nav import page_visits
-from components.history.evidence import LINK_PARAMS, LinkedEvidence, read_link
+from components.history.evidence import LinkedEvidence, read_link
 from components.history.widgets.pieces import period_picker
 
 #: The link last taken (the visit, its parameters), so each link is applied once per visit whichever
 #: tab reads it.
 SEEN = "_history_evidence_seen"
-#: The URL names a link's subject travels under (see ``pieces.LINK_PARAM``, ``pieces.SITE_PARAM``).
-SUBJECT_PARAMS = ("history_domain", "history_keyword", "history_site")
 
 
 def _evidence_key(key: str) -> str:
@@ -43,7 +43,7 @@ def take_link(key: str) -> LinkedEvidence | None:
     if evidence.window is None:
         return None
     visit = page_visits.current_visit()
-    seen = (visit, *(params.get(name, "") for name in (*LINK_PARAMS, *SUBJECT_PARAMS)))
+    seen = (visit, *(params.get(name, "") for name in (*EVIDENCE_PARAMS, *SUBJECT_PARAMS)))
     if st.session_state.get(SEEN) == seen:
         return None
     st.session_state[SEEN] = seen
@@ -63,7 +63,7 @@ def active(key: str) -> LinkedEvidence | None:
 def _clear(key: str) -> None:
     st.session_state.pop(_evidence_key(key), None)
     st.session_state.pop(f"{key}_window", None)
-    for name in LINK_PARAMS:
+    for name in EVIDENCE_PARAMS:
         st.query_params.pop(name, None)
 
 
@@ -100,5 +100,5 @@ def marks_caption(points: pd.DataFrame, what: str) -> None:
     if points.empty:
         st.caption(f"The alert's {what} has no recorded value on its days in this window.")
         return
-    said = "; ".join(f"{p.words} on {pd.Timestamp(p.day):%b %d, %Y}" for p in points.itertuples())
+    said = "; ".join(f"{p.words} on {screen_day(p.day)}" for p in points.itertuples())
     st.caption(f"Marked on the chart, the alert's evidence for {what}: {said}.")

@@ -12,6 +12,8 @@ import streamlit as st
 
 from analysis.figures import history_frames as frames
 from analysis.figures.history_charts import trust_map_totals_chart
+from analysis.links import DOMAIN_PARAM
+from analysis.wording import plural, screen_day
 from components.common.text import escape_md
 from components.core.cache import data
 from components.core.history.source import HistorySource
@@ -69,7 +71,7 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
         st.info("Nothing is watched yet: add domains on the Watchlist tab.", icon=":material/visibility:")
         return
     taken = alert_window.take_link(EVIDENCE_KEY)
-    asked = linked("domain", "churn") or (st.query_params.get("history_domain") if taken else None)
+    asked = linked("domain", "churn") or (st.query_params.get(DOMAIN_PARAM) if taken else None)
     if asked and asked in choices:  # an alert's link opens the churn of its site
         st.session_state["history_churn_domain"] = asked
     if taken is not None:
@@ -82,7 +84,7 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
         st.session_state[f"history_churn_days_{domain}"] = compared
     if len(days) < 2:
         st.info(
-            f"{len(days) or 'No'} Trust Map snapshot{'s' if len(days) != 1 else ''} of "
+            f"{len(days) or 'No'} Trust Map {plural(len(days), 'snapshot')} of "
             f"{escape_md(domain)} so far; churn compares two. Each day the job runs (or someone opens "
             "its Trust Map) adds one.",
             icon=":material/hourglass_empty:",
@@ -94,7 +96,7 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
         "Compare the snapshots of",
         options=days,
         value=(month_before, latest),  # a range; an alert's link sets the two days it compared
-        format_func=lambda d: f"{d:%b %d, %Y}",
+        format_func=screen_day,
         key=f"history_churn_days_{domain}",
     )
     if start == end:
@@ -125,6 +127,6 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
         column_order=list(CHURN_COLUMNS),
     )
     st.caption(
-        f"Between {start:%b %d, %Y} and {end:%b %d, %Y}, in the Trust Map sample (up to 60 referring "
+        f"Between {screen_day(start)} and {screen_day(end)}, in the Trust Map sample (up to 60 referring "
         "domains). Spam-risky: a spam score of 50 or more."
     )

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import history_frames as frames
+from analysis.links import DOMAIN_PARAM
 from client.errors import InvalidInputError
 from components.common.text import escape_md
 from components.core.cache import data
@@ -20,7 +21,7 @@ from components.core.ui.tables import table_with_export
 from components.history import evidence
 from components.history.widgets import alert_window
 from components.history.widgets.notes import chart_markers
-from components.history.widgets.pieces import LINK_PARAM, domain_choices, linked, one_day_note, watch_controls
+from components.history.widgets.pieces import domain_choices, linked, one_day_note, watch_controls
 
 PERIOD_KEY = "history_period"
 #: The domain the last alert link named (the one its marks are on).
@@ -94,7 +95,7 @@ def _take_link() -> str | None:
     taken = alert_window.take_link(PERIOD_KEY)
     if taken is None:
         return None
-    domain = _valid_domain(st.query_params.get(LINK_PARAM["domain"]))
+    domain = _valid_domain(st.query_params.get(DOMAIN_PARAM))
     st.session_state[LINKED_DOMAIN] = domain
     line = evidence.chart_line(taken.metric) if taken.metric else None
     if line in OTHER_METRICS:

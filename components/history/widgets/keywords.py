@@ -15,6 +15,8 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import history_frames as frames
+from analysis.links import KEYWORD_PARAM, SITE_PARAM
+from analysis.wording import screen_day
 from components.common.text import escape_md
 from components.core.cache import data
 from components.core.history.source import HistorySource
@@ -22,7 +24,7 @@ from components.core.ui.tables import table_with_export
 from components.history import evidence
 from components.history.widgets import alert_window
 from components.history.widgets.notes import chart_markers
-from components.history.widgets.pieces import DEFAULT_PERIOD, SITE_PARAM, linked, one_day_note
+from components.history.widgets.pieces import DEFAULT_PERIOD, linked, one_day_note
 
 PERIOD_KEY = "history_kw_period"
 #: The keyword the last alert link named (the one its marks are on).
@@ -56,7 +58,7 @@ def as_of_caption(summary: pd.DataFrame) -> str:
     days = pd.to_datetime(summary["latest_day"])
     latest = days.max()
     earlier = int((days < latest).sum())
-    said = f"Positions on {latest:%b %d, %Y}, the latest recorded day"
+    said = f"Positions on {screen_day(latest)}, the latest recorded day"
     if earlier:
         said += (
             f"; {earlier} keyword{'s were' if earlier != 1 else ' was'} last recorded earlier (the CSV has "
@@ -110,7 +112,7 @@ def _marks(keywords: list[str]) -> evidence.Marks | None:
 def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> None:
     options = _site_options(source, own)
     taken = alert_window.take_link(PERIOD_KEY)
-    asked = linked("keyword", "keyword") or (st.query_params.get("history_keyword") if taken else None)
+    asked = linked("keyword", "keyword") or (st.query_params.get(KEYWORD_PARAM) if taken else None)
     if taken is not None:
         st.session_state[LINKED_KEYWORD] = asked
     if asked:

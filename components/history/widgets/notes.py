@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.market.markers import every_marker, markers_for
+from analysis.wording import screen_day
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history.source import HistorySource
@@ -119,7 +120,7 @@ def notes_tab(
         column_config=NOTE_CONFIG,
     )
     if may_write:
-        labels = {int(row.id): f"{row.day:%b %d, %Y}: {row.text[:60]}" for row in notes.itertuples()}
+        labels = {int(row.id): f"{screen_day(row.day)}: {row.text[:60]}" for row in notes.itertuples()}
         chosen = st.selectbox(
             "Remove a note",
             [None, *labels],

@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import history_frames as frames
+from analysis.links import TAB_PARAM, history_query, subject_param
 from client.errors import ApiError
 from components.common.text import escape_md
 from components.core.auth import access
@@ -30,18 +31,13 @@ from components.core.writes.writes import audited_store_write
 from components.history.watching import watch_subject
 from components.keywords.widgets import owned_sites
 
-TAB_KEY = "history_tab"
-DOMAIN_TAB = "Domain trends"
-CHURN_TAB = "Trust Map churn"
-KEYWORD_TAB = "Keyword positions"
+#: The tabs a link opens are the links' own words (``analysis.links``); the watchlist is not linked to.
+TAB_KEY = TAB_PARAM
 WATCHLIST_TAB = "Watchlist"
 Kind = Literal["domain", "keyword"]
 #: Where a watchlist change leaves its message for the next run to show.
 FLASH = "_history_watch_flash"
 DEFAULT_PERIOD = "90 days"
-#: The URL names a link to the History page gives its domain or keyword, and a keyword's site.
-LINK_PARAM: dict[str, str] = {"domain": "history_domain", "keyword": "history_keyword"}
-SITE_PARAM = "history_site"
 
 
 def history_link(kind: Kind, subject: str, *, label: str | None = None, site: str | None = None) -> None:
@@ -52,14 +48,7 @@ def history_link(kind: Kind, subject: str, *, label: str | None = None, site: st
     their own ``domain`` and ``keyword`` boxes in the URL, and Streamlit drops those names from a link
     when it leaves such a page, so the History page would open on its defaults.
     """
-    if kind == "domain":
-        params = {LINK_PARAM["domain"]: subject, TAB_KEY: DOMAIN_TAB}
-    else:
-        params = {
-            LINK_PARAM["keyword"]: subject,
-            TAB_KEY: KEYWORD_TAB,
-            **({SITE_PARAM: site} if site else {}),
-        }
+    params = history_query(kind, subject, site=site)
     link_to(HISTORY, label=label or f"History of {escape_md(subject)}", query_params=params)
 
 
@@ -248,7 +237,7 @@ def one_day_note(rows: pd.DataFrame, all_rows: Callable[[], pd.DataFrame]) -> No
 def linked(name: Kind, key: str) -> str | None:
     """A domain or keyword the URL asks for (a link from another page, or a typed ``?domain=``), each
     new one chosen once."""
-    value = st.query_params.get(LINK_PARAM[name]) or st.query_params.get(name)
+    value = st.query_params.get(subject_param(name)) or st.query_params.get(name)
     if value and st.session_state.get(f"_history_linked_{key}") != value:
         st.session_state[f"_history_linked_{key}"] = value
         return value

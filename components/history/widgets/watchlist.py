@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
+from analysis.wording import counted
 from client.errors import InvalidInputError
 from components.common.text import escape_md
 from components.core.auth import access
@@ -126,7 +127,7 @@ def _site_picker(conn: Connection, items: list[WatchItem], own: dict[str, str], 
     if not unknown:
         return
     st.caption(
-        f"{len(unknown)} keyword{'s' if len(unknown) != 1 else ''} watched before a keyword had a site "
+        f"{counted(len(unknown), 'keyword')} watched before a keyword had a site "
         "(“site unknown”): the daily job waits for a site before measuring them again."
     )
     cols = st.columns([2, 2, 1], vertical_alignment="bottom")

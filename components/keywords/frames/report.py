@@ -14,10 +14,11 @@ from typing import Literal
 
 import pandas as pd
 
+from analysis.wording import plural, short_number
 from client.errors import InvalidInputError
 from client.inputs import normalise_domain
 from client.models import KeywordReport, SerpResult
-from components.common.text import fmt_number, safe_http_url
+from components.common.text import safe_http_url
 
 #: The service's tier rule (contract notes): boost when the gap is ≤ 0, advanced up to 10, else ultra.
 ADVANCED_MAX_GAP = 10
@@ -55,7 +56,7 @@ def gap_words(gap: float | None) -> str | None:
         return None
     if gap == 0:
         return "level with the median"
-    amount = fmt_number(abs(gap))
+    amount = short_number(abs(gap))
     return f"{amount} DR short of the median" if gap > 0 else f"{amount} DR above the median"
 
 
@@ -161,7 +162,7 @@ def site_position(report: KeywordReport) -> int | None:
 
 
 def _points(amount: float) -> str:
-    return f"{fmt_number(abs(amount))} point{'' if abs(amount) == 1 else 's'}"
+    return f"{short_number(abs(amount))} {plural(abs(amount), 'point')}"
 
 
 def _above_words(report: KeywordReport, position: int) -> str:
@@ -170,7 +171,7 @@ def _above_words(report: KeywordReport, position: int) -> str:
     median = known_median(row.dr for row in above)
     said = "the result above you" if len(above) == 1 else f"the {len(above)} results above you"
     if median is not None:
-        said += f" ({'DR' if len(above) == 1 else 'median DR'} {fmt_number(median)})"
+        said += f" ({'DR' if len(above) == 1 else 'median DR'} {short_number(median)})"
     return said
 
 
@@ -185,7 +186,7 @@ def _in_top_10(report: KeywordReport, position: int, median: float | None, gap: 
             headline,
             "The service could not resolve enough ratings to compare your DR with the rest of the top 10.",
         )
-    versus = f"the median DR of the top 10 ({fmt_number(median)})"
+    versus = f"the median DR of the top 10 ({short_number(median)})"
     above = _above_words(report, position) if position > 1 else ""
     if gap <= 0:
         detail = f"Your DR {user_dr} clears {versus}" + (f" by {_points(gap)}" if gap < 0 else "") + ": "
@@ -230,10 +231,10 @@ def verdict(report: KeywordReport) -> Verdict | None:
             "No verdict: the DR needed is unknown",
             "The service could not resolve enough ratings to measure the gap for this keyword.",
         )
-    median_text, gap_text = fmt_number(median), fmt_number(abs(gap))
+    median_text, gap_text = short_number(median), short_number(abs(gap))
     beats_weakest = lowest is not None and user.dr >= lowest
     weakest = (
-        f" The weakest page in the top 10 has DR {fmt_number(lowest)}, so authority alone does not "
+        f" The weakest page in the top 10 has DR {short_number(lowest)}, so authority alone does not "
         "shut you out."
         if beats_weakest
         else ""
@@ -244,7 +245,7 @@ def verdict(report: KeywordReport) -> Verdict | None:
             "Winnable on authority",
             f"Your site is not in the top 10 yet, but your DR {user.dr} clears the median DR of the top 10 "
             f"({median_text})"
-            + (f" by {gap_text} point{'' if abs(gap) == 1 else 's'}" if gap < 0 else "")
+            + (f" by {gap_text} {plural(abs(gap), 'point')}" if gap < 0 else "")
             + ". Content quality and search intent decide this one, not links.",
         )
     if gap <= ADVANCED_MAX_GAP:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.wording import counted, short_number
 from client.errors import ApiError, InvalidInputError, PaymentRequiredError, RateLimitedError
 from client.models import KeywordReport
-from components.common.text import escape_md, fmt_number
+from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.nav.pages import KEYWORD_SUGGESTIONS, TRACKED_KEYWORDS, link_to
@@ -107,12 +108,12 @@ def _numbers(report: KeywordReport) -> None:
     user = report.user
     # With a domain, the Gap card is wider: it says in words which side of the median you are.
     cols = st.columns([1, 1, 1.2, 1.8, 1] if user else 3)
-    cols[0].metric("Median DR", fmt_number(median), border=True, help="Median DR of the top 10.")
-    cols[1].metric("Min DR", fmt_number(lowest), border=True, help="The lowest-DR entry point.")
+    cols[0].metric("Median DR", short_number(median), border=True, help="Median DR of the top 10.")
+    cols[1].metric("Min DR", short_number(lowest), border=True, help="The lowest-DR entry point.")
     if user is None:
         cols[2].metric("Results with unknown DR", unknown, border=True, help="Left out of the median.")
         return
-    cols[2].metric(f"DR of {escape_md(user.domain)}", fmt_number(user.dr), border=True)
+    cols[2].metric(f"DR of {escape_md(user.domain)}", short_number(user.dr), border=True)
     gap = "not available" if user.gap is None else f"{user.gap:+g}"
     cols[3].metric(
         "Gap",
@@ -196,7 +197,7 @@ def single_keyword(conn: Connection, raw_keyword: str, raw_domain: str | None) -
     unknown = int(frame["dr"].isna().sum())
     if unknown:
         st.caption(
-            f"{unknown} result{'s' if unknown != 1 else ''} with an unknown DR: shown empty, not as 0, "
+            f"{counted(unknown, 'result')} with an unknown DR: shown empty, not as 0, "
             "and left out of the median and minimum."
         )
     table_with_export(

@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.market.groups import is_brand, terms_for
+from analysis.wording import counted
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history.source import HistorySource
@@ -82,9 +83,7 @@ def _tag(conn: Connection, keywords: list[str], tag: str, add: bool, tags: dict[
             return refusal_words()
         changed += done
     verb = "Tagged" if add else "Untagged"
-    return (
-        f"{verb} {changed} keyword{'s' if changed != 1 else ''} “{name}”." if changed else "Nothing changed."
-    )
+    return f"{verb} {counted(changed, 'keyword')} “{name}”." if changed else "Nothing changed."
 
 
 def _set_terms(conn: Connection, site: str, text: str) -> str:

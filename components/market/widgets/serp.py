@@ -10,6 +10,7 @@ import streamlit as st
 
 from analysis.figures import market_charts as charts
 from analysis.market import dr_spread, serp_churn
+from analysis.wording import screen_day
 from components.core.cache import data
 from components.core.ui.tables import score_column, table_with_export
 from components.market.widgets.selection import LINKED_WINDOW, MarketView
@@ -49,7 +50,7 @@ def churn_tab(view: MarketView) -> None:
         "Compare the top 10s of",
         options=days,
         value=(week_before, latest),
-        format_func=lambda d: f"{d:%b %d, %Y}",
+        format_func=screen_day,
         key="market_churn_days",
     )
     if before == after:

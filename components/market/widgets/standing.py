@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import market_charts as charts
+from analysis.wording import counted
 from components.common.text import escape_md
 from components.core.cache import data
 from components.core.ui.tables import table_with_export
@@ -35,7 +36,7 @@ def _formula_caption(view: MarketView) -> None:
     curve = ", ".join(f"{value:g}" for value in view.ctr)
     keywords = int(view.figures["keywords"].iloc[-1])
     st.caption(
-        f"Over the {keywords} keyword{'s' if keywords != 1 else ''} with a recorded top 10 on the latest "
+        f"Over the {counted(keywords, 'keyword')} with a recorded top 10 on the latest "
         "day. **Visibility**: the mean over those keywords of the clicks a domain's position earns, as a "
         "share of the first place's (100% = first for every keyword; 0 when not in a keyword's top 10). "
         "**Share of voice**: a domain's expected clicks as a share of every domain's in those top 10s "

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
+from analysis.wording import counted, screen_day
 from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache.connection import Connection
@@ -42,7 +43,7 @@ def _schedule_words(schedule: ReportSchedule | None, site: str) -> str:
     people = ", ".join(escape_md(address) for address in schedule.recipients)
     return (
         f"Each month's report of {escape_md(site)} goes to {people} after the month ends; {review}. "
-        f"Set by {escape_md(schedule.updated_by)} on {schedule.updated_at:%b %d, %Y}."
+        f"Set by {escape_md(schedule.updated_by)} on {screen_day(schedule.updated_at)}."
     )
 
 
@@ -59,7 +60,7 @@ def _save(conn: Connection, site: str, recipients: str, review_first: bool) -> s
         return refusal_words()
     if not done:
         return "The schedule already said that: nothing changed."
-    count = f"{len(wanted)} recipient{'s' if len(wanted) != 1 else ''}"
+    count = counted(len(wanted), "recipient")
     after = "after an editor approves it here" if review_first else "as soon as it is built"
     return f"Schedule saved: each month's report goes to {count}, {after}."
 
@@ -141,7 +142,7 @@ def _waiting(
     for send in sends:
         words, download, button = st.columns([4, 1.3, 1], vertical_alignment="center")
         to = ", ".join(escape_md(address) for address in send.recipients)
-        words.markdown(f"{send.period.words}: built {send.built_at:%b %d, %Y}, for {to}")
+        words.markdown(f"{send.period.words}: built {screen_day(send.built_at)}, for {to}")
         pdf = store.report_send_pdf(conn.fingerprint, send.id)
         if pdf is not None:
             download.download_button(
@@ -162,7 +163,7 @@ def _recent(sends: list[ReportSend]) -> None:
         return
     lines = []
     for send in sends:
-        when = f" on {send.sent_at:%b %d, %Y}" if send.sent_at is not None else ""
+        when = f" on {screen_day(send.sent_at)}" if send.sent_at is not None else ""
         lines.append(f"- {escape_md(send.words)}{when}")
     st.markdown("\n".join(lines))
 

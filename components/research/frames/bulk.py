@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from analysis.wording import counted
 from client.bulk import ItemResult
 from client.errors import ApiError
 from client.inputs import DomainList
@@ -80,19 +81,15 @@ def domains_from_upload(name: str, data: bytes) -> str:
     return text
 
 
-def _count(n: int, one: str, many: str | None = None) -> str:
-    return f"{n:,} {one if n == 1 else many or one + 's'}"
-
-
 def list_summary(parsed: DomainList) -> str:
     """What became of the pasted lines, in one sentence: each entry is checked, merged or skipped."""
     entries = len(parsed.entries)
-    pasted = _count(parsed.lines, "line")
+    pasted = counted(parsed.lines, "line")
     if entries != parsed.lines:
-        pasted = f"{_count(entries, 'entry', 'entries')} on {pasted}"
-    parts = [_count(len(parsed.domains), "domain") + " to check"]
+        pasted = f"{counted(entries, 'entry', 'entries')} on {pasted}"
+    parts = [counted(len(parsed.domains), "domain") + " to check"]
     if parsed.duplicates:
-        parts.append(_count(len(parsed.duplicates), "duplicate") + " merged")
+        parts.append(counted(len(parsed.duplicates), "duplicate") + " merged")
     if parsed.rejected:
         parts.append(f"{len(parsed.rejected):,} skipped")
     return f"{pasted}: {', '.join(parts)}."
@@ -150,7 +147,7 @@ class RunFigures:
 
     def progress_text(self) -> str:
         return (
-            f"Checked {self.checked} of {self.total}: {_count(self.spent, 'quota unit')} spent, "
+            f"Checked {self.checked} of {self.total}: {counted(self.spent, 'quota unit')} spent, "
             f"{self.from_cache} from the cache"
         )
 
@@ -237,7 +234,7 @@ def finished_run(
 
 def start_label(count: int, plan: QuotaPlan, *, again: bool) -> str:
     """The start button says what pressing it costs now (after a run: usually nothing)."""
-    label = f"Check {count} domain{'s' if count != 1 else ''}" + (" again" if again else "")
+    label = f"Check {counted(count, 'domain')}" + (" again" if again else "")
     if not plan.units:
         return label + " (all cached: free)"
-    return label + f" (spends {plan.units} quota unit{'s' if plan.units != 1 else ''})"
+    return label + f" (spends {counted(plan.units, 'quota unit')})"

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from analysis.wording import NOT_AVAILABLE, short_number, whole_number, yes_no
 from client.models import SiteCheck
 from components.common.shaping import typed_frame
-from components.common.text import NOT_AVAILABLE, fmt_bool, fmt_int, fmt_number
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def _pct(value: float | None) -> str:
 
 
 def _years(value: float | None) -> str:
-    return NOT_AVAILABLE if value is None else f"{fmt_number(value)} years"
+    return NOT_AVAILABLE if value is None else f"{short_number(value)} years"
 
 
 def signals(check: SiteCheck) -> list[Signal]:
@@ -85,18 +85,20 @@ def signals(check: SiteCheck) -> list[Signal]:
     ratio = shell.text_ratio if shell else None
     outbound = shell.outbound_links if shell else None
     return [
-        Signal("Reachable", check.reachable, fmt_bool(check.reachable), "Site"),
-        Signal("HTTPS", check.https, fmt_bool(check.https), "Site"),
+        Signal("Reachable", check.reachable, yes_no(check.reachable), "Site"),
+        Signal("HTTPS", check.https, yes_no(check.https), "Site"),
         Signal("Homepage title", check.title, check.title or NOT_AVAILABLE, "Site"),
         Signal("Domain age", check.domain_age_years, _years(check.domain_age_years), "Site"),
-        Signal("Shell homepage", is_shell, fmt_bool(is_shell), "Shell check"),
-        Signal("Visible text characters", chars, fmt_int(chars), "Shell check"),
+        Signal("Shell homepage", is_shell, yes_no(is_shell), "Shell check"),
+        Signal("Visible text characters", chars, whole_number(chars), "Shell check"),
         Signal("Text ratio", ratio, _pct(ratio), "Shell check"),
-        Signal("Outbound links", outbound, fmt_int(outbound), "Shell check"),
-        Signal("Ranked keywords", check.ranked_keywords, fmt_int(check.ranked_keywords), "Footprint"),
-        Signal("Referring domains", check.referring_domains, fmt_int(check.referring_domains), "Footprint"),
-        Signal("Backlinks", check.backlinks, fmt_int(check.backlinks), "Footprint"),
-        Signal("Spam score (0–100)", check.spam_score, fmt_number(check.spam_score), "Footprint"),
+        Signal("Outbound links", outbound, whole_number(outbound), "Shell check"),
+        Signal("Ranked keywords", check.ranked_keywords, whole_number(check.ranked_keywords), "Footprint"),
+        Signal(
+            "Referring domains", check.referring_domains, whole_number(check.referring_domains), "Footprint"
+        ),
+        Signal("Backlinks", check.backlinks, whole_number(check.backlinks), "Footprint"),
+        Signal("Spam score (0–100)", check.spam_score, short_number(check.spam_score), "Footprint"),
     ]
 
 

@@ -12,6 +12,7 @@ import contextlib
 
 import streamlit as st
 
+from analysis.wording import counted
 from client.bulk import ItemResult
 from client.inputs import DomainList
 from client.models import DomainRating
@@ -223,7 +224,7 @@ def show_results(run: BulkRun) -> None:
     counts, figures = bulk_summary(run.frame), run.figures
     st.success(
         f"Rated {figures.rated} of {figures.total} domains ({counts['listed']} listed on VerifiedDR). "
-        f"This run spent {figures.spent} quota unit{'s' if figures.spent != 1 else ''}; "
+        f"This run spent {counted(figures.spent, 'quota unit')}; "
         f"{figures.from_cache} came from the cache.",
         icon=":material/task_alt:",
     )
