@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 
 import pandas as pd
 
@@ -16,7 +17,14 @@ from client.growth_models import (
     TrueDrReport,
     TrueDrSignal,
 )
-from client.visibility_models import AiVisibility, GscAudit, GscPerformance, InspectedPage, PageOutreach
+from client.visibility_models import (
+    AiSnapshot,
+    AiVisibility,
+    GscAudit,
+    GscPerformance,
+    InspectedPage,
+    PageOutreach,
+)
 from components.growth.charts import discovery_chart
 from components.growth.frames import discovery_frame
 from components.sites.charts import ratings_bars, trends_chart, truedr_waterfall
@@ -35,9 +43,13 @@ from components.sites.frames.sites import (
     trends_frame,
 )
 from components.sites.frames.visibility import (
+    answered_text,
     inspected_frame,
+    next_run_text,
     outreach_frame,
     rows_frame,
+    score_change_text,
+    score_text,
     totals_deltas,
 )
 from sandbox import DEMO_KEY
@@ -162,6 +174,26 @@ def test_only_http_links_become_links() -> None:
     assert perf.performance.snapshot is not None
     names = rows_frame(perf.performance.snapshot.pages, links=True)["name"]
     assert list(names.isna()) == [True, False]
+
+
+def test_the_ai_summary_reads_not_available_before_the_first_run() -> None:
+    before = AiVisibility()
+    assert (score_text(before), score_change_text(before), answered_text(before)) == (
+        "not available",
+        None,
+        "not available",
+    )
+    ran = AiVisibility(
+        snapshot=AiSnapshot(score=41.26, total_answers=1200, mentioned_answers=495), delta=-2.0
+    )
+    assert (score_text(ran), score_change_text(ran), answered_text(ran)) == ("41.3", "-2.0", "495 of 1,200")
+
+
+def test_the_next_ai_run_is_due_now_once_its_time_has_come() -> None:
+    due = datetime(2026, 11, 30, 6, 0, tzinfo=UTC)
+    assert next_run_text(due, due - timedelta(days=1)) == "2026-11-30"
+    assert next_run_text(due, due) == "due now"
+    assert next_run_text(None, due) == "not available"
 
 
 def test_position_going_up_is_bad_news() -> None:

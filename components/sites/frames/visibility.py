@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 import pandas as pd
 
@@ -21,7 +22,7 @@ from client.visibility_models import (
     InspectedPage,
 )
 from components.common.shaping import typed_frame
-from components.common.text import safe_http_url
+from components.common.text import NOT_AVAILABLE, fmt_int, safe_http_url
 
 ANSWER_COLUMNS: dict[str, str] = {
     "question": "string",
@@ -139,6 +140,32 @@ def history_frame(view: AiVisibility) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=["at", "score"])
     frame["at"] = pd.to_datetime(frame["at"], utc=True)
     return frame.astype({"score": "Float64"}).sort_values("at", ignore_index=True)
+
+
+def score_text(view: AiVisibility) -> str:
+    """The latest run's AI-visibility score with one decimal, or "not available" before a run."""
+    snap = view.snapshot
+    return NOT_AVAILABLE if snap is None or snap.score is None else f"{snap.score:.1f}"
+
+
+def score_change_text(view: AiVisibility) -> str | None:
+    """The score's change since the previous run, signed (None when there is no previous run)."""
+    return None if view.delta is None else f"{view.delta:+.1f}"
+
+
+def answered_text(view: AiVisibility) -> str:
+    """How many of the latest run's answers mention your site, as "3 of 12"."""
+    snap = view.snapshot
+    if snap is None:
+        return NOT_AVAILABLE
+    return f"{fmt_int(snap.mentioned_answers)} of {fmt_int(snap.total_answers)}"
+
+
+def next_run_text(due: datetime | None, now: datetime) -> str:
+    """When the next weekly run is due: its date, "due now" once ``now`` has reached it."""
+    if due is None:
+        return NOT_AVAILABLE
+    return "due now" if due <= now else due.date().isoformat()
 
 
 # --- Search Console -------------------------------------------------------------------------
