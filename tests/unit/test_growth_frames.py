@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pandas as pd
 
@@ -43,7 +43,10 @@ from components.sites.frames.sites import (
     trends_frame,
 )
 from components.sites.frames.visibility import (
+    MetricDelta,
     answered_text,
+    delta_change_text,
+    delta_value_text,
     inspected_frame,
     next_run_text,
     outreach_frame,
@@ -51,6 +54,7 @@ from components.sites.frames.visibility import (
     score_change_text,
     score_text,
     totals_deltas,
+    when_text,
 )
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
@@ -194,6 +198,30 @@ def test_the_next_ai_run_is_due_now_once_its_time_has_come() -> None:
     assert next_run_text(due, due - timedelta(days=1)) == "2026-11-30"
     assert next_run_text(due, due) == "due now"
     assert next_run_text(None, due) == "not available"
+
+
+def test_search_console_totals_read_in_their_own_units() -> None:
+    shown = {
+        label: (
+            delta_value_text(MetricDelta(label, value, change, None)),
+            delta_change_text(MetricDelta(label, value, change, None)),
+        )
+        for label, value, change in (
+            ("Clicks", 12345.0, 1200.0),
+            ("CTR", 0.0342, -0.0051),
+            ("Average position", 8.25, 1.5),
+            ("Impressions", None, None),
+        )
+    }
+    assert shown == {
+        "Clicks": ("12,345", "+1,200"),
+        "CTR": ("3.42%", "-0.51 pts"),
+        "Average position": ("8.2", "+1.5"),
+        "Impressions": ("not available", None),
+    }
+    moment = datetime(2026, 11, 27, 23, 5, tzinfo=timezone(timedelta(hours=2)))
+    assert when_text(moment) == "2026-11-27 21:05 UTC"
+    assert when_text(None) == "not available"
 
 
 def test_position_going_up_is_bad_news() -> None:

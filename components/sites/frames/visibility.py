@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pandas as pd
 
@@ -200,6 +200,33 @@ def totals_deltas(perf: GscPerformance) -> list[MetricDelta]:
         better = None if not change else (change < 0) == lower_is_better
         out.append(MetricDelta(label, value, change, better))
     return out
+
+
+def delta_value_text(delta: MetricDelta) -> str:
+    """A total as its card shows it: CTR as a percentage, the position with one decimal, counts whole."""
+    if delta.value is None:
+        return NOT_AVAILABLE
+    if delta.label == "CTR":
+        return f"{delta.value:.2%}"
+    if delta.label == "Average position":
+        return f"{delta.value:.1f}"
+    return fmt_int(delta.value)
+
+
+def delta_change_text(delta: MetricDelta) -> str | None:
+    """A total's change, signed: CTR in percentage points, the position with one decimal."""
+    if delta.change is None:
+        return None
+    if delta.label == "CTR":
+        return f"{delta.change * 100:+.2f} pts"
+    if delta.label == "Average position":
+        return f"{delta.change:+.1f}"
+    return f"{delta.change:+,.0f}"
+
+
+def when_text(moment: datetime | None) -> str:
+    """A moment of the index audit in UTC, to the minute."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if moment else NOT_AVAILABLE
 
 
 def series_frame(perf: GscPerformance) -> pd.DataFrame:
