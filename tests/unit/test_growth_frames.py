@@ -7,8 +7,12 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pandas as pd
 
+from client.growth_inputs import MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS
 from client.growth_models import (
+    ContactQuota,
     Discovery,
+    ExchangeCandidate,
+    ExchangeContact,
     Monitor,
     SiteDetail,
     SiteExport,
@@ -17,6 +21,8 @@ from client.growth_models import (
     TrueDrReport,
     TrueDrSignal,
 )
+from client.inputs import MAX_RAW_INPUT_LENGTH
+from client.models import Lookup
 from client.visibility_models import (
     AiSnapshot,
     AiVisibility,
@@ -26,7 +32,7 @@ from client.visibility_models import (
     PageOutreach,
 )
 from components.growth.charts import discovery_chart
-from components.growth.frames import discovery_frame
+from components.growth.frames import default_proposal_text, discovery_frame, quota_text
 from components.sites.charts import ratings_bars, trends_chart, truedr_waterfall
 from components.sites.frames.export import (
     FIELD_LABELS,
@@ -261,3 +267,27 @@ def test_an_empty_audit_frame_still_has_its_columns() -> None:
         "last_crawl",
         "impressions",
     ]
+
+
+def test_the_default_proposal_names_both_sites_and_fits_the_service_limits() -> None:
+    you = Lookup(domain="acme.com", title="Acme tools")
+    partner = ExchangeCandidate.model_validate({"domain": "b.com", "opportunity": {"type": "link_exchange"}})
+    subject, message = default_proposal_text(you, partner)
+    assert subject == "Link exchange: acme.com and b.com"
+    assert message.startswith("Hi b.com team,\n\nI run acme.com (Acme tools). We write for the same audience")
+    assert message.endswith("Best regards,\nacme.com")
+    other = ExchangeCandidate(domain="c.com")
+    assert "Our audiences overlap" in default_proposal_text(Lookup(domain="acme.com"), other)[1]
+    long = Lookup(domain="acme.com", title="x" * MAX_RAW_INPUT_LENGTH)
+    subject, message = default_proposal_text(long, other)
+    assert len(subject) <= MAX_SUBJECT_CHARS and len(message) <= MAX_MESSAGE_CHARS
+
+
+def test_the_proposal_quota_reads_only_what_the_service_gave() -> None:
+    assert quota_text(None) is None
+    assert quota_text(ExchangeContact(quota=ContactQuota(plan="pro"))) is None
+    full = ExchangeContact(quota=ContactQuota(used=3, limit=1000, plan="pro_*"))
+    assert quota_text(full) == "Exchange proposals used this month: 3 of 1,000 (plan pro\\_\\*)."
+    assert quota_text(ExchangeContact(quota=ContactQuota(limit=5))) == (
+        "Exchange proposals used this month: unknown of 5."
+    )
