@@ -11,6 +11,7 @@ import pandas as pd
 
 from client.growth_models import Monitor, MonitorAlert, SiteDetail, SiteList, TrueDrReport
 from components.common.shaping import typed_frame
+from components.common.text import BadgeColour
 
 SITE_COLUMNS: dict[str, str] = {
     "domain": "string",
@@ -54,6 +55,13 @@ MONITOR_COLUMNS: dict[str, str] = {
     "alerts": "Int64",
     "worst_alert": "string",
     "summary": "string",
+}
+#: The badge colour of a site-check verdict in a submission's result (any other verdict is grey).
+VERDICT_COLOURS: dict[str, BadgeColour] = {
+    "real": "green",
+    "suspicious": "orange",
+    "shell": "red",
+    "unreachable": "gray",
 }
 #: Alert levels, most urgent first.
 ALERT_ORDER = ("critical", "warning", "info")

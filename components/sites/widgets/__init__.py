@@ -1,5 +1,5 @@
 """Streamlit pieces of your sites: choosing and reading one (``picker``), the site-management writes
-(``writes``), and one module per page that shows a site of yours (``ai_visibility``,
+(``writes``), and one module per page that shows sites of yours (``my_sites``, ``ai_visibility``,
 ``search_console``).
 
 The picker and the writes are re-exported here, as the names every site page uses.
