@@ -47,6 +47,7 @@ from components.sites.frames.sites import (
     sites_frame,
     trend_moves,
     trends_frame,
+    trends_note,
 )
 from components.sites.frames.visibility import (
     MetricDelta,
@@ -98,6 +99,9 @@ def test_trends_draw_ratings_on_their_whole_scale_and_traffic_in_its_own_panel()
     assert trend_moves(frame) == (
         "DR 41 → 41 (no change) · TrueDR 37 → 42 (+5) · traffic 452 → 611 visits (+159)"
     )
+    assert trends_note(detail, frame) == f"Weekly points since 2024-10-21: {trend_moves(frame)}."
+    no_trend = SiteDetail.model_validate({"slug": "a-com", "trends": []})
+    assert trends_note(no_trend, trends_frame(no_trend)) == "Weekly points since not available."
 
 
 def test_waterfall_steps_from_dr_to_true_dr() -> None:

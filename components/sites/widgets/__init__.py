@@ -1,6 +1,6 @@
 """Streamlit pieces of your sites: choosing and reading one (``picker``), the site-management writes
-(``writes``), and one module per page that shows sites of yours (``my_sites``, ``ai_visibility``,
-``search_console``).
+(``writes``), and one module per page that shows sites of yours (``my_sites``, ``site_details``,
+``ai_visibility``, ``search_console``).
 
 The picker and the writes are re-exported here, as the names every site page uses.
 """
