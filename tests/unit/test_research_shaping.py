@@ -36,7 +36,13 @@ from components.research.frames.bulk import (
     skipped_frame,
 )
 from components.research.frames.categories import categories_frame, max_per_site_text
-from components.research.frames.site_check import missing_signals, signals_frame, verdict_style
+from components.research.frames.site_check import (
+    missing_signals,
+    signal_groups,
+    signals,
+    signals_frame,
+    verdict_style,
+)
 from components.research.frames.snippets import (
     badge_variants,
     img_src,
@@ -276,6 +282,9 @@ def test_missing_site_check_signals_are_named_and_never_zero() -> None:
     frame = signals_frame(check)
     shown = dict(zip(frame["signal"], frame["value"], strict=True))
     assert shown["Ranked keywords"] == "not available" and shown["Referring domains"] == "0"
+    groups = signal_groups(check)
+    assert list(groups) == ["Site", "Shell check", "Footprint"]
+    assert [s for group in groups.values() for s in group] == signals(check)  # each once, in order
 
 
 def test_unknown_verdicts_are_shown_as_they_came() -> None:
