@@ -59,6 +59,7 @@ from components.research.frames.trust_map import (
     dr_band_counts,
     filter_map,
     map_frame,
+    map_note,
     sample_note,
 )
 
@@ -163,6 +164,12 @@ def test_map_charts_say_so_when_there_is_nothing_to_draw() -> None:
 def test_sample_note_names_the_total_or_says_it_is_unknown() -> None:
     assert "60 of 19,854" in sample_note(60, 19854)
     assert "did not give the total" in sample_note(12, None)
+
+
+def test_the_map_note_adds_what_the_filters_leave_only_when_they_are_on() -> None:
+    assert map_note(60, 19854) == sample_note(60, 19854)
+    assert map_note(60, 19854, 7) == sample_note(60, 19854) + " Filters show 7 of them."
+    assert map_note(60, None, 0).endswith(" Filters show 0 of them.")
 
 
 # --- Bulk DR ---------------------------------------------------------------------------------------
