@@ -6,11 +6,12 @@ import gc
 
 import streamlit as st
 
-from components.core import after_sign_in, page_visits, pages, signin
-from components.core.browser_history import one_step_per_action
-from components.core.forged_clicks import audit_forged_clicks
-from components.core.shared_inputs import remember_shared_inputs, restore_shared_inputs
-from components.core.sidebar import render_sidebar
+from components.core.auth import after_sign_in, signin
+from components.core.nav import page_visits, pages
+from components.core.nav.browser_history import one_step_per_action
+from components.core.nav.shared_inputs import remember_shared_inputs, restore_shared_inputs
+from components.core.ui.sidebar import render_sidebar
+from components.core.writes.forged_clicks import audit_forged_clicks
 from components.reports.shared_view import show_shared_report
 
 st.set_page_config(page_title="Authority Dashboard", page_icon=":material/insights:", layout="wide")
@@ -26,7 +27,7 @@ def _freeze_start_up_objects() -> bool:
     return True
 
 
-# The pages and their sections are defined once, in components/core/pages.py; each file lives in
+# The pages and their sections are defined once, in components/core/nav/pages.py; each file lives in
 # views/, named like its url_path. (Not pages/: Streamlit 1.67 would run a pages/ file without this
 # entry point on a fresh server's first deep link, skipping the sidebar and the connection settings.)
 # With sign-in configured, a visitor not signed in (or on no access list) gets only the page that says

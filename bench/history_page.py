@@ -2,13 +2,13 @@
 
 Two years of daily history for 50 domains (your site and 49 watched competitors) and 200 tracked
 keywords of your site are recorded into a fresh SQLite store through ``HistoryStore.seed``. The same
-rows, read back once, make an in-memory source (``components.history.source.FrameSource``), which the
-page reads instead of the store inside ``components.core.history.use_source``. Each view of the page is
+rows, read back once, make an in-memory source (``components.core.history.source.FrameSource``), which the
+page reads instead of the store inside ``components.core.history.store.use_source``. Each view of the page is
 opened in AppTest twice (one session per source, in Live mode against an in-process sandbox), run once
 to warm every cache, then rerun alternately, store and memory, so both meet the same machine load.
 
 Target: each view's median warm render with the store ≤ 1.3 × the same view fed from memory. A warm
-render reuses the store's answers for up to a minute (``components.history.source.QueryCache``), so the
+render reuses the store's answers for up to a minute (``components.core.history.source.QueryCache``), so the
 bench also prints what one uncached read of each view's rows costs against the in-memory source: the
 price of the first render, and of the first one after a write.
 
@@ -43,7 +43,7 @@ from client.models import (
     TrackedWebsite,
 )
 from client.settings import key_fingerprint
-from components.history.source import FrameSource, HistorySource, StoreSource
+from components.core.history.source import FrameSource, HistorySource, StoreSource
 
 DOMAINS = 50
 DAYS = 730

@@ -3,12 +3,12 @@ and what keeping the top 10s costs the daily job in API calls.
 
 One year of daily top 10s for 200 keywords watched for your site (730,000 result rows, among some 400
 domains that come and go) is recorded into a fresh SQLite store through ``HistoryStore.seed``. The same
-rows, read back once, make an in-memory source (``components.history.source.FrameSource``, answering each
+rows, read back once, make an in-memory source (``components.core.history.source.FrameSource``, answering each
 read with the same frame every time, as the store's cached answers are), which the page reads instead of
-the store inside ``components.core.history.use_source``. Each view is opened in
+the store inside ``components.core.history.store.use_source``. Each view is opened in
 AppTest twice (one session per source, Live mode against an in-process sandbox), run once to warm
 every cache, then rerun alternately, store and memory, so both meet the same machine load. The shares
-are computed with pandas group-bys (``store.market.figures``), no Python loop per row; the bench also
+are computed with pandas group-bys (``analysis.market.figures``), no Python loop per row; the bench also
 prints one computation of a year's figures on its own.
 
 Targets: each view's median warm render with the store ≤ 1.5 × the same view fed from memory; the
@@ -37,7 +37,7 @@ from bench.harness import DEMO_KEY, ROOT, Figures
 from bench.store_vs_memory import compare_warm, timed, use_store_and_sandbox
 from client.models import KeywordReport, KeywordUser, SerpResult
 from client.settings import key_fingerprint
-from components.history.source import FrameSource
+from components.core.history.source import FrameSource
 
 KEYWORDS = 200
 DAYS = 365
@@ -145,8 +145,8 @@ def _job_calls(figures: Figures) -> None:
     """The daily job for a few watched keywords: requests to the keyword report, top-10 rows kept."""
     from client import ApiClient
     from sandbox import SandboxServer
+    from services.jobs.snapshot import SnapshotJob
     from store import HistoryStore
-    from store.jobs.snapshot import SnapshotJob
 
     with tempfile.TemporaryDirectory() as folder, SandboxServer(host="127.0.0.1", port=0) as sandbox:
         with HistoryStore.open(f"sqlite:///{Path(folder) / 'job.sqlite3'}") as store:
@@ -172,8 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reruns", type=int, default=9)
     args = parser.parse_args(argv)
 
+    from analysis.market import one_top10_per_keyword, visibility_and_share
     from sandbox import SandboxServer
-    from store.market import one_top10_per_keyword, visibility_and_share
 
     figures = Figures()
     _job_calls(figures)

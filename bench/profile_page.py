@@ -29,7 +29,7 @@ from streamlit.runtime.scriptrunner import script_runner
 from streamlit.testing.v1 import AppTest
 
 from bench.harness import DEMO_KEY, ROOT, Figures
-from components.core import pages
+from components.core.nav import pages
 
 #: The pages by url path, the name a page is asked for by on the command line.
 PAGES = {page.url_path: page for page in pages.ALL}

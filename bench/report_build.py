@@ -21,12 +21,13 @@ from pathlib import Path
 
 from bench.harness import DEMO_KEY, Figures
 from client.settings import key_fingerprint
-from components.core.history import seed_demo_history
+from components.core.history.store import seed_demo_history
+from services.alerts.evaluate import evaluate_alerts
+from services.reports.branding import Branding
+from services.reports.document import build_report
+from services.reports.render import ChartRenderer, shared_renderer
 from store import HistoryStore
-from store.reports.branding import Branding
-from store.reports.build import build_report
 from store.reports.period import last_month
-from store.reports.render import ChartRenderer, shared_renderer
 from store.watchlist import own_sites
 
 TODAY = date(2026, 11, 26)
@@ -49,7 +50,7 @@ def main() -> int:
         HistoryStore.open(f"sqlite:///{Path(folder) / 'h.sqlite3'}") as store,
     ):
         seed_demo_history(store, account, DEMO_KEY, TODAY)
-        store.evaluate_alerts(account, days=60)
+        evaluate_alerts(store, account, days=60)
         site = own_sites(store.watchlist(account))[0]
         cold, size = one_report(store, account, site, shared_renderer())  # starts the process's Chromium
         warm = statistics.median(one_report(store, account, site, shared_renderer())[0] for _ in range(RUNS))

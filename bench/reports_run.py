@@ -3,7 +3,7 @@ built with a renderer of its own.
 
 The demo key's history (as the app seeds it) ends on 3 Nov 2026, with twelve sites marked as its own
 (its 3 sites, its 4 competitors and 5 more listed sandbox domains with 180 days of lookups and weekly
-Trust Maps), each with a schedule. One pass of ``store.jobs.reports.reports_pass`` builds October's
+Trust Maps), each with a schedule. One pass of ``services.jobs.reports.reports_pass`` builds October's
 twelve reports with the reports' own builder, which starts one Chromium (kaleido) with the first chart
 and reuses it for every other report, and mails them to a local aiosmtpd server. The baseline, timed
 in the same run: ``FRESH`` of those reports each built with a new ``ChartRenderer`` (its own Chromium,
@@ -36,13 +36,13 @@ from sandbox.demo_history import (
     lookup_on,
     trust_map_on,
 )
+from services.alerts.config import EmailConfig
+from services.jobs.reports import reports_pass
+from services.reports.branding import load_branding
+from services.reports.document import build_report
+from services.reports.render import ChartRenderer
 from store import HistoryStore
-from store.alerts.config import EmailConfig
-from store.jobs.reports import reports_pass
-from store.reports.branding import load_branding
-from store.reports.build import build_report
 from store.reports.period import last_month
-from store.reports.render import ChartRenderer
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 TODAY = date(2026, 11, 3)

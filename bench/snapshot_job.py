@@ -1,7 +1,7 @@
 """The daily history job at the rate-limit floor, against a loop that sleeps through each 429.
 
 100 watched domains (the demo key's 3 own sites and 97 listed competitors with a ready Trust Map)
-go through ``store.jobs.snapshot.SnapshotJob`` (the runner and pacer of ``python -m store snapshot``)
+go through ``services.jobs.snapshot.SnapshotJob`` (the runner and pacer of ``python -m store snapshot``)
 against a sandbox process with 50 ms latency and a 20 requests/s per-key limit, into a fresh SQLite
 file. The job asks 1 + 2 × 100 + 3 requests (site list, each lookup and Trust Map, each own site's
 tracked keywords); the floor is what the limit allows at best: requests / 20 s. Targets: wall time
@@ -32,8 +32,8 @@ from client.settings import key_fingerprint
 from sandbox import FREE_KEY
 from sandbox import data as sandbox_data
 from sandbox.accounts import ACCOUNTS
+from services.jobs.snapshot import SnapshotJob
 from store import HistoryStore
-from store.jobs.snapshot import SnapshotJob
 
 OWN_SITES = ACCOUNTS[DEMO_KEY].sites
 WATCHED = 100

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from streamlit.testing.v1 import AppTest
 
 from bench.harness import DEMO_KEY, Figures
-from components.core import history
-from components.history.source import HistorySource
+from components.core.history import store as history
+from components.core.history.source import HistorySource
 
 
 def timed(run: Callable[[], object]) -> float:

@@ -1,7 +1,7 @@
 """The client's one error vocabulary.
 
 Every failure a caller can meet is one of these classes, so the UI can render each kind once
-(``components.core.errors``) and scripts can catch exactly what they can handle. Each error carries the
+(``components.core.ui.errors``) and scripts can catch exactly what they can handle. Each error carries the
 server's own ``error`` message when there was one, and never the API key.
 """
 

@@ -1,6 +1,6 @@
 """The history store: a watchlist and daily snapshots per account, in SQLite or PostgreSQL.
 
-No Streamlit here: the app (through one cached resource in ``components/core/history.py``), the
+No Streamlit here: the app (through one cached resource in ``components/core/history/store.py``), the
 daily job (``python -m store snapshot``) and tests use it alike. See ``HistoryStore``.
 """
 

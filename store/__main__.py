@@ -1,8 +1,8 @@
-"""``python -m store upgrade|snapshot``: see ``store.cli``."""
+"""``python -m store upgrade|snapshot``: see ``services.cli``."""
 
 import sys
 
-from store.cli import main
+from services.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

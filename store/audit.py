@@ -14,8 +14,9 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal, get_args
 
 import pandas as pd
-from sqlalchemy import Engine, insert, select
+from sqlalchemy import insert, select
 
+from store.engine import Connected
 from store.models import ACCOUNT_LEN, AUDIT_TEXT_LEN, SHORT_LEN, SUBJECT_LEN, AuditEventRow
 from store.watchlist import as_utc, check_account
 
@@ -73,11 +74,8 @@ def _start_of(day: date) -> datetime:
     return datetime.combine(day, time.min, tzinfo=UTC)
 
 
-class AuditMixin:
+class AuditMixin(Connected):
     """The audit reads and writes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
-
-    _engine: Engine
-    _writer: Engine
 
     def record_audit(self, event: AuditEvent) -> None:
         """Append one event (its time in UTC)."""
@@ -97,7 +95,7 @@ class AuditMixin:
             "message": _trim(event.message, AUDIT_NOTE_LEN),
             "detail": _trim(event.detail, AUDIT_NOTE_LEN),
         }
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             conn.execute(insert(AUDIT).values(row))
 
     def audit_events(
@@ -126,7 +124,7 @@ class AuditMixin:
         if until is not None:
             query = query.where(AUDIT.c.at < _start_of(until + timedelta(days=1)))
         query = query.order_by(AUDIT.c.at.desc(), AUDIT.c.id.desc()).limit(max(0, int(limit)))
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             rows = conn.execute(query).all()
         frame = pd.DataFrame([tuple(row) for row in rows], columns=list(AUDIT_COLUMNS))
         frame["at"] = pd.to_datetime([as_utc(moment) for moment in frame["at"]], utc=True)
@@ -144,5 +142,5 @@ class AuditMixin:
             .distinct()
             .order_by(AUDIT.c.person)
         )
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return [row.person for row in conn.execute(query)]

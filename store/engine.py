@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 
 from client.safe_urls import scrub
@@ -158,3 +160,36 @@ def unavailable(exc: BaseException, url: str, doing: str = "connect to") -> Stor
 
 #: Errors that mean "the database cannot be used right now" rather than a bug.
 DATABASE_ERRORS: tuple[type[BaseException], ...] = (DBAPIError, SQLAlchemyError, OSError)
+
+
+@contextmanager
+def plain_words(url: str, doing: str) -> Iterator[None]:
+    """Database errors raised inside become StoreUnavailable ("could not <doing> the history database at
+    <url without password>: <reason>")."""
+    try:
+        yield
+    except StoreUnavailable:
+        raise
+    except DATABASE_ERRORS as exc:
+        raise unavailable(exc, url, doing) from exc
+
+
+class Connected:
+    """What every part of ``HistoryStore`` stands on: the engine, and the one boundary where a database
+    error becomes ``StoreUnavailable``. Every read opens ``_reading()``, every write ``_writing()`` (a
+    transaction; SQLite: BEGIN IMMEDIATE); nothing else touches a connection, so no method can let a
+    driver's error, with its jargon or a password, reach a page or a job."""
+
+    _engine: Engine
+    _writer: Engine
+    url: str
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        with plain_words(self.url, "read"), self._engine.connect() as conn:
+            yield conn
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        with plain_words(self.url, "write to"), self._writer.begin() as conn:
+            yield conn

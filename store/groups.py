@@ -11,8 +11,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from sqlalchemy import Engine, Table, delete, insert, select
+from sqlalchemy import Table, delete, insert, select
 
+from store.engine import Connected
 from store.models import SHORT_LEN, SUBJECT_LEN, BrandTermRow, KeywordTagRow
 from store.rows import subject_name
 from store.watchlist import check_account
@@ -51,17 +52,14 @@ def clean_terms(terms: Iterable[str]) -> tuple[str, ...]:
     return tuple(cleaned)
 
 
-class GroupsMixin:
+class GroupsMixin(Connected):
     """The groups of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
-
-    _engine: Engine
-    _writer: Engine
 
     def keyword_tags(self, account: str) -> dict[str, tuple[str, ...]]:
         """Each tagged keyword's tags, in alphabetical order."""
         query = select(TAGS.c.keyword, TAGS.c.tag).where(TAGS.c.account == check_account(account))
         tags: dict[str, list[str]] = defaultdict(list)
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             for keyword, tag in conn.execute(query.order_by(TAGS.c.keyword, TAGS.c.tag)):
                 tags[keyword].append(tag)
         return {keyword: tuple(names) for keyword, names in tags.items()}
@@ -70,7 +68,7 @@ class GroupsMixin:
         """Make ``tags`` the keyword's tags (none: untagged); True when that changed anything."""
         name, wanted = subject_name(keyword), set(clean_tags(tags))
         where = (TAGS.c.account == check_account(account), TAGS.c.keyword == name)
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             present = {row.tag for row in conn.execute(select(TAGS.c.tag).where(*where))}
             if present == wanted:
                 return False
@@ -90,7 +88,7 @@ class GroupsMixin:
             BRAND_TERMS.c.account == check_account(account)
         )
         terms: dict[str, list[str]] = defaultdict(list)
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             for site, term in conn.execute(query.order_by(BRAND_TERMS.c.site, BRAND_TERMS.c.term)):
                 terms[site].append(term)
         return {site: tuple(names) for site, names in terms.items()}
@@ -99,7 +97,7 @@ class GroupsMixin:
         """Make ``terms`` the site's brand terms (none: its name is used); True when that changed anything."""
         name, wanted = subject_name(site), set(clean_terms(terms))
         where = (BRAND_TERMS.c.account == check_account(account), BRAND_TERMS.c.site == name)
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             present = {row.term for row in conn.execute(select(BRAND_TERMS.c.term).where(*where))}
             if present == wanted:
                 return False

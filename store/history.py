@@ -6,14 +6,14 @@ the reports' comments, schedules, share links and spreadsheet feeds (``store.rep
 SQLAlchemy engine.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
 newest schema. Every failure to reach or use the database, at open and later, is a
-``StoreUnavailable`` whose reason is plain words without password.
+``StoreUnavailable`` whose reason is plain words without password: at open here, later at the one
+boundary every part stands on (``store.engine.Connected``: each read and write opens its connection
+there).
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any, Self, TypeVar
+from typing import Self
 
 from sqlalchemy import Engine
 
@@ -27,31 +27,12 @@ from store.notes import NotesMixin
 from store.queries import QueriesMixin
 from store.recording import RecordingMixin
 from store.reports.comments import CommentsMixin
-from store.reports.feeds import FeedsMixin
+from store.reports.feed_records import FeedsMixin
 from store.reports.links import LinksMixin
 from store.reports.schedules import ReportScheduleMixin
 from store.watchlist import WatchlistMixin
 
-F = TypeVar("F", bound=Callable[..., Any])
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
-
-
-def _guarded(doing: str) -> Callable[[F], F]:
-    """Database errors of a method become StoreUnavailable ("could not <doing> the history database…")."""
-
-    def wrap(method: F) -> F:
-        @functools.wraps(method)
-        def run(self: HistoryStore, *args: Any, **kwargs: Any) -> Any:
-            try:
-                return method(self, *args, **kwargs)
-            except StoreUnavailable:
-                raise
-            except DATABASE_ERRORS as exc:
-                raise unavailable(exc, self.url, doing) from exc
-
-        return run  # type: ignore[return-value]  # functools.wraps keeps the signature mypy cannot see
-
-    return wrap
 
 
 class HistoryStore(
@@ -116,76 +97,3 @@ class HistoryStore(
 
     def __repr__(self) -> str:
         return f"HistoryStore({self.url_for_display!r})"
-
-
-def _guard_public_methods() -> None:
-    reads = (
-        "watchlist",
-        "is_watched",
-        "watched_subjects",
-        "has_rows",
-        "has_demo_rows",
-        "domain_history",
-        "trust_map_days",
-        "trust_map_links",
-        "trust_map_totals",
-        "keyword_history",
-        "keyword_best",
-        "serp_history",
-        "latest_serp_day",
-        "keyword_tags",
-        "brand_terms",
-        "notes",
-        "audit_events",
-        "audit_people",
-        "alert_settings",
-        "alerts",
-        "open_alert_count",
-        "alert_accounts",
-        "latest_snapshot_day",
-        "report_comment",
-        "report_links",
-        "feeds",
-        "report_schedules",
-        "report_schedule",
-        "report_sends",
-        "report_send",
-        "report_send_pdf",
-    )
-    writes = (
-        "watch",
-        "unwatch",
-        "record_lookup",
-        "record_trust_map",
-        "record_tracked",
-        "record_keyword_report",
-        "seed",
-        "record_audit",
-        "set_alert_setting",
-        "evaluate_alerts",
-        "record_findings",
-        "acknowledge_alert",
-        "reopen_alert",
-        "set_keyword_tags",
-        "set_brand_terms",
-        "add_note",
-        "remove_note",
-        "set_report_comment",
-        "link_secret",
-        "create_report_link",
-        "open_report_link",
-        "revoke_report_link",
-        "create_feed",
-        "revoke_feed",
-        "mark_feed_refreshed",
-        "set_report_schedule",
-        "remove_report_schedule",
-        "approve_report_send",
-    )
-    for name in reads:
-        setattr(HistoryStore, name, _guarded("read")(getattr(HistoryStore, name)))
-    for name in writes:
-        setattr(HistoryStore, name, _guarded("write to")(getattr(HistoryStore, name)))
-
-
-_guard_public_methods()

@@ -201,7 +201,7 @@ class KeywordTagRow(Base):
 
 class BrandTermRow(Base):
     """A brand term of one of the account's own sites: a keyword watched for the site that contains one is
-    a brand keyword. A site without rows uses its name (``store.market.groups.default_brand_terms``)."""
+    a brand keyword. A site without rows uses its name (``analysis.market.groups.default_brand_terms``)."""
 
     __tablename__ = "brand_terms"
     __table_args__ = (UniqueConstraint("account", "site", "term"),)

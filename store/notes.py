@@ -12,8 +12,9 @@ from datetime import UTC, date, datetime
 from typing import Literal
 
 import pandas as pd
-from sqlalchemy import Engine, Table, delete, insert, select
+from sqlalchemy import Table, delete, insert, select
 
+from store.engine import Connected
 from store.models import LINK_LEN, SHORT_LEN, SUBJECT_LEN, ChartNoteRow
 from store.rows import subject_name
 from store.watchlist import check_account
@@ -64,11 +65,8 @@ class Note:
         return Note(self.day, text, subject, group, self.kind, self.end_day, link)
 
 
-class NotesMixin:
+class NotesMixin(Connected):
     """The notes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
-
-    _engine: Engine
-    _writer: Engine
 
     def add_note(self, account: str, note: Note, person: str) -> int:
         """Keep ``note`` for the account, written by ``person``; its id. BadNote when it cannot be kept."""
@@ -85,12 +83,12 @@ class NotesMixin:
             "created_at": datetime.now(UTC),
             "created_by": person[:SUBJECT_LEN],
         }
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             return int(conn.execute(insert(NOTES).values(row).returning(NOTES.c.id)).scalar_one())
 
     def remove_note(self, account: str, note_id: int) -> bool:
         """Delete one of the account's notes; True when there was one."""
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             removed = conn.execute(
                 delete(NOTES).where(NOTES.c.account == check_account(account), NOTES.c.id == note_id)
             )
@@ -107,7 +105,7 @@ class NotesMixin:
             )
         if until is not None:
             query = query.where(NOTES.c.day <= until)
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             rows = conn.execute(query.order_by(NOTES.c.day, NOTES.c.id)).all()
         frame = pd.DataFrame([tuple(row) for row in rows], columns=list(NOTE_COLUMNS))
         for name in ("day", "end_day"):

@@ -12,8 +12,17 @@ from datetime import date
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import Engine, Select, and_, func, select
+from sqlalchemy import Select, and_, func, select
 
+from schema.history import (
+    DOMAIN_COLUMNS,
+    KEYWORD_BEST_COLUMNS,
+    KEYWORD_COLUMNS,
+    LINK_COLUMNS,
+    SERP_COLUMNS,
+    TRUST_TOTAL_COLUMNS,
+)
+from store.engine import Connected
 from store.models import (
     DomainSnapshotRow,
     KeywordSnapshotRow,
@@ -21,18 +30,8 @@ from store.models import (
     TrustMapLinkRow,
     TrustMapSnapshotRow,
 )
-from store.rows import DOMAIN_VALUES, KEYWORD_VALUES, LINK_VALUES, TRUST_MAP_TOTALS, subject_name
+from store.rows import subject_name
 from store.watchlist import check_account
-
-# The columns of each query's frame: the subject and day, what was read (as recorded), and where from.
-DOMAIN_COLUMNS = ("domain", "day", *DOMAIN_VALUES, "source")
-LINK_COLUMNS = ("referring_domain", *LINK_VALUES)
-TRUST_TOTAL_COLUMNS = ("day", *TRUST_MAP_TOTALS)
-KEYWORD_COLUMNS = ("site", "keyword", "day", *KEYWORD_VALUES, "source")
-#: One result of a watched keyword's top 10 on one day.
-SERP_COLUMNS = ("site", "keyword", "day", "position", "domain", "dr")
-#: Each keyword's best position ever recorded and the first day it was reached.
-KEYWORD_BEST_COLUMNS = ("keyword", "best_position", "best_day")
 
 INTEGER_COLUMNS = frozenset(
     {
@@ -86,13 +85,11 @@ def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
     return frame
 
 
-class QueriesMixin:
+class QueriesMixin(Connected):
     """The reads of ``HistoryStore`` (over ``_engine``)."""
 
-    _engine: Engine
-
     def _rows(self, query: Select[Any]) -> list[Any]:
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return list(conn.execute(query).all())
 
     def domain_history(self, account: str, domains: Sequence[str], since: date | None = None) -> pd.DataFrame:
@@ -202,6 +199,6 @@ class QueriesMixin:
         query = select(func.max(SERPS.c.day)).where(SERPS.c.account == check_account(account))
         if site is not None:
             query = query.where(SERPS.c.site == subject_name(site))
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             latest = conn.execute(query).scalar()
         return latest if isinstance(latest, date) or latest is None else date.fromisoformat(str(latest))

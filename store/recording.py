@@ -15,11 +15,13 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime
 from typing import Any, Literal, get_args
 
-from sqlalchemy import Connection, Engine, Row, Table, and_, delete, exists, insert, or_, select
+from sqlalchemy import Connection, Row, Table, and_, delete, exists, insert, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
+from schema import history as columns
 from store import rows as shape
+from store.engine import Connected
 from store.models import (
     DomainSnapshotRow,
     KeywordSnapshotRow,
@@ -116,7 +118,7 @@ def _record_serp(conn: Connection, rows: list[dict[str, Any]]) -> int:
         return 0
     written = 0
     for chunk in _chunks(rows):
-        written += len(upsert(conn, SERPS, chunk, SERP_KEY, shape.SERP_VALUES))
+        written += len(upsert(conn, SERPS, chunk, SERP_KEY, columns.SERP_VALUES))
     first = rows[0]
     stale = delete(SERPS).where(
         and_(*(SERPS.c[name] == first[name] for name in KEYWORD_KEY)),
@@ -130,11 +132,8 @@ def _chunks(rows: list[dict[str, Any]]) -> Iterable[list[dict[str, Any]]]:
         yield rows[start : start + CHUNK_ROWS]
 
 
-class RecordingMixin:
+class RecordingMixin(Connected):
     """The writes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
-
-    _engine: Engine
-    _writer: Engine
 
     def _stamp(self, account: str, day: date, source: str) -> dict[str, Any]:
         _check(account, day, source)
@@ -145,8 +144,8 @@ class RecordingMixin:
     ) -> RecordOutcome:
         """The day's lookup, under ``domain`` (the domain asked for) when given."""
         row = {**self._stamp(account, day, source), **shape.lookup_values(lookup, domain)}
-        with self._writer.begin() as conn:
-            written = upsert(conn, DOMAINS, [row], DOMAIN_KEY, shape.DOMAIN_VALUES)
+        with self._writing() as conn:
+            written = upsert(conn, DOMAINS, [row], DOMAIN_KEY, columns.DOMAIN_VALUES)
         return "recorded" if written else "unchanged"
 
     def record_trust_map(
@@ -155,8 +154,8 @@ class RecordingMixin:
         """The day's Trust Map and its links, under ``domain`` (the domain asked for) when given."""
         links = shape.trust_map_links(trust_map)
         row = {**self._stamp(account, day, source), **shape.trust_map_values(trust_map, links, domain)}
-        with self._writer.begin() as conn:
-            written = upsert(conn, TRUST_MAPS, [row], DOMAIN_KEY, shape.TRUST_MAP_VALUES)
+        with self._writing() as conn:
+            written = upsert(conn, TRUST_MAPS, [row], DOMAIN_KEY, columns.TRUST_MAP_VALUES)
             if written:
                 _replace_links(conn, {written[0]: links})
         return "recorded" if written else "unchanged"
@@ -167,8 +166,8 @@ class RecordingMixin:
         """Every measured tracked keyword of the site (``slug``, the one asked for, else the answer's)."""
         stamp = self._stamp(account, day, source)
         keyword_rows = [{**stamp, **values} for values in shape.tracked_values(tracked, slug)]
-        with self._writer.begin() as conn:
-            written = upsert(conn, KEYWORDS, keyword_rows, KEYWORD_KEY, shape.KEYWORD_VALUES)
+        with self._writing() as conn:
+            written = upsert(conn, KEYWORDS, keyword_rows, KEYWORD_KEY, columns.KEYWORD_VALUES)
         return "recorded" if written else "unchanged"
 
     def record_keyword_report(
@@ -183,8 +182,8 @@ class RecordingMixin:
         """A watched keyword's report for the day, measured for ``site`` (a domain); ``Unusable`` (nothing
         written) when the report says where no site stands: a missing read is never "not ranking"."""
         row = {**self._stamp(account, day, source), **shape.keyword_report_values(report, site, keyword)}
-        with self._writer.begin() as conn:
-            written = len(upsert(conn, KEYWORDS, [row], KEYWORD_KEY, shape.KEYWORD_VALUES))
+        with self._writing() as conn:
+            written = len(upsert(conn, KEYWORDS, [row], KEYWORD_KEY, columns.KEYWORD_VALUES))
             written += _record_serp(conn, _serp_rows(row, report))
         return "recorded" if written else "unchanged"
 
@@ -222,9 +221,9 @@ class RecordingMixin:
             row = {**self._stamp(account, day, source), **shape.lookup_values(lookup)}
             by_domain[row["domain"]].append(row)
         for domain_rows in by_domain.values():
-            with self._writer.begin() as conn:
+            with self._writing() as conn:
                 for chunk in _chunks(_last_per_key(domain_rows, DOMAIN_KEY)):
-                    written += len(upsert(conn, DOMAINS, chunk, DOMAIN_KEY, shape.DOMAIN_VALUES))
+                    written += len(upsert(conn, DOMAINS, chunk, DOMAIN_KEY, columns.DOMAIN_VALUES))
 
         # day → (snapshot row, its links), per domain; the last map given for a day wins.
         maps_by_domain: dict[str, dict[date, tuple[dict[str, Any], list[dict[str, Any]]]]] = defaultdict(dict)
@@ -233,10 +232,10 @@ class RecordingMixin:
             row = {**self._stamp(account, day, source), **shape.trust_map_values(trust_map, links)}
             maps_by_domain[row["domain"]][day] = (row, links)
         for by_day in maps_by_domain.values():
-            with self._writer.begin() as conn:
+            with self._writing() as conn:
                 for chunk in _chunks([row for row, _links in by_day.values()]):
                     changed = upsert_returning(
-                        conn, TRUST_MAPS, chunk, DOMAIN_KEY, shape.TRUST_MAP_VALUES, ("id", "day")
+                        conn, TRUST_MAPS, chunk, DOMAIN_KEY, columns.TRUST_MAP_VALUES, ("id", "day")
                     )
                     _replace_links(conn, {row.id: by_day[row.day][1] for row in changed})
                     written += len(changed)
@@ -248,9 +247,9 @@ class RecordingMixin:
                 {**stamp, **values} for values in shape.tracked_values(tracked)
             )
         for site_rows in by_site.values():
-            with self._writer.begin() as conn:
+            with self._writing() as conn:
                 for chunk in _chunks(_last_per_key(site_rows, KEYWORD_KEY)):
-                    written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, shape.KEYWORD_VALUES))
+                    written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, columns.KEYWORD_VALUES))
 
         report_rows, serp_rows = [], []
         for day, report, site in keyword_reports:
@@ -258,11 +257,11 @@ class RecordingMixin:
             report_rows.append(row)
             serp_rows.extend(_serp_rows(row, report))
         if report_rows:  # watched keywords' reports and their top 10s: one transaction for all of them
-            with self._writer.begin() as conn:
+            with self._writing() as conn:
                 for chunk in _chunks(_last_per_key(report_rows, KEYWORD_KEY)):
-                    written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, shape.KEYWORD_VALUES))
+                    written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, columns.KEYWORD_VALUES))
                 for chunk in _chunks(_last_per_key(serp_rows, SERP_KEY)):
-                    written += len(upsert(conn, SERPS, chunk, SERP_KEY, shape.SERP_VALUES))
+                    written += len(upsert(conn, SERPS, chunk, SERP_KEY, columns.SERP_VALUES))
         return written
 
     def has_rows(self, account: str) -> bool:
@@ -281,5 +280,5 @@ class RecordingMixin:
             if demo_only:
                 condition = condition & (table.c.source == "demo")
             checks.append(exists().where(condition))
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return bool(conn.execute(select(or_(*checks))).scalar())

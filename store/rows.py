@@ -14,44 +14,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
+from schema.history import (
+    LINK_VALUES,
+)
 
 #: How deep a keyword's kept top 10 goes.
 TOP_POSITIONS = 10
 #: A referring domain with a spam score at or above this is "spam-risky" (the Coach's threshold too).
 SPAM_RISKY_SCORE = 50.0
-
-#: Columns that say what was read (compared to tell "unchanged" from "recorded"); the rest is bookkeeping.
-DOMAIN_VALUES = (
-    "dr",
-    "true_dr",
-    "trust_score",
-    "confidence",
-    "traffic",
-    "referring_domains",
-    "backlinks",
-    "gained_domains",
-    "lost_domains",
-    "global_rank",
-    "traffic_validated",
-    "verified",
-)
-#: A Trust Map snapshot's totals; the digest of its links tells a changed sample from an unchanged one.
-TRUST_MAP_TOTALS = ("total_domains", "sampled", "live", "lost", "spam_risky")
-TRUST_MAP_VALUES = (*TRUST_MAP_TOTALS, "links_digest")
-LINK_VALUES = ("dr", "backlinks", "link_type", "status", "spam_score", "importance")
-#: A top-10 result's columns beside its key (account, site, keyword, day, position).
-SERP_VALUES = ("domain", "dr")
-KEYWORD_VALUES = (
-    "position",
-    "previous_position",
-    "median_dr",
-    "min_dr",
-    "user_dr",
-    "gap",
-    "tier",
-    "impressions",
-    "search_volume",
-)
 
 
 def subject_name(value: str) -> str:

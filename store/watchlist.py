@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, TypeGuard, get_args
 
-from sqlalchemy import Connection, Engine, Table, delete, exists, select, update
+from sqlalchemy import Connection, Table, delete, exists, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from client.inputs import normalise_domain, normalise_keyword, slug_for
+from store.engine import Connected
 from store.models import WatchItemRow
 from store.rows import subject_name
 
@@ -112,18 +113,15 @@ def as_utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-class WatchlistMixin:
+class WatchlistMixin(Connected):
     """Watchlist reads and writes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
-
-    _engine: Engine
-    _writer: Engine
 
     def watchlist(self, account: str) -> list[WatchItem]:
         """Every watched subject of the account: its own sites first, then by subject."""
         query = select(WATCH.c.kind, WATCH.c.subject, WATCH.c.origin, WATCH.c.added_at, WATCH.c.site).where(
             WATCH.c.account == check_account(account)
         )
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             rows = conn.execute(query).all()
         items = [WatchItem(row.kind, row.subject, row.origin, as_utc(row.added_at), row.site) for row in rows]
         return sorted(items, key=lambda item: (item.origin != "own", item.subject, item.kind, item.site))
@@ -147,7 +145,7 @@ class WatchlistMixin:
             "origin": origin,
             "added_at": datetime.now(UTC),
         }
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             added = insert_if_new(conn, WATCH, row, WATCH_KEY) is not None
             if not added and origin == "own":
                 conn.execute(
@@ -162,13 +160,13 @@ class WatchlistMixin:
         """Stop watching a subject (its history stays); True when it was watched. A keyword is unwatched
         for ``site`` ("" for the site unknown), or for every site it is watched for when ``site`` is None."""
         stmt = delete(WATCH).where(*self._matching(account, kind, subject, site))
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             return conn.execute(stmt).rowcount > 0
 
     def is_watched(self, account: str, kind: WatchKind, subject: str, site: str | None = None) -> bool:
         """Whether the subject is watched (a keyword: for ``site``, or for any site when None)."""
         query = select(exists().where(*self._matching(account, kind, subject, site)))
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return bool(conn.execute(query).scalar())
 
     @staticmethod
@@ -187,5 +185,5 @@ class WatchlistMixin:
         query = select(WATCH.c.kind, WATCH.c.subject, WATCH.c.site).where(
             WATCH.c.account == check_account(account)
         )
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return frozenset((row.kind, row.subject, row.site) for row in conn.execute(query))

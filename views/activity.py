@@ -8,9 +8,10 @@ no way to edit or delete a row here.
 from __future__ import annotations
 
 from components.activity.widgets import activity_table, empty_state, filters, read_rows, whose_rows
-from components.core import access, history
-from components.core.connection import current_connection
-from components.core.pages import ACTIVITY, page_header
+from components.core.auth import access
+from components.core.cache.connection import current_connection
+from components.core.history import store as history
+from components.core.nav.pages import ACTIVITY, page_header
 from components.history.widgets import guarded, unavailable_notice
 
 

@@ -5,11 +5,11 @@ The summary cards and each tab are drawn by ``components.sites.widgets.ai_visibi
 
 from __future__ import annotations
 
-from components.core import data
-from components.core.connection import current_connection
-from components.core.pages import AI_VISIBILITY, page_header
-from components.core.tabs import lazy_tabs
-from components.core.writes import show_flash
+from components.core.cache import data
+from components.core.cache.connection import current_connection
+from components.core.nav.pages import AI_VISIBILITY, page_header
+from components.core.nav.tabs import lazy_tabs
+from components.core.writes.writes import show_flash
 from components.sites.widgets import read_chosen_site
 from components.sites.widgets.ai_visibility import (
     SLOT,

@@ -19,10 +19,11 @@ from components.alerts.widgets import (
     check_now_row,
     open_tab,
 )
-from components.core import alerts, history
-from components.core.connection import current_connection
-from components.core.pages import ALERTS, page_header
-from components.core.tabs import lazy_tabs
+from components.core.cache.connection import current_connection
+from components.core.history import alerts
+from components.core.history import store as history
+from components.core.nav.pages import ALERTS, page_header
+from components.core.nav.tabs import lazy_tabs
 from components.history.widgets import guarded, unavailable_notice
 
 

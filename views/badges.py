@@ -17,12 +17,12 @@ from client.models import Snippets
 from client.safe_urls import display_url
 from client.settings import DEFAULT_API_BASE
 from components.common.text import escape_md
-from components.core import data
-from components.core.connection import Connection, current_connection
-from components.core.errors import show_error
-from components.core.pages import BADGES, page_header
-from components.core.shared_inputs import domain_or_demo
-from components.core.tables import csv_download
+from components.core.cache import data
+from components.core.cache.connection import Connection, current_connection
+from components.core.nav.pages import BADGES, page_header
+from components.core.nav.shared_inputs import domain_or_demo
+from components.core.ui.errors import show_error
+from components.core.ui.tables import csv_download
 from components.research.frames.snippets import badge_variants, loaded_from, og_image, snippets_frame
 
 DEMO_DOMAINS = ("example.com", "stripe.com", "acme-widgets.com", "github.com")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components.core import data
-from components.core.connection import current_connection
-from components.core.errors import read_or_show_error
-from components.core.pages import CATEGORIES, page_header
-from components.core.tables import table_with_export
+from components.core.cache import data
+from components.core.cache.connection import current_connection
+from components.core.nav.pages import CATEGORIES, page_header
+from components.core.ui.errors import read_or_show_error
+from components.core.ui.tables import table_with_export
 from components.research.frames.categories import categories_frame, max_per_site_text
 
 #: Streamlit's dataframe row height; a short list is shown whole rather than in a scroll box.

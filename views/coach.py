@@ -13,13 +13,13 @@ from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.models import Lookup
 from components.coach import widgets
 from components.common.text import escape_md
-from components.core import data
-from components.core.connection import Connection, current_connection
-from components.core.demo_picker import demo_picker
-from components.core.errors import show_error
-from components.core.pages import COACH, OVERVIEW, link_to, page_header
-from components.core.shared_inputs import domain_input
-from components.core.tabs import lazy_tabs
+from components.core.cache import data
+from components.core.cache.connection import Connection, current_connection
+from components.core.nav.pages import COACH, OVERVIEW, link_to, page_header
+from components.core.nav.shared_inputs import domain_input
+from components.core.nav.tabs import lazy_tabs
+from components.core.ui.demo_picker import demo_picker
+from components.core.ui.errors import show_error
 from components.overview.widgets import site_heading
 
 DEMO_DOMAINS = ("example.com", "acme-widgets.com", "tinyblog.net", "stripe.com")

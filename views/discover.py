@@ -7,11 +7,11 @@ import streamlit as st
 from client.errors import ApiError
 from client.growth_inputs import MAX_FIND_LIMIT, DiscoveryFilters
 from client.models import Categories
-from components.core import data
-from components.core.connection import current_connection
-from components.core.errors import read_or_show_error, show_error
-from components.core.pages import DISCOVER, OVERVIEW, TRUST_MAP, link_to, page_header
-from components.core.tables import table_with_export
+from components.core.cache import data
+from components.core.cache.connection import current_connection
+from components.core.nav.pages import DISCOVER, OVERVIEW, TRUST_MAP, link_to, page_header
+from components.core.ui.errors import read_or_show_error, show_error
+from components.core.ui.tables import table_with_export
 from components.growth.charts import discovery_chart
 from components.growth.frames import discovery_frame
 from components.growth.widgets import RATINGS_COLUMNS, rating_floor, result_count, result_limit

@@ -7,10 +7,10 @@ Each tab is drawn by its module in ``components.history.widgets``.
 
 from __future__ import annotations
 
-from components.core import history
-from components.core.connection import current_connection
-from components.core.pages import HISTORY, page_header
-from components.core.tabs import lazy_tabs
+from components.core.cache.connection import current_connection
+from components.core.history import store as history
+from components.core.nav.pages import HISTORY, page_header
+from components.core.nav.tabs import lazy_tabs
 from components.history.widgets import (
     CHURN_TAB,
     DOMAIN_TAB,

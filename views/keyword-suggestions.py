@@ -6,18 +6,18 @@ import streamlit as st
 
 from client.errors import ApiError, InvalidInputError
 from components.common.text import escape_md
-from components.core import data
-from components.core.connection import Connection, current_connection
-from components.core.errors import show_error
-from components.core.pages import (
+from components.core.cache import data
+from components.core.cache.connection import Connection, current_connection
+from components.core.nav.pages import (
     KEYWORD_RESEARCH,
     KEYWORD_SUGGESTIONS,
     TRACKED_KEYWORDS,
     link_to,
     page_header,
 )
-from components.core.shared_inputs import domain_or_demo
-from components.core.tables import table_with_export
+from components.core.nav.shared_inputs import domain_or_demo
+from components.core.ui.errors import show_error
+from components.core.ui.tables import table_with_export
 from components.keywords.charts import suggestions_chart
 from components.keywords.frames.suggestions import (
     BANDS,

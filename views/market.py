@@ -1,7 +1,7 @@
 """Market: your sites' visibility and share of voice against every domain in your watched keywords'
 top 10s, who entered and left those top 10s, and whether each keyword is getting harder.
 
-The rows come from the history store (``history.page_source``), the figures from ``store.market`` (the
+The rows come from the history store (``history.page_source``), the figures from ``analysis.market`` (the
 same numbers ``python -m store visibility`` prints); no API call. Each tab is drawn by its module in
 ``components.market.widgets``.
 """
@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components.core import history
-from components.core.connection import current_connection
-from components.core.pages import MARKET, page_header
-from components.core.tabs import lazy_tabs
+from analysis.market import group_names
+from components.core.cache.connection import current_connection
+from components.core.history import store as history
+from components.core.nav.pages import MARKET, page_header
+from components.core.nav.tabs import lazy_tabs
 from components.history.widgets import guarded, own_sites, page_history
 from components.history.widgets.notes import notes_tab
 from components.market.widgets import (
@@ -31,7 +32,6 @@ from components.market.widgets import (
     share_tab,
     visibility_tab,
 )
-from store.market import group_names
 
 conn = current_connection()
 page_header(

@@ -5,9 +5,9 @@ Both tabs are drawn by ``components.sites.widgets.my_sites``.
 
 from __future__ import annotations
 
-from components.core import pages
-from components.core.connection import current_connection
-from components.core.tabs import lazy_tabs
+from components.core.cache.connection import current_connection
+from components.core.nav import pages
+from components.core.nav.tabs import lazy_tabs
 from components.sites.widgets.my_sites import TAB_KEY, submit_tab, your_sites_tab
 
 conn = current_connection()

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components.core.connection import current_connection
-from components.core.pages import OVERVIEW, page_header
-from components.core.shared_inputs import domain_or_demo
+from components.core.cache.connection import current_connection
+from components.core.nav.pages import OVERVIEW, page_header
+from components.core.nav.shared_inputs import domain_or_demo
 from components.overview.widgets.compare import MAX_COMPARE, compare
 from components.overview.widgets.single import single_site
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components.core import history
-from components.core.connection import current_connection
-from components.core.pages import REPORTS, page_header
-from components.core.tabs import lazy_tabs
+from components.core.cache.connection import current_connection
+from components.core.history import store as history
+from components.core.nav.pages import REPORTS, page_header
+from components.core.nav.tabs import lazy_tabs
 from components.history.widgets import guarded, page_history
 from components.reports.widgets.choice import recorded_sites, report_choice
 from components.reports.widgets.preview import preview_tab

@@ -6,9 +6,9 @@ The notice for a site without a connected property and both tabs are drawn by
 
 from __future__ import annotations
 
-from components.core.connection import current_connection
-from components.core.pages import SEARCH_CONSOLE, page_header
-from components.core.tabs import lazy_tabs
+from components.core.cache.connection import current_connection
+from components.core.nav.pages import SEARCH_CONSOLE, page_header
+from components.core.nav.tabs import lazy_tabs
 from components.sites.widgets import chosen_site
 from components.sites.widgets.search_console import (
     TAB_KEY,

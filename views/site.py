@@ -5,10 +5,10 @@ The heading and each tab are drawn by ``components.sites.widgets.site_details``.
 
 from __future__ import annotations
 
-from components.core import data
-from components.core.connection import current_connection
-from components.core.pages import SITE, page_header
-from components.core.tabs import lazy_tabs
+from components.core.cache import data
+from components.core.cache.connection import current_connection
+from components.core.nav.pages import SITE, page_header
+from components.core.nav.tabs import lazy_tabs
 from components.sites.widgets import read_chosen_site
 from components.sites.widgets.site_details import (
     TAB_KEY,

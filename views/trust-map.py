@@ -5,9 +5,9 @@ The map and what is said instead of it are drawn by ``components.research.trust_
 
 from __future__ import annotations
 
-from components.core.connection import current_connection
-from components.core.pages import TRUST_MAP, page_header
-from components.core.shared_inputs import domain_or_demo
+from components.core.cache.connection import current_connection
+from components.core.nav.pages import TRUST_MAP, page_header
+from components.core.nav.shared_inputs import domain_or_demo
 from components.research.trust_map import trust_map_report
 
 DEMO_DOMAINS = ("stripe.com", "example.com", "github.com", "acme-widgets.com")

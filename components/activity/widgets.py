@@ -1,6 +1,6 @@
 """The Activity page's Streamlit pieces: whose rows are shown, the filters, the table and its CSV.
 
-Rows are read through the history store (``components.core.history.history_store``), one account at a
+Rows are read through the history store (``components.core.history.store.history_store``), one account at a
 time. Who sees what is decided here from the current person's role, and the store is asked only for
 the rows that person may see: admins every person's rows of the account, editors and viewers their own.
 Nothing here changes or removes a row: the audit log is append-only.
@@ -23,8 +23,8 @@ from components.activity.frames import (
     shown_columns,
 )
 from components.common.text import escape_md
-from components.core.access import Person
-from components.core.tables import TWO_LINE_ROW_HEIGHT, table_with_export
+from components.core.auth.access import Person
+from components.core.ui.tables import TWO_LINE_ROW_HEIGHT, table_with_export
 
 if TYPE_CHECKING:
     from store import HistoryStore

@@ -18,9 +18,11 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from components.alerts.frames import count_words
-from components.core import access, alerts, history
-from components.core.connection import Connection
-from components.core.writes import audited_store_write
+from components.core.auth import access
+from components.core.cache.connection import Connection
+from components.core.history import alerts
+from components.core.history import store as history
+from components.core.writes.writes import audited_store_write
 from store.alerts import EvaluationReport
 
 T = TypeVar("T")

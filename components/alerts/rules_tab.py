@@ -25,9 +25,10 @@ from components.alerts.frames import (
     setting_words,
 )
 from components.common.text import escape_md
-from components.core import access, history
-from components.core.connection import Connection
-from components.core.tables import table_with_export
+from components.core.auth import access
+from components.core.cache.connection import Connection
+from components.core.history import store as history
+from components.core.ui.tables import table_with_export
 
 if TYPE_CHECKING:
     from store import HistoryStore, RuleSetting

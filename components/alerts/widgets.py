@@ -1,7 +1,7 @@
 """The Alerts page's Streamlit pieces: the open alerts as cards (evidence, a link to the chart, an
 Acknowledge button), the acknowledged ones as cards with Reopen, their tables, and "Check now".
 
-Rows come from the history store (``components.core.history.history_store``), one account at a time.
+Rows come from the history store (``components.core.history.store.history_store``), one account at a time.
 What the buttons change (and how it is checked and audited) is in ``components.alerts.changes``; the
 controls are drawn disabled for people who may only read, each saying why. The Rules tab is
 ``components.alerts.rules_tab``.
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
+from analysis.links import MARKET_PATH, alert_query, chart_path
 from components.alerts.changes import acknowledge, check_now, reopen
 from components.alerts.frames import (
     ACKNOWLEDGED_COLUMNS,
@@ -30,11 +31,11 @@ from components.alerts.frames import (
     subject_choices,
 )
 from components.common.text import escape_md
-from components.core import access, alerts
-from components.core.connection import Connection
-from components.core.pages import HISTORY, MARKET, link_to
-from components.core.tables import TWO_LINE_ROW_HEIGHT, table_with_export
-from store.alerts import MARKET_PATH, alert_query, chart_path
+from components.core.auth import access
+from components.core.cache.connection import Connection
+from components.core.history import alerts
+from components.core.nav.pages import HISTORY, MARKET, link_to
+from components.core.ui.tables import TWO_LINE_ROW_HEIGHT, table_with_export
 
 if TYPE_CHECKING:
     from store import HistoryStore

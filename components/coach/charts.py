@@ -10,9 +10,9 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
+from analysis.figures.common import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
 from components.coach.frames import GROUPS, SPAM_GROUP
 from components.coach.rules import INFLATED_GAP, SPAM_FLAG, Analysis
-from store.figures.common import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
 
 EFFORT_ORDER = ("low", "medium", "high")
 CONFIDENCE_COLOURS = {"high": "#2e9e5b", "medium": "#f2a541"}

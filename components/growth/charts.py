@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from store.figures.common import DR_COLOUR, NEUTRAL, UP, empty_figure, floats
+from analysis.figures.common import DR_COLOUR, NEUTRAL, UP, empty_figure, floats
 
 
 def discovery_chart(frame: pd.DataFrame) -> go.Figure:

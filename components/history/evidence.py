@@ -1,7 +1,7 @@
 """An alert's evidence on the History page: what its Chart link asks for, and the "before" and "after"
 points marked on a chart. Pure: no Streamlit.
 
-An alert's link (``store.alerts.links``) carries the window it is about (from the day before the
+An alert's link (``analysis.links``) carries the window it is about (from the day before the
 rule's earlier snapshot to the alert's day), the earlier snapshot's day (the "before" point; the alert's
 day is the "after" point), the metric of a domain chart, a Trust Map alert's referring domain and the
 site a keyword is measured for. ``read_link`` turns those query parameters into ``LinkedEvidence``
@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from store.figures.history_charts import gap_chart, metric_trend_chart, rank_chart, ratings_trend_chart
-from store.figures.history_frames import TREND_METRICS, with_days
+from analysis.figures.history_charts import gap_chart, metric_trend_chart, rank_chart, ratings_trend_chart
+from analysis.figures.history_frames import TREND_METRICS, with_days
 
-#: The names an alert's link gives its evidence (``store.alerts.links`` uses the same; a test checks).
+#: The names an alert's link gives its evidence (``analysis.links`` uses the same; a test checks).
 SITE_PARAM = "history_site"
 METRIC_PARAM = "history_metric"
 REFERRING_PARAM = "history_referring_domain"

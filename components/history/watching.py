@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from client.errors import ApiError, NotFoundError, PaymentRequiredError
-from components.core import data, history
-from components.core.connection import Connection
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.history import store as history
 
 Kind = Literal["domain", "keyword"]
 #: What each read is called in words.

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
+from analysis.figures.common import DR_COLOUR, UP, empty_figure, floats
 from components.keywords.frames.report import known_median
 from components.keywords.frames.suggestions import BANDS
-from store.figures.common import DR_COLOUR, UP, empty_figure, floats
 
 MEDIAN_COLOUR = "#7a5cc2"
 MIN_COLOUR = "#2a9d8f"

@@ -1,2 +1,2 @@
 """The Market page's pieces: which domains to compare (``frames``), its figures (``charts``) and its
-Streamlit parts (``widgets``). The numbers themselves come from ``store.market``."""
+Streamlit parts (``widgets``). The numbers themselves come from ``analysis.market``."""

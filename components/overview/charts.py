@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from store.figures.common import DOWN, UP, dr_true_dr_bars, empty_figure
+from analysis.figures.common import DOWN, UP, dr_true_dr_bars, empty_figure
 
 
 def changes_chart(changes: pd.DataFrame) -> go.Figure:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from components.core import history
-from store.reports.branding import Branding
-from store.reports.build import BuiltReport, build_report
+from components.core.history import store as history
+from services.reports.branding import Branding
+from services.reports.document import BuiltReport, build_report
+from services.reports.render import shared_renderer
 from store.reports.period import Period
-from store.reports.render import shared_renderer
 
 if TYPE_CHECKING:
     from store import HistoryStore

@@ -20,11 +20,11 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from components.core import pages
-from components.core.history import history_store
+from components.core.history.store import history_store
+from components.core.nav import pages
 from components.reports.built import cached_report
-from store.reports.branding import Branding, BrandingError, load_branding
-from store.reports.build import ReportProblem
+from services.reports.branding import Branding, BrandingError, load_branding
+from services.reports.document import ReportProblem
 from store.reports.links import LinkRefused, ShareLink
 
 #: The query parameter that carries a share link's token.

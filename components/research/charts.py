@@ -12,8 +12,8 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
+from analysis.figures.common import DR_COLOUR, empty_figure, floats
 from components.research.frames.trust_map import SPAM_RISK_FROM
-from store.figures.common import DR_COLOUR, empty_figure, floats
 
 SPAM_COLOUR = "#e5383b"
 #: Inside the ring a light red tint: the domain's own bubble still shows through it.

@@ -21,8 +21,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from analysis.figures.common import inert_figure
 from client.models import LINK_STATUSES, LINK_TYPES, TrustMap
-from components.core.data import CACHE_TTL_S
+from components.core.cache.data import CACHE_TTL_S
 from components.research.charts import breakdown_chart, dr_band_chart, importance_scatter
 from components.research.frames.trust_map import (
     MapFilters,
@@ -32,7 +33,6 @@ from components.research.frames.trust_map import (
     filter_map,
     map_frame,
 )
-from store.figures.common import inert_figure
 
 #: Maps and filtered views kept at once: a few maps each seen with a handful of filter settings.
 MAP_MAX_ENTRIES = 64

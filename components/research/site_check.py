@@ -1,7 +1,7 @@
 """The Site check page's Streamlit parts: asking before a read that spends a quota unit, the notice
 when no report exists, and the report (verdict, evidence note, signal cards and table, links on).
 
-Reading a report spends a quota unit, so it is a write (``components.core.quota_spends``): an editor's
+Reading a report spends a quota unit, so it is a write (``components.core.writes.quota_spends``): an editor's
 click reads it once and leaves an audit row; a viewer sees the button disabled with the reason. A
 report read in the last 15 minutes is shown to anyone for free.
 """
@@ -15,11 +15,13 @@ import streamlit as st
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.models import SiteCheck
 from components.common.text import escape_md
-from components.core import access, data
-from components.core.connection import Connection
-from components.core.errors import show_error
-from components.core.pages import MY_SITES, OVERVIEW, TRUST_MAP, link_to
-from components.core.quota_spends import (
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.nav.pages import MY_SITES, OVERVIEW, TRUST_MAP, link_to
+from components.core.ui.errors import show_error
+from components.core.ui.tables import table_with_export
+from components.core.writes.quota_spends import (
     Units,
     read_priced,
     request_spend,
@@ -27,7 +29,6 @@ from components.core.quota_spends import (
     show_spend_outcome,
     spend_requested,
 )
-from components.core.tables import table_with_export
 from components.overview.widgets import site_heading
 from components.research.frames.site_check import (
     missing_signals,

@@ -11,11 +11,11 @@ import streamlit as st
 from client.errors import ApiError, InvalidInputError, NotFoundError, UnavailableError
 from client.models import TrustMap
 from components.common.text import escape_md, fmt_bool, fmt_int, safe_http_url
-from components.core import data
-from components.core.connection import Connection
-from components.core.errors import show_error
-from components.core.pages import OVERVIEW, SITE_CHECK, link_to
-from components.core.tables import score_column, table_with_export
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.nav.pages import OVERVIEW, SITE_CHECK, link_to
+from components.core.ui.errors import show_error
+from components.core.ui.tables import score_column, table_with_export
 from components.history.widgets import watch_controls
 from components.overview.widgets import site_heading
 from components.research.frames.trust_map import SPAM_RISK_FROM, MapFilters, map_note

@@ -10,8 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from client.growth_models import TrueDrReport
-from store.figures.common import (
+from analysis.figures.common import (
     DOWN,
     DR_COLOUR,
     NEUTRAL,
@@ -21,6 +20,7 @@ from store.figures.common import (
     empty_figure,
     floats,
 )
+from client.growth_models import TrueDrReport
 
 CLICKS_COLOUR = "#5b8def"
 IMPRESSIONS_COLOUR = "#a05bef"

@@ -151,7 +151,7 @@ class Finding:
     ``fingerprint`` is one per (rule, subject, key, day): evaluating the day again finds the same one.
     With ``once`` it is one per (rule, subject, key): found again on a later day, it is already known.
 
-    The evidence its chart link opens on (``store.alerts.links``): ``since`` is the day of the earlier
+    The evidence its chart link opens on (``analysis.links``): ``since`` is the day of the earlier
     snapshot the rule compared ``day`` with (the "before" point), ``metric`` the domain chart's number,
     ``referring_domain`` the link a Trust Map alert is about, ``site`` the site a keyword is measured for
     (a tracked site's slug, a watched keyword's domain; "" when a watched keyword's site is unknown).

@@ -16,10 +16,11 @@ from datetime import UTC, date, datetime
 from typing import Any, Literal
 
 import pandas as pd
-from sqlalchemy import Engine, func, insert, select, union, update
+from sqlalchemy import func, insert, select, union, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from store.alerts.catalog import RULES, Finding, RuleSetting, check_setting, default_setting
+from store.engine import Connected
 from store.models import (
     SUBJECT_LEN,
     AlertDeliveryRow,
@@ -49,7 +50,7 @@ ALERT_COLUMNS = (
     "acknowledged_at",
     "acknowledged_by",
     "delivery",
-    # The evidence the chart link opens on (``store.alerts.links.alert_query``).
+    # The evidence the chart link opens on (``analysis.links.alert_query``).
     "since",
     "metric",
     "referring_domain",
@@ -93,11 +94,8 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-class AlertsMixin:
+class AlertsMixin(Connected):
     """Alert reads and writes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
-
-    _engine: Engine
-    _writer: Engine
 
     # --- rule settings ------------------------------------------------------------------------
 
@@ -106,7 +104,7 @@ class AlertsMixin:
         query = select(RULE_ROWS.c.rule, RULE_ROWS.c.threshold, RULE_ROWS.c.enabled).where(
             RULE_ROWS.c.account == check_account(account)
         )
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             chosen = {row.rule: row for row in conn.execute(query)}
         settings: dict[str, RuleSetting] = {}
         for rule in RULES:
@@ -135,7 +133,7 @@ class AlertsMixin:
             "updated_at": _now(),
             "updated_by": (person or "")[:SUBJECT_LEN] or None,
         }
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
             stmt = dialect.insert(RULE_ROWS).values(row)
             stmt = stmt.on_conflict_do_update(
@@ -149,27 +147,13 @@ class AlertsMixin:
 
     # --- evaluating and recording -------------------------------------------------------------
 
-    def evaluate_alerts(
-        self,
-        account: str,
-        *,
-        as_of: date | None = None,
-        days: int = 1,
-        channels: Sequence[str] = (),
-    ) -> EvaluationReport:
-        """Run the enabled rules on each of the ``days`` days ending ``as_of`` (default: the account's
-        latest snapshot day) and record what they find; re-running a day records nothing new."""
-        from store.alerts.evaluate import evaluate
-
-        return evaluate(self, account, as_of=as_of, days=days, channels=channels)  # type: ignore[arg-type]  # self is the HistoryStore this mixin is part of
-
     def latest_snapshot_day(self, account: str) -> date | None:
         """The newest day the account has any snapshot of (None: it has none)."""
         check_account(account)
         days = union(
             *(select(func.max(t.c.day).label("day")).where(t.c.account == account) for t in SNAPSHOT_TABLES)
         )
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             found = [row.day for row in conn.execute(select(days.subquery().c.day)) if row.day is not None]
         return max(found) if found else None
 
@@ -183,7 +167,7 @@ class AlertsMixin:
             raise ValueError(f"an alert is delivered to the webhook only, not {', '.join(unknown)}")
         new, known, by_rule = 0, 0, dict.fromkeys(RULES, 0)
         now = _now()
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             for finding in findings:
                 alert_id = insert_if_new(
                     conn, ALERTS, _alert_row(account, finding, now), ("account", "rule", "fingerprint")
@@ -255,7 +239,7 @@ class AlertsMixin:
         if since is not None:
             query = query.where(ALERTS.c.day >= since)
         query = query.order_by(ALERTS.c.day.desc(), ALERTS.c.id.desc()).limit(max(0, int(limit)))
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             rows = conn.execute(query).all()
         records = [
             (
@@ -296,7 +280,7 @@ class AlertsMixin:
         query = select(func.count()).where(
             ALERTS.c.account == check_account(account), ALERTS.c.acknowledged_at.is_(None)
         )
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return int(conn.execute(query).scalar() or 0)
 
     def acknowledge_alert(self, account: str, alert_id: int, person: str) -> bool:
@@ -312,7 +296,7 @@ class AlertsMixin:
             )
             .values(acknowledged_at=_now(), acknowledged_by=person[:SUBJECT_LEN])
         )
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             return conn.execute(stmt).rowcount == 1
 
     def reopen_alert(self, account: str, alert_id: int) -> bool:
@@ -328,13 +312,13 @@ class AlertsMixin:
             )
             .values(acknowledged_at=None, acknowledged_by=None)
         )
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             return conn.execute(stmt).rowcount == 1
 
     def alert_accounts(self) -> list[str]:
         """Every account with any snapshot (the ones the alert and digest jobs run over), sorted."""
         accounts = union(*(select(t.c.account) for t in SNAPSHOT_TABLES))
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return sorted(row.account for row in conn.execute(select(accounts.subquery().c.account)))
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Engine, delete, select
+from sqlalchemy import delete, select
 
+from store.engine import Connected
 from store.reports.period import Period
 from store.reports.tables import ReportCommentRow
 from store.watchlist import check_account
@@ -19,11 +20,8 @@ class BadComment(ValueError):
     """A comment that cannot be kept; the message says why."""
 
 
-class CommentsMixin:
+class CommentsMixin(Connected):
     """Read and write the comment of one site's report for one period."""
-
-    _engine: Engine
-    _writer: Engine
 
     def report_comment(self, account: str, site: str, period: Period) -> str | None:
         query = select(COMMENTS.c.text).where(
@@ -32,7 +30,7 @@ class CommentsMixin:
             COMMENTS.c.period_start == period.start,
             COMMENTS.c.period_end == period.end,
         )
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return conn.execute(query).scalar_one_or_none()
 
     def set_report_comment(self, account: str, site: str, period: Period, text: str, person: str) -> bool:
@@ -43,7 +41,7 @@ class CommentsMixin:
         if text == (self.report_comment(account, site, period) or ""):
             return False
         key = (COMMENTS.c.account == check_account(account), COMMENTS.c.site == site)
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             conn.execute(delete(COMMENTS).where(*key, COMMENTS.c.period_start == period.start))
             if text:
                 conn.execute(

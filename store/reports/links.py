@@ -7,7 +7,7 @@ itself builds on) holding the row's id and its expiry, signed with the shared ke
 one). ``open_report_link`` checks the signature, then the row: a token that was altered, signed with
 another key or names no row is "not valid"; a revoked row says so, and so does a link past its expiry.
 Opening a valid link appends an audit row by "someone with the link"; creating and revoking are
-audited by the app's write path (``components.core.writes``).
+audited by the app's write path (``components.core.writes.writes``).
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from joserfc import jwt
 from joserfc.errors import JoseError
 from joserfc.jwk import OctKey
-from sqlalchemy import Engine, Row, Table, select, update
+from sqlalchemy import Row, Table, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from store.audit import AuditEvent
+from store.engine import Connected
 from store.models import SUBJECT_LEN
 from store.reports.period import Period
 from store.reports.tables import ReportLinkRow, StoreSecretRow
@@ -103,11 +104,8 @@ def _key(text: str) -> OctKey:
     return OctKey.import_key(hashlib.sha256(text.encode("utf-8")).digest())
 
 
-class LinksMixin:
+class LinksMixin(Connected):
     """Share links of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
-
-    _engine: Engine
-    _writer: Engine
 
     if TYPE_CHECKING:  # AuditMixin's, beside this one in HistoryStore
 
@@ -118,15 +116,15 @@ class LinksMixin:
         first caller; a caller racing it reads the winner's)."""
         if configured and configured.strip():
             return configured.strip()
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             found = conn.execute(select(SECRETS.c.value).where(SECRETS.c.name == SECRET_NAME)).scalar()
         if found:
             return str(found)
         row = {"name": SECRET_NAME, "value": secrets.token_urlsafe(48), "created_at": datetime.now(UTC)}
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
             conn.execute(dialect.insert(SECRETS).values(row).on_conflict_do_nothing(index_elements=["name"]))
-        with self._writer.connect() as conn:
+        with self._writing() as conn:
             return str(
                 conn.execute(select(SECRETS.c.value).where(SECRETS.c.name == SECRET_NAME)).scalar_one()
             )
@@ -156,7 +154,7 @@ class LinksMixin:
             "expires_at": created + timedelta(days=days),
         }
         key = _key(self.link_secret(secret))
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             link_id = conn.execute(LINKS.insert().values(row).returning(LINKS.c.id)).scalar_one()
         link = ShareLink(link_id, account, row["site"], period, row["created_by"], created, row["expires_at"])
         claims = {"lid": link_id, "exp": int(link.expires_at.timestamp())}
@@ -175,7 +173,7 @@ class LinksMixin:
             raise LinkRefused(NOT_VALID) from None
         if not isinstance(link_id, int) or not isinstance(expires, int):
             raise LinkRefused(NOT_VALID)
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             row = conn.execute(select(*LINKS.c).where(LINKS.c.id == link_id)).one_or_none()
         if row is None:
             raise LinkRefused(NOT_VALID)
@@ -209,7 +207,7 @@ class LinksMixin:
             )
             .values(revoked_at=now or datetime.now(UTC), revoked_by=person[:SUBJECT_LEN])
         )
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             return bool(conn.execute(query).rowcount)
 
     def report_links(self, account: str, site: str) -> list[ShareLink]:
@@ -219,5 +217,5 @@ class LinksMixin:
             .where(LINKS.c.account == check_account(account), LINKS.c.site == subject_name(site))
             .order_by(LINKS.c.created_at.desc(), LINKS.c.id.desc())
         )
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return [_link(row) for row in conn.execute(query)]

@@ -1,5 +1,5 @@
 """Scheduled monthly reports in the history database: each site's schedule (``report_schedules``) and
-what became of each report it made (``report_sends``, the outbox ``store.jobs.reports`` fills and
+what became of each report it made (``report_sends``, the outbox ``services.jobs.reports`` fills and
 empties).
 
 ``ReportScheduleMixin`` joins ``HistoryStore``: set, remove and read a site's schedule (its recipients
@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, Row, Table, delete, insert, select, update
+from sqlalchemy import Row, Table, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from store.engine import Connected
 from store.models import SUBJECT_LEN
 from store.reports.period import Period
 from store.reports.tables import ReportScheduleRow, ReportSendRow
@@ -141,11 +142,8 @@ def _send(row: Row[Any]) -> ReportSend:
 _SEND_COLUMNS = [column for column in SENDS.c if column.name != "pdf"]
 
 
-class ReportScheduleMixin:
+class ReportScheduleMixin(Connected):
     """The report schedules of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
-
-    _engine: Engine
-    _writer: Engine
 
     def set_report_schedule(
         self,
@@ -172,7 +170,7 @@ class ReportScheduleMixin:
         mine = (SCHEDULES.c.account == account) & (SCHEDULES.c.site == site)
         for attempt in range(2):  # again when another writer inserted the same site meanwhile
             try:
-                with self._writer.begin() as conn:
+                with self._writing() as conn:
                     current = conn.execute(select(SCHEDULES).where(mine)).first()
                     if current is None:
                         conn.execute(insert(SCHEDULES).values(account=account, site=site, **values))
@@ -190,7 +188,7 @@ class ReportScheduleMixin:
         """Stop ``site``'s monthly report (the reports already built stay, and go out if approved);
         whether there was a schedule."""
         mine = (SCHEDULES.c.account == check_account(account)) & (SCHEDULES.c.site == subject_name(site))
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             return conn.execute(delete(SCHEDULES).where(mine)).rowcount > 0
 
     def report_schedules(self, account: str) -> list[ReportSchedule]:
@@ -198,12 +196,12 @@ class ReportScheduleMixin:
         query = (
             select(SCHEDULES).where(SCHEDULES.c.account == check_account(account)).order_by(SCHEDULES.c.site)
         )
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return [_schedule(row) for row in conn.execute(query)]
 
     def report_schedule(self, account: str, site: str) -> ReportSchedule | None:
         mine = (SCHEDULES.c.account == check_account(account)) & (SCHEDULES.c.site == subject_name(site))
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             row = conn.execute(select(SCHEDULES).where(mine)).first()
         return _schedule(row) if row is not None else None
 
@@ -217,19 +215,19 @@ class ReportScheduleMixin:
         if states is not None:
             query = query.where(SENDS.c.state.in_(list(states)))
         query = query.order_by(SENDS.c.period_start.desc(), SENDS.c.site, SENDS.c.id.desc()).limit(limit)
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             return [_send(row) for row in conn.execute(query)]
 
     def report_send(self, account: str, send_id: int) -> ReportSend | None:
         query = select(*_SEND_COLUMNS).where(SENDS.c.account == check_account(account), SENDS.c.id == send_id)
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             row = conn.execute(query).first()
         return _send(row) if row is not None else None
 
     def report_send_pdf(self, account: str, send_id: int) -> bytes | None:
         """The PDF a scheduled report was built as (what an editor reviews, and what is mailed)."""
         query = select(SENDS.c.pdf).where(SENDS.c.account == check_account(account), SENDS.c.id == send_id)
-        with self._engine.connect() as conn:
+        with self._reading() as conn:
             pdf = conn.execute(query).scalar_one_or_none()
         return bytes(pdf) if pdf is not None else None
 
@@ -247,5 +245,5 @@ class ReportScheduleMixin:
             )
             .values(state="pending", approved_by=person[:SUBJECT_LEN], approved_at=_now(now))
         )
-        with self._writer.begin() as conn:
+        with self._writing() as conn:
             return conn.execute(query).rowcount == 1

@@ -9,7 +9,7 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from components.common.text import WORD_JOINER
-from components.core import data
+from components.core.cache import data
 from components.research import map_view
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from components.core import history_reads
+from components.core.history import reads as history_reads
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from tests.apptest.app_pages import empty_caches

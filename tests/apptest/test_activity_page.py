@@ -15,7 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from client.settings import key_fingerprint
-from components.core import history
+from components.core.history import store as history
 from sandbox import DEMO_KEY, SandboxServer
 from store import AuditEvent, HistoryStore
 from tests.apptest.app_pages import open_page, shown_text

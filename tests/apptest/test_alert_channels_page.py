@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from client.models import MapSite, ReferringDomain, TrustMap
 from client.settings import key_fingerprint
-from components.core.connection import SESSION_KEY_KEY
+from components.core.cache.connection import SESSION_KEY_KEY
 from sandbox import DEMO_KEY, FREE_KEY
 from sandbox.accounts import ACCOUNTS
 from store import HistoryStore

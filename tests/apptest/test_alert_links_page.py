@@ -15,12 +15,12 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analysis.links import alert_query
 from client.growth_inputs import normalise_slug
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
 from store import HistoryStore
-from store.alerts import alert_query
 from tests.apptest.app_pages import as_read, open_page, shown_text
 from tests.store.evidence_history import LAST, WATCHED, every_rule_history, expected
 

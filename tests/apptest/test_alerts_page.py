@@ -16,14 +16,15 @@ import pytest
 from sqlalchemy import text
 from streamlit.testing.v1 import AppTest
 
+from analysis.links import alert_query, chart_query
 from client.models import TrustMap
 from client.settings import key_fingerprint
 from components.alerts.frames import alert_words
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import tracked_on
+from services.alerts.evaluate import evaluate_alerts
 from store import HistoryStore
-from store.alerts import alert_query, chart_query
 from tests.apptest.app_pages import as_read, open_page, shown_text, signed_in
 from tests.store.samples import dofollow_map
 
@@ -54,7 +55,7 @@ def _history(store: HistoryStore) -> None:
 def store(own_store: HistoryStore) -> HistoryStore:
     """A store of this test's own (the one the app opens) with the history's alerts found."""
     _history(own_store)
-    found = own_store.evaluate_alerts(ACCOUNT, days=7)
+    found = evaluate_alerts(own_store, ACCOUNT, days=7)
     assert found.new >= 2, found  # the lost strong link and the spam-risky domain at least
     return own_store
 
@@ -164,7 +165,7 @@ def test_reopening_puts_an_alert_back_among_the_open_ones_without_sending_it_aga
     own_store: HistoryStore,
 ) -> None:
     _history(own_store)
-    own_store.evaluate_alerts(ACCOUNT, days=7, channels=["webhook"])
+    evaluate_alerts(own_store, ACCOUNT, days=7, channels=["webhook"])
     with own_store.engine.begin() as conn:  # the webhook job has sent every one of them
         conn.execute(text("UPDATE alert_deliveries SET state = 'delivered', attempts = 1"))
     found = own_store.alerts(ACCOUNT)
@@ -193,7 +194,7 @@ def test_reopening_puts_an_alert_back_among_the_open_ones_without_sending_it_aga
 def _forged_reopen(alert_id: int) -> None:
     """A reopen sent by a script as if the (disabled) button had been clicked anyway."""
     from components.alerts.changes import reopen, show_flash
-    from components.core.connection import current_connection
+    from components.core.cache.connection import current_connection
 
     reopen(current_connection(), alert_id, "forged")
     show_flash()
@@ -220,7 +221,7 @@ def test_a_viewer_sees_reopen_disabled_with_the_reason_and_a_forced_one_is_refus
 def _forged_acknowledge(alert_id: int) -> None:
     """An acknowledge sent by a script as if the (disabled) button had been clicked anyway."""
     from components.alerts.changes import acknowledge, show_flash
-    from components.core.connection import current_connection
+    from components.core.cache.connection import current_connection
 
     acknowledge(current_connection(), alert_id, "forged")
     show_flash()

@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bench.harness import PAGE_VISITS, ROOT, PageVisit
-from components.core import pages
+from components.core.nav import pages
 from store import HistoryStore
 from tests.apptest.app_pages import open_page
 

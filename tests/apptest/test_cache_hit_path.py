@@ -11,7 +11,7 @@ import pydantic
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components.core import pages
+from components.core.nav import pages
 from sandbox import SandboxServer
 from tests.apptest.app_pages import open_page
 

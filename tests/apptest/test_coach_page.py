@@ -15,7 +15,7 @@ from client import ApiClient
 from client.growth_models import ExchangeCandidates
 from components.coach import rules as coach
 from components.common.text import WORD_JOINER
-from components.core import pages
+from components.core.nav import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox import data as sandbox_data
 from tests.apptest.app_pages import APP, metric, open_page

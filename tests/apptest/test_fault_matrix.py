@@ -1,7 +1,7 @@
 """Every page × every way the service can fail: no traceback, a plain-language message, typed input kept,
 and the page recovers on the next good answer.
 
-The catalogue below lists each page of the registry (``components.core.pages``) with what makes it fetch;
+The catalogue below lists each page of the registry (``components.core.nav.pages``) with what makes it fetch;
 a new page must be added to it (``test_catalogue_covers_every_page`` fails until it is), so later pages
 pass the same matrix.
 """
@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from client import ApiClient, ApiError, TransportError
 from components.common.wording import describe_error
-from components.core import pages
+from components.core.nav import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import APP, empty_caches

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from client.inputs import slug_for
 from client.models import MapSite, ReferringDomain, TrustMap
 from client.settings import key_fingerprint
-from components.core import history_reads
+from components.core.history import reads as history_reads
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import lookup_on, tracked_on

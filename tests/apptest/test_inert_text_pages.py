@@ -27,6 +27,7 @@ from client.models import TrustMap
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.faults import ANY_OPERATION, HOSTILE_HOST
+from services.alerts.evaluate import evaluate_alerts
 from store import HistoryStore
 from tests.apptest.test_fault_matrix import CATALOGUE, MINE, PageCase, _app, _drive
 from tests.markdown_live import Live, live_parts
@@ -145,7 +146,7 @@ def hostile_history(store: HistoryStore) -> None:
     store.record_trust_map(
         ACCOUNT, _trust_map([(strong, "lost", 70, 2.0), (spammy, "live", 12, 85.0), steady]), TODAY, "job"
     )
-    found = store.evaluate_alerts(ACCOUNT, days=7)
+    found = evaluate_alerts(store, ACCOUNT, days=7)
     assert found.new + found.known >= 2, found  # the lost strong link and the spam-risky domain
 
 

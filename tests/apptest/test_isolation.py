@@ -11,8 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
-from components.core.connection import DEMO_ACCOUNT_KEY, SESSION_KEY_KEY
-from components.core.sidebar import RESULT_PREFIX
+from components.core.cache.connection import DEMO_ACCOUNT_KEY, SESSION_KEY_KEY
+from components.core.ui.sidebar import RESULT_PREFIX
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import empty_caches, open_page
@@ -20,7 +20,7 @@ from tests.apptest.app_pages import empty_caches, open_page
 DEMO_SITES = set(ACCOUNTS[DEMO_KEY].sites)
 FREE_SITES = set(ACCOUNTS[FREE_KEY].sites)
 DEMO_SITE = ACCOUNTS[DEMO_KEY].sites[0]
-#: Where the Bulk DR page keeps its last run (views/bulk-dr.py LAST_RUN).
+#: Where the Bulk DR page keeps its last run (components/research/widgets/bulk.py LAST_RUN).
 BULK_RUN = RESULT_PREFIX + "bulk_dr_last_run"
 FREE_SITE = ACCOUNTS[FREE_KEY].sites[0]
 

@@ -13,7 +13,7 @@ from client.api import MAX_RETRY_AFTER_S
 from client.errors import PaymentRequiredError
 from client.inputs import slug_for
 from components.common.text import escape_md, fmt_number
-from components.core import pages
+from components.core.nav import pages
 from components.keywords.frames.report import gap_words, verdict
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
@@ -286,8 +286,8 @@ def _two_clicks_before_the_first_is_sent() -> None:
     import streamlit as st
 
     from client.inputs import slug_for
-    from components.core.connection import current_connection
-    from components.core.writes import request_write, run_requested_write, show_flash
+    from components.core.cache.connection import current_connection
+    from components.core.writes.writes import request_write, run_requested_write, show_flash
     from sandbox import DEMO_KEY
     from sandbox.accounts import ACCOUNTS
 

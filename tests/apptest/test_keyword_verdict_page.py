@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from client import ApiClient
 from client.models import KeywordReport
-from components.core import pages
+from components.core.nav import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import as_read, open_page

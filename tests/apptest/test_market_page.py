@@ -12,13 +12,13 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analysis.market import one_top10_per_keyword, visibility_and_share
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import keyword_report_on, lookup_on
 from sandbox.keyword_data import serp_on
 from store import HistoryStore
-from store.market import one_top10_per_keyword, visibility_and_share
 from tests.apptest.app_pages import as_read, open_page, shown_text
 
 ACCOUNT = key_fingerprint(DEMO_KEY)

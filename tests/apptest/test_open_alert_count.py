@@ -16,10 +16,11 @@ from streamlit.testing.v1 import AppTest
 
 from client.models import TrustMap
 from client.settings import key_fingerprint
-from components.core import history
+from components.core.history import store as history
 from components.history import source
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
+from services.alerts.evaluate import evaluate_alerts
 from store import HistoryStore
 from tests.apptest.app_pages import open_page
 from tests.store.samples import dofollow_map
@@ -45,7 +46,7 @@ def store(own_store: HistoryStore) -> HistoryStore:
     own_store.record_trust_map(
         ACCOUNT, _sample(("strong-partner.com", "lost", 70, 2.0), *STEADY), TODAY, "job"
     )
-    assert own_store.evaluate_alerts(ACCOUNT, days=7).new >= 1
+    assert evaluate_alerts(own_store, ACCOUNT, days=7).new >= 1
     return own_store
 
 
@@ -54,7 +55,7 @@ def _job_finds_a_new_alert(store: HistoryStore) -> None:
     the rules find it."""
     today = _sample(("strong-partner.com", "lost", 70, 2.0), ("spammy-links.biz", "live", 12, 85.0), *STEADY)
     store.record_trust_map(ACCOUNT, today, TODAY, "job")
-    assert store.evaluate_alerts(ACCOUNT, days=7).new >= 1
+    assert evaluate_alerts(store, ACCOUNT, days=7).new >= 1
 
 
 def _sidebar(at: AppTest) -> int:

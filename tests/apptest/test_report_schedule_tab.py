@@ -15,9 +15,9 @@ from streamlit.testing.v1 import AppTest
 
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
+from services.alerts.config import EmailConfig
+from services.jobs.reports import reports_pass
 from store import HistoryStore
-from store.alerts.config import EmailConfig
-from store.jobs.reports import reports_pass
 from tests.apptest.app_pages import as_read, button, shown_text, signed_in
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
@@ -34,8 +34,8 @@ def store(own_store: HistoryStore) -> HistoryStore:
 
 
 def _tab(site: str) -> None:
-    from components.core.connection import current_connection
-    from components.core.history import page_source
+    from components.core.cache.connection import current_connection
+    from components.core.history.store import page_source
     from components.reports.widgets.schedule import schedule_tab
 
     conn = current_connection()
@@ -46,8 +46,8 @@ def _forged_approve(send_id: int) -> None:
     """An approval sent by a script as if the (disabled) button had been clicked anyway."""
     import streamlit as st
 
-    from components.core.connection import current_connection
-    from components.core.history import history_store
+    from components.core.cache.connection import current_connection
+    from components.core.history.store import history_store
     from components.reports.widgets.schedule import approve
 
     conn = current_connection()

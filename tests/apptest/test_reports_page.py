@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from client.settings import key_fingerprint
-from components.core.history import seed_demo_history
+from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
 from store import HistoryStore
@@ -94,7 +94,7 @@ def test_without_any_site_of_yours_in_the_history_the_page_says_how_they_get_the
 def test_when_charts_cannot_be_drawn_the_pdf_button_says_what_is_missing() -> None:
     def page() -> None:
         from components.reports.widgets.preview import downloads
-        from store.reports.build import BuiltReport
+        from services.reports.document import BuiltReport
         from store.reports.period import parse_month
 
         downloads(

@@ -8,8 +8,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from client import ApiClient
-from components.core.browser_history import SCRIPT_MARK
-from components.core.connection import MODE_KEY, embedded_sandbox
+from components.core.cache.connection import MODE_KEY, embedded_sandbox
+from components.core.nav.browser_history import SCRIPT_MARK
 from components.research.frames.site_check import missing_signals
 from components.research.frames.trust_map import SPAM_RISK_FROM
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer

@@ -20,9 +20,9 @@ import pytest
 from bench.deployment import RedisServer
 from client.models import DomainRating
 from client.settings import key_fingerprint
-from components.core import shared_cache
-from components.core.cache_records import Fill, Record, entry_key, fill_key
-from components.core.redis_cache import SharedCache
+from components.core.cache import shared_cache
+from components.core.cache.cache_records import Fill, Record, entry_key, fill_key
+from components.core.cache.redis_cache import SharedCache
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,8 +36,8 @@ REPLICAS = 3
 REPLICA = """
 import sys
 from pydantic import SecretStr
-from components.core import data
-from components.core.connection import Connection
+from components.core.cache import data
+from components.core.cache.connection import Connection
 conn = Connection("live", sys.argv[1], SecretStr(sys.argv[2]), "test", 20.0)
 print("ready", flush=True)
 sys.stdin.readline()

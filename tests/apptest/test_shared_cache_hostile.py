@@ -25,8 +25,9 @@ from bench.deployment import RedisServer
 from client import errors
 from client.inputs import slug_for
 from client.models import DomainRating
-from components.core import announcements, cache_records, data, pages, redis_cache, shared_cache
-from components.core.connection import Connection
+from components.core.cache import announcements, cache_records, data, redis_cache, shared_cache
+from components.core.cache.connection import Connection
+from components.core.nav import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import open_page
@@ -214,7 +215,7 @@ def test_a_real_402_gate_is_still_shared_with_the_services_own_link(
 #: Another replica's write: drops the tracked keywords entry and announces it, then exits.
 ANNOUNCE = """
 import sys
-from components.core.redis_cache import SharedCache
+from components.core.cache.redis_cache import SharedCache
 cache = SharedCache(sys.argv[1])
 cache.delete(sys.argv[2], sys.argv[3], "tracked_keywords", (sys.argv[4],))
 cache.close()

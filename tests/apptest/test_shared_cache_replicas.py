@@ -24,8 +24,9 @@ from pydantic import SecretStr
 from bench.deployment import RedisServer
 from bench.harness import free_port
 from client.inputs import slug_for
-from components.core import announcements, data, pages, redis_cache, shared_cache
-from components.core.connection import Connection
+from components.core.cache import announcements, data, redis_cache, shared_cache
+from components.core.cache.connection import Connection
+from components.core.nav import pages
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from tests.apptest.app_pages import button, open_page
@@ -145,7 +146,7 @@ def test_forgetting_after_a_write_costs_one_call_and_never_serves_the_stale_list
 
 ANNOUNCE = """
 import sys
-from components.core.redis_cache import SharedCache
+from components.core.cache.redis_cache import SharedCache
 cache = SharedCache(sys.argv[1])
 cache.delete(sys.argv[2], sys.argv[3], "tracked_keywords", (sys.argv[4],))
 cache.close()

@@ -18,8 +18,9 @@ import pytest
 from pydantic import SecretStr
 
 from bench.deployment import RedisServer
-from components.core import announcements, history, redis_cache, shared_cache
-from components.core.connection import Connection
+from components.core.cache import announcements, redis_cache, shared_cache
+from components.core.cache.connection import Connection
+from components.core.history import store as history
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from tests.polling import until
@@ -31,8 +32,8 @@ RIVAL = "rival-replica.com"
 OTHER_REPLICA = """
 import sys
 from pydantic import SecretStr
-from components.core import history
-from components.core.connection import Connection
+from components.core.history import store as history
+from components.core.cache.connection import Connection
 conn = Connection("live", sys.argv[1], SecretStr(sys.argv[2]), "test", 5.0)
 assert history.set_watched(conn, "domain", sys.argv[3], True)
 """

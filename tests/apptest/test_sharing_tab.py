@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
+from services.reports.feeds import FEEDS_DIR_ENV
 from store import HistoryStore
-from store.reports.feeds import FEEDS_DIR_ENV
 from store.reports.links import REVOKED, LinkRefused
 from store.reports.period import parse_month
 from tests.apptest.app_pages import as_read, button, shown_text, signed_in
@@ -36,9 +36,9 @@ def store(own_store: HistoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def _sharing_tab() -> None:
-    from components.core import history
-    from components.core.connection import current_connection
-    from components.history.source import StoreSource
+    from components.core.cache.connection import current_connection
+    from components.core.history import store as history
+    from components.core.history.source import StoreSource
     from components.reports.widgets.sharing import sharing_tab
     from store.reports.period import parse_month
 

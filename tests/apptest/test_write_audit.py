@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 
 from client.inputs import slug_for
 from client.settings import key_fingerprint
-from components.core import pages
+from components.core.nav import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from store import HistoryStore
@@ -84,8 +84,8 @@ def _two_clicks_before_the_first_is_sent() -> None:
     import streamlit as st
 
     from client.inputs import slug_for
-    from components.core.connection import current_connection
-    from components.core.writes import request_write, run_requested_write, show_flash
+    from components.core.cache.connection import current_connection
+    from components.core.writes.writes import request_write, run_requested_write, show_flash
     from sandbox import DEMO_KEY
     from sandbox.accounts import ACCOUNTS
 
@@ -135,8 +135,8 @@ def test_a_write_that_breaks_off_in_transport_is_audited_as_failed(
 def _forged_write() -> None:
     """A write sent by a script as if a (disabled) control had been triggered anyway."""
     from client.inputs import slug_for
-    from components.core.connection import current_connection
-    from components.core.writes import flash, show_flash, write_once
+    from components.core.cache.connection import current_connection
+    from components.core.writes.writes import flash, show_flash, write_once
     from sandbox import DEMO_KEY
     from sandbox.accounts import ACCOUNTS
 
@@ -214,9 +214,9 @@ def test_taking_an_editor_off_the_list_refuses_their_next_write(
 def _watch(subject: str) -> None:
     import streamlit as st
 
-    from components.core import history
-    from components.core.connection import current_connection
-    from components.core.writes import audited_store_write
+    from components.core.cache.connection import current_connection
+    from components.core.history import store as history
+    from components.core.writes.writes import audited_store_write
 
     conn = current_connection()
     changed = audited_store_write(
@@ -245,9 +245,9 @@ def test_watchlist_changes_are_checked_and_audited(store: HistoryStore, live_env
 def _unwatch(subject: str) -> None:
     import streamlit as st
 
-    from components.core import history
-    from components.core.connection import current_connection
-    from components.core.writes import audited_store_write
+    from components.core.cache.connection import current_connection
+    from components.core.history import store as history
+    from components.core.writes.writes import audited_store_write
 
     conn = current_connection()
     changed = audited_store_write(
@@ -297,11 +297,11 @@ def test_an_unusable_history_database_never_stops_a_write(
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the database's folder should be")
     monkeypatch.setenv("DASHBOARD_DATABASE_URL", f"sqlite:///{blocker}/history.sqlite3")
-    with caplog.at_level(logging.WARNING, logger="components.core.write_audit"):
+    with caplog.at_level(logging.WARNING, logger="components.core.writes.write_audit"):
         at = _add_on_the_page(open_page(TRACKED, domain=SITE))
     assert not at.exception
     assert any("Now tracking" in s.value for s in at.success)
     assert _posts(live_env) == 1
-    logged = [r.getMessage() for r in caplog.records if r.name == "components.core.write_audit"]
+    logged = [r.getMessage() for r in caplog.records if r.name == "components.core.writes.write_audit"]
     assert any("audit row for add_tracked_keyword (sent) not written" in line for line in logged)
     assert not any(DEMO_KEY in line for line in logged)

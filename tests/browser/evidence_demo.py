@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from client.settings import key_fingerprint
-from components.core.history import DEMO_ALERT_DAYS, seed_demo_history
+from components.core.history.store import DEMO_ALERT_DAYS, seed_demo_history
 from sandbox import DEMO_KEY
+from services.alerts.evaluate import evaluate_alerts
 from store import HistoryStore
 from store.audit import AuditEvent
 from tests.store.alert_history import lookup
@@ -104,14 +105,14 @@ def _rival_and_keyword(store: HistoryStore) -> None:
         ],
         source="job",
     )
-    store.evaluate_alerts(ACCOUNT, as_of=days[-1], days=len(days))
+    evaluate_alerts(store, ACCOUNT, as_of=days[-1], days=len(days))
 
 
 def demo_with_every_rule(url: str) -> None:
     """Seed the store at ``url`` (a new SQLite file) as described above."""
     with HistoryStore.open(url) as store:
         seed_demo_history(store, ACCOUNT, DEMO_KEY, PINNED)
-        store.evaluate_alerts(ACCOUNT, as_of=PINNED, days=DEMO_ALERT_DAYS)
+        evaluate_alerts(store, ACCOUNT, as_of=PINNED, days=DEMO_ALERT_DAYS)
         store.record_audit(
             AuditEvent(
                 person="ann@acme.com",
@@ -124,5 +125,5 @@ def demo_with_every_rule(url: str) -> None:
                 at=datetime.combine(MAPS_DAY - timedelta(days=20), time(9), tzinfo=UTC),
             )
         )
-        store.evaluate_alerts(ACCOUNT, as_of=MAPS_DAY, days=1)
+        evaluate_alerts(store, ACCOUNT, as_of=MAPS_DAY, days=1)
         _rival_and_keyword(store)

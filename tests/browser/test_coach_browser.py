@@ -9,7 +9,7 @@ import pytest
 
 from client import ApiClient
 from components.coach import rules as coach
-from components.core.sidebar import quota_colour
+from components.core.ui.sidebar import quota_colour
 from sandbox import DEMO_KEY, SandboxServer
 from tests.browser.tabs import BrowserProfile, screenshot, settled
 from tests.sandbox_picks import domain_for_issue

@@ -5,9 +5,9 @@ the Domain overview) and pages in the sidebar's navigation that share the Domain
 and into the address).
 
 Streamlit writes each query-string change of a page switch as a history entry of its own; the app folds
-them into one (components/core/browser_history.py). Without that, Back showed an empty Domain overview
+them into one (components/core/nav/browser_history.py). Without that, Back showed an empty Domain overview
 twice before returning. On Back between two pages with the Domain field Streamlit also dropped the
-field from the address (components/core/shared_inputs.py puts it back).
+field from the address (components/core/nav/shared_inputs.py puts it back).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from urllib.parse import quote, urlencode
 
 import pytest
 
-from components.core import pages
+from components.core.nav import pages
 from sandbox import DEMO_KEY
 from tests.apptest.test_fault_matrix import CATALOGUE
 from tests.browser.tabs import BrowserProfile, ServedApp, go_to, new_tab, settled

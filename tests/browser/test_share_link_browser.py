@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 
 from bench.harness import app_process
 from client.settings import key_fingerprint
-from components.core.history import seed_demo_history
+from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from store.reports.links import ANYONE, EXPIRED, NOT_VALID, REVOKED

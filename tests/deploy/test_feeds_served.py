@@ -23,8 +23,8 @@ from bench.deployment import NGINX, nginx_front
 from bench.harness import ROOT, app_process
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY, SandboxServer
+from services.reports.feeds import refresh_feeds
 from store import HistoryStore
-from store.reports.feeds import refresh_feeds
 from tests.store.samples import lookup
 
 ACCOUNT = key_fingerprint(DEMO_KEY)

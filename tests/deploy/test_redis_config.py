@@ -16,7 +16,7 @@ import pytest
 import redis
 
 from bench.deployment import REDIS_CONFIG, ROOT, redis_server
-from components.core import redis_cache
+from components.core.cache import redis_cache
 
 ENV_EXAMPLE = ROOT / "deploy" / "systemd" / "authority-dashboard.env.example"
 

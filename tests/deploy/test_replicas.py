@@ -17,7 +17,7 @@ from playwright.sync_api import Page
 
 from bench.deployment import Front, RedisServer, Replica, Route
 from client.settings import key_fingerprint
-from components.core.history import WATCHED_TTL_S
+from components.core.history.store import WATCHED_TTL_S
 from sandbox import DEMO_KEY, SandboxServer
 from store.history import HistoryStore
 from tests.browser.tabs import BrowserProfile, settled

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
+from services.alerts.evaluate import evaluate_alerts
 from store import HistoryStore
 from store.audit import AuditEvent
 from tests.store.alert_history import lookup
@@ -103,4 +104,4 @@ def every_rule_history(store: HistoryStore, account: str, own: str, slug: str, s
             at=datetime.combine(day(0), time(9), tzinfo=UTC),
         )
     )
-    store.evaluate_alerts(account, as_of=day(LAST), days=LAST + 1)
+    evaluate_alerts(store, account, as_of=day(LAST), days=LAST + 1)

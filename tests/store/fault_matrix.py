@@ -34,9 +34,9 @@ from sandbox import data as sandbox_data
 from sandbox.accounts import ACCOUNTS
 from sandbox.faults import NAMED_FAULTS, STATUS_FAULTS
 from sandbox.keyword_data import serp_on
+from services.cli import Lines, record_snapshot
+from services.jobs import snapshot
 from store import HistoryStore
-from store.cli import Lines, record_snapshot
-from store.jobs import snapshot
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 DAY = date(2025, 1, 6)

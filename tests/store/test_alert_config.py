@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from store.alerts.config import AlertConfig, AlertConfigError, EmailConfig
+from services.alerts.config import AlertConfig, AlertConfigError, EmailConfig
 
 WEBHOOK = "https://hooks.example.com/services/T000/B000/s3cr3t-token"
 PASSWORD = "mail-pa55word"

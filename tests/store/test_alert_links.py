@@ -13,10 +13,10 @@ from urllib.parse import parse_qs, urlsplit
 import pandas as pd
 from sqlalchemy import text
 
+from analysis.links import alert_query, alert_url
+from services.alerts.digest import digest_alert_url
+from services.alerts.messages import alert_link, outgoing
 from store import HistoryStore
-from store.alerts import alert_query, alert_url
-from store.alerts.digest import digest_alert_url
-from store.alerts.messages import alert_link, outgoing
 from store.engine import make_engine
 from store.migrations import HEAD_REVISION, upgrade
 from store.models import AlertRow

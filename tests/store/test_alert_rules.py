@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from services.alerts.evaluate import evaluate_alerts
 from store import HistoryStore
 from store.audit import AuditEvent
 from tests.store.alert_history import (
@@ -33,7 +34,7 @@ def store(tmp_path: Path) -> Iterator[HistoryStore]:
 
 def evaluate(store: HistoryStore, last: int, days: int, account: str = ACCOUNT) -> pd.DataFrame:
     """Evaluate ``days`` days ending ``day(last)``; every alert of the account, oldest first."""
-    store.evaluate_alerts(account, as_of=day(last), days=days)
+    evaluate_alerts(store, account, as_of=day(last), days=days)
     return store.alerts(account, state="all").iloc[::-1].reset_index(drop=True)
 
 
@@ -78,7 +79,7 @@ def test_nothing_fires_without_an_earlier_snapshot_to_compare_to(store: HistoryS
     store.record_lookup(
         ACCOUNT, lookup(OWN, dr=10, validated=False, verified=False, referring=1), day(0), "job"
     )
-    assert store.evaluate_alerts(ACCOUNT, as_of=day(0)).new == 0
+    assert evaluate_alerts(store, ACCOUNT, as_of=day(0)).new == 0
     assert store.alerts(ACCOUNT, state="all").empty
 
 
@@ -288,27 +289,27 @@ def _drop_history(store: HistoryStore) -> None:
 
 def test_evaluating_the_same_days_again_records_nothing_new(store: HistoryStore) -> None:
     _drop_history(store)
-    first = store.evaluate_alerts(ACCOUNT, as_of=day(8), days=9)
+    first = evaluate_alerts(store, ACCOUNT, as_of=day(8), days=9)
     assert (first.new, first.known, first.by_rule) == (1, 0, {"authority_drop": 1})
-    again = store.evaluate_alerts(ACCOUNT, as_of=day(8), days=9)
+    again = evaluate_alerts(store, ACCOUNT, as_of=day(8), days=9)
     assert (again.new, again.known, again.by_rule) == (0, 1, {})
     # The default day is the latest snapshot day; the alert is about day 7, so day 8 alone finds nothing.
-    assert store.evaluate_alerts(ACCOUNT).new == 0
+    assert evaluate_alerts(store, ACCOUNT).new == 0
     assert len(store.alerts(ACCOUNT, state="all")) == 1
 
 
 def test_a_disabled_rule_does_not_fire_and_a_threshold_decides(store: HistoryStore) -> None:
     _drop_history(store)
     store.set_alert_setting(ACCOUNT, "authority_drop", threshold=2, enabled=False, person="ann@acme.com")
-    assert store.evaluate_alerts(ACCOUNT, as_of=day(8), days=9).new == 0
+    assert evaluate_alerts(store, ACCOUNT, as_of=day(8), days=9).new == 0
     store.set_alert_setting(ACCOUNT, "authority_drop", threshold=4, enabled=True, person="ann@acme.com")
-    assert store.evaluate_alerts(ACCOUNT, as_of=day(8), days=9).new == 0
+    assert evaluate_alerts(store, ACCOUNT, as_of=day(8), days=9).new == 0
     store.set_alert_setting(ACCOUNT, "authority_drop", threshold=3, enabled=True, person="ann@acme.com")
-    assert store.evaluate_alerts(ACCOUNT, as_of=day(8), days=9).by_rule == {"authority_drop": 1}
+    assert evaluate_alerts(store, ACCOUNT, as_of=day(8), days=9).by_rule == {"authority_drop": 1}
 
 
 def test_one_accounts_history_never_makes_another_accounts_alerts(store: HistoryStore) -> None:
     _drop_history(store)
-    assert store.evaluate_alerts(OTHER_ACCOUNT, as_of=day(8), days=9).new == 0
-    assert store.evaluate_alerts(ACCOUNT, as_of=day(8), days=9).new == 1
+    assert evaluate_alerts(store, OTHER_ACCOUNT, as_of=day(8), days=9).new == 0
+    assert evaluate_alerts(store, ACCOUNT, as_of=day(8), days=9).new == 1
     assert store.alerts(OTHER_ACCOUNT, state="all").empty

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from client.settings import key_fingerprint
-from components.core.history import seed_demo_history
+from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.clock import today
 from sandbox.demo_history import lookup_on
+from services.alerts.evaluate import evaluate_alerts
+from services.cli import main
 from store import HistoryStore
-from store.cli import main
 from tests.store.alert_history import OWN, day, lookup, record_lookups, watch_own
 from tests.store.local_servers import webhook_receiver
 from tests.store.samples import OTHER_ACCOUNT, tracked
@@ -149,7 +150,7 @@ def test_the_demo_historys_last_week_has_alerts_with_titles_and_chart_links(tmp_
     account = key_fingerprint(DEMO_KEY)
     with HistoryStore.open(f"sqlite:///{tmp_path / 'demo.sqlite3'}") as store:
         seed_demo_history(store, account, DEMO_KEY, today())  # as the app seeds it in Sandbox mode
-        report = store.evaluate_alerts(account, days=7)
+        report = evaluate_alerts(store, account, days=7)
         assert report.new >= 1 and report.by_rule, report
         alerts = store.alerts(account)
         assert len(alerts) == report.new
@@ -158,4 +159,4 @@ def test_the_demo_historys_last_week_has_alerts_with_titles_and_chart_links(tmp_
             and alerts["chart"].isin(["domain", "keyword", "trust_map"]).all()
         )
         assert (alerts["day"].dt.date >= today() - timedelta(days=6)).all()
-        assert store.evaluate_alerts(account, days=7).new == 0
+        assert evaluate_alerts(store, account, days=7).new == 0

@@ -22,10 +22,10 @@ from client.settings import key_fingerprint
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.clock import today
 from sandbox.demo_history import lookup_on
+from services.alerts.config import AlertConfig
+from services.alerts.webhook import DeliveryReport, deliver_pending
+from services.cli import main
 from store import HistoryStore
-from store.alerts.config import AlertConfig
-from store.alerts.webhook import DeliveryReport, deliver_pending
-from store.cli import main
 from tests.store.alert_history import OWN
 from tests.store.alert_samples import T0, add_alert, delivery
 from tests.store.local_servers import webhook_receiver

@@ -18,9 +18,8 @@ import pandas as pd
 import pytest
 
 from client.settings import key_fingerprint
-from store import HistoryStore
-from store.alerts.config import AlertConfig, EmailConfig
-from store.alerts.digest import (
+from services.alerts.config import AlertConfig, EmailConfig
+from services.alerts.digest import (
     AccountDigest,
     Digest,
     KeywordMove,
@@ -29,8 +28,9 @@ from store.alerts.digest import (
     period_words,
     render_html,
 )
-from store.alerts.digest_text import render_text
-from store.jobs.digest import account_digest, run_digest
+from services.alerts.digest_text import render_text
+from services.jobs.digest import account_digest, run_digest
+from store import HistoryStore
 from tests.store.alert_samples import add_alert
 from tests.store.local_servers import free_port, self_signed_certificate, smtp_server
 from tests.store.samples import OTHER_ACCOUNT, keyword_report, lookup, tracked

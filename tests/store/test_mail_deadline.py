@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from store.alerts.config import AlertConfig, AlertConfigError, EmailConfig
-from store.alerts.mail import MailError, build_message, send_message
+from services.alerts.config import AlertConfig, AlertConfigError, EmailConfig
+from services.alerts.mail import MailError, build_message, send_message
 from tests.store.local_servers import trickling_server
 from tests.store.test_delivery_deadlines import GUARD_S, guarded
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from store.alerts.config import AlertConfig, AlertConfigError, EmailConfig
-from store.alerts.mail import MailError, build_message, is_loopback, send_message
+from services.alerts.config import AlertConfig, AlertConfigError, EmailConfig
+from services.alerts.mail import MailError, build_message, is_loopback, send_message
 from tests.store.local_servers import own_address, smtp_server
 
 PASSWORD = "smtp-pa55word"

@@ -1,6 +1,6 @@
 """The market view's history: every watched keyword's whole top 10 kept per day (SQLite and PostgreSQL),
 and ``python -m store visibility`` matching visibility and share of voice recomputed straight from the
-sandbox's own keyword reports, with the formulas written out here independently of ``store.market``."""
+sandbox's own keyword reports, with the formulas written out here independently of ``analysis.market``."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from datetime import date, timedelta
 
 import pytest
 
+from analysis.market import DEFAULT_CTR
 from client.models import KeywordReport, SerpResult
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
 from sandbox.demo_history import keyword_report_on
+from services.cli import main
 from store import HistoryStore
-from store.cli import main
-from store.market import DEFAULT_CTR
 from store.rows import Unusable
 
 ACCOUNT = key_fingerprint(DEMO_KEY)

@@ -21,16 +21,17 @@ import pandas as pd
 import pytest
 
 from client.settings import key_fingerprint
-from components.core.history import seed_demo_history
+from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox.faults import HOSTILE_SCRIPT
+from services.alerts.evaluate import evaluate_alerts
+from services.cli import Lines, record_snapshot
+from services.reports.branding import APP_NAME, Branding, branding_from
+from services.reports.document import BuiltReport, EmptyPeriod, UnknownSite, build_report
+from services.reports.render import ChartRenderer, PdfUnavailable, RendererUnavailable, shared_renderer
 from store import HistoryStore
-from store.cli import Lines, record_snapshot
 from store.notes import Note
-from store.reports.branding import APP_NAME, Branding, branding_from
-from store.reports.build import BuiltReport, EmptyPeriod, UnknownSite, build_report
 from store.reports.period import Period, parse_month
-from store.reports.render import ChartRenderer, PdfUnavailable, RendererUnavailable, shared_renderer
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 TODAY = date(2026, 11, 26)
@@ -83,7 +84,7 @@ def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HistoryStor
     url = f"sqlite:///{tmp_path_factory.mktemp('report') / 'history.sqlite3'}"
     with HistoryStore.open(url) as store:
         seed_demo_history(store, ACCOUNT, DEMO_KEY, TODAY)
-        store.evaluate_alerts(ACCOUNT, days=60)
+        evaluate_alerts(store, ACCOUNT, days=60)
         yield store
 
 
@@ -226,7 +227,7 @@ def test_a_renderer_that_stops_answering_fails_with_a_message_instead_of_hanging
     # kaleido's own trap: a wrong option kills its server thread, and the next chart waits forever.
     script = """
 import sys, kaleido, plotly.graph_objects as go
-from store.reports.render import ChartRenderer, RendererUnavailable
+from services.reports.render import ChartRenderer, RendererUnavailable
 kaleido.start_sync_server(page="wrong option name", silence_warnings=True)
 try:
     ChartRenderer(timeout_s=2).svg(go.Figure(go.Bar(y=[1])), 300, 200)
@@ -264,7 +265,7 @@ def demo_url(demo_store: HistoryStore, monkeypatch: pytest.MonkeyPatch, tmp_path
 def test_the_report_command_writes_the_pdf_and_prints_its_path_last(
     demo_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from store.cli import main
+    from services.cli import main
 
     assert main(["report", "--site", SITE, "--month", "2026-10", "--database-url", demo_url]) == 0
     path = Path(capsys.readouterr().out.splitlines()[-1])
@@ -304,7 +305,7 @@ def test_the_report_command_writes_the_pdf_and_prints_its_path_last(
 def test_the_report_command_refuses_in_one_line_with_exit_2(
     demo_url: str, arguments: list[str], said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from store.cli import main
+    from services.cli import main
 
     assert main(["report", *arguments, "--database-url", demo_url]) == 2
     captured = capsys.readouterr()

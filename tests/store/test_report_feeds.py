@@ -13,9 +13,8 @@ import pytest
 
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY, SandboxServer
-from store import HistoryStore
-from store.cli import main
-from store.reports.feeds import (
+from services.cli import main
+from services.reports.feeds import (
     FEEDS_DIR_ENV,
     KEYWORD_COLUMNS,
     SITE_COLUMNS,
@@ -23,6 +22,7 @@ from store.reports.feeds import (
     importdata_formula,
     refresh_feeds,
 )
+from store import HistoryStore
 from tests.store.samples import ACCOUNT, lookup, tracked
 
 DAY = date(2026, 10, 5)
@@ -56,11 +56,14 @@ def test_a_site_feed_holds_the_recorded_days_in_the_documented_columns(
         "traffic",
         "referring_domains",
         "backlinks",
+        "visibility",
+        "share_of_voice",
     )
+    # No watched keyword has a top 10 recorded: the visibility fields are empty, never 0.
     assert _lines(tmp_path / f"{feed.token}.csv") == [  # no header: the first line is data
-        ["2026-10-05", "example.com", "41", "36", "70", "1000", "5000", "90000"],
-        ["2026-10-06", "example.com", "42", "37", "70", "1001", "5000", "90000"],
-        ["2026-10-07", "example.com", "44", "39", "70", "1002", "5000", "90000"],
+        ["2026-10-05", "example.com", "41", "36", "70", "1000", "5000", "90000", "", ""],
+        ["2026-10-06", "example.com", "42", "37", "70", "1001", "5000", "90000", "", ""],
+        ["2026-10-07", "example.com", "44", "39", "70", "1002", "5000", "90000", "", ""],
     ]
     (listed,) = store.feeds(ACCOUNT, "example.com")
     assert listed.refreshed_at == NOW

@@ -24,12 +24,12 @@ import pytest
 from sqlalchemy import select
 
 from client.settings import key_fingerprint
+from services.alerts.config import EmailConfig
+from services.jobs.reports import ReportsRun, reports_pass, run_reports
+from services.reports.document import EmptyPeriod
+from services.reports.render import html_to_pdf
 from store import HistoryStore
-from store.alerts.config import EmailConfig
-from store.jobs.reports import ReportsRun, reports_pass, run_reports
-from store.reports.build import EmptyPeriod
 from store.reports.period import Period, last_month
-from store.reports.render import html_to_pdf
 from store.reports.schedules import SENDS, BadSchedule, check_recipients
 from tests.polling import until
 from tests.store.local_servers import free_port, smtp_server, trickling_server

@@ -10,12 +10,12 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from client.settings import key_fingerprint
-from components.core.history import seed_demo_history
+from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY
 from sandbox.demo_history import demo_subjects
+from services.alerts.config import EmailConfig
+from services.jobs.reports import reports_pass
 from store import HistoryStore
-from store.alerts.config import EmailConfig
-from store.jobs.reports import reports_pass
 from tests.store.local_servers import smtp_server
 
 ACCOUNT = key_fingerprint(DEMO_KEY)

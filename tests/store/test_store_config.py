@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from services.cli import main
 from store import HistoryStore, database_url, display_url
-from store.cli import main
 from store.config import APP_ROOT
 from store.migrations import head_revision
 from tests.store.postgres import PostgresServer

@@ -6,14 +6,14 @@ from datetime import date, timedelta
 
 import pandas as pd
 
-from store import HistoryStore
-from store.queries import (
+from schema.history import (
     DOMAIN_COLUMNS,
     KEYWORD_BEST_COLUMNS,
     KEYWORD_COLUMNS,
     LINK_COLUMNS,
     TRUST_TOTAL_COLUMNS,
 )
+from store import HistoryStore
 from tests.store import samples
 from tests.store.samples import ACCOUNT
 

@@ -17,9 +17,9 @@ from client.settings import key_fingerprint
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox import data as sandbox_data
 from sandbox.keyword_data import serp_on
+from services.cli import main
+from services.jobs.snapshot import SubjectResult
 from store import HistoryStore
-from store.cli import main
-from store.jobs.snapshot import SubjectResult
 from tests.sandbox_picks import listed_domains, new_domain
 
 AS_OF = "2025-01-06"

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from client.settings import key_fingerprint
+from services.alerts.evaluate import evaluate_alerts
+from services.cli import main
 from store import HistoryStore
-from store.cli import main
 from tests.store.alert_history import OWN, day, lookup, record_lookups, watch_own
 from tests.store.local_servers import smtp_server, webhook_receiver
 
@@ -49,7 +50,7 @@ def url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
         store.watch(EDITOR, "domain", EDITOR_SITE)
         drops = [lookup(EDITOR_SITE, dr=dr) for dr in [30] * 7 + [24, 24]]
         store.seed(EDITOR, lookups=[(day(n), answer) for n, answer in enumerate(drops)], source="browsing")
-        found = store.evaluate_alerts(EDITOR, as_of=AS_OF, days=9, channels=("webhook",))
+        found = evaluate_alerts(store, EDITOR, as_of=AS_OF, days=9, channels=("webhook",))
         assert found.new == 1
     return database
 

@@ -11,8 +11,8 @@ from client.settings import key_fingerprint
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.keyword_data import serp_on
+from services.cli import main
 from store import HistoryStore
-from store.cli import main
 from tests.sandbox_picks import new_domain
 
 ACCOUNT = key_fingerprint(DEMO_KEY)

@@ -13,9 +13,10 @@ from datetime import date, timedelta
 
 from sqlalchemy import update
 
+from services.alerts.config import AlertConfig
+from services.alerts.evaluate import evaluate_alerts
+from services.alerts.webhook import DeliveryReport, backoff, deliver_pending
 from store import HistoryStore
-from store.alerts.config import AlertConfig
-from store.alerts.webhook import DeliveryReport, backoff, deliver_pending
 from tests.store.alert_samples import DELIVERIES, T0, add_alert, delivery
 from tests.store.local_servers import webhook_receiver
 from tests.store.samples import ACCOUNT, OTHER_ACCOUNT, lookup
@@ -190,9 +191,9 @@ def test_alerts_found_by_evaluation_reach_the_webhook_once_and_the_app_shows_the
         + [(day, lookup("quiet.com", dr=40 if day < last else 33)) for day in days],
     )
     # Found before a webhook was configured: kept in the app, never sent.
-    unsent = store.evaluate_alerts(ACCOUNT, as_of=before_last, channels=())
+    unsent = evaluate_alerts(store, ACCOUNT, as_of=before_last, channels=())
     assert unsent.by_rule.get("authority_drop", 0) >= 1
-    found = store.evaluate_alerts(ACCOUNT, as_of=last, channels=("webhook",))
+    found = evaluate_alerts(store, ACCOUNT, as_of=last, channels=("webhook",))
     assert found.by_rule.get("authority_drop", 0) >= 1
     lines: list[str] = []
     with webhook_receiver() as receiver:

@@ -1,4 +1,4 @@
-"""The cookie that carries a deep link across sign-in (components/core/after_sign_in.py): it names a page
+"""The cookie that carries a deep link across sign-in (components/core/auth/after_sign_in.py): it names a page
 of this app and its query, round-trips them, refuses anything else, and never holds or yields text that
 could break out of the page script it is written by."""
 
@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from components.core import pages
-from components.core.after_sign_in import MAX_CHARS, decode, encode
+from components.core.auth.after_sign_in import MAX_CHARS, decode, encode
+from components.core.nav import pages
 
 #: What a cookie value and a page address may contain: nothing a script string or a cookie would read.
 PERCENT_ENCODED = re.compile(r"^[A-Za-z0-9%._~+=&/?-]*$")

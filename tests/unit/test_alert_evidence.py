@@ -10,16 +10,18 @@ from datetime import date, timedelta
 import pandas as pd
 import pytest
 
+from analysis import links
+from analysis.figures.history_frames import largest_moves
+from analysis.links import alert_query
 from components.history import evidence
 from components.history.widgets.churn import compared_days
 from components.history.widgets.keywords import asked_site
 from components.history.widgets.pieces import LINK_PARAM, SITE_PARAM
-from store.alerts import RuleSetting, alert_query, links
+from schema.history import DOMAIN_COLUMNS, KEYWORD_COLUMNS
+from services.alerts.link_rules import Partner, partner_findings, trust_map_findings
+from services.alerts.rules import domain_findings, keyword_findings
+from store.alerts import RuleSetting
 from store.alerts.catalog import RULES
-from store.alerts.link_rules import Partner, partner_findings, trust_map_findings
-from store.alerts.rules import domain_findings, keyword_findings
-from store.figures.history_frames import largest_moves
-from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS
 from tests.unit.test_purity import first_to_load_streamlit
 
 D0 = date(2025, 3, 3)

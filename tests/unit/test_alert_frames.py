@@ -9,6 +9,8 @@ from datetime import UTC, date, datetime
 import pandas as pd
 import pytest
 
+from analysis import links
+from analysis.links import chart_query
 from components.alerts.frames import (
     alert_frame,
     alert_words,
@@ -31,7 +33,7 @@ from components.history.widgets.pieces import (
     LINK_PARAM,
     TAB_KEY,
 )
-from store.alerts import ALERT_COLUMNS, RULES, RuleSetting, chart_query, links
+from store.alerts import ALERT_COLUMNS, RULES, RuleSetting
 
 
 def _rows(*alerts: dict) -> pd.DataFrame:

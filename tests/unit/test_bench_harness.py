@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bench.harness import PAGE_VISITS, Figures
-from components.core import pages
+from components.core.nav import pages
 
 
 def test_figures_print_name_value_unit_and_ratio(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,5 +1,5 @@
-"""What the charts mark (``store.market.markers``): Google's shipped updates, the days a group's keywords
-changed, which notes a chart shows; and how a marker is drawn (``store.figures.markers``)."""
+"""What the charts mark (``analysis.market.markers``): Google's shipped updates, the days a group's keywords
+changed, which notes a chart shows; and how a marker is drawn (``analysis.figures.markers``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from datetime import date, timedelta
 import pandas as pd
 import plotly.graph_objects as go
 
-from store.figures.markers import add_markers
-from store.market.markers import (
+from analysis.figures.markers import add_markers
+from analysis.market.markers import (
     MARKER_COLUMNS,
     google_updates,
     keyword_set_markers,

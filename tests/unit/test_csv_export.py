@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import streamlit as st
 
-from components.core.tables import column_labels, humanised, readable_frame, safe_csv
+from components.core.ui.tables import column_labels, humanised, readable_frame, safe_csv
 
 
 def _rows(data: bytes) -> list[list[str]]:

@@ -8,10 +8,10 @@ from datetime import date, timedelta
 import pandas as pd
 import pytest
 
-from components.history.source import FrameSource, QueryCache
-from store.figures import history_charts as charts
-from store.figures import history_frames as frames
-from store.queries import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS
+from analysis.figures import history_charts as charts
+from analysis.figures import history_frames as frames
+from components.core.history.source import FrameSource, QueryCache
+from schema.history import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS
 
 START = date(2025, 1, 6)  # a Monday
 

@@ -8,10 +8,10 @@ from datetime import date, timedelta
 
 import pandas as pd
 
-from components.history.source import FrameSource
-from store.figures import history_charts as charts
-from store.figures import history_frames as frames
-from store.queries import KEYWORD_BEST_COLUMNS, KEYWORD_COLUMNS
+from analysis.figures import history_charts as charts
+from analysis.figures import history_frames as frames
+from components.core.history.source import FrameSource
+from schema.history import KEYWORD_BEST_COLUMNS, KEYWORD_COLUMNS
 
 START = date(2025, 1, 6)
 

@@ -10,8 +10,17 @@ import pytest
 
 from client import errors
 from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
+from components.common.wording import describe_error
 from components.keywords.charts import distribution_chart, serp_chart, suggestions_chart
-from components.keywords.frames.ranking import distribution_frame, parse_keyword_list, ranking_frame
+from components.keywords.frames.ranking import (
+    asked_words,
+    distribution_frame,
+    failure_words,
+    parse_keyword_list,
+    ranking_column_order,
+    ranking_frame,
+    ranking_note,
+)
 from components.keywords.frames.report import (
     gap_words,
     known_median,
@@ -28,7 +37,13 @@ from components.keywords.frames.suggestions import (
     sort_suggestions,
     suggestions_frame,
 )
-from components.keywords.frames.tracked import Usage, gap_reading, tracked_frame, usage
+from components.keywords.frames.tracked import (
+    Usage,
+    gap_reading,
+    tracked_column_order,
+    tracked_frame,
+    usage,
+)
 from sandbox.keyword_data import keyword_report, suggestions
 from tests.sandbox_picks import keyword_with_unknown_dr
 
@@ -204,6 +219,31 @@ def test_ranking_without_a_domain_orders_by_median_and_counts_unknowns() -> None
     assert frame["gap"].isna().all()
 
 
+def test_ranking_columns_hide_your_dr_and_put_a_failure_next_to_its_keyword() -> None:
+    easy = _report([20, 30, 40], user_dr=35)
+    shown = ranking_column_order(ranking_frame([("easy", easy)]))
+    assert "your_dr" not in shown and "known_results" not in shown and "error" not in shown
+    assert shown[:3] == ["rank", "keyword", "gap"]
+    failed = ranking_column_order(ranking_frame([("easy", easy), ("x", errors.ServerError("boom"))]))
+    assert failed[:3] == ["rank", "keyword", "error"] and failed.count("error") == 1
+
+
+def test_ranking_columns_without_a_domain_leave_the_empty_gap_out() -> None:
+    shown = ranking_column_order(ranking_frame([("a", _report([60, 70]))]))
+    assert not {"gap", "gap_words", "tier", "error"} & set(shown)
+
+
+def test_comparison_words_say_what_was_asked_and_how_it_is_ranked() -> None:
+    assert asked_words(3, 3) == "All 3 keywords were asked just now."
+    assert asked_words(1, 3).startswith("1 of 3 keywords were asked just now; the others came from")
+    said = describe_error(errors.ServerError("boom"))
+    assert failure_words(errors.ServerError("boom")) == f"{said.title}: {said.advice}"
+    ranked = ranking_note(35, has_domain=True, tier_note="TIERS.")
+    assert ranked.startswith("Your DR: 35. Ranked by gap") and ranked.endswith("TIERS.")
+    plain = ranking_note(None, has_domain=False, tier_note="TIERS.")
+    assert plain.startswith("Ranked by median DR.") and plain.endswith("Add your domain to rank by your gap.")
+
+
 def test_distribution_chart_has_one_box_per_keyword_in_ranking_order() -> None:
     easy, hard = _report([20, None, 40], user_dr=35), _report([70, 90], user_dr=35)
     easy.keyword, hard.keyword = "easy", "hard"
@@ -270,6 +310,10 @@ def test_tracked_frame_position_change_and_missing_impressions() -> None:
     assert frame["median_dr"].isna().tolist() == [False, True]
     use = usage(listing)
     assert use.at_limit and use.checks_left == 7
+    # Shown at first: what fits a laptop screen, minus the optional columns nobody has a value in.
+    assert tracked_column_order(frame) == [
+        "keyword", "user_position", "position_change", "median_dr", "gap", "impressions", "last_checked_at"
+    ]  # fmt: skip
     assert use.uncapped_checks_words is None  # a plan with an allowance shows it as a meter
 
 

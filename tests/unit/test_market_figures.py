@@ -1,4 +1,4 @@
-"""``store.market``: visibility, share of voice, churn and DR spread on hand-made top 10s whose figures
+"""``analysis.market``: visibility, share of voice, churn and DR spread on hand-made top 10s whose figures
 can be worked out on paper, and the CTR curve a team may set in its secrets."""
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from store.market import (
+from analysis.market import (
     DEFAULT_CTR,
     CtrCurveError,
     ctr_curve,
     dr_spread,
-    load_ctr_curve,
     one_top10_per_keyword,
     serp_churn,
     visibility_and_share,
 )
+from services.market import load_ctr_curve
 
 DAY1, DAY2 = date(2026, 3, 1), date(2026, 3, 2)
 
@@ -136,7 +136,7 @@ def test_a_curve_that_cannot_weigh_positions_is_refused_in_plain_words(curve: li
 
 
 def test_a_keywords_volume_is_its_latest_search_volume_else_its_impressions() -> None:
-    from components.market.frames import search_volumes
+    from analysis.market.standing import search_volumes
 
     rows = pd.DataFrame(
         {

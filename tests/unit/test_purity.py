@@ -2,7 +2,8 @@
 
 Pure means every frame and chart builder (``components/<feature>/frames.py`` or its ``frames/``
 package, ``charts.py``), the shared helpers in ``components/common/``, the coach's rules, the whole
-API client and the whole history store (``store/``, which the daily job runs without the app). They
+API client, the analysis, the services and the history store (which the daily job and the commands
+run without the app). They
 are found by walking the tree, so a new feature's ``frames.py`` is covered the day it lands, and a
 Streamlit import slipped into one of them (even through a helper it imports) fails here.
 """
@@ -16,6 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 #: A module under components/ is pure when one of its path parts is one of these (file or package).
 PURE_PARTS = frozenset({"frames", "charts", "common", "rules"})
+#: The packages below components/: none of them may load Streamlit (the daily job and the commands run
+#: them without the app).
+LAYERS_WITHOUT_STREAMLIT = ("client", "schema", "analysis", "services", "store")
 #: Run only by Alembic inside a migration (importing it alone is an error by design).
 NOT_IMPORTABLE_ALONE = frozenset({"store.migrations.env"})
 #: Imports each module named on its command line in turn and prints the first one after whose import
@@ -36,13 +40,15 @@ def _module_name(path: Path) -> str:
 
 
 def declared_pure_modules() -> list[str]:
-    """Every module of client/ and store/, and of components/ on a pure path, in a stable order."""
+    """Every module of client/, schema/, analysis/, services/ and store/, and of components/ on a pure
+    path, in a stable order."""
     in_components = [
         path
         for path in (ROOT / "components").rglob("*.py")
         if PURE_PARTS & set(path.relative_to(ROOT / "components").with_suffix("").parts)
     ]
-    everywhere = [*(ROOT / "client").rglob("*.py"), *(ROOT / "store").rglob("*.py"), *in_components]
+    layers = [path for layer in LAYERS_WITHOUT_STREAMLIT for path in (ROOT / layer).rglob("*.py")]
+    everywhere = [*layers, *in_components]
     return sorted({_module_name(path) for path in everywhere} - NOT_IMPORTABLE_ALONE)
 
 
@@ -57,13 +63,15 @@ def first_to_load_streamlit(modules: list[str]) -> str:
 
 def test_the_walk_finds_every_kind_of_pure_module() -> None:
     modules = declared_pure_modules()
-    assert "client.api" in modules and "store.figures.common" in modules
-    assert "store.history" in modules and "store.jobs.snapshot" in modules
+    assert "client.api" in modules and "analysis.figures.common" in modules
+    assert "store.history" in modules and "services.jobs.snapshot" in modules
     assert any(name.startswith("components.coach.rules") for name in modules)
     for kind in ("frames", "charts"):
         assert len([name for name in modules if f".{kind}" in name]) >= 5, f"too few {kind} modules found"
     # The probe can tell: a module that does load Streamlit is named.
-    assert first_to_load_streamlit(["client.models", "components.core.errors"]) == "components.core.errors"
+    assert (
+        first_to_load_streamlit(["client.models", "components.core.ui.errors"]) == "components.core.ui.errors"
+    )
 
 
 def test_no_pure_module_loads_streamlit() -> None:

@@ -15,7 +15,7 @@ from client.bulk import ItemResult
 from client.inputs import parse_domain_list
 from client.models import Categories, DomainRating, SiteCheck, Snippets, TrustMap
 from components.common.wording import describe_error
-from components.core.tables import FORMULA_START, defuse_cell, safe_csv
+from components.core.ui.tables import FORMULA_START, defuse_cell, safe_csv
 from components.research.charts import (
     MAX_BARS,
     breakdown_chart,
@@ -25,15 +25,18 @@ from components.research.charts import (
 )
 from components.research.frames.bulk import (
     MAX_UPLOAD_BYTES,
+    QuotaPlan,
     UploadError,
     bulk_frame,
     bulk_summary,
     domains_from_upload,
     duplicates_frame,
+    finished_run,
     list_summary,
     quota_plan,
     run_figures,
     skipped_frame,
+    start_label,
 )
 from components.research.frames.categories import categories_frame, max_per_site_text
 from components.research.frames.site_check import (
@@ -252,6 +255,33 @@ def test_run_figures_add_up_and_agree_with_what_was_cached() -> None:
     assert (figures.failed, figures.not_checked, figures.checked) == (1, 1, 3)
     assert figures.checked == figures.spent + figures.from_cache + figures.failed
     assert figures.progress_text() == "Checked 3 of 5: 1 quota unit spent, 1 from the cache"
+
+
+def test_a_finished_run_keeps_the_order_given_and_says_what_ended_it() -> None:
+    rating = DomainRating(domain="x.com", dr=1)
+    quota = errors.PaymentRequiredError("Quota used up")
+    completed = [  # as they completed, not as typed
+        ItemResult("c.com", error=quota, skipped=True),
+        ItemResult("b.com", value=rating),
+        ItemResult("a.com", value=rating),
+    ]
+    run = finished_run(("a.com", "b.com", "c.com"), completed, {"b.com"})
+    assert run.domains == ("a.com", "b.com", "c.com")
+    assert list(run.frame["domain"]) == ["a.com", "b.com", "c.com"]
+    assert run.figures == run_figures(completed, {"b.com"}, total=3)
+    assert run.ended_by is quota
+    assert finished_run(("a.com",), completed[2:], ()).ended_by is None
+
+
+def test_the_start_button_says_what_a_run_costs_now() -> None:
+    assert start_label(3, QuotaPlan(("a.com", "b.com"), ("c.com",)), again=False) == (
+        "Check 3 domains (spends 2 quota units)"
+    )
+    assert start_label(1, QuotaPlan(("a.com",), ()), again=False) == "Check 1 domain (spends 1 quota unit)"
+    assert (
+        start_label(2, QuotaPlan((), ("a.com", "b.com")), again=True)
+        == "Check 2 domains again (all cached: free)"
+    )
 
 
 def test_bulk_chart_bars_per_domain_then_bands_when_many() -> None:

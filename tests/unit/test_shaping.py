@@ -14,7 +14,7 @@ from client.inputs import parse_domain_list
 from client.models import Lookup
 from components.common.text import escape_md, fmt_int, safe_http_url
 from components.common.wording import describe_error
-from components.core.tables import csv_file_name, safe_csv
+from components.core.ui.tables import csv_file_name, safe_csv
 from components.overview.charts import changes_chart, compare_chart
 from components.overview.frames import (
     backlinks_frame,

@@ -21,8 +21,8 @@ from client.growth_inputs import DiscoveryFilters
 from client.models import DomainRating, QuotaInfo
 from client.safe_urls import display_url
 from client.settings import key_fingerprint
-from components.core import announcements, cache_records, data, redis_cache, shared_cache
-from components.core.cache_records import Record, decode, encode, entry_key
+from components.core.cache import announcements, cache_records, data, redis_cache, shared_cache
+from components.core.cache.cache_records import Record, decode, encode, entry_key
 from sandbox import DEMO_KEY, FREE_KEY
 
 ROOT = "https://verifieddr.com"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.core.sidebar import (
+from analysis.figures.common import DOWN, UP
+from components.core.ui.sidebar import (
     QUOTA_BAR_KEY,
     QUOTA_LOOK,
     quota_bar_style,
@@ -12,7 +13,6 @@ from components.core.sidebar import (
     quota_level,
     quota_share,
 )
-from store.figures.common import DOWN, UP
 
 AMBER = QUOTA_LOOK["low"][0]
 

@@ -10,8 +10,8 @@ import pytest
 from client.errors import ApiTimeoutError, ConflictError, InvalidResponseError, PaymentRequiredError
 from client.growth_inputs import NewSite
 from client.models import QuotaInfo
-from components.core.forged_clicks import control_name
-from components.core.write_audit import describe, service_refusal, units_words
+from components.core.writes.forged_clicks import control_name
+from components.core.writes.write_audit import describe, service_refusal, units_words
 
 BODY = "Hi! Our readers would love your guide; shall we swap links? Secret offer inside."
 

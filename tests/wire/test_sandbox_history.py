@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from client.settings import key_fingerprint
-from components.core.history import seed_demo_history
+from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox.clock import EPOCH_DAY
 from sandbox.data import dr_for

@@ -13,7 +13,7 @@ import pytest
 from client import ApiClient, errors
 from client.growth_inputs import DiscoveryFilters
 from client.inputs import slug_for
-from components.core.cache_records import ANSWER_TYPES, MAX_RECORD_BYTES, Record, decode, encode
+from components.core.cache.cache_records import ANSWER_TYPES, MAX_RECORD_BYTES, Record, decode, encode
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 

@@ -16,11 +16,11 @@ from components.coach.charts import link_mix_chart, spam_chart
 from components.coach.frames import flagged_frame, link_mix_frame, links_frame, referring_frame
 from components.coach.widgets.pieces import show_evidence
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
-from components.core import data
-from components.core.connection import Connection
-from components.core.errors import show_error
-from components.core.pages import TRUST_MAP, link_to
-from components.core.tables import table_with_export
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.nav.pages import TRUST_MAP, link_to
+from components.core.ui.errors import show_error
+from components.core.ui.tables import table_with_export
 
 LINK_COLUMNS = {
     "domain": st.column_config.TextColumn("Domain", pinned=True),

@@ -15,11 +15,11 @@ from client.models import Lookup
 from components.coach import rules as coach
 from components.coach.widgets.pieces import action_card, data_used, score_text
 from components.common.text import escape_md, fmt_int
-from components.core import data
-from components.core.connection import Connection
-from components.core.errors import read_or_show_error
-from components.core.pages import EXCHANGES, link_to
-from components.core.sidebar import RESULT_PREFIX
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.nav.pages import EXCHANGES, link_to
+from components.core.ui.errors import read_or_show_error
+from components.core.ui.sidebar import RESULT_PREFIX
 
 #: Exchange candidates as the vdr CLI's "next" asks for them: traffic-validated, TrueDR 20+, a few.
 PARTNER_FILTERS = DiscoveryFilters(

@@ -13,8 +13,8 @@ from components.coach.charts import plan_chart
 from components.coach.frames import plan_frame
 from components.coach.widgets.pieces import LIFT_COLUMNS, heuristic_note, score_text, show_evidence
 from components.common.text import escape_md
-from components.core import data
-from components.core.tables import table_with_export
+from components.core.cache import data
+from components.core.ui.tables import table_with_export
 
 #: The goal input's bounds: TrueDR is 0–100, and a 90-day plan past +50 is not a plan.
 MAX_GOAL = 50

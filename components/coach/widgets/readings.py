@@ -22,8 +22,8 @@ from components.coach.widgets.pieces import (
     show_evidence,
 )
 from components.common.text import NOT_AVAILABLE, escape_md
-from components.core import data
-from components.core.tables import table_with_export
+from components.core.cache import data
+from components.core.ui.tables import table_with_export
 from components.overview.charts import changes_chart
 from components.overview.frames import changes_frame
 

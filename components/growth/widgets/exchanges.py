@@ -11,10 +11,11 @@ from client.growth_inputs import MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS, Discovery
 from client.growth_models import ExchangeCandidate, ExchangeContact
 from client.models import Lookup
 from components.common.text import escape_md
-from components.core import access, data
-from components.core.connection import Connection
-from components.core.tables import WRAPPED_ROW_HEIGHT, table_with_export
-from components.core.writes import show_flash
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.tables import WRAPPED_ROW_HEIGHT, table_with_export
+from components.core.writes.writes import show_flash
 from components.growth.frames import (
     default_proposal_text,
     partner_choice,

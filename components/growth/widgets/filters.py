@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from client.growth_inputs import MAX_FIND_LIMIT
-from components.core.tables import SITE_RATING_COLUMNS
+from components.core.ui.tables import SITE_RATING_COLUMNS
 
 #: A found site's ratings as Discover and Link exchanges show them (beside each page's own columns).
 RATINGS_COLUMNS = {

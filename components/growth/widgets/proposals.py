@@ -1,7 +1,7 @@
 """The link-exchange writes, with what this session knows about them: the last preview, the partners
 proposed to, an approval refused because the text changed, the last proposal quota.
 
-Each write is sent once per user action (``components.core.writes``). A preview is a dry run
+Each write is sent once per user action (``components.core.writes.writes``). A preview is a dry run
 (nothing is sent, so no cached read changes); approving sends exactly the previewed draft, and only
 while the subject and message on screen are still the ones previewed. Call the writes from widget
 callbacks or form submits only, never in the page body.
@@ -17,9 +17,9 @@ from client.errors import ConflictError
 from client.growth_models import ExchangeContact
 from client.outreach import ExchangeDraft
 from components.common.text import escape_md
-from components.core.connection import Connection
-from components.core.sidebar import RESULT_PREFIX
-from components.core.writes import WriteOutcome, flash, write_once
+from components.core.cache.connection import Connection
+from components.core.ui.sidebar import RESULT_PREFIX
+from components.core.writes.writes import WriteOutcome, flash, write_once
 
 #: The last successful preview, with the text it was asked for (a ``PreviewedProposal``).
 PREVIEWED = RESULT_PREFIX + "exchange_draft"

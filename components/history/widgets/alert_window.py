@@ -3,7 +3,7 @@ alert's window instead of the period buttons (visible, editable, and cleared wit
 says which points of the chart are the alert's "before" and "after".
 
 The evidence is read from the URL (``components.history.evidence.read_link``) by the tab the link
-opens, once per visit of the page (``components.core.page_visits``): switching tabs, or reruns, never
+opens, once per visit of the page (``components.core.nav.page_visits``): switching tabs, or reruns, never
 apply it again; following the link again after another page applies it again; the page opened later
 without a link shows the period buttons. Clear puts the period buttons back and drops the link's
 parameters from the URL.
@@ -16,10 +16,10 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
-from components.core import page_visits
+from analysis.figures import history_frames as frames
+from components.core.nav import page_visits
 from components.history.evidence import LINK_PARAMS, LinkedEvidence, read_link
 from components.history.widgets.pieces import period_picker
-from store.figures import history_frames as frames
 
 #: The link last taken (the visit, its parameters), so each link is applied once per visit whichever
 #: tab reads it.

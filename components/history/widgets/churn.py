@@ -10,17 +10,17 @@ from datetime import date, timedelta
 
 import streamlit as st
 
+from analysis.figures import history_frames as frames
+from analysis.figures.history_charts import trust_map_totals_chart
 from components.common.text import escape_md
-from components.core import data
-from components.core.tables import score_column, table_with_export
+from components.core.cache import data
+from components.core.history.source import HistorySource
+from components.core.ui.tables import score_column, table_with_export
 from components.history import evidence
 from components.history.evidence import LinkedEvidence
-from components.history.source import HistorySource
 from components.history.widgets import alert_window
 from components.history.widgets.notes import chart_markers
 from components.history.widgets.pieces import domain_choices, linked
-from store.figures import history_frames as frames
-from store.figures.history_charts import trust_map_totals_chart
 
 CHURN_COLUMNS = {
     "change": st.column_config.TextColumn("Change", pinned=True),

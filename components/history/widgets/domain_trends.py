@@ -10,17 +10,17 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
+from analysis.figures import history_frames as frames
 from client.errors import InvalidInputError
 from components.common.text import escape_md
-from components.core import data
-from components.core.connection import Connection
-from components.core.tables import table_with_export
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.history.source import HistorySource
+from components.core.ui.tables import table_with_export
 from components.history import evidence
-from components.history.source import HistorySource
 from components.history.widgets import alert_window
 from components.history.widgets.notes import chart_markers
 from components.history.widgets.pieces import LINK_PARAM, domain_choices, linked, one_day_note, watch_controls
-from store.figures import history_frames as frames
 
 PERIOD_KEY = "history_period"
 #: The domain the last alert link named (the one its marks are on).

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from components.core import access
-from components.core.connection import Connection
-from components.core.tables import table_with_export
-from components.core.writes import audited_history_change, refusal_words, tell_after_rerun
-from components.history.source import HistorySource
-from store.market.markers import every_marker, markers_for
+from analysis.market.markers import every_marker, markers_for
+from components.core.auth import access
+from components.core.cache.connection import Connection
+from components.core.history.source import HistorySource
+from components.core.ui.tables import table_with_export
+from components.core.writes.writes import audited_history_change, refusal_words, tell_after_rerun
 from store.notes import Note
 
 if TYPE_CHECKING:

@@ -16,17 +16,19 @@ from typing import Literal
 import pandas as pd
 import streamlit as st
 
+from analysis.figures import history_frames as frames
 from client.errors import ApiError
 from components.common.text import escape_md
-from components.core import access, data, history
-from components.core.connection import Connection
-from components.core.errors import show_error
-from components.core.pages import HISTORY, link_to
-from components.core.writes import audited_store_write
-from components.history.source import HistorySource
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.history import store as history
+from components.core.history.source import HistorySource
+from components.core.nav.pages import HISTORY, link_to
+from components.core.ui.errors import show_error
+from components.core.writes.writes import audited_store_write
 from components.history.watching import watch_subject
 from components.keywords.widgets import owned_sites
-from store.figures import history_frames as frames
 
 TAB_KEY = "history_tab"
 DOMAIN_TAB = "Domain trends"

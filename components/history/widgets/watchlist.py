@@ -19,10 +19,11 @@ import streamlit as st
 
 from client.errors import InvalidInputError
 from components.common.text import escape_md
-from components.core import access, history
-from components.core.connection import Connection
-from components.core.tables import table_with_export
-from components.core.writes import audited_store_write
+from components.core.auth import access
+from components.core.cache.connection import Connection
+from components.core.history import store as history
+from components.core.ui.tables import table_with_export
+from components.core.writes.writes import audited_store_write
 from components.history.watching import WatchOutcome, watch_subject
 from components.history.widgets.pieces import FLASH, Kind, unavailable_notice
 

@@ -1,4 +1,5 @@
-"""Several keyword reports side by side: the pasted list, the ranking by gap and the distribution. Pure."""
+"""Several keyword reports side by side: the pasted list, the ranking by gap and the distribution, and
+what the comparison says about them in words. Pure."""
 
 from __future__ import annotations
 
@@ -11,7 +12,14 @@ from client.errors import ApiError, InvalidInputError
 from client.inputs import normalise_keyword
 from client.models import KeywordReport
 from components.common.shaping import typed_frame
-from components.keywords.frames.report import gap_words, known_drs, report_median, report_min
+from components.common.wording import describe_error
+from components.keywords.frames.report import (
+    gap_words,
+    known_drs,
+    present_columns,
+    report_median,
+    report_min,
+)
 
 RANKING_COLUMNS: dict[str, str] = {
     "keyword": "string",
@@ -26,6 +34,12 @@ RANKING_COLUMNS: dict[str, str] = {
     "source": "string",
     "error": "string",
 }
+
+#: Your DR (the same on every line) is said once under the table, and the count of results with a DR
+#: is what "DR unknown" leaves: so that the table fits the page, both wait in its column menu.
+RANKING_HIDDEN = ("your_dr", "known_results")
+#: Ranking columns left out when no keyword has a value in them.
+RANKING_OPTIONAL = ("gap", "gap_words", "tier", "error")
 
 DISTRIBUTION_COLUMNS: dict[str, str] = {
     "keyword": "string",
@@ -125,3 +139,37 @@ def distribution_frame(reports: Sequence[KeywordReport]) -> pd.DataFrame:
         for r in sorted(report.results, key=lambda r: r.position)
     ]
     return typed_frame(rows, DISTRIBUTION_COLUMNS)
+
+
+def failure_words(err: ApiError) -> str:
+    """A keyword's failure as its line in the ranking says it: the error's title and advice."""
+    view = describe_error(err)
+    return f"{view.title}: {view.advice}"
+
+
+def ranking_column_order(ranking: pd.DataFrame) -> list[str]:
+    """The ranking's columns as shown: hidden and empty optional ones left out; when a keyword failed,
+    its Problem comes right after the keyword (a failure is explained next to it, not off-screen)."""
+    order = present_columns(ranking.drop(columns=list(RANKING_HIDDEN)), RANKING_OPTIONAL)
+    if ranking["error"].notna().any():
+        order.remove("error")
+        order.insert(2, "error")
+    return order
+
+
+def asked_words(fresh: int, total: int) -> str:
+    """How many of the compared keywords were asked of the service just now (``fresh`` of ``total``)."""
+    if fresh == total:
+        return f"All {total} keywords were asked just now."
+    return f"{fresh} of {total} keywords were asked just now; the others came from this app's cache."
+
+
+def ranking_note(user_dr: int | None, *, has_domain: bool, tier_note: str) -> str:
+    """The caption under the ranking: what it is ranked by, and what a domain would add."""
+    yours = f"Your DR: {user_dr}. " if has_domain and user_dr is not None else ""
+    return (
+        yours
+        + ("Ranked by gap (median DR − your DR), smallest first. " if has_domain else "Ranked by median DR. ")
+        + "Unknown DRs are left out of every median and minimum. "
+        + (tier_note if has_domain else "Add your domain to rank by your gap.")
+    )

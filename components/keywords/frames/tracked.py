@@ -1,4 +1,5 @@
-"""Tracked keywords of one site → a DataFrame of stored snapshots, and how full the list is. Pure."""
+"""Tracked keywords of one site → a DataFrame of stored snapshots, the columns shown at first, and how
+full the list is. Pure."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from client.models import TrackedKeywords
-from components.keywords.frames.report import gap_words
+from components.keywords.frames.report import gap_words, present_columns
 
 TRACKED_COLUMNS: dict[str, str] = {
     "keyword": "string",
@@ -26,6 +27,25 @@ TRACKED_COLUMNS: dict[str, str] = {
     "last_checked_at": "datetime64[ns, UTC]",
     "id": "string",
 }
+
+#: Shown when at least one keyword has a value (Search Console columns need it connected).
+OPTIONAL_COLUMNS = ("position_change", "impressions", "gsc_position", "search_volume", "cpc")
+#: The table's columns at first, in order. So that it fits a laptop screen, these wait in the table's
+#: column menu (and the raw CSV): the tier (it follows from the gap, and the caption says how), the
+#: lowest DR in the top 10 (Keyword research shows it with the whole top 10), your DR (said once
+#: under the table), the previous position ("Moved" shows the change) and the service's id.
+SHOWN_COLUMNS = (
+    "keyword",
+    "user_position",
+    "position_change",
+    "median_dr",
+    "gap",
+    "impressions",
+    "gsc_position",
+    "search_volume",
+    "cpc",
+    "last_checked_at",
+)
 
 
 def tracked_frame(listing: TrackedKeywords) -> pd.DataFrame:
@@ -60,6 +80,11 @@ def tracked_frame(listing: TrackedKeywords) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=list(TRACKED_COLUMNS))
     frame["last_checked_at"] = pd.to_datetime(frame["last_checked_at"], utc=True)
     return frame.astype(TRACKED_COLUMNS)
+
+
+def tracked_column_order(frame: pd.DataFrame) -> list[str]:
+    """The columns the table shows at first: ``SHOWN_COLUMNS`` minus optional ones nobody has a value in."""
+    return present_columns(frame[list(SHOWN_COLUMNS)], OPTIONAL_COLUMNS)
 
 
 def gap_reading(frame: pd.DataFrame, domain: str) -> str:

@@ -1,13 +1,13 @@
 """The Market page's Streamlit parts: the choices and figures every tab shares (``selection``), and one
 module per tab (``standing``: visibility and share of voice; ``serp``: churn and DR over time)."""
 
+from analysis.links import MARKET_CHARTS, MARKET_TAB_PARAM
 from components.market.widgets.groups import groups_tab
 from components.market.widgets.selection import MarketView, market_view
 from components.market.widgets.serp import churn_tab, difficulty_tab
 from components.market.widgets.standing import share_tab, visibility_tab
-from store.alerts.links import MARKET_CHARTS, MARKET_TAB_PARAM
 
-#: The tabs an alert's link names are the links' own words (``store.alerts.links``).
+#: The tabs an alert's link names are the links' own words (``analysis.links``).
 TAB_KEY = MARKET_TAB_PARAM
 VISIBILITY_TAB = MARKET_CHARTS["market"]
 SHARE_TAB = "Share of voice"

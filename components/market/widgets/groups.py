@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from components.core import access
-from components.core.connection import Connection
-from components.core.tables import table_with_export
-from components.core.writes import audited_history_change, refusal_words, tell_after_rerun
-from components.history.source import HistorySource
+from analysis.market.groups import is_brand, terms_for
+from components.core.auth import access
+from components.core.cache.connection import Connection
+from components.core.history.source import HistorySource
+from components.core.ui.tables import table_with_export
+from components.core.writes.writes import audited_history_change, refusal_words, tell_after_rerun
 from store.groups import clean_tags, clean_terms
-from store.market.groups import is_brand, terms_for
 
 if TYPE_CHECKING:
     from store import HistoryStore

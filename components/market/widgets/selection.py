@@ -1,6 +1,6 @@
 """What every tab of the Market page shares: the keywords compared (all watched ones, or those watched
 for one of your sites), the period, the CTR curve, and the figures computed once per rerun from the
-recorded top 10s (``store.market``)."""
+recorded top 10s (``analysis.market``)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,8 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
-from components.common.text import escape_md
-from components.core import page_visits
-from components.history.source import HistorySource
-from components.history.widgets.notes import chart_markers
-from components.history.widgets.pieces import period_picker
-from components.market import frames
-from store.alerts.links import (
+from analysis.figures import history_frames
+from analysis.links import (
     MARKET_CHARTS,
     MARKET_FROM_PARAM,
     MARKET_GROUP_PARAM,
@@ -24,21 +19,16 @@ from store.alerts.links import (
     MARKET_TAB_PARAM,
     MARKET_TO_PARAM,
 )
-from store.figures import history_frames
-from store.market import (
-    ALL,
-    BRAND,
-    DEFAULT_CTR,
-    NON_BRAND,
-    CtrCurveError,
-    UnknownGroup,
-    group_names,
-    in_group,
-    load_ctr_curve,
-    one_top10_per_keyword,
-    visibility_and_share,
-)
-from store.market.markers import keyword_set_markers
+from analysis.market import ALL, BRAND, NON_BRAND, UnknownGroup, group_names, market_figures
+from analysis.market import standing as frames
+from analysis.market.markers import keyword_set_markers
+from components.common.text import escape_md
+from components.core.history.source import HistorySource
+from components.core.nav import page_visits
+from components.history.widgets.notes import chart_markers
+from components.history.widgets.pieces import period_picker
+from components.market.frames import FiguresMemo
+from services.market import team_ctr
 
 ALL_KEYWORDS = "All watched keywords"
 SITE_KEY = MARKET_SITE_PARAM
@@ -87,16 +77,17 @@ class MarketView:
 
 
 def _ctr() -> tuple[float, ...]:
-    try:
-        return load_ctr_curve()
-    except CtrCurveError as exc:
-        st.warning(f"The CTR curve in the settings cannot be used ({exc}); the default one is used.")
-        return DEFAULT_CTR
+    chosen = team_ctr()
+    if chosen.problem:
+        st.warning(
+            f"The CTR curve in the settings cannot be used ({chosen.problem}); the default one is used."
+        )
+    return chosen.curve
 
 
 #: The figures of the last few reads: a warm rerun reads the very frame it read before (the store's
 #: answers are kept for a minute), so its figures are taken, not computed again from a year of rows.
-_MEMO: frames.FiguresMemo[tuple[pd.DataFrame, pd.DataFrame]] = frames.FiguresMemo()
+_MEMO: FiguresMemo[tuple[pd.DataFrame, pd.DataFrame]] = FiguresMemo()
 
 
 def _figures(
@@ -112,11 +103,10 @@ def _figures(
 
     def compute() -> tuple[pd.DataFrame, pd.DataFrame]:
         try:
-            serps = in_group(raw, group, tags, brands)
+            market = market_figures(raw, group, tags, brands, ctr, volumes)
         except UnknownGroup:  # a tag removed since this session picked it
-            serps = raw.iloc[0:0]
-        top10s = one_top10_per_keyword(serps)
-        return top10s, visibility_and_share(top10s, ctr, volumes)
+            market = market_figures(raw.iloc[0:0], ALL, tags, brands, ctr, volumes)
+        return market.top10s, market.figures
 
     key = (
         group,

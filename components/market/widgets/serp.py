@@ -8,11 +8,11 @@ from datetime import date, timedelta
 import pandas as pd
 import streamlit as st
 
-from components.core import data
-from components.core.tables import score_column, table_with_export
+from analysis.figures import market_charts as charts
+from analysis.market import dr_spread, serp_churn
+from components.core.cache import data
+from components.core.ui.tables import score_column, table_with_export
 from components.market.widgets.selection import LINKED_WINDOW, MarketView
-from store.figures import market_charts as charts
-from store.market import dr_spread, serp_churn
 
 CHURN_CONFIG = {
     "keyword": st.column_config.TextColumn("Keyword", pinned=True),

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from analysis.figures import market_charts as charts
 from components.common.text import escape_md
-from components.core import data
-from components.core.tables import table_with_export
+from components.core.cache import data
+from components.core.ui.tables import table_with_export
 from components.market.widgets.selection import MarketView
-from store.figures import market_charts as charts
 
 PERCENT = "%.1f%%"
 POINTS = "%+.1f"

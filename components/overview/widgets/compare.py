@@ -8,9 +8,9 @@ import streamlit as st
 from client.errors import ApiError, InvalidInputError
 from client.inputs import parse_domain_list
 from client.models import Lookup
-from components.core import data
-from components.core.connection import Connection
-from components.core.tables import SITE_RATING_COLUMNS, WRAPPED_ROW_HEIGHT, table_with_export
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.tables import SITE_RATING_COLUMNS, WRAPPED_ROW_HEIGHT, table_with_export
 from components.overview.charts import compare_chart
 from components.overview.frames import compare_frame, compare_order, merged_note, problems_note
 from components.overview.widgets.cards import compare_details

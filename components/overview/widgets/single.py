@@ -10,17 +10,18 @@ import streamlit as st
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.models import Lookup
 from components.common.text import escape_md, safe_http_url
-from components.core import access, data
-from components.core.connection import Connection
-from components.core.errors import read_or_show_error, show_error
-from components.core.quota_spends import (
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.errors import read_or_show_error, show_error
+from components.core.ui.tables import score_column, table_with_export
+from components.core.writes.quota_spends import (
     read_priced,
     request_spend,
     run_requested_spend,
     show_spend_outcome,
     spend_requested,
 )
-from components.core.tables import score_column, table_with_export
 from components.history.widgets import watch_controls
 from components.overview.charts import changes_chart
 from components.overview.frames import backlinks_frame, changes_frame
@@ -45,7 +46,7 @@ def _unlisted(conn: Connection, domain: str) -> None:
         "Its plain Domain Rating is available for any domain.",
         icon=":material/info:",
     )
-    # A priced read is a write (components.core.quota_spends): editors click for it, once; a rating
+    # A priced read is a write (components.core.writes.quota_spends): editors click for it, once; a rating
     # read in the last 15 minutes is shown to anyone for free.
     cached = partial(data.is_cached, conn, "dr", domain)
     show_spend_outcome(DR_SLOT, subject=domain, answered=cached)

@@ -6,7 +6,7 @@ from datetime import date
 
 import streamlit as st
 
-from components.history.source import HistorySource
+from components.core.history.source import HistorySource
 from store.reports.period import Period, last_month
 
 #: How many months back the month picker offers (the history may hold more; the command takes any).

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from components.core import access, history
-from components.core.connection import Connection
-from components.core.writes import audited_history_change, refusal_words, tell_after_rerun
+from components.core.auth import access
+from components.core.cache.connection import Connection
+from components.core.history import store as history
+from components.core.writes.writes import audited_history_change, refusal_words, tell_after_rerun
 from components.reports.built import cached_report
-from store.reports.branding import BrandingError, load_branding
-from store.reports.build import BuiltReport, ReportProblem
+from services.reports.branding import BrandingError, load_branding
+from services.reports.document import BuiltReport, ReportProblem
 from store.reports.comments import MAX_COMMENT
 from store.reports.period import Period
 

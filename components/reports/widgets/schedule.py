@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from components.common.text import escape_md
-from components.core import access
-from components.core import history as app_history
-from components.core.connection import Connection
-from components.core.writes import audited_history_change, refusal_words, tell_after_rerun
-from components.history.source import HistorySource
+from components.core.auth import access
+from components.core.cache.connection import Connection
+from components.core.history import store as app_history
+from components.core.history.source import HistorySource
+from components.core.writes.writes import audited_history_change, refusal_words, tell_after_rerun
 from store.reports.schedules import ReportSchedule, ReportSend, check_recipients
 
 if TYPE_CHECKING:

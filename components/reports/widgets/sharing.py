@@ -24,16 +24,16 @@ from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
+from analysis.market.groups import group_names
 from components.common.text import escape_md
-from components.core import access
-from components.core.connection import Connection
-from components.core.history import history_store
-from components.core.writes import audited_history_change, refusal_words
-from components.history.source import HistorySource
+from components.core.auth import access
+from components.core.cache.connection import Connection
+from components.core.history.source import HistorySource
+from components.core.history.store import history_store
+from components.core.writes.writes import audited_history_change, refusal_words
 from components.reports.shared_view import PARAM, link_secret_setting
-from store.alerts.config import DASHBOARD_URL_ENV, DEFAULT_DASHBOARD_URL
-from store.market.groups import group_names
-from store.reports.feeds import Feed, feed_url, importdata_formula, refresh_feeds
+from services.alerts.config import DASHBOARD_URL_ENV, DEFAULT_DASHBOARD_URL
+from services.reports.feeds import Feed, feed_url, importdata_formula, refresh_feeds
 from store.reports.links import DEFAULT_DAYS, ShareLink
 from store.reports.period import Period
 

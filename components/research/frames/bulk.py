@@ -1,5 +1,5 @@
 """Bulk DR checker shaping: uploaded files → domain text, what became of each pasted line, a quota plan,
-a run's figures, results → DataFrame.
+a run's figures, results → DataFrame, the finished run as the page keeps it, the start button's words.
 
 Pure functions (no Streamlit, no network), so the parts that decide what a run costs, what the page
 counts and what the table says are tested on their own.
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from client.bulk import ItemResult
+from client.errors import ApiError
 from client.inputs import DomainList
 from client.models import DomainRating
 from components.common.wording import describe_error
@@ -206,3 +207,37 @@ def bulk_summary(frame: pd.DataFrame) -> dict[str, int]:
         "failed": int(frame["error"].notna().sum()),
         "listed": int(frame["listed"].fillna(False).sum()),
     }
+
+
+@dataclass(frozen=True)
+class BulkRun:
+    """One finished run, kept for this session so reruns (sorting, downloading) show it again."""
+
+    domains: tuple[str, ...]
+    frame: pd.DataFrame
+    figures: RunFigures
+    ended_by: ApiError | None
+
+
+def finished_run(
+    domains: tuple[str, ...], results: Sequence[ItemResult[DomainRating]], cached: Collection[str]
+) -> BulkRun:
+    """The run of ``domains`` from its results (which come as they complete), in the order given; it
+    ended early when a domain was never asked, and the first such domain's error says why."""
+    by_domain = {r.item: r for r in results}
+    ordered = [by_domain[d] for d in domains]
+    ended_by = next((r.error for r in ordered if r.skipped and r.error is not None), None)
+    return BulkRun(
+        domains=domains,
+        frame=bulk_frame(ordered),
+        figures=run_figures(ordered, cached, total=len(domains)),
+        ended_by=ended_by,
+    )
+
+
+def start_label(count: int, plan: QuotaPlan, *, again: bool) -> str:
+    """The start button says what pressing it costs now (after a run: usually nothing)."""
+    label = f"Check {count} domain{'s' if count != 1 else ''}" + (" again" if again else "")
+    if not plan.units:
+        return label + " (all cached: free)"
+    return label + f" (spends {plan.units} quota unit{'s' if plan.units != 1 else ''})"

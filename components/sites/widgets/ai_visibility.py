@@ -13,10 +13,11 @@ import streamlit as st
 from client.growth_inputs import MAX_LOCATION_CHARS, PROMPT_MAX_CHARS, PROMPT_MIN_CHARS
 from client.visibility_models import AiVisibility
 from components.common.text import escape_md
-from components.core import access, data
-from components.core.connection import Connection
-from components.core.tables import score_column, table_with_export
-from components.core.writes import WriteOutcome, flash
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.tables import score_column, table_with_export
+from components.core.writes.writes import WriteOutcome, flash
 from components.sites.charts import brands_chart, history_chart, platforms_chart
 from components.sites.frames.visibility import (
     answered_text,

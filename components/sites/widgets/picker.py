@@ -13,10 +13,10 @@ import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from components.common.text import escape_md
-from components.core import data
-from components.core.connection import Connection
-from components.core.errors import show_error
-from components.core.shared_inputs import DOMAIN_KEY, domain_input
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.nav.shared_inputs import DOMAIN_KEY, domain_input
+from components.core.ui.errors import show_error
 
 T = TypeVar("T")
 

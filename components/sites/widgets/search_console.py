@@ -10,11 +10,12 @@ from client.errors import ApiError
 from client.growth_inputs import DEFAULT_GSC_RANGE, GSC_RANGES
 from client.visibility_models import GscAudit, GscPerformance
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
-from components.core import access, data
-from components.core.connection import Connection
-from components.core.errors import read_or_show_error
-from components.core.tables import table_with_export
-from components.core.writes import flash, show_flash
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.errors import read_or_show_error
+from components.core.ui.tables import table_with_export
+from components.core.writes.writes import flash, show_flash
 from components.sites.charts import gsc_series_chart
 from components.sites.frames.visibility import (
     delta_change_text,

@@ -8,12 +8,13 @@ import streamlit as st
 from client.errors import InvalidInputError
 from client.growth_models import SiteDetail, Verification
 from components.common.text import NOT_AVAILABLE, escape_md, fmt_int
-from components.core import access, data
-from components.core.connection import Connection
-from components.core.errors import read_or_show_error
-from components.core.sidebar import RESULT_PREFIX
-from components.core.tables import csv_file_name, score_column, table_with_export
-from components.core.writes import flash, refused, show_flash
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.errors import read_or_show_error
+from components.core.ui.sidebar import RESULT_PREFIX
+from components.core.ui.tables import csv_file_name, score_column, table_with_export
+from components.core.writes.writes import flash, refused, show_flash
 from components.overview.widgets import signed, site_heading
 from components.sites.charts import trends_chart, truedr_waterfall
 from components.sites.frames.export import export_frame, export_json

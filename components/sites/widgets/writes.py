@@ -1,7 +1,7 @@
 """The site-management writes: submitting and verifying a site, its AI-visibility questions and runs,
 and the Search Console index audit.
 
-Each write is sent once per user action (``components.core.writes``) and names the cached reads it
+Each write is sent once per user action (``components.core.writes.writes``) and names the cached reads it
 changes, so the page shows what the service now holds right after a success. Call the writes from
 widget callbacks or form submits only, never in the page body.
 """
@@ -12,9 +12,9 @@ from typing import Any
 
 from client.growth_inputs import NewSite
 from components.common.text import escape_md
-from components.core import data
-from components.core.connection import Connection
-from components.core.writes import WriteOutcome, write_once
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.writes.writes import WriteOutcome, write_once
 
 
 def submit_site(conn: Connection, site: NewSite) -> WriteOutcome:

@@ -1,0 +1,36 @@
+"""The market view's figures, from the watched keywords' top 10s: visibility, share of voice, churn and
+the top 10's DR spread, and which domains they compare. Pure (DataFrames in, DataFrames out):
+``market_figures`` is the one definition of visibility and share of voice that the Market page, the
+reports, the feeds, the ``python -m store visibility`` command and the alerts use; reading a site's
+keywords from the history for it is ``services.market.site_market``."""
+
+from analysis.market.ctr import DEFAULT_CTR, CtrCurveError, ctr_curve
+from analysis.market.figures import (
+    MARKET_COLUMNS,
+    MarketFigures,
+    dr_spread,
+    market_figures,
+    one_top10_per_keyword,
+    serp_churn,
+    visibility_and_share,
+)
+from analysis.market.groups import ALL, BRAND, NON_BRAND, UnknownGroup, group_names, in_group
+
+__all__ = [
+    "ALL",
+    "BRAND",
+    "DEFAULT_CTR",
+    "MARKET_COLUMNS",
+    "NON_BRAND",
+    "CtrCurveError",
+    "MarketFigures",
+    "UnknownGroup",
+    "ctr_curve",
+    "dr_spread",
+    "group_names",
+    "in_group",
+    "market_figures",
+    "one_top10_per_keyword",
+    "serp_churn",
+    "visibility_and_share",
+]

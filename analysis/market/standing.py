@@ -1,0 +1,107 @@
+"""What the market figures compare and how a domain stands: which domains a chart or a report compares,
+every domain's figures on the latest day against the period's first, and the keywords' search volumes
+that weigh the volume-weighted visibility. Pure.
+
+Which domains are compared: your own sites and your watched competitors always (a competitor absent
+from every top 10 is a line at 0, which is news too), then the largest other shares of voice on the
+latest day, up to a limit (``MAX_DOMAINS`` lines on the Market page, one colour each).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pandas as pd
+
+#: Lines one chart compares at most (the History page's colours).
+MAX_DOMAINS = 8
+#: The latest day's table: a domain's figures and how they moved since the period's first day.
+STANDING_COLUMNS = (
+    "domain",
+    "role",
+    "visibility",
+    "visibility_change",
+    "share_of_voice",
+    "share_change",
+    "weighted_visibility",
+)
+YOURS, COMPETITOR, OTHER = "your site", "competitor", "in the top 10s"
+
+
+def search_volumes(keyword_rows: pd.DataFrame) -> dict[str, float]:
+    """Each keyword's latest known monthly search volume, from the history's keyword rows (a tracked
+    keyword's snapshot), else its latest Search Console impressions (28 days): the weights of the
+    volume-weighted visibility. Keywords with neither are absent."""
+    if keyword_rows.empty:
+        return {}
+    ordered = keyword_rows.sort_values("day", kind="stable")
+    volumes: dict[str, float] = {}
+    for column in ("impressions", "search_volume"):  # the volume, when known, wins over impressions
+        known = ordered.dropna(subset=[column]).drop_duplicates("keyword", keep="last")
+        volumes.update(zip(known["keyword"].astype(str), known[column].astype(float), strict=True))
+    return volumes
+
+
+def days_of(figures: pd.DataFrame) -> list[pd.Timestamp]:
+    return sorted(pd.to_datetime(figures["day"]).unique())
+
+
+def compared_domains(
+    figures: pd.DataFrame, own: Iterable[str], competitors: Iterable[str], limit: int = MAX_DOMAINS
+) -> list[str]:
+    """Your sites, your watched competitors, then the latest day's largest shares of voice."""
+    fixed = list(dict.fromkeys([*own, *competitors]))
+    if figures.empty:
+        return fixed[:limit]
+    latest = figures[figures["day"] == figures["day"].max()]
+    leaders = latest.sort_values(["share_of_voice", "domain"], ascending=[False, True])["domain"]
+    return list(dict.fromkeys([*fixed, *leaders]))[: max(limit, len(fixed))]
+
+
+def complete_lines(figures: pd.DataFrame, domains: list[str]) -> pd.DataFrame:
+    """The figures of ``domains`` on every day of ``figures``: a domain missing from a day's top 10s
+    stands at 0 that day (it was measured, and it was not there)."""
+    days = days_of(figures)
+    grid = pd.MultiIndex.from_product([days, domains], names=["day", "domain"])
+    keyed = figures.set_index(["day", "domain"])[["visibility", "share_of_voice", "weighted_visibility"]]
+    filled = keyed.reindex(grid)
+    filled[["visibility", "share_of_voice"]] = filled[["visibility", "share_of_voice"]].fillna(0.0)
+    weighted_known = figures.groupby("day")["weighted_visibility"].apply(lambda v: bool(v.notna().any()))
+    missing_weight = filled["weighted_visibility"].isna()
+    on_known_day = filled.index.get_level_values("day").map(weighted_known).to_numpy(dtype=bool)
+    filled.loc[missing_weight & on_known_day, "weighted_visibility"] = 0.0
+    return filled.reset_index()
+
+
+def standing(figures: pd.DataFrame, own: Iterable[str], competitors: Iterable[str]) -> pd.DataFrame:
+    """Every domain of the latest day (and your sites and competitors even when absent): its figures,
+    who it is to you, and the change since the period's first day; by share of voice."""
+    if figures.empty:
+        return pd.DataFrame(columns=list(STANDING_COLUMNS))
+    own, competitors = list(own), list(competitors)
+    first_day, last_day = figures["day"].min(), figures["day"].max()
+    present = figures.loc[figures["day"] == last_day, "domain"].tolist()
+    domains = list(dict.fromkeys([*own, *competitors, *present]))
+    lines = complete_lines(figures, domains)
+    last = lines[lines["day"] == last_day].set_index("domain")
+    first = lines[lines["day"] == first_day].set_index("domain")
+    table = pd.DataFrame(
+        {
+            "domain": domains,
+            "role": [YOURS if d in own else COMPETITOR if d in competitors else OTHER for d in domains],
+            "visibility": last.loc[domains, "visibility"].to_numpy(),
+            "visibility_change": (
+                last.loc[domains, "visibility"] - first.loc[domains, "visibility"]
+            ).to_numpy(),
+            "share_of_voice": last.loc[domains, "share_of_voice"].to_numpy(),
+            "share_change": (
+                last.loc[domains, "share_of_voice"] - first.loc[domains, "share_of_voice"]
+            ).to_numpy(),
+            "weighted_visibility": last.loc[domains, "weighted_visibility"].to_numpy(),
+        }
+    )
+    if first_day == last_day:
+        table[["visibility_change", "share_change"]] = float("nan")
+    return table.sort_values(
+        ["share_of_voice", "domain"], ascending=[False, True], kind="stable"
+    ).reset_index(drop=True)

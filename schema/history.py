@@ -1,0 +1,47 @@
+"""The history's columns: what a snapshot row holds beside its key, and the columns of every frame the
+store hands out (``store.queries``), in their fixed order. The analysis layer reads frames of exactly
+these columns; the store writes rows of them."""
+
+#: Columns that say what was read (compared to tell "unchanged" from "recorded"); the rest is bookkeeping.
+DOMAIN_VALUES = (
+    "dr",
+    "true_dr",
+    "trust_score",
+    "confidence",
+    "traffic",
+    "referring_domains",
+    "backlinks",
+    "gained_domains",
+    "lost_domains",
+    "global_rank",
+    "traffic_validated",
+    "verified",
+)
+#: A Trust Map snapshot's totals; the digest of its links tells a changed sample from an unchanged one.
+TRUST_MAP_TOTALS = ("total_domains", "sampled", "live", "lost", "spam_risky")
+TRUST_MAP_VALUES = (*TRUST_MAP_TOTALS, "links_digest")
+LINK_VALUES = ("dr", "backlinks", "link_type", "status", "spam_score", "importance")
+#: A top-10 result's columns beside its key (account, site, keyword, day, position).
+SERP_VALUES = ("domain", "dr")
+KEYWORD_VALUES = (
+    "position",
+    "previous_position",
+    "median_dr",
+    "min_dr",
+    "user_dr",
+    "gap",
+    "tier",
+    "impressions",
+    "search_volume",
+)
+
+
+# The columns of each query's frame: the subject and day, what was read (as recorded), and where from.
+DOMAIN_COLUMNS = ("domain", "day", *DOMAIN_VALUES, "source")
+LINK_COLUMNS = ("referring_domain", *LINK_VALUES)
+TRUST_TOTAL_COLUMNS = ("day", *TRUST_MAP_TOTALS)
+KEYWORD_COLUMNS = ("site", "keyword", "day", *KEYWORD_VALUES, "source")
+#: One result of a watched keyword's top 10 on one day.
+SERP_COLUMNS = ("site", "keyword", "day", "position", "domain", "dr")
+#: Each keyword's best position ever recorded and the first day it was reached.
+KEYWORD_BEST_COLUMNS = ("keyword", "best_position", "best_day")

@@ -1,0 +1,128 @@
+"""The market view's alert rules (pure: frames in, findings out), edge-triggered like the others.
+
+- ``visibility_fell``: an own site's visibility for a keyword group fell by at least the threshold
+  week over week (the day against the day nearest 7 days before), told on the day the fall first
+  reaches it. A day counts only when the group had a recorded top 10 (a failed read is no 0).
+- ``competitor_top3``: a watched competitor is in positions 1–3 of a watched keyword's top 10 and was
+  not on the keyword's previous recorded day; each keyword's top 10 counts once, however many of your
+  sites watch it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+
+import pandas as pd
+
+from analysis.market import DEFAULT_CTR, market_figures, one_top10_per_keyword
+from services.alerts.rules import Row, in_days, latest_before, newly_fell, on_day, threshold_of
+from services.market import group_words
+from store.alerts.catalog import Finding, RuleSetting
+
+TOP3 = 3
+
+
+def visibility_series(
+    serps: pd.DataFrame,
+    site: str,
+    groups: Sequence[str],
+    tags: Mapping[str, tuple[str, ...]],
+    brand_terms: Mapping[str, tuple[str, ...]],
+    ctr: Sequence[float] = DEFAULT_CTR,
+) -> dict[str, list[Row]]:
+    """Per group, the site's visibility on each day its keywords (those watched for ``site``) had a top
+    10: 0 on a day the site was in none of them. A group holding the same keywords as one before it
+    (non-brand, when no keyword is brand) is left out: one fall is told once."""
+    series: dict[str, list[Row]] = {}
+    seen: set[frozenset[str]] = set()
+    for group in groups:
+        market = market_figures(serps, group, tags, brand_terms, ctr)
+        top10s, figures = market.top10s, market.figures
+        keywords = frozenset(top10s["keyword"])
+        if top10s.empty or keywords in seen:
+            continue
+        seen.add(keywords)
+        days = sorted(pd.to_datetime(top10s["day"]).dt.date.unique())
+        mine_rows = figures[figures["domain"] == site]
+        mine = pd.Series(mine_rows["visibility"].to_numpy(), index=mine_rows["day"].dt.date)
+        series[group] = [{"day": day, "visibility": float(mine.get(day, 0.0))} for day in days]
+    return series
+
+
+def visibility_findings(
+    site: str, series: Mapping[str, list[Row]], days: Sequence[date], settings: Mapping[str, RuleSetting]
+) -> list[Finding]:
+    threshold = threshold_of(settings, "visibility_fell")
+    if threshold is None:
+        return []
+    found = []
+    for group, rows in series.items():
+        for day in days:
+            now = on_day(rows, day)
+            if now is None:
+                continue
+            fell = newly_fell(rows, now, latest_before(rows, day), "visibility", threshold)
+            if fell is None:
+                continue
+            change, points = fell
+            before, after = f"{change.before:.1f}%", f"{change.after:.1f}%"
+            found.append(
+                Finding(
+                    rule="visibility_fell",
+                    subject=site,
+                    day=day,
+                    title=f"Visibility of {site} for {group_words(group)} fell by {points:.1f} points "
+                    f"{in_days(change.days)} ({before} → {after})",
+                    chart="market",
+                    chart_subject=site,
+                    before=before,
+                    after=after,
+                    key=group,
+                    since=change.since,
+                    metric=group,
+                    site=site,
+                )
+            )
+    return found
+
+
+def competitor_findings(
+    serps: pd.DataFrame, competitors: Sequence[str], days: Sequence[date], settings: Mapping[str, RuleSetting]
+) -> list[Finding]:
+    if threshold_of(settings, "competitor_top3") is None or not competitors or serps.empty:
+        return []
+    sites = serps.groupby("keyword")["site"].min()  # the site a keyword's alert opens the Market page on
+    top10s = one_top10_per_keyword(serps)
+    top10s = top10s.assign(day=pd.to_datetime(top10s["day"]).dt.date)
+    watched = top10s[top10s["domain"].isin(list(competitors))]
+    recorded = top10s.groupby("keyword")["day"].apply(lambda d: sorted(set(d)))
+    found = []
+    for keyword, rows in watched.groupby("keyword"):
+        keyword_days = recorded[keyword]
+        places = {(row.day, row.domain): int(row.position) for row in rows.itertuples(index=False)}
+        for day in days:
+            earlier = [d for d in keyword_days if d < day]
+            if day not in keyword_days or not earlier:
+                continue
+            for competitor in competitors:
+                now, before = places.get((day, competitor)), places.get((earlier[-1], competitor))
+                if now is None or now > TOP3 or (before is not None and before <= TOP3):
+                    continue
+                was = f"#{before}" if before is not None else "not in the top 10"
+                found.append(
+                    Finding(
+                        rule="competitor_top3",
+                        subject=str(keyword),
+                        day=day,
+                        title=f"{competitor} entered the top 3 for “{keyword}” ({was} → #{now})",
+                        chart="market_churn",
+                        chart_subject=str(sites[keyword]),
+                        before=was,
+                        after=f"#{now}",
+                        key=competitor,
+                        since=earlier[-1],
+                        site=str(sites[keyword]),
+                    )
+                )
+    return found

@@ -1,0 +1,372 @@
+"""The ``reports`` command's work: build the scheduled monthly reports that are due and mail them, each
+exactly once per site and period, through the digest's mail server (``[alerts.email]``).
+
+One run does two things for the deployment's own account (``team``, as the digest):
+
+1. **Build.** For each schedule whose period (``last_month(today)``) has no ``report_sends`` row yet,
+   build the PDF once and insert the row: ``waiting_review`` when the schedule has an editor approve
+   each report first, else ``pending``. The row is unique per account, site and period, so when two
+   runs overlap only one insert lands; the other's fails harmlessly and nothing more is built for it.
+   The PDF is kept on the row: what an editor approves is exactly what is mailed.
+2. **Send.** Claim one due row at a time with a conditional UPDATE, as the webhook outbox does
+   (``services.alerts.webhook``): ``pending`` and due, or ``sending`` whose claim ran out (a run killed
+   while sending). Mail it to the row's recipients with the PDF attached, and settle it, if the claim
+   is still this run's: ``sent``; ``pending`` again when the mail server failed and attempts remain
+   (for a pending row ``claimed_until`` says when it may be tried again: 5 min, 10 min, … at most
+   6 h); ``failed`` after ``max_attempts``.
+
+Each report built, sent or not sent leaves an audit row by ``JOB_PERSON``. A run killed between the mail
+server's "accepted" and the settle sends that report again once its claim runs out; both copies carry
+the same Message-ID, so a mail system that drops repeats drops it. Exit codes as the digest's: 0 done,
+1 a report could not be built or sent (each is named), 2 it cannot start (no ``[alerts.email]``, no
+deployment key), 3 the history database cannot be used. Progress goes to ``say`` (stderr); the last
+line to ``out`` (stdout) is ``reports: built N, sent M, waiting for review K, failed F``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, timedelta
+from email.message import EmailMessage
+from typing import Any
+
+from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from services.alerts.config import EmailConfig
+from services.alerts.mail import Attachment, MailError, build_message, send_message
+from services.alerts.webhook import backoff
+from store.audit import AuditEvent, AuditOutcome
+from store.engine import DATABASE_ERRORS, StoreUnavailable, unavailable, write_engine
+from store.history import HistoryStore
+from store.reports.period import Period, last_month
+from store.reports.schedules import SENDS
+from store.watchlist import as_utc
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
+JOB_PERSON = "the reports job"
+MAX_ATTEMPTS = 5
+NO_MAIL_SERVER = (
+    "The reports have nowhere to go: add an [alerts.email] section (host, from; see docs/team-guide.md) to "
+    ".streamlit/secrets.toml. Nothing was built or sent."
+)
+NO_TEAM_KEY = (
+    "No report was built: no API key is configured for this deployment (VERIFIEDDR_API_KEY or api_key "
+    "in .streamlit/secrets.toml), and scheduled reports are of that key's sites only."
+)
+#: (account, site, period) → the report's PDF; raises a ``ReportProblem`` (or another ``NOT_BUILT``
+#: error) saying in one line why it cannot be made.
+BuildPdf = Callable[[str, str, Period], bytes]
+
+
+def file_stem(site: str, period: Period) -> str:
+    """The attachment's name without ``.pdf``: the same as ``BuiltReport.file_stem``."""
+    return f"report-{site}-{period.slug}"
+
+
+def claim_window(email: EmailConfig) -> timedelta:
+    """How long a claim holds: the whole exchange with the mail server, twice, and a minute to spare."""
+    return timedelta(seconds=2 * email.deadline_s + 60)
+
+
+@dataclass
+class ReportsRun:
+    """What a run did: reports built, sent, refused for good, and those left to a later run."""
+
+    built: int = 0
+    sent: int = 0
+    failed: int = 0
+    #: Reports whose mail failed this time and will be tried again.
+    retrying: int = 0
+    #: Reports waiting for an editor's approval, of every period.
+    waiting_review: int = 0
+    #: "site, October 2026: why" for each report that could not be built.
+    not_built: list[str] = field(default_factory=list)
+
+    @property
+    def summary(self) -> str:
+        line = (
+            f"reports: built {self.built}, sent {self.sent}, waiting for review {self.waiting_review}, "
+            f"failed {self.failed}"
+        )
+        if self.retrying:
+            line += f", to retry {self.retrying}"
+        return line + (f", not built {len(self.not_built)}" if self.not_built else "")
+
+    @property
+    def ok(self) -> bool:
+        return not (self.failed or self.retrying or self.not_built)
+
+
+def real_builder(store: HistoryStore) -> BuildPdf:
+    """The reports' own builder: branding read and the renderer started on the first report only, then
+    reused for every other report of the run."""
+    from services.reports.branding import load_branding
+    from services.reports.document import build_report
+    from services.reports.render import shared_renderer
+
+    made: dict[str, Any] = {}
+
+    def build(account: str, site: str, period: Period) -> bytes:
+        if not made:
+            made["branding"], made["renderer"] = load_branding(), shared_renderer()
+        report = build_report(
+            store, account, site, period, branding=made["branding"], renderer=made["renderer"]
+        )
+        return report.pdf()
+
+    return build
+
+
+def _not_built_errors() -> tuple[type[Exception], ...]:
+    from services.reports.branding import BrandingError
+    from services.reports.document import ReportProblem
+    from services.reports.render import PdfUnavailable, RendererUnavailable
+
+    return (ReportProblem, BrandingError, PdfUnavailable, RendererUnavailable)
+
+
+def _due(now: datetime, account: str) -> Any:
+    return and_(
+        SENDS.c.account == account,
+        or_(
+            and_(
+                SENDS.c.state == "pending", or_(SENDS.c.claimed_until.is_(None), SENDS.c.claimed_until <= now)
+            ),
+            and_(SENDS.c.state == "sending", SENDS.c.claimed_until < now),
+        ),
+    )
+
+
+class _Reports:
+    """One run's work on one account's schedules and outbox."""
+
+    def __init__(
+        self,
+        store: HistoryStore,
+        account: str,
+        clock: Callable[[], datetime],
+        say: Callable[[str], None],
+    ) -> None:
+        self.store = store
+        self.account = account
+        self.clock = clock
+        self.say = say
+        self.writer = write_engine(store.engine)
+        self.run = ReportsRun()
+
+    def audit(self, operation: str, site: str, period: Period, outcome: AuditOutcome, message: str) -> None:
+        self.store.record_audit(
+            AuditEvent(
+                JOB_PERSON, None, self.account, operation, f"{site}, {period.words}", outcome, message=message
+            )
+        )
+
+    def _has_row(self, site: str, period: Period) -> bool:
+        query = select(SENDS.c.id).where(
+            SENDS.c.account == self.account, SENDS.c.site == site, SENDS.c.period_start == period.start
+        )
+        with self.store.engine.connect() as conn:
+            return conn.execute(query).first() is not None
+
+    def build_due(self, period: Period, build_pdf: BuildPdf) -> None:
+        errors = _not_built_errors()
+        for schedule in self.store.report_schedules(self.account):
+            site = schedule.site
+            if self._has_row(site, period):
+                continue
+            self.say(f"reports: building {site}, {period.words}")
+            try:
+                pdf = build_pdf(self.account, site, period)
+            except errors as exc:
+                self.run.not_built.append(f"{site}, {period.words}: {exc}")
+                self.say(f"reports: {site}, {period.words} was not built: {exc}")
+                continue
+            state = "waiting_review" if schedule.review_first else "pending"
+            row = {
+                "account": self.account,
+                "site": site,
+                "period_start": period.start,
+                "period_end": period.end,
+                "state": state,
+                "recipients": "\n".join(schedule.recipients),
+                "pdf": pdf,
+                "attempts": 0,
+                "built_at": self.clock(),
+            }
+            try:
+                with self.writer.begin() as conn:
+                    conn.execute(insert(SENDS).values(row))
+            except IntegrityError:  # an overlapping run built it first: theirs is the one sent
+                self.say(f"reports: {site}, {period.words} was built by another run at the same time")
+                continue
+            self.run.built += 1
+            next_step = "waits for an editor's approval" if schedule.review_first else "is to be sent"
+            self.say(f"reports: built {site}, {period.words}; it {next_step}")
+            self.audit("build_report", site, period, "done", f"Built; it {next_step}.")
+
+    def claim_next(self, claim_for: timedelta) -> tuple[Any, datetime] | None:
+        """The next due row (its PDF too), now "sending" until its claim runs out; None when none is."""
+        skip: set[int] = set()
+        while True:
+            now = self.clock()
+            with self.writer.begin() as conn:
+                query = select(SENDS.c.id).where(_due(now, self.account))
+                if skip:
+                    query = query.where(SENDS.c.id.not_in(sorted(skip)))
+                found = conn.execute(query.order_by(SENDS.c.period_start, SENDS.c.id).limit(1)).first()
+                if found is None:
+                    return None
+                claimed_until = now + claim_for
+                taken = conn.execute(
+                    update(SENDS)
+                    .where(SENDS.c.id == found.id, _due(now, self.account))
+                    .values(state="sending", claimed_until=claimed_until, attempts=SENDS.c.attempts + 1)
+                )
+                if taken.rowcount != 1:  # another run took it between the read and the update
+                    skip.add(found.id)
+                    continue
+                row = conn.execute(select(SENDS).where(SENDS.c.id == found.id)).one()
+            return row, claimed_until
+
+    def settle(self, send_id: int, claimed_until: datetime, values: dict[str, Any]) -> bool:
+        """Record the outcome if the claim is still this run's (a run that overslept changes nothing)."""
+        with self.writer.begin() as conn:
+            done = conn.execute(
+                update(SENDS)
+                .where(
+                    SENDS.c.id == send_id, SENDS.c.state == "sending", SENDS.c.claimed_until == claimed_until
+                )
+                .values(**values)
+            )
+            return done.rowcount == 1
+
+    def send_due(self, email: EmailConfig, claim_for: timedelta, max_attempts: int) -> None:
+        while (claimed := self.claim_next(claim_for)) is not None:
+            row, claimed_until = claimed
+            period = Period(row.period_start, row.period_end)
+            named = f"{row.site}, {period.words}"
+            recipients = tuple(row.recipients.split())
+            to = replace(email, to=recipients)
+            try:
+                message = report_message(row.site, period, bytes(row.pdf or b""), to, self.account, row.id)
+                refused = send_message(message, to)
+            except MailError as exc:
+                self._not_sent(row, claimed_until, period, exc.reason, max_attempts)
+                continue
+            self.settle(
+                row.id, claimed_until, {"state": "sent", "claimed_until": None, "sent_at": self.clock()}
+            )
+            self.run.sent += 1
+            words = f"Sent to {len(recipients) - len(refused)} of {len(recipients)} recipients."
+            if refused:
+                words += f" The mail server refused {', '.join(refused)}."
+                self.say(f"reports: the mail server refused {', '.join(refused)} for {named}")
+            self.say(f"reports: sent {named} to {len(recipients) - len(refused)} recipients")
+            self.audit("send_report", row.site, period, "done", words)
+
+    def _not_sent(
+        self, row: Any, claimed_until: datetime, period: Period, reason: str, max_attempts: int
+    ) -> None:
+        named = f"{row.site}, {period.words}"
+        if row.attempts >= max_attempts:
+            values: dict[str, Any] = {"state": "failed", "claimed_until": None, "last_error": reason}
+            words = f"Not sent after {row.attempts} attempts: {reason}."
+            self.run.failed += 1
+        else:
+            retry_at = self.clock() + backoff(row.attempts)
+            values = {"state": "pending", "claimed_until": retry_at, "last_error": reason}
+            words = f"Not sent ({reason}); it will be tried again from {retry_at:%Y-%m-%d %H:%M} UTC."
+            self.run.retrying += 1
+        self.settle(row.id, claimed_until, values)
+        self.say(f"reports: {named}: {words}")
+        self.audit("send_report", row.site, period, "failed", words)
+
+    def count_waiting_review(self) -> int:
+        query = select(func.count()).where(SENDS.c.account == self.account, SENDS.c.state == "waiting_review")
+        with self.store.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
+
+def report_message(
+    site: str, period: Period, pdf: bytes, email: EmailConfig, account: str, send_id: int
+) -> EmailMessage:
+    """The mail of one scheduled report: a short text and HTML, the PDF attached; the same Message-ID
+    for every copy of this report."""
+    name = f"{file_stem(site, period)}.pdf"
+    text = (
+        f"Attached: the {period.words} report for {site} ({name}).\n\n"
+        "You receive it because you are on this site's monthly report list; reply to ask to be taken off."
+    )
+    body = (
+        f"<p>Attached: the <strong>{html.escape(period.words)}</strong> report for "
+        f"<strong>{html.escape(site)}</strong> ({html.escape(name)}).</p>"
+        '<p style="color:#666">You receive it because you are on this site\'s monthly report list; reply to '
+        "ask to be taken off.</p>"
+    )
+    return build_message(
+        f"{site} — {period.words} report",
+        text,
+        body,
+        email,
+        attachments=[Attachment(name, pdf)],
+        message_id=f"report-{account[:12]}-{send_id}",
+    )
+
+
+def reports_pass(
+    store: HistoryStore,
+    email: EmailConfig,
+    *,
+    account: str,
+    today: date,
+    build_pdf: BuildPdf | None = None,
+    now: datetime | None = None,
+    claim_for: timedelta | None = None,
+    max_attempts: int = MAX_ATTEMPTS,
+    say: Callable[[str], None] = lambda _line: None,
+) -> ReportsRun:
+    """Build ``account``'s reports of ``last_month(today)`` that are due and send every due report;
+    ``now`` (UTC) stands for a later moment in tests. StoreUnavailable when the database fails."""
+
+    def clock() -> datetime:
+        return as_utc(now).astimezone(UTC) if now is not None else datetime.now(UTC)
+
+    work = _Reports(store, account, clock, say)
+    try:
+        work.build_due(last_month(today), build_pdf or real_builder(store))
+        work.send_due(email, claim_for or claim_window(email), max_attempts)
+        work.run.waiting_review = work.count_waiting_review()
+    except StoreUnavailable:
+        raise
+    except DATABASE_ERRORS as exc:
+        raise unavailable(exc, store.url, "write to") from exc
+    return work.run
+
+
+def run_reports(
+    store: HistoryStore,
+    email: EmailConfig | None,
+    *,
+    team: str | None,
+    today: date,
+    say: Callable[[str], None],
+    out: Callable[[str], None],
+    build_pdf: BuildPdf | None = None,
+) -> int:
+    """The command: one pass for the deployment's account, its lines, and the exit code."""
+    if email is None:
+        say(NO_MAIL_SERVER)
+        return EXIT_USAGE
+    if team is None:
+        say(NO_TEAM_KEY)
+        return EXIT_USAGE
+    try:
+        run = reports_pass(store, email, account=team, today=today, build_pdf=build_pdf, say=say)
+    except StoreUnavailable as exc:
+        say(f"History database unavailable: {exc.reason}")
+        return EXIT_DATABASE
+    out(run.summary)
+    return EXIT_OK if run.ok else EXIT_FAILED

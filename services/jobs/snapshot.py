@@ -1,0 +1,232 @@
+"""The daily snapshot: refresh every watched subject of one account once and record the day.
+
+First the account's own sites (GET /sites) join its watchlist as "own" (when the list cannot be read,
+the job says so and goes on with the sites it already knew); then every request the watchlist needs
+(each domain's lookup and Trust Map, each own site's tracked-keyword list, each watched keyword's report
+for the site it is watched for) goes through ``client.bulk.BulkRunner``: a few workers sharing one
+pacer that learns the per-key rate limit and pauses everyone on a 429. A refusal of one operation (a
+plan without keyword research, a key refused by one endpoint) stops only that operation's requests.
+Only operations that spend no quota units are used (never /dr nor /site-check).
+
+Each answer is recorded on its own, in its own transaction, under what was asked (never under what the
+answer claims to be about), so a failed lookup never costs a site its Trust Map or its keywords, and a
+run killed half-way keeps what it recorded; recording is idempotent per (account, subject, day), so a
+second run the same day reports "unchanged". Whatever the service answers (any status, a timeout, a
+dropped connection, a body that is not JSON or not the documented shape), each failure is a line in
+words on the subject it hit; see ``services.jobs.outcomes`` for the words and the tally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from client import ApiClient
+from client.bulk import BulkRunner, ItemResult, Pacer
+from client.errors import ApiError, AuthError, InvalidInputError, NotFoundError, PaymentRequiredError
+from client.growth_inputs import normalise_slug
+from client.growth_models import SiteRecord
+from client.inputs import normalise_domain, slug_for
+from services.jobs.outcomes import WHAT, SnapshotReport, SubjectResult
+from store.history import HistoryStore
+from store.rows import Unusable
+from store.watchlist import SITE_UNKNOWN, WatchItem
+
+
+@dataclass(frozen=True)
+class Request:
+    """One read of the run: the client's method, what it is asked with, and whose it is."""
+
+    operation: str
+    asked: Any
+    subject: str
+
+    @property
+    def item(self) -> str:
+        return f"{self.operation}\t{self.subject}"
+
+
+def subject_label(item: WatchItem) -> str:
+    """How lines name a watched subject: ``stripe.com``, ``keyword "crm" for example.com``."""
+    if item.kind == "domain":
+        return item.subject
+    return f'keyword "{item.subject}" for {item.site or SITE_UNKNOWN}'
+
+
+def _site_domain(site: SiteRecord) -> str | None:
+    for candidate in (site.domain, site.url):
+        if candidate:
+            try:
+                return normalise_domain(candidate)
+            except ApiError:
+                continue
+    return None
+
+
+def _site_slug(site: SiteRecord, domain: str) -> str:
+    """The site's slug as the service gave it, or the one made from its domain when that is unusable."""
+    try:
+        return normalise_slug(site.slug)
+    except InvalidInputError:
+        return slug_for(domain)
+
+
+def _problem(err: ApiError | None, skipped: bool) -> str:
+    """The end of "<what> failed: …" for a request's error."""
+    message = str(err) if err is not None else "the run stopped before it was asked"
+    if skipped:
+        return f"not asked: the run stopped ({message})"
+    return f"failed: {message}"
+
+
+class SnapshotJob:
+    """One run for one account and day. ``client`` must not retry 429s itself (``max_retries=0``)."""
+
+    def __init__(
+        self,
+        store: HistoryStore,
+        client: ApiClient,
+        account: str,
+        day: date,
+        *,
+        progress: Callable[[str], None] = lambda _line: None,
+        workers: int = 8,
+        pacer: Pacer | None = None,
+    ) -> None:
+        self.store, self.client, self.account, self.day = store, client, account, day
+        self.progress = progress
+        self.workers = workers
+        self.pacer = pacer or Pacer()
+        self.report = SnapshotReport()
+        self.results: dict[str, SubjectResult] = {}
+        self._done = 0
+        self._total = 0
+
+    # --- the steps ----------------------------------------------------------------------------
+
+    def run(self) -> SnapshotReport:
+        """The whole watchlist: the account's own sites first, then everything it watches."""
+        own_slugs = self.own_sites()
+        if own_slugs is None:
+            return self.report  # the key was refused: every further request would be refused too
+        return self.run_items(self.store.watchlist(self.account), own_slugs)
+
+    def run_items(self, items: Iterable[WatchItem], own_slugs: dict[str, str]) -> SnapshotReport:
+        """Record ``items`` for the day (``watch add`` records one subject this way)."""
+        requests: list[Request] = []
+        keyword_requests: list[Request] = []
+        for item in items:
+            label = subject_label(item)
+            if item.kind == "keyword" and not item.site:
+                self._waiting_alone(label, "pick the site it is measured for, then it is recorded daily")
+                continue
+            if item.kind == "domain":
+                mine = [Request("lookup", item.subject, label), Request("trust_map", item.subject, label)]
+                if item.origin == "own":
+                    slug = own_slugs.get(item.subject) or slug_for(item.subject)
+                    mine.append(Request("tracked_keywords", slug, label))
+                requests += mine
+            else:
+                mine = [Request("keyword_report", (item.subject, item.site), label)]
+                keyword_requests += mine
+            self.results[label] = SubjectResult(label, len(mine))
+        self._total += len(self.results)
+        for batch in (requests, keyword_requests):
+            if batch:
+                self._run_batch(batch)
+        return self.report
+
+    def own_sites(self) -> dict[str, str] | None:
+        """Add the account's own sites to its watchlist; their slugs by domain (None: the key was refused).
+
+        When the list cannot be read, the failure is said and the run goes on with the own sites the
+        watchlist already holds (their slugs made from their domains).
+        """
+        runner: BulkRunner[Any] = BulkRunner(lambda _item: self.client.sites(), workers=1, pacer=self.pacer)
+        result = runner.run_all(["sites"])[0]
+        if isinstance(result.error, AuthError):
+            self._fail_alone("the API key", f"the service did not accept it ({result.error})")
+            return None
+        listing = result.value
+        if not result.ok or listing is None:
+            why = _problem(result.error, result.skipped)
+            known = "the sites already known are recorded"
+            self._fail_alone("your own sites", f"the list of your sites {why}; {known}")
+            return {}
+        slugs: dict[str, str] = {}
+        for site in listing.sites:
+            domain = _site_domain(site)
+            if domain is None:
+                continue
+            slugs[domain] = _site_slug(site, domain)
+            self.store.watch(self.account, "domain", domain, origin="own")
+        return slugs
+
+    def _fetch(self, request: Request) -> Any:
+        if request.operation == "keyword_report":
+            keyword, site = request.asked
+            return self.client.keyword_report(keyword, site)
+        method: Callable[[Any], Any] = getattr(self.client, request.operation)
+        return method(request.asked)
+
+    def _run_batch(self, batch: list[Request]) -> None:
+        by_item = {request.item: request for request in batch}
+        runner: BulkRunner[Any] = BulkRunner(
+            lambda item: self._fetch(by_item[item]),
+            workers=self.workers,
+            pacer=self.pacer,
+            group=lambda item: by_item[item].operation,
+        )
+        for result in runner.run(list(by_item)):
+            request = by_item[result.item]
+            subject = self.results[request.subject]
+            self._settle(subject, request, result)
+            subject.pending -= 1
+            if subject.pending == 0:
+                self._finish(subject)
+
+    def _settle(self, subject: SubjectResult, request: Request, result: ItemResult[Any]) -> None:
+        what = WHAT[request.operation]
+        if not result.ok:
+            self._failed(subject, request, result)
+            return
+        try:
+            outcome = self.store.record_read(
+                self.account, request.operation, request.asked, result.value, self.day, "job"
+            )
+        except Unusable as exc:
+            subject.failed(what, f"kept nothing: {exc} (nothing recorded for the day)")
+            return
+        except Exception as exc:  # a database error (StoreUnavailable) or a bug: said, never a traceback
+            reason = getattr(exc, "reason", None) or f"an unexpected {type(exc).__name__}"
+            subject.failed(what, f"was read but not saved: {reason}")
+            return
+        subject.kept_answer(what, changed=outcome == "recorded")
+
+    def _failed(self, subject: SubjectResult, request: Request, result: ItemResult[Any]) -> None:
+        what, error = WHAT[request.operation], result.error
+        if isinstance(error, NotFoundError) and request.operation in ("lookup", "trust_map"):
+            subject.not_found[what] = str(error)
+            return
+        if isinstance(error, PaymentRequiredError) and request.operation == "keyword_report":
+            subject.failed(what, "failed: your plan does not include keyword research")
+        else:
+            subject.failed(what, _problem(error, result.skipped))
+
+    # --- the tally ----------------------------------------------------------------------------
+
+    def _finish(self, subject: SubjectResult) -> None:
+        self._done += 1
+        self.report.count(subject)
+        self.progress(f"[{self._done}/{self._total}] {subject.label}: {subject.line}")
+
+    def _fail_alone(self, label: str, reason: str) -> None:
+        self.report.fail_alone(label, reason)
+        self.progress(f"{label}: failed ({reason})")
+
+    def _waiting_alone(self, label: str, reason: str) -> None:
+        """A subject not asked at all: waiting for something only a person can give."""
+        self.report.waiting.append(f"{label}: {reason}")
+        self.progress(f"{label}: waiting ({reason})")

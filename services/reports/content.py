@@ -1,0 +1,246 @@
+"""What a report says, gathered from the history store only (making a report spends no API call).
+
+``gather`` reads one own site's rows for one period and shapes them with the History and Market
+pages' own pure frames (``analysis.figures``, ``analysis.market``), so a report's numbers are the numbers
+the pages show. A number the store lacks stays missing (a failed read is never a zero); a section
+with nothing recorded says so rather than disappearing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+import pandas as pd
+
+from analysis.figures import history_frames as frames
+from analysis.market.standing import compared_domains, complete_lines
+from client.inputs import slug_for
+from services.market import keyword_set_words, site_market, team_ctr
+from store.history import HistoryStore
+from store.reports.period import Period
+from store.watchlist import own_sites
+
+
+class ReportProblem(ValueError):
+    """A report that cannot be made; the message says why in one plain line (the page, the commands and
+    the job say it)."""
+
+
+class UnknownSite(ReportProblem):
+    """The site is not one of the account's own sites."""
+
+
+class EmptyPeriod(ReportProblem):
+    """Nothing about the site is recorded in the period."""
+
+
+#: The summary's figures, in the order a reader meets them.
+SUMMARY_METRICS = dict(frames.TREND_METRICS)
+#: How many links gained / lost / newly spam-risky a report lists (strongest first).
+LINKS_LISTED = 10
+#: Other domains drawn beside the site in the visibility charts: the watched competitors first, then the
+#: largest shares of voice on the last day (the Market page's rule, ``compared_domains``).
+COMPETITORS_DRAWN = 4
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    """One figure from the period's first recorded day to its last."""
+
+    label: str
+    first: float | None
+    last: float | None
+
+    @property
+    def change(self) -> float | None:
+        return None if self.first is None or self.last is None else self.last - self.first
+
+
+@dataclass(frozen=True)
+class LinkChurn:
+    """The Trust Map sample's changes between the period's first and last snapshot."""
+
+    first_day: date | None
+    last_day: date | None
+    #: Each recorded day's totals (live and lost links, spam-risky domains) in the period.
+    totals: pd.DataFrame
+    gained: pd.DataFrame
+    lost: pd.DataFrame
+    new_spam_risky: pd.DataFrame
+
+
+@dataclass(frozen=True)
+class Keywords:
+    summary: pd.DataFrame
+    rows: pd.DataFrame
+    charted: list[str]
+    entered_top_10: list[str]
+    left_top_10: list[str]
+
+
+@dataclass(frozen=True)
+class Visibility:
+    """The site's market in the period, as the Market page shows it for "Watched for <site>", all
+    keywords: the compared domains' lines (0 on a day a domain was in none of the top 10s) and their
+    figures on the last day."""
+
+    lines: pd.DataFrame
+    domains: list[str]
+    latest: pd.DataFrame
+    #: Which keywords were measured, in the Market page's terms ("all keywords watched for …").
+    keyword_set: str = ""
+
+
+@dataclass(frozen=True)
+class ReportContent:
+    site: str
+    period: Period
+    history: pd.DataFrame
+    summary: list[SummaryRow]
+    first_day: date | None
+    last_day: date | None
+    churn: LinkChurn
+    keywords: Keywords
+    visibility: Visibility
+    alerts: pd.DataFrame
+    notes: pd.DataFrame
+    comment: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def _in(frame: pd.DataFrame, period: Period) -> pd.DataFrame:
+    if frame.empty:
+        return frame
+    days = pd.to_datetime(frame["day"]).dt.date
+    return frame[(days >= period.start) & (days <= period.end)].reset_index(drop=True)
+
+
+def summary_rows(history: pd.DataFrame) -> list[SummaryRow]:
+    """Each figure's first and last recorded value in the period (a figure never recorded: both None)."""
+    rows = []
+    ordered = frames.with_days(history).sort_values("day", kind="stable") if not history.empty else history
+    for metric, label in SUMMARY_METRICS.items():
+        values = (
+            pd.to_numeric(ordered[metric], errors="coerce").dropna() if not ordered.empty else pd.Series()
+        )
+        first = float(values.iloc[0]) if len(values) else None
+        last = float(values.iloc[-1]) if len(values) else None
+        rows.append(SummaryRow(label, first, last))
+    return rows
+
+
+def _strongest(links: pd.DataFrame) -> pd.DataFrame:
+    ranked = links.assign(_dr=pd.to_numeric(links["dr"], errors="coerce"))
+    return (
+        ranked.sort_values(["_dr", "referring_domain"], ascending=[False, True], na_position="last")
+        .drop(columns="_dr")
+        .head(LINKS_LISTED)
+        .reset_index(drop=True)
+    )
+
+
+def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> LinkChurn:
+    days = [day for day in store.trust_map_days(account, site) if period.start <= day <= period.end]
+    totals = _in(store.trust_map_totals(account, site, period.start), period)
+    empty = frames.empty(frames.LINK_COLUMNS)
+    if len(days) < 2:
+        return LinkChurn(days[0] if days else None, days[-1] if days else None, totals, empty, empty, empty)
+    before = store.trust_map_links(account, site, days[0])
+    after = store.trust_map_links(account, site, days[-1])
+    result = frames.churn(before, after)
+    return LinkChurn(
+        days[0],
+        days[-1],
+        totals,
+        _strongest(result.appeared),
+        _strongest(result.disappeared),
+        _strongest(result.new_spam_risky),
+    )
+
+
+def _top_10(rows: pd.DataFrame, day: pd.Timestamp) -> set[str]:
+    on_day = rows[(rows["day"] == day) & rows["position"].notna()]
+    return set(on_day.loc[on_day["position"] <= frames.TOP_10, "keyword"].astype(str))
+
+
+def keyword_section(store: HistoryStore, account: str, site: str, period: Period) -> Keywords:
+    slug = slug_for(site)
+    rows = _in(store.keyword_history(account, slug, period.start), period)
+    if rows.empty:
+        empty = frames.empty(("keyword",))
+        return Keywords(empty, rows, [], [], [])
+    summary = frames.keyword_summary(rows, store.keyword_best(account, slug))
+    shaped = frames.keyword_rows(rows, sorted(set(rows["keyword"].astype(str))))
+    days = sorted(shaped["day"].unique())
+    first, last = _top_10(shaped, days[0]), _top_10(shaped, days[-1])
+    charted = frames.chart_keywords(summary)
+    return Keywords(
+        summary, frames.keyword_rows(rows, charted), charted, sorted(last - first), sorted(first - last)
+    )
+
+
+def visibility_section(
+    store: HistoryStore, account: str, site: str, period: Period, ctr: tuple[float, ...]
+) -> Visibility:
+    """The Market page's figures for the keywords watched for ``site`` (all groups) under the team's
+    curve, comparing the site, the watched competitors and the largest other shares of voice."""
+    market = site_market(store, account, site, since=period.start, until=period.end, ctr=ctr)
+    keyword_set = keyword_set_words(site)
+    if market.empty:
+        return Visibility(pd.DataFrame(), [], pd.DataFrame(), keyword_set)
+    watched = store.watchlist(account)
+    own = own_sites(watched)
+    competitors = [item.subject for item in watched if item.kind == "domain" and item.subject not in own]
+    drawn = 1 + COMPETITORS_DRAWN
+    domains = compared_domains(market.figures, [site], competitors, limit=drawn)[:drawn]
+    lines = complete_lines(market.figures, domains)
+    last = lines[lines["day"] == lines["day"].max()]
+    latest = last.sort_values(["share_of_voice", "domain"], ascending=[False, True], kind="stable")
+    return Visibility(lines, domains, latest.reset_index(drop=True), keyword_set)
+
+
+def period_alerts(store: HistoryStore, account: str, site: str, period: Period) -> pd.DataFrame:
+    """The period's alerts about the site (or a keyword measured for it), open or acknowledged."""
+    found = store.alerts(account, state="all", since=period.start)
+    if found.empty:
+        return found
+    days = pd.to_datetime(found["day"]).dt.date
+    about = (
+        found["subject"].astype(str).eq(site)
+        | found["chart_subject"].astype(str).eq(site)
+        | found["site"].astype(str).eq(site)
+    )
+    return found[(days <= period.end) & about].sort_values("day", kind="stable").reset_index(drop=True)
+
+
+def gather(
+    store: HistoryStore, account: str, site: str, period: Period, ctr: tuple[float, ...] | None = None
+) -> ReportContent:
+    """Everything the report of ``site`` for ``period`` shows; UnknownSite when ``site`` is not one of
+    the account's own sites, EmptyPeriod when nothing about it is recorded in the period. ``ctr``: the
+    curve the visibility is weighed with (default: the team's, as the Market page uses it)."""
+    sites = own_sites(store.watchlist(account))
+    if site not in sites:
+        yours = f"your sites are {', '.join(sites)}" if sites else "no site of yours is recorded yet"
+        raise UnknownSite(f"{site} is not one of your sites in the history ({yours}).")
+    history = _in(store.domain_history(account, [site], period.start), period)
+    churn = link_churn(store, account, site, period)
+    keywords = keyword_section(store, account, site, period)
+    if history.empty and keywords.rows.empty and churn.first_day is None:
+        raise EmptyPeriod(f"Nothing about {site} is recorded in {period.words}.")
+    days = sorted(pd.to_datetime(history["day"]).dt.date) if not history.empty else []
+    return ReportContent(
+        site=site,
+        period=period,
+        history=history,
+        summary=summary_rows(history),
+        first_day=days[0] if days else None,
+        last_day=days[-1] if days else None,
+        churn=churn,
+        keywords=keywords,
+        visibility=visibility_section(store, account, site, period, ctr or team_ctr().curve),
+        alerts=period_alerts(store, account, site, period),
+        notes=store.notes(account, period.start, period.end),
+        comment=store.report_comment(account, site, period),
+    )

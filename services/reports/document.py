@@ -1,0 +1,302 @@
+"""The report's one HTML document: facts in plain words, tables, and the charts as inline SVG.
+
+The same document is the HTML download, the page's preview, the share link's page and, printed by
+WeasyPrint, the PDF. Jinja2 escapes every value (the service's text included), so nothing the API
+says can become markup; the charts are SVG drawn by Chromium, whose text is escaped the same way.
+Without Chromium the charts are interactive plotly (the HTML still works; the PDF says what is
+missing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from services.alerts.rules import missing, say_day
+from services.reports.branding import Branding
+from services.reports.charts import HEIGHT, WIDTH, report_charts
+from services.reports.content import (
+    EmptyPeriod,
+    ReportContent,
+    ReportProblem,
+    SummaryRow,
+    UnknownSite,
+    gather,
+)
+from services.reports.render import ChartRenderer, PdfUnavailable, RendererUnavailable, html_to_pdf
+from store.history import HistoryStore
+from store.reports.period import Period
+
+TEMPLATE = "report.html.j2"
+_ENVIRONMENT = Environment(
+    loader=FileSystemLoader(Path(__file__).parent),
+    autoescape=select_autoescape(["html", "j2"], default=True),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+@dataclass(frozen=True)
+class BuiltReport:
+    site: str
+    period: Period
+    html: str
+    #: Why the charts are not images (no Chromium here): the PDF cannot be made, the HTML still can.
+    charts_missing: str | None = None
+    #: The editor's comment printed in it (the page's comment box starts from it).
+    comment: str | None = None
+
+    @property
+    def file_stem(self) -> str:
+        return f"report-{self.site}-{self.period.slug}"
+
+    def pdf(self) -> bytes:
+        """The PDF; PdfUnavailable saying what is missing when it cannot be made here."""
+        if self.charts_missing:
+            raise PdfUnavailable(self.charts_missing)
+        return html_to_pdf(self.html)
+
+
+def number(value: Any) -> str:
+    """A whole number with thousands separators; "—" when missing."""
+    if missing(value):
+        return "—"
+    return f"{round(float(value)):,}"
+
+
+def signed(value: Any) -> str:
+    if missing(value):
+        return "—"
+    rounded = round(float(value))
+    return f"{rounded:+,}" if rounded else "±0"
+
+
+def direction(value: Any, *, higher_is_better: bool = True) -> str:
+    if missing(value) or not value:
+        return ""
+    return "up" if (float(value) > 0) == higher_is_better else "down"
+
+
+def change_words(row: SummaryRow) -> str:
+    """ "DR rose from 41 to 44 (+3)." — what a reader takes from one figure's first and last day."""
+    if row.first is None or row.last is None:
+        return f"{row.label}: not recorded in this period."
+    if round(row.first) == round(row.last):
+        return f"{row.label} held at {number(row.last)}."
+    verb = "rose" if row.last > row.first else "fell"
+    change = signed(row.last - row.first)
+    if row.first:
+        percent = (row.last - row.first) / abs(row.first) * 100
+        change += f", {percent:+.1f} %" if abs(percent) < 1 else f", {percent:+.0f} %"
+    return f"{row.label} {verb} from {number(row.first)} to {number(row.last)} ({change})."
+
+
+def _day(value: Any) -> str:
+    return "—" if missing(value) else say_day(pd.Timestamp(value).date())
+
+
+def _css_text(text: str) -> Markup:
+    """Text inside a CSS string (the page footer): no quote, backslash or tag can end it."""
+    safe = "".join(ch if ch.isprintable() and ch not in '"\\<>' else f"\\{ord(ch):x} " for ch in text)
+    return Markup(safe)  # noqa: S704 - escaped above for the CSS string it goes in
+
+
+def _svg(name: str, fig: go.Figure, renderer: ChartRenderer) -> Markup:
+    svg = renderer.svg(fig, WIDTH, HEIGHT)
+    return Markup(f'<figure class="chart" data-chart="{name}">{svg}</figure>')  # noqa: S704 - SVG from plotly
+
+
+def _interactive(name: str, fig: go.Figure, with_plotly_js: bool) -> Markup:
+    div = fig.to_html(full_html=False, include_plotlyjs="inline" if with_plotly_js else False)
+    return Markup(f'<figure class="chart" data-chart="{name}">{div}</figure>')  # noqa: S704
+
+
+def draw_charts(
+    content: ReportContent, renderer: ChartRenderer | None
+) -> tuple[dict[str, Markup], str | None]:
+    """Each chart as markup, and why they are not all images (no renderer, or it cannot draw here):
+    from the first chart it cannot draw on, charts are interactive plotly, plotly.js included once."""
+    missing_why = None if renderer is not None else "Charts were not drawn as images for this copy."
+    drawn: dict[str, Markup] = {}
+    for name, fig in report_charts(content).items():
+        if renderer is not None and missing_why is None:
+            try:
+                drawn[name] = _svg(name, fig, renderer)
+                continue
+            except RendererUnavailable as exc:
+                missing_why = str(exc)
+        first = not any("<script" in markup for markup in drawn.values())
+        drawn[name] = _interactive(name, fig, with_plotly_js=first)
+    return drawn, missing_why if drawn else None
+
+
+def _links(frame: pd.DataFrame) -> list[dict[str, str]]:
+    return [
+        {
+            "domain": str(row.referring_domain),
+            "dr": number(row.dr),
+            "spam": number(row.spam_score),
+            "status": "" if pd.isna(row.status) else str(row.status),
+        }
+        for row in frame.itertuples()
+    ]
+
+
+def _churn(content: ReportContent) -> tuple[str, list[dict[str, Any]]]:
+    churn = content.churn
+    if churn.first_day is None or churn.first_day == churn.last_day:
+        return "", []
+    said = (
+        f"Between {_day(churn.first_day)} and {_day(churn.last_day)} the Trust Map sample gained "
+        f"referring domains such as those below and lost others; new spam-risky domains are listed apart."
+    )
+    tables = [
+        {"title": "Strongest referring domains gained", "rows": _links(churn.gained)},
+        {"title": "Strongest referring domains lost", "rows": _links(churn.lost)},
+        {"title": "New spam-risky referring domains", "rows": _links(churn.new_spam_risky)},
+    ]
+    return said, tables
+
+
+def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
+    summary = content.keywords.summary
+    if summary.empty or "position" not in summary:
+        return [], []
+    rows = [
+        {
+            "keyword": str(row.keyword),
+            "position": number(row.position),
+            "change": signed(row.change),
+            "direction": direction(row.change),
+            "best": number(row.best_position),
+            "top10": f"{row.days_in_top_10} of {row.days_recorded}",
+        }
+        for row in summary.itertuples()
+    ]
+    words = []
+    entered, left = content.keywords.entered_top_10, content.keywords.left_top_10
+    words.append(
+        f"Entered the top 10: {', '.join(entered)}." if entered else "No keyword entered the top 10."
+    )
+    words.append(f"Left the top 10: {', '.join(left)}." if left else "No keyword left the top 10.")
+    return rows, words
+
+
+def _visibility(content: ReportContent) -> tuple[list[dict[str, str]], str]:
+    latest = content.visibility.latest
+    if latest.empty:
+        return [], ""
+    rows = [
+        {"domain": str(r.domain), "visibility": f"{r.visibility:.1f} %", "share": f"{r.share_of_voice:.1f} %"}
+        for r in latest.itertuples()
+    ]
+    own = latest[latest["domain"] == content.site]
+    share = f"{own['share_of_voice'].iloc[0]:.1f} %" if not own.empty else "none"
+    said = (
+        f"On {_day(latest['day'].iloc[0])}, {content.site}'s share of voice in the top 10s of "
+        f"{content.visibility.keyword_set} was {share}, against the domains below."
+    )
+    return rows, said
+
+
+def _alerts(frame: pd.DataFrame) -> list[dict[str, str]]:
+    return [
+        {
+            "day": _day(r.day),
+            "title": str(r.title),
+            "before": _text(r.before),
+            "after": _text(r.after),
+        }
+        for r in frame.itertuples()
+    ]
+
+
+def _text(value: Any) -> str:
+    return "—" if missing(value) else str(value)
+
+
+def _notes(frame: pd.DataFrame) -> list[dict[str, str]]:
+    return [{"day": _day(r.day), "text": str(r.text), "by": str(r.created_by)} for r in frame.itertuples()]
+
+
+def render_html(content: ReportContent, branding: Branding, charts: dict[str, Markup]) -> str:
+    """The report's HTML document."""
+    summary_said = any(row.first is not None for row in content.summary)
+    churn_said, churn_tables = _churn(content)
+    keyword_rows, keyword_words = _keywords(content)
+    visibility_rows, visibility_said = _visibility(content)
+    period = content.period
+    return _ENVIRONMENT.get_template(TEMPLATE).render(
+        site=content.site,
+        brand=branding.signed_by,
+        logo=branding.logo,
+        accent=branding.accent,
+        footer=branding.footer,
+        footer_css=_css_text(f"{branding.footer or branding.signed_by} · {content.site} · {period.words}"),
+        period_words=period.words,
+        period_span=f"{_day(period.start)} – {_day(period.end)}",
+        comment=content.comment,
+        summary_said=summary_said,
+        summary_words=[change_words(row) for row in content.summary],
+        first_day=_day(content.first_day) if content.first_day else "First day",
+        last_day=_day(content.last_day) if content.last_day else "Last day",
+        summary=[
+            {
+                "label": row.label,
+                "first": number(row.first),
+                "last": number(row.last),
+                "change": signed(row.change),
+                "direction": direction(row.change),
+            }
+            for row in content.summary
+        ],
+        charts=charts,
+        churn_said=churn_said,
+        churn_tables=churn_tables,
+        keywords=keyword_rows,
+        keyword_words=keyword_words,
+        visibility=visibility_rows,
+        visibility_said=visibility_said,
+        alerts=_alerts(content.alerts),
+        notes=_notes(content.notes),
+    )
+
+
+def write_report(content: ReportContent, branding: Branding, renderer: ChartRenderer | None) -> BuiltReport:
+    charts, charts_missing = draw_charts(content, renderer)
+    html = render_html(content, branding, charts)
+    return BuiltReport(
+        content.site, content.period, html, charts_missing=charts_missing, comment=content.comment
+    )
+
+
+def build_report(
+    store: HistoryStore,
+    account: str,
+    site: str,
+    period: Period,
+    *,
+    branding: Branding,
+    renderer: ChartRenderer | None,
+) -> BuiltReport:
+    """The report of ``site`` (one of the account's own sites) for ``period``, from the history store
+    only (no API call); UnknownSite or EmptyPeriod when there is nothing to report. The Reports page,
+    ``python -m store report``, the scheduled ``reports`` job and the share link all call it, so each
+    shows the same report."""
+    return write_report(gather(store, account, site, period), branding, renderer)
+
+
+__all__ = [
+    "BuiltReport",
+    "EmptyPeriod",
+    "ReportProblem",
+    "UnknownSite",
+    "build_report",
+    "write_report",
+]
