@@ -3,7 +3,7 @@
 Reading a report spends a quota unit, so it is a write (``components.core.writes.quota_spends``): an editor's
 click reads it once and leaves an audit row; a viewer sees the button disabled with the reason. A
 report read in the last 15 minutes is shown to anyone for free; a link (``?domain=``) never reads one.
-The report and the question before it are drawn by ``components.research.site_check``.
+The report and the question before it are drawn by ``components.research.widgets.site_check``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from components.core.cache.connection import current_connection
 from components.core.nav.pages import SITE_CHECK, page_header
 from components.core.nav.shared_inputs import domain_or_demo
-from components.research.site_check import site_check_report
+from components.research.widgets.site_check import site_check_report
 
 #: One seeded report per verdict in the sandbox, so each look can be seen.
 DEMO_DOMAINS = ("example.com", "rankboost-links.net", "pixelvault-app.io", "closed-corner-shop.co.uk")

@@ -1,6 +1,6 @@
 """Trust Map: who links to a site (a sample of up to 60 referring domains), how strongly, how safely.
 
-The map and what is said instead of it are drawn by ``components.research.trust_map``.
+The map and what is said instead of it are drawn by ``components.research.widgets.trust_map``.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from components.core.cache.connection import current_connection
 from components.core.nav.pages import TRUST_MAP, page_header
 from components.core.nav.shared_inputs import domain_or_demo
-from components.research.trust_map import trust_map_report
+from components.research.widgets.trust_map import trust_map_report
 
 DEMO_DOMAINS = ("stripe.com", "example.com", "github.com", "acme-widgets.com")
 
