@@ -13,13 +13,16 @@ from typing import Any
 import pandas as pd
 
 from analysis.wording import whole_number
+from client.growth_inputs import MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS
 from client.growth_models import (
     Discovery,
     ExchangeCandidate,
     ExchangeCandidates,
+    ExchangeContact,
 )
 from client.models import Lookup
 from components.common.shaping import typed_frame
+from components.common.text import escape_md
 
 #: The mark of a partner this site already proposed an exchange to.
 ALREADY_PROPOSED = "Already proposed"
@@ -116,3 +119,33 @@ def candidates_frame(
         )
         rows.append(row)
     return typed_frame(rows, CANDIDATE_COLUMNS)
+
+
+def default_proposal_text(lookup: Lookup, partner: ExchangeCandidate) -> tuple[str, str]:
+    """A starting draft (subject, message) in plain words: who you are and what you propose (the
+    ratings stay yours), each cut to what the service accepts."""
+    you = lookup.domain
+    about = f" ({lookup.title})" if lookup.title else ""
+    same = partner.opportunity is not None and partner.opportunity.type == "link_exchange"
+    fit = "We write for the same audience" if same else "Our audiences overlap"
+    subject = f"Link exchange: {you} and {partner.domain}"
+    message = (
+        f"Hi {partner.domain} team,\n\n"
+        f"I run {you}{about}. {fit}, and I think a link exchange between our sites would help "
+        "readers on both sides.\n\n"
+        "Would you be open to exchanging a relevant link? I am happy to suggest pages on both sites "
+        "where a link genuinely helps.\n\n"
+        f"Best regards,\n{you}"
+    )
+    return subject[:MAX_SUBJECT_CHARS], message[:MAX_MESSAGE_CHARS]
+
+
+def quota_text(contact: ExchangeContact | None) -> str | None:
+    """The month's proposal quota as the service last gave it (markdown), or None when it gave none."""
+    quota = contact.quota if contact else None
+    if quota is None or (quota.used is None and quota.limit is None):
+        return None
+    used = whole_number(quota.used) if quota.used is not None else "unknown"
+    of = f" of {whole_number(quota.limit)}" if quota.limit is not None else ""
+    plan = f" (plan {escape_md(quota.plan)})" if quota.plan else ""
+    return f"Exchange proposals used this month: {used}{of}{plan}."

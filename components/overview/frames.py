@@ -122,6 +122,25 @@ def compare_frame(results: Sequence[tuple[str, Lookup | ApiError]]) -> pd.DataFr
     return frame.astype(COMPARE_COLUMNS)
 
 
+#: The comparison table's columns at first; the rest are one click away in its column menu.
+COMPARE_ORDER = ["domain", "dr", "true_dr", "gap", "trust_score", "traffic", "referring_domains"]
+
+
+def compare_order(failed: int) -> list[str]:
+    """The comparison's shown columns: with ``failed`` entries, the Problem column right after the
+    domain, so a failure is explained next to it, not off-screen."""
+    order = list(COMPARE_ORDER)
+    if failed:
+        order.insert(1, "error")
+    return order
+
+
+def problems_note(failed: int, total: int) -> str:
+    """How many of the ``total`` entries have a problem, and where to read why."""
+    verb = "has" if failed == 1 else "have"
+    return f"{failed} of {total} entries {verb} a problem; the Problem column says which and why."
+
+
 def _as_typed(text: str, max_chars: int = 80) -> str:
     """Typed text as a Markdown code span: shown as it is, never as a link or formatting."""
     return "`" + text[:max_chars].replace("`", "'") + "`"

@@ -1,2 +1,2 @@
 """Trust Map, site check, bulk DR, snippets, categories: frames and charts (pure), the Trust Map's
-shared view, and the bulk DR checker's Streamlit parts (``widgets``)."""
+shared view, and the Streamlit parts of the Trust Map, Site check and Bulk DR pages (``widgets``)."""

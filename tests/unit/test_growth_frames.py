@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta, timezone
 
 import pandas as pd
 
+from client.growth_inputs import MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS
 from client.growth_models import (
+    ContactQuota,
     Discovery,
+    ExchangeCandidate,
+    ExchangeContact,
     Monitor,
     SiteDetail,
     SiteExport,
@@ -16,9 +21,18 @@ from client.growth_models import (
     TrueDrReport,
     TrueDrSignal,
 )
-from client.visibility_models import AiVisibility, GscAudit, GscPerformance, InspectedPage, PageOutreach
+from client.inputs import MAX_RAW_INPUT_LENGTH
+from client.models import Lookup
+from client.visibility_models import (
+    AiSnapshot,
+    AiVisibility,
+    GscAudit,
+    GscPerformance,
+    InspectedPage,
+    PageOutreach,
+)
 from components.growth.charts import discovery_chart
-from components.growth.frames import discovery_frame
+from components.growth.frames import default_proposal_text, discovery_frame, quota_text
 from components.sites.charts import ratings_bars, trends_chart, truedr_waterfall
 from components.sites.frames.export import (
     FIELD_LABELS,
@@ -33,12 +47,21 @@ from components.sites.frames.sites import (
     sites_frame,
     trend_moves,
     trends_frame,
+    trends_note,
 )
 from components.sites.frames.visibility import (
+    MetricDelta,
+    answered_text,
+    delta_change_text,
+    delta_value_text,
     inspected_frame,
+    next_run_text,
     outreach_frame,
     rows_frame,
+    score_change_text,
+    score_text,
     totals_deltas,
+    when_text,
 )
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
@@ -76,6 +99,9 @@ def test_trends_draw_ratings_on_their_whole_scale_and_traffic_in_its_own_panel()
     assert trend_moves(frame) == (
         "DR 41 → 41 (no change) · TrueDR 37 → 42 (+5) · traffic 452 → 611 visits (+159)"
     )
+    assert trends_note(detail, frame) == f"Weekly points since 2024-10-21: {trend_moves(frame)}."
+    no_trend = SiteDetail.model_validate({"slug": "a-com", "trends": []})
+    assert trends_note(no_trend, trends_frame(no_trend)) == "Weekly points since not available."
 
 
 def test_waterfall_steps_from_dr_to_true_dr() -> None:
@@ -164,6 +190,50 @@ def test_only_http_links_become_links() -> None:
     assert list(names.isna()) == [True, False]
 
 
+def test_the_ai_summary_reads_not_available_before_the_first_run() -> None:
+    before = AiVisibility()
+    assert (score_text(before), score_change_text(before), answered_text(before)) == (
+        "not available",
+        None,
+        "not available",
+    )
+    ran = AiVisibility(
+        snapshot=AiSnapshot(score=41.26, total_answers=1200, mentioned_answers=495), delta=-2.0
+    )
+    assert (score_text(ran), score_change_text(ran), answered_text(ran)) == ("41.3", "-2.0", "495 of 1,200")
+
+
+def test_the_next_ai_run_is_due_now_once_its_time_has_come() -> None:
+    due = datetime(2026, 11, 30, 6, 0, tzinfo=UTC)
+    assert next_run_text(due, due - timedelta(days=1)) == "2026-11-30"
+    assert next_run_text(due, due) == "due now"
+    assert next_run_text(None, due) == "not available"
+
+
+def test_search_console_totals_read_in_their_own_units() -> None:
+    shown = {
+        label: (
+            delta_value_text(MetricDelta(label, value, change, None)),
+            delta_change_text(MetricDelta(label, value, change, None)),
+        )
+        for label, value, change in (
+            ("Clicks", 12345.0, 1200.0),
+            ("CTR", 0.0342, -0.0051),
+            ("Average position", 8.25, 1.5),
+            ("Impressions", None, None),
+        )
+    }
+    assert shown == {
+        "Clicks": ("12,345", "+1,200"),
+        "CTR": ("3.42%", "-0.51 pts"),
+        "Average position": ("8.2", "+1.5"),
+        "Impressions": ("not available", None),
+    }
+    moment = datetime(2026, 11, 27, 23, 5, tzinfo=timezone(timedelta(hours=2)))
+    assert when_text(moment) == "2026-11-27 21:05 UTC"
+    assert when_text(None) == "not available"
+
+
 def test_position_going_up_is_bad_news() -> None:
     perf = GscPerformance.model_validate(
         {
@@ -201,3 +271,27 @@ def test_an_empty_audit_frame_still_has_its_columns() -> None:
         "last_crawl",
         "impressions",
     ]
+
+
+def test_the_default_proposal_names_both_sites_and_fits_the_service_limits() -> None:
+    you = Lookup(domain="acme.com", title="Acme tools")
+    partner = ExchangeCandidate.model_validate({"domain": "b.com", "opportunity": {"type": "link_exchange"}})
+    subject, message = default_proposal_text(you, partner)
+    assert subject == "Link exchange: acme.com and b.com"
+    assert message.startswith("Hi b.com team,\n\nI run acme.com (Acme tools). We write for the same audience")
+    assert message.endswith("Best regards,\nacme.com")
+    other = ExchangeCandidate(domain="c.com")
+    assert "Our audiences overlap" in default_proposal_text(Lookup(domain="acme.com"), other)[1]
+    long = Lookup(domain="acme.com", title="x" * MAX_RAW_INPUT_LENGTH)
+    subject, message = default_proposal_text(long, other)
+    assert len(subject) <= MAX_SUBJECT_CHARS and len(message) <= MAX_MESSAGE_CHARS
+
+
+def test_the_proposal_quota_reads_only_what_the_service_gave() -> None:
+    assert quota_text(None) is None
+    assert quota_text(ExchangeContact(quota=ContactQuota(plan="pro"))) is None
+    full = ExchangeContact(quota=ContactQuota(used=3, limit=1000, plan="pro_*"))
+    assert quota_text(full) == "Exchange proposals used this month: 3 of 1,000 (plan pro\\_\\*)."
+    assert quota_text(ExchangeContact(quota=ContactQuota(limit=5))) == (
+        "Exchange proposals used this month: unknown of 5."
+    )

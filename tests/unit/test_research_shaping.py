@@ -39,7 +39,13 @@ from components.research.frames.bulk import (
     start_label,
 )
 from components.research.frames.categories import categories_frame, max_per_site_text
-from components.research.frames.site_check import missing_signals, signals_frame, verdict_style
+from components.research.frames.site_check import (
+    missing_signals,
+    signal_groups,
+    signals,
+    signals_frame,
+    verdict_style,
+)
 from components.research.frames.snippets import (
     badge_variants,
     img_src,
@@ -56,6 +62,7 @@ from components.research.frames.trust_map import (
     dr_band_counts,
     filter_map,
     map_frame,
+    map_note,
     sample_note,
 )
 
@@ -160,6 +167,12 @@ def test_map_charts_say_so_when_there_is_nothing_to_draw() -> None:
 def test_sample_note_names_the_total_or_says_it_is_unknown() -> None:
     assert "60 of 19,854" in sample_note(60, 19854)
     assert "did not give the total" in sample_note(12, None)
+
+
+def test_the_map_note_adds_what_the_filters_leave_only_when_they_are_on() -> None:
+    assert map_note(60, 19854) == sample_note(60, 19854)
+    assert map_note(60, 19854, 7) == sample_note(60, 19854) + " Filters show 7 of them."
+    assert map_note(60, None, 0).endswith(" Filters show 0 of them.")
 
 
 # --- Bulk DR ---------------------------------------------------------------------------------------
@@ -306,6 +319,9 @@ def test_missing_site_check_signals_are_named_and_never_zero() -> None:
     frame = signals_frame(check)
     shown = dict(zip(frame["signal"], frame["value"], strict=True))
     assert shown["Ranked keywords"] == "not available" and shown["Referring domains"] == "0"
+    groups = signal_groups(check)
+    assert list(groups) == ["Site", "Shell check", "Footprint"]
+    assert [s for group in groups.values() for s in group] == signals(check)  # each once, in order
 
 
 def test_unknown_verdicts_are_shown_as_they_came() -> None:

@@ -21,7 +21,9 @@ from components.overview.frames import (
     backlinks_frame,
     changes_frame,
     compare_frame,
+    compare_order,
     merged_note,
+    problems_note,
     true_dr_gap,
 )
 
@@ -96,6 +98,15 @@ def test_merged_note_names_each_duplicate_and_the_entry_it_repeats() -> None:
     # A typed backtick cannot end the code span and let the rest be read as Markdown.
     hostile = merged_note(parse_domain_list("a.com\nhttps://a.com/`[x](http://evil)`").duplicates)
     assert hostile.count("`") == 4 and "[x](http://evil)" in hostile
+
+
+def test_a_comparison_with_problems_shows_them_next_to_the_domain() -> None:
+    shown = ["domain", "dr", "true_dr", "gap", "trust_score", "traffic", "referring_domains"]
+    assert compare_order(0) == shown
+    assert compare_order(2) == ["domain", "error", *shown[1:]]
+    assert compare_order(0) == shown  # the order with problems was a copy
+    assert problems_note(1, 3) == "1 of 3 entries has a problem; the Problem column says which and why."
+    assert problems_note(2, 3).startswith("2 of 3 entries have a problem")
 
 
 def test_backlinks_frame_has_a_row_per_backlink() -> None:

@@ -107,6 +107,14 @@ def missing_signals(check: SiteCheck) -> list[str]:
     return [s.name for s in signals(check) if s.value is None]
 
 
+def signal_groups(check: SiteCheck) -> dict[str, list[Signal]]:
+    """The report's signals by group (site, shell check, footprint), each in reading order."""
+    by_group: dict[str, list[Signal]] = {}
+    for signal in signals(check):
+        by_group.setdefault(signal.group, []).append(signal)
+    return by_group
+
+
 def signals_frame(check: SiteCheck) -> pd.DataFrame:
     """The report as rows (group, signal, value as shown, available) for the table and its CSV."""
     rows = [

@@ -131,3 +131,12 @@ def sample_note(shown: int, total: int | None) -> str:
     if total is None:
         return f"A sample of {shown} referring domains (the service did not give the total)."
     return f"A sample of {shown} of {total:,} referring domains (the Trust Map holds at most 60)."
+
+
+def map_note(shown: int, total: int | None, filtered: int | None = None) -> str:
+    """The map's caption: ``sample_note``, then how many rows the filters leave when they are on
+    (``filtered`` is None when no filter is set)."""
+    note = sample_note(shown, total)
+    if filtered is not None:
+        note += f" Filters show {filtered} of them."
+    return note

@@ -6,11 +6,14 @@ A rating the service does not know yet (a pending site's TrueDR) stays missing, 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 
 import pandas as pd
 
+from analysis.wording import NOT_AVAILABLE
 from client.growth_models import Monitor, MonitorAlert, SiteDetail, SiteList, TrueDrReport
 from components.common.shaping import typed_frame
+from components.common.text import BadgeColour
 
 SITE_COLUMNS: dict[str, str] = {
     "domain": "string",
@@ -54,6 +57,13 @@ MONITOR_COLUMNS: dict[str, str] = {
     "alerts": "Int64",
     "worst_alert": "string",
     "summary": "string",
+}
+#: The badge colour of a site-check verdict in a submission's result (any other verdict is grey).
+VERDICT_COLOURS: dict[str, BadgeColour] = {
+    "real": "green",
+    "suspicious": "orange",
+    "shell": "red",
+    "unreachable": "gray",
 }
 #: Alert levels, most urgent first.
 ALERT_ORDER = ("critical", "warning", "info")
@@ -105,6 +115,14 @@ def trend_moves(frame: pd.DataFrame) -> str | None:
         move = "no change" if last == first else f"{last - first:+,}"
         parts.append(f"{label} {first:,} → {last:,}{unit} ({move})")
     return " · ".join(parts) or None
+
+
+def trends_note(detail: SiteDetail, frame: pd.DataFrame) -> str:
+    """The caption under the trends chart: since when the weekly points run, and how far each moved."""
+    first = detail.trends[0].date if detail.trends else None
+    since = first.isoformat() if isinstance(first, date) else NOT_AVAILABLE
+    moves = trend_moves(frame)
+    return f"Weekly points since {since}" + (f": {moves}." if moves else ".")
 
 
 def truedr_frame(report: TrueDrReport) -> pd.DataFrame:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import pandas as pd
 
+from analysis.wording import NOT_AVAILABLE, whole_number
 from client.visibility_models import (
     AiSnapshot,
     AiVisibility,
@@ -141,6 +143,32 @@ def history_frame(view: AiVisibility) -> pd.DataFrame:
     return frame.astype({"score": "Float64"}).sort_values("at", ignore_index=True)
 
 
+def score_text(view: AiVisibility) -> str:
+    """The latest run's AI-visibility score with one decimal, or "not available" before a run."""
+    snap = view.snapshot
+    return NOT_AVAILABLE if snap is None or snap.score is None else f"{snap.score:.1f}"
+
+
+def score_change_text(view: AiVisibility) -> str | None:
+    """The score's change since the previous run, signed (None when there is no previous run)."""
+    return None if view.delta is None else f"{view.delta:+.1f}"
+
+
+def answered_text(view: AiVisibility) -> str:
+    """How many of the latest run's answers mention your site, as "3 of 12"."""
+    snap = view.snapshot
+    if snap is None:
+        return NOT_AVAILABLE
+    return f"{whole_number(snap.mentioned_answers)} of {whole_number(snap.total_answers)}"
+
+
+def next_run_text(due: datetime | None, now: datetime) -> str:
+    """When the next weekly run is due: its date, "due now" once ``now`` has reached it."""
+    if due is None:
+        return NOT_AVAILABLE
+    return "due now" if due <= now else due.date().isoformat()
+
+
 # --- Search Console -------------------------------------------------------------------------
 
 
@@ -173,6 +201,33 @@ def totals_deltas(perf: GscPerformance) -> list[MetricDelta]:
         better = None if not change else (change < 0) == lower_is_better
         out.append(MetricDelta(label, value, change, better))
     return out
+
+
+def delta_value_text(delta: MetricDelta) -> str:
+    """A total as its card shows it: CTR as a percentage, the position with one decimal, counts whole."""
+    if delta.value is None:
+        return NOT_AVAILABLE
+    if delta.label == "CTR":
+        return f"{delta.value:.2%}"
+    if delta.label == "Average position":
+        return f"{delta.value:.1f}"
+    return whole_number(delta.value)
+
+
+def delta_change_text(delta: MetricDelta) -> str | None:
+    """A total's change, signed: CTR in percentage points, the position with one decimal."""
+    if delta.change is None:
+        return None
+    if delta.label == "CTR":
+        return f"{delta.change * 100:+.2f} pts"
+    if delta.label == "Average position":
+        return f"{delta.change:+.1f}"
+    return f"{delta.change:+,.0f}"
+
+
+def when_text(moment: datetime | None) -> str:
+    """A moment of the index audit in UTC, to the minute."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if moment else NOT_AVAILABLE
 
 
 def series_frame(perf: GscPerformance) -> pd.DataFrame:

@@ -1,5 +1,5 @@
-"""Streamlit pieces of the growth pages: the ratings columns, the filter inputs and the result count
-of discovery, and the link-exchange writes with what this session knows about them.
+"""The link-exchange writes, with what this session knows about them: the last preview, the partners
+proposed to, an approval refused because the text changed, the last proposal quota.
 
 Each write is sent once per user action (``components.core.writes.writes``). A preview is a dry run
 (nothing is sent, so no cached read changes); approving sends exactly the previewed draft, and only
@@ -11,59 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pandas as pd
 import streamlit as st
 
-from analysis.wording import counted
 from client.errors import ConflictError
-from client.growth_inputs import MAX_FIND_LIMIT
 from client.growth_models import ExchangeContact
 from client.outreach import ExchangeDraft
 from components.common.text import escape_md
 from components.core.cache.connection import Connection
 from components.core.ui.sidebar import RESULT_PREFIX
-from components.core.ui.tables import SITE_RATING_COLUMNS
 from components.core.writes.writes import WriteOutcome, flash, write_once
-
-#: A found site's ratings as Discover and Link exchanges show them (beside each page's own columns).
-RATINGS_COLUMNS = {
-    **SITE_RATING_COLUMNS,
-    "confidence": st.column_config.TextColumn("Confidence"),
-    "category": st.column_config.TextColumn("Category"),
-}
-
-
-def rating_floor(label: str, *, key: str) -> int | None:
-    """A minimum rating (0–100) for the discovery filters, kept in the URL; None when left empty."""
-    value = st.number_input(
-        label, min_value=0, max_value=100, value=None, step=5, key=key, bind="query-params"
-    )
-    return None if value is None else int(value)
-
-
-def result_limit(label: str, *, key: str, default: int, step: int = 1, help: str | None = None) -> int:
-    """How many results to ask for, 1 to the service's limit, kept in the URL; ``default`` when emptied."""
-    value = st.number_input(
-        label,
-        min_value=1,
-        max_value=MAX_FIND_LIMIT,
-        value=default,
-        step=step,
-        key=key,
-        bind="query-params",
-        help=help,
-    )
-    return int(value or default)
-
-
-def result_count(frame: pd.DataFrame, *, noun: str, order: str, none_left: str) -> None:
-    """How many sites the filters leave (``3 sites, best first.``); when none, ``none_left`` says what
-    to relax and the page stops: there is nothing to chart or pick from."""
-    if frame.empty:
-        st.info(none_left, icon=":material/filter_alt_off:")
-        st.stop()
-    st.caption(f"{counted(len(frame), noun)}, {order}.")
-
 
 #: The last successful preview, with the text it was asked for (a ``PreviewedProposal``).
 PREVIEWED = RESULT_PREFIX + "exchange_draft"

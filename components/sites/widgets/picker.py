@@ -1,28 +1,22 @@
-"""Your sites: choosing and reading one, and the site-management writes.
+"""Your sites: choosing and reading one.
 
 Owner pages share the app's one domain input (``key="domain"``, kept in the URL) so a site chosen on
 one page stays chosen on the next; your own sites are one click away under it.
-
-Each write is sent once per user action (``components.core.writes.writes``) and names the cached reads it
-changes, so the page shows what the service now holds right after a success. Call the writes from
-widget callbacks or form submits only, never in the page body.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import streamlit as st
 
 from client.errors import ApiError, InvalidInputError, NotFoundError
-from client.growth_inputs import NewSite
 from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.nav.shared_inputs import DOMAIN_KEY, domain_input
 from components.core.ui.errors import show_error
-from components.core.writes.writes import WriteOutcome, write_once
 
 T = TypeVar("T")
 
@@ -102,74 +96,3 @@ def read_chosen_site(
     except ApiError as exc:
         show_error(exc, subject=raw)
     st.stop()
-
-
-# --- Site-management writes ---------------------------------------------------------------
-
-
-def submit_site(conn: Connection, site: NewSite) -> WriteOutcome:
-    domain = site.domain
-    slug = data.slug(domain)
-    reads = [
-        ("sites",),
-        ("site_check", domain),
-        ("site", slug),
-        ("monitor", None, False),
-        ("monitor", None, True),
-    ]
-    check = " with a site check" if site.site_check else ""
-    said = f"Submitted {escape_md(domain)}{check}."
-    return write_once(conn, "submit_site", site, invalidates=reads, success=said)
-
-
-def verify(conn: Connection, url: str) -> WriteOutcome:
-    slug = data.slug(data.domain(url))
-    return write_once(
-        conn, "verify", url, invalidates=[("sites",), ("site", slug)], success="The badge embed was checked."
-    )
-
-
-def _ai_write(
-    conn: Connection, operation: str, site: str, *args: Any, success: str, target: str | None = None
-) -> WriteOutcome:
-    """A write to the site's AI visibility; it changes the site's cached AI-visibility read."""
-    slug = data.slug(site)
-    reads = [("ai_visibility", slug)]
-    return write_once(conn, operation, slug, *args, invalidates=reads, success=success, target=target)
-
-
-def add_ai_prompt(conn: Connection, site: str, prompt: str, location: str | None = None) -> WriteOutcome:
-    return _ai_write(
-        conn, "add_ai_prompt", site, prompt, location, success="Question added. It is asked at the next run."
-    )
-
-
-def remove_ai_prompt(
-    conn: Connection, site: str, prompt_id: str, question: str | None = None
-) -> WriteOutcome:
-    """Stop asking a question; ``question`` (its words) is what the audit log names."""
-    return _ai_write(conn, "remove_ai_prompt", site, prompt_id, success="Question removed.", target=question)
-
-
-def reset_ai_prompts(conn: Connection, site: str) -> WriteOutcome:
-    return _ai_write(conn, "reset_ai_prompts", site, success="Questions reseeded from the site's keywords.")
-
-
-def run_ai_visibility(conn: Connection, site: str) -> WriteOutcome:
-    return _ai_write(
-        conn,
-        "run_ai_visibility",
-        site,
-        success="The questions were asked; the snapshot below is the new run.",
-    )
-
-
-def run_gsc_audit(conn: Connection, site: str) -> WriteOutcome:
-    slug = data.slug(site)
-    return write_once(
-        conn,
-        "run_gsc_audit",
-        slug,
-        invalidates=[("gsc_audit", slug)],
-        success="A fresh index audit is ready.",
-    )
