@@ -1,18 +1,17 @@
-"""Writes (POST, DELETE) happen exactly once per user action, only for people who may write, and
-each attempt leaves a row in the audit log.
+"""Writes (POST, DELETE): exactly once per user action, only by people who may write, each audited.
 
 The one write path, in this order: role check (a viewer's write is refused with "Editors only: …",
 never sent, and audited as refused by role) → exactly-once guard → client call → audit row (sent,
 refused by the service with its status and words, or failed) → the reads it changed are dropped.
 The audit row never holds a write back: when the history store is unavailable the write still goes
-out and the missing row is logged (``components.core.writes.write_audit``). Watchlist and alert changes are
-store writes, not API calls; ``audited_store_write`` gives them the same role check and audit, their
-rows saying "done" (or "no change") instead of "sent".
+out and the missing row is logged (``write_audit``). Watchlist and alert changes are store writes,
+not API calls; ``audited_store_write`` gives them the same role check and audit, their rows saying
+"done" (or "no change") instead of "sent".
 
-A rerun never repeats a write (writes run in widget callbacks, which reruns do not call again), and
-a double click or a second submit of the same write while the first is running, or within a few
-seconds after it succeeded, is answered with the first result instead of being sent again. A failed
-write is reported and never retried silently; the user may try again with a new click.
+A rerun never repeats a write (writes run in widget callbacks, which reruns do not call again); a
+double click or a second submit of the same write while the first runs, or a few seconds after it
+succeeded, is answered with the first result, not sent again. A failed write is reported and never
+retried silently: the user may try again with a new click.
 After a successful write, the cached reads it changed are dropped, so the page shows what the
 server now holds, and earlier writes to those reads are no longer "just done": adding a keyword,
 removing it and adding it again are three intents, not a double click.
@@ -23,9 +22,9 @@ someone taken off every access list since the page opened, is refused and audite
 sign-in gate would end that person's next run before any page could send or audit it), records the
 request, the page draws its controls disabled (``write_requested``), then sends the write once and reruns.
 
-Reads that spend quota units are writes too (``components.core.writes.quota_spends``): ``send`` performs
-them through the cached data layer instead of ``client.<operation>``, and ``spent`` says how many
-units they spent, which their audit row states.
+Reads that spend quota units are writes too (``quota_spends``, beside this module): ``send`` performs
+them through the cached data layer instead of ``client.<operation>``; ``spent`` says how many units
+they spent, which their audit row states.
 """
 
 from __future__ import annotations
