@@ -138,8 +138,10 @@ def test_the_alerts_command_ends_at_its_deadline_names_what_it_did_not_send_and_
         (code, out, err), took = guarded(lambda: _cli(capsys, "alerts", "--database-url", url))
     assert took < GUARD_S / 2
     assert code == 1, err
-    tried = len(receiver.requests)
-    assert tried < len(ids)
+    # The alerts the pass claimed and tried, as it says them; the receiver may have seen fewer, since a try
+    # begun just before the deadline can be cut off before its request arrives (a busy machine's timing).
+    tried = len([line for line in err.splitlines() if line.startswith(("webhook: alert ", "webhook: sent "))])
+    assert len(receiver.requests) <= tried < len(ids)
     assert out[-1].endswith(f"waiting {len(ids)}, rejected 0, not sent {len(ids) - tried} (out of time)")
     assert "the delivery pass reached its deadline (1.2 s)" in err
 
