@@ -10,12 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analysis.spreadsheet import FORMULA_START, defuse_cell
 from client import errors
 from client.bulk import ItemResult
 from client.inputs import parse_domain_list
 from client.models import Categories, DomainRating, SiteCheck, Snippets, TrustMap
 from components.common.wording import describe_error
-from components.core.ui.tables import FORMULA_START, defuse_cell, safe_csv
+from components.core.ui.tables import safe_csv
 from components.research.charts import (
     MAX_BARS,
     breakdown_chart,
