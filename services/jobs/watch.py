@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import TextIO
 
+from analysis.spreadsheet import defused_row
 from client import ApiClient
 from client.errors import InvalidInputError
 from services.jobs.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
@@ -183,7 +184,8 @@ def listing(store: HistoryStore, account: str, as_csv: bool, out: TextIO) -> int
         writer = csv.writer(out)
         writer.writerow(["kind", "subject", "site", "origin", "added_at"])
         for item in items:
-            writer.writerow([item.kind, item.subject, item.site, item.origin, item.added_at.isoformat()])
+            row = [item.kind, item.subject, item.site, item.origin, item.added_at.isoformat()]
+            writer.writerow(defused_row(row))  # a subject is anyone's text: never a formula
         return EXIT_OK
     if not items:
         print("Nothing is watched yet.", file=out)

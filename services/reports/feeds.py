@@ -19,7 +19,10 @@ The columns, in this order, with no header row (IMPORTDATA would read a header a
   day and keyword of the group among the site's TRACKED keywords (not the watched ones the Market page
   measures), the last ``KEYWORD_DAYS`` days.
 
-Days are ``YYYY-MM-DD``; a value not recorded that day is an empty field.
+Days are ``YYYY-MM-DD``; a value not recorded that day is an empty field. The file keeps the rule every
+CSV of the app keeps (``analysis.spreadsheet``): a keyword (anyone with the API key can track one) that
+a spreadsheet would run as a formula, starting with =, +, -, @, a tab or a carriage return, gets an
+apostrophe in front; the figures stay plain numbers; lines end with CRLF.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import pandas as pd
 
 from analysis.market.groups import in_group
 from analysis.market.standing import complete_lines
+from analysis.spreadsheet import csv_text
 from client.inputs import slug_for
 from services.market import site_market, team_ctr
 from store.reports.feed_records import Feed
@@ -113,8 +117,8 @@ def _site_figures(
 
 
 def feed_csv(store: Any, feed: Feed, today: date, ctr: tuple[float, ...] | None = None) -> str:
-    """The feed's file: CSV without a header row, ``\\n`` line ends, UTF-8."""
-    return feed_frame(store, feed, today, ctr).to_csv(index=False, header=False, lineterminator="\n")
+    """The feed's file: CSV without a header row, defused, UTF-8."""
+    return csv_text(feed_frame(store, feed, today, ctr), header=False)
 
 
 @dataclass

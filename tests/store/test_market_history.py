@@ -166,3 +166,20 @@ def test_a_tag_and_the_brand_split_are_groups_of_the_visibility_command(
     code, lines, err = _visibility_csv(store_url, capsys, "--group", "blog")
     assert code == 2 and not lines
     assert err.strip() == "No keyword is tagged 'blog'. The groups are: all, brand, non-brand, pricing."
+
+
+def test_the_visibility_csv_defuses_a_group_a_spreadsheet_would_run_and_keeps_the_figures_numbers(
+    store_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reports = _record_reports(store_url)
+    with HistoryStore.open(store_url) as store:
+        store.set_keyword_tags(ACCOUNT, KEYWORDS[0], ["-crm"])  # a tag may start with a hyphen
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
+    code, lines, err = _visibility_csv(store_url, capsys, "--group=-crm")
+    assert code == 0, err
+    assert {row["group"] for row in lines} == {"'-crm"}  # "-crm" would be a formula in a spreadsheet
+    only = {day: [r for r in day_reports if r.keyword == KEYWORDS[0]] for day, day_reports in reports.items()}
+    printed = {
+        (row["day"], row["domain"]): (float(row["visibility"]), float(row["share_of_voice"])) for row in lines
+    }
+    assert printed == _independent_figures(only)

