@@ -69,7 +69,7 @@ def test_a_feed_is_served_by_the_app_and_through_nginx_until_revoked(served: Ser
             )
         feed = store.create_feed(ACCOUNT, "example.com", "ann@team.example")
         assert refresh_feeds(store, served.feeds, today=DAY).written == 1
-    written = (served.feeds / feed.file_name).read_text()
+    written = (served.feeds / feed.file_name).read_bytes().decode("utf-8")  # CRLF rows, as served
     assert written.splitlines()[0].startswith("2025-01-04,example.com,40,")  # data, no header row
 
     for base in (served.app_url, served.front_url):
