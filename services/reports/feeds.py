@@ -4,7 +4,8 @@ the address itself.
 
 A feed is a row of ``report_feeds`` with a random token (``secrets.token_urlsafe``, 256 bits). Its file
 is ``static/feeds/<token>.csv`` beside ``app.py``, which Streamlit serves at
-``/app/static/feeds/<token>.csv`` (``server.enableStaticServing``). ``refresh_feeds`` writes every live
+``/app/static/feeds/<token>.csv`` (``server.enableStaticServing``; through the shipped nginx config only
+these files, with ``Cache-Control: no-store`` and no wildcard CORS). ``refresh_feeds`` writes every live
 feed's file (atomically: a reader never gets half a file) and removes the file of every revoked feed
 and any other feed-like file (``<token>.csv``) in that folder; the daily snapshot runs it, and so does
 the app when a feed is made.
