@@ -5,7 +5,7 @@ for a value the service did not give: ``NOT_AVAILABLE`` in sentences and metrics
 ``NO_VALUE`` (a dash) in a table cell or a document. Two ways to write a day: ``say_day`` ("4 Mar 2025")
 in sentences and documents, ``screen_day`` ("Mar 04, 2025") where a page lists days next to its charts,
 whose hover labels write them so; ``iso_day`` where a day is data (a CSV, a plain-text line).
-Escaping for Markdown is not here: it belongs to the pages (``components.common.text``).
+Escaping for Markdown is not here: it belongs to the pages (``analysis.text``).
 """
 
 from __future__ import annotations

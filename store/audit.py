@@ -16,6 +16,7 @@ from typing import Literal, get_args
 import pandas as pd
 from sqlalchemy import insert, select
 
+from schema.audit import AUDIT_COLUMNS
 from store.engine import Connected
 from store.models import ACCOUNT_LEN, AUDIT_TEXT_LEN, SHORT_LEN, SUBJECT_LEN, AuditEventRow
 from store.watchlist import as_utc, check_account
@@ -25,18 +26,6 @@ from store.watchlist import as_utc, check_account
 #: found nothing to change (watching what is watched already); the rest were refused or failed.
 AuditOutcome = Literal["sent", "done", "no_change", "refused_by_service", "refused_by_role", "failed"]
 AUDIT_OUTCOMES: tuple[str, ...] = get_args(AuditOutcome)
-AUDIT_COLUMNS = (
-    "at",
-    "person",
-    "role",
-    "account",
-    "operation",
-    "target",
-    "outcome",
-    "status",
-    "message",
-    "detail",
-)
 #: Longest message or detail kept (plain words, not a document).
 AUDIT_NOTE_LEN = 2000
 

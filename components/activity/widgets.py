@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
-from components.activity.frames import (
+from analysis.activity.frames import (
     activity_frame,
     column_widths,
     filter_activity,
@@ -22,7 +22,7 @@ from components.activity.frames import (
     outcome_choices,
     shown_columns,
 )
-from components.common.text import escape_md
+from analysis.text import escape_md
 from components.core.auth.access import Person
 from components.core.ui.tables import TWO_LINE_ROW_HEIGHT, table_with_export
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
+from analysis.text import escape_md
 from components.alerts.changes import change, flash
 from components.alerts.frames import (
     RULE_COLUMNS,
@@ -24,7 +25,6 @@ from components.alerts.frames import (
     setting_changes,
     setting_words,
 )
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import store as history

@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.links import MARKET_PATH, alert_query, chart_path
+from analysis.text import escape_md
 from analysis.wording import counted, screen_day
 from components.alerts.changes import acknowledge, check_now, reopen
 from components.alerts.frames import (
@@ -29,7 +30,6 @@ from components.alerts.frames import (
     rule_choices,
     subject_choices,
 )
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import alerts

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analysis.research.frames.site_check import missing_signals
+from analysis.research.frames.trust_map import SPAM_RISK_FROM
 from client import ApiClient
 from components.core.cache.connection import MODE_KEY, embedded_sandbox
 from components.core.nav.browser_history import SCRIPT_MARK
-from components.research.frames.site_check import missing_signals
-from components.research.frames.trust_map import SPAM_RISK_FROM
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox.data import SHELL_SITE, SUSPICIOUS_SITE, UNREACHABLE_SITE, dr_for, is_listed, is_map_cold
 from sandbox.site_checks import SEEDED_SITE_CHECKS

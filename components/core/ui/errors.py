@@ -1,4 +1,4 @@
-"""The error panel: one callout per client error, worded by ``components.common.wording``.
+"""The error panel: one callout per client error, worded by ``analysis.error_wording``.
 
 Server messages are shown escaped and secondary, never as the whole explanation. ``read_or_show_error``
 is the usual way a page reads: the answer, or the panel and nothing to draw.
@@ -11,9 +11,9 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
+from analysis.error_wording import describe_error
+from analysis.text import escape_md
 from client import errors
-from components.common.text import escape_md
-from components.common.wording import describe_error
 
 T = TypeVar("T")
 

@@ -22,7 +22,7 @@ import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
 from analysis.spreadsheet import csv_text
-from components.common.text import field_words
+from analysis.text import field_words
 
 
 def score_column(label: str, *, format: str = "%d", help: str | None = None) -> ColumnConfig:

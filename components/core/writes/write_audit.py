@@ -14,10 +14,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from analysis.error_wording import describe_error
 from analysis.wording import counted
 from client.errors import ApiError, InvalidResponseError
 from client.models import QuotaInfo
-from components.common.wording import describe_error
 from components.core.cache.connection import Connection
 from components.core.history import store as history
 

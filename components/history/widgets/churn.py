@@ -10,16 +10,16 @@ from datetime import date, timedelta
 
 import streamlit as st
 
+from analysis.figures import history_evidence as evidence
 from analysis.figures import history_frames as frames
 from analysis.figures.history_charts import trust_map_totals_chart
+from analysis.figures.history_evidence import LinkedEvidence
 from analysis.links import DOMAIN_PARAM
+from analysis.text import escape_md
 from analysis.wording import plural, screen_day
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.history.source import HistorySource
 from components.core.ui.tables import score_column, table_with_export
-from components.history import evidence
-from components.history.evidence import LinkedEvidence
 from components.history.widgets import alert_window
 from components.history.widgets.notes import chart_markers
 from components.history.widgets.pieces import domain_choices, linked

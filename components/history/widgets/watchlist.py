@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
+from analysis.text import escape_md
 from analysis.wording import counted
 from client.errors import InvalidInputError
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import store as history

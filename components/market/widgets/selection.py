@@ -22,7 +22,7 @@ from analysis.links import (
 from analysis.market import ALL, BRAND, NON_BRAND, UnknownGroup, group_names, market_figures
 from analysis.market import standing as frames
 from analysis.market.markers import keyword_set_markers
-from components.common.text import escape_md
+from analysis.text import escape_md
 from components.core.history.source import HistorySource
 from components.core.nav import page_visits
 from components.history.widgets.notes import chart_markers

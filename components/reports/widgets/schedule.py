@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
+from analysis.text import escape_md
 from analysis.wording import counted, screen_day
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import store as app_history

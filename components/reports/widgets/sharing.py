@@ -25,7 +25,7 @@ from urllib.parse import urlencode, urlsplit
 import streamlit as st
 
 from analysis.market.groups import group_names
-from components.common.text import escape_md
+from analysis.text import escape_md
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history.source import HistorySource

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.research.frames.trust_map import SPAM_RISK_FROM, MapFilters, map_note
+from analysis.text import escape_md, safe_http_url
 from analysis.wording import whole_number, yes_no
 from client.errors import ApiError, InvalidInputError, NotFoundError, UnavailableError
 from client.models import TrustMap
-from components.common.text import escape_md, safe_http_url
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.nav.pages import OVERVIEW, SITE_CHECK, link_to
@@ -19,7 +20,6 @@ from components.core.ui.errors import show_error
 from components.core.ui.tables import score_column, table_with_export
 from components.history.widgets import watch_controls
 from components.overview.widgets import site_heading
-from components.research.frames.trust_map import SPAM_RISK_FROM, MapFilters, map_note
 from components.research.map_view import map_table, map_view
 
 MAP_COLUMNS = {
