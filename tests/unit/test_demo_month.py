@@ -1,6 +1,7 @@
 """A month of demo days reads like a real site's month: ratings, traffic, referring domains and tracked
-positions move over weeks (by bounded daily steps), and a month has something that rose and something
-that fell. All of it pure: the sandbox's answers for a day, no server and no store.
+positions move over weeks (by bounded daily steps), a month has something that rose and something
+that fell, and the watched keywords' top 10s reshuffle so visibility and share of voice differ between
+domains and move over 90 days. All of it pure: the sandbox's answers for a day, no server and no store.
 """
 
 from __future__ import annotations
@@ -9,8 +10,13 @@ import itertools
 from collections.abc import Callable
 from datetime import date, timedelta
 
+import pandas as pd
+
+from analysis.market import DEFAULT_CTR
+from analysis.market.figures import visibility_and_share
 from client.models import Lookup
-from sandbox.demo_history import demo_subjects, lookup_on, tracked_on
+from sandbox.demo_history import WATCHED_KEYWORDS, asking_domain, demo_subjects, lookup_on, tracked_on
+from sandbox.keyword_data import serp_on
 
 DEMO = demo_subjects("vdr_demo")
 OWN_SITES = (*DEMO.own_sites, *demo_subjects("vdr_free").own_sites)
@@ -97,3 +103,33 @@ def test_tracked_positions_move_within_a_month() -> None:
             }
             moved += len(positions) >= 2
         assert moved >= 2, site  # most of a site's weekly checks find another position in a month
+
+
+def _market(site: str, last: date, days: int) -> pd.DataFrame:
+    """Visibility and share of voice of the keywords watched for ``site`` (the Market page's figures)."""
+    keywords = [k for k in WATCHED_KEYWORDS["vdr_demo"] if asking_domain("vdr_demo", k) == site]
+    rows = [
+        {"day": pd.Timestamp(day), "keyword": k, "position": r.position, "domain": r.domain, "dr": r.dr}
+        for day in (last - timedelta(days=back) for back in range(days))
+        for k in keywords
+        for r in serp_on(k, day)
+    ]
+    top10s = pd.DataFrame(rows).sort_values(["day", "keyword", "position"]).reset_index(drop=True)
+    return visibility_and_share(top10s, DEFAULT_CTR)
+
+
+def test_example_coms_visibility_moves_over_90_days() -> None:
+    figures = _market("example.com", LAST_DAY, 90)
+    own = figures[figures["domain"] == "example.com"]
+    assert len(own) == 90 and own["visibility"].round(2).nunique() >= 4
+
+
+def test_the_top_domains_shares_of_voice_differ_from_one_another_and_move() -> None:
+    """No tie at the top: the leading domains' shares of voice over 90 days are five different numbers,
+    and each of them moves from day to day over the 90 days."""
+    figures = _market("example.com", LAST_DAY, 90)
+    total = figures.groupby("domain")["share_of_voice"].sum().round(2).nlargest(5)
+    assert total.nunique() == 5, total
+    for domain in total.index:
+        daily = figures[figures["domain"] == domain]["share_of_voice"].round(2)
+        assert daily.nunique() >= 2, domain
