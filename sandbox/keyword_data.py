@@ -5,9 +5,8 @@ epoch day's top 10; ``serp_on`` is a day's: now and then one of the keyword's ch
 for a stint of days to weeks in place of a row no demo key owns (so does one of the leaders of its
 head terms, the sites ranking for its single words), two adjacent rows trade places for a while, and
 so do the leading three and an owned row and its neighbour (``sandbox.serp_drift`` says when), so
-domains enter and leave and positions move. Every
-row's DR is the same number /dr gives for that domain on the day, so the report, the tracked
-snapshot and a DR lookup of any result always agree.
+domains enter and leave and positions move. Every row's DR is the same number /dr gives for that
+domain on the day, so the report, the tracked snapshot and a DR lookup of any result always agree.
 """
 
 from __future__ import annotations
