@@ -3,17 +3,14 @@ store hands out (``store.queries``), in their fixed order. The analysis layer re
 these columns; the store writes rows of them."""
 
 #: Columns that say what was read (compared to tell "unchanged" from "recorded"); the rest is bookkeeping.
+#: A domain's counts among them (whole numbers, some beyond 32 bits).
+DOMAIN_COUNTS = ("traffic", "referring_domains", "backlinks", "gained_domains", "lost_domains", "global_rank")
 DOMAIN_VALUES = (
     "dr",
     "true_dr",
     "trust_score",
     "confidence",
-    "traffic",
-    "referring_domains",
-    "backlinks",
-    "gained_domains",
-    "lost_domains",
-    "global_rank",
+    *DOMAIN_COUNTS,
     "traffic_validated",
     "verified",
 )
