@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -45,11 +46,25 @@ def run_job(
     return code, out, err
 
 
-def test_first_run_records_the_whole_watchlist_and_a_second_run_the_same_day_changes_nothing(
+#: The daily job run as cron runs it on AS_OF: its exit code, what it printed and what it said on stderr.
+JobRun = Callable[[], tuple[int, str, str]]
+
+
+@pytest.fixture
+def snapshot_on_day(
     sandbox: SandboxServer,
     store_url: str,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+) -> JobRun:
+    """The job against this test's sandbox and database, on AS_OF."""
+    return lambda: run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+
+
+def test_first_run_records_the_whole_watchlist_and_a_second_run_the_same_day_changes_nothing(
+    sandbox: SandboxServer,
+    store_url: str,
+    snapshot_on_day: JobRun,
 ) -> None:
     rivals = competitors(3)
     with HistoryStore.open(store_url) as store:
@@ -57,7 +72,7 @@ def test_first_run_records_the_whole_watchlist_and_a_second_run_the_same_day_cha
             store.watch(ACCOUNT, "domain", domain)
         store.watch(ACCOUNT, "keyword", "crm software", site="example.com")
 
-    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    code, out, err = snapshot_on_day()
     subjects = len(OWN_SITES) + len(rivals) + 1
     assert code == 0, err
     assert out.strip().splitlines()[-1] == f"recorded {subjects}, unchanged 0, failed 0"
@@ -79,7 +94,7 @@ def test_first_run_records_the_whole_watchlist_and_a_second_run_the_same_day_cha
         served = {path for (_, path, _), n in sandbox.state.request_counts.items() if n}
         assert not any(p.startswith(("/api/v1/dr/", "/api/v1/site-check/")) for p in served)
 
-    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    code, out, err = snapshot_on_day()
     assert code == 0, err
     assert out.strip().splitlines()[-1] == f"recorded 0, unchanged {subjects}, failed 0"
     with HistoryStore.open(store_url) as store:
@@ -89,15 +104,14 @@ def test_first_run_records_the_whole_watchlist_and_a_second_run_the_same_day_cha
 def test_a_domain_that_fails_is_named_and_the_exit_is_non_zero(
     sandbox: SandboxServer,
     store_url: str,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    snapshot_on_day: JobRun,
 ) -> None:
     broken = competitors(1)[0]
     sandbox.state.add_fault("lookup", 500, key=DEMO_KEY)
     sandbox.state.add_fault("trust_map", 500, key=DEMO_KEY)
     with HistoryStore.open(store_url) as store:
         store.watch(ACCOUNT, "domain", broken)
-    code, _out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    code, _out, err = snapshot_on_day()
     assert code == 1
     failure = next(line for line in err.splitlines() if line.startswith(f"failed: {broken}: "))
     assert (
@@ -107,17 +121,15 @@ def test_a_domain_that_fails_is_named_and_the_exit_is_non_zero(
 
 
 def test_a_watched_domain_the_service_stopped_listing_waits_without_failing_the_run(
-    sandbox: SandboxServer,
     store_url: str,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    snapshot_on_day: JobRun,
 ) -> None:
     unlisted = new_domain("history-unlisted-", listed=False)
     rival = competitors(1)[0]
     with HistoryStore.open(store_url) as store:
         store.watch(ACCOUNT, "domain", unlisted)
         store.watch(ACCOUNT, "domain", rival)
-    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    code, out, err = snapshot_on_day()
     assert code == 0, err
     assert out.strip().splitlines()[-1] == f"recorded {len(OWN_SITES) + 1}, unchanged 0, failed 0"
     assert f"waiting: {unlisted}: not a listed site on VerifiedDR" in err
@@ -213,8 +225,7 @@ def _ranked_site(keyword: str) -> tuple[str, int, str]:
 def test_a_watched_keyword_is_asked_and_recorded_for_the_site_it_is_watched_for(
     sandbox: SandboxServer,
     store_url: str,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    snapshot_on_day: JobRun,
 ) -> None:
     # Before, the job asked for the alphabetically first own site (acme-widgets.com, not in this top
     # 10) and recorded "not ranking" for a keyword watched for the site that ranks.
@@ -222,7 +233,7 @@ def test_a_watched_keyword_is_asked_and_recorded_for_the_site_it_is_watched_for(
     assert other < site  # the old code's pick
     with HistoryStore.open(store_url) as store:
         store.watch(ACCOUNT, "keyword", "cold brew coffee", site=site)
-    code, _out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    code, _out, err = snapshot_on_day()
     assert code == 0, err
     assert f'keyword "cold brew coffee" for {site}: recorded' in err
     asked = [
@@ -246,12 +257,11 @@ def test_a_watched_keyword_is_asked_and_recorded_for_the_site_it_is_watched_for(
 def test_a_keyword_watched_before_sites_were_recorded_waits_for_a_site_and_is_not_asked(
     sandbox: SandboxServer,
     store_url: str,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    snapshot_on_day: JobRun,
 ) -> None:
     with HistoryStore.open(store_url) as store:
         store.watch(ACCOUNT, "keyword", "cold brew coffee")  # no site: as rows from before the change
-    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    code, out, err = snapshot_on_day()
     assert code == 0, err
     assert 'waiting: keyword "cold brew coffee" for site unknown: pick the site' in err
     assert sandbox.state.count("GET", "/api/v1/keywords", "keyword=cold+brew+coffee") == 0
@@ -263,15 +273,14 @@ def test_when_the_site_list_fails_the_job_says_so_and_records_the_sites_it_knew(
     fault: int | str,
     sandbox: SandboxServer,
     store_url: str,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    snapshot_on_day: JobRun,
 ) -> None:
     # Before: TypeError: _problem() takes 2 positional arguments but 3 were given, and nothing recorded.
     with HistoryStore.open(store_url) as store:
         for site in OWN_SITES:
             store.watch(ACCOUNT, "domain", site, origin="own")
     sandbox.state.add_fault("sites", fault, key=DEMO_KEY)
-    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    code, out, err = snapshot_on_day()
     assert code == 1
     assert "Traceback" not in err
     assert "failed: your own sites: the list of your sites failed: " in err
@@ -284,11 +293,10 @@ def test_when_the_site_list_fails_the_job_says_so_and_records_the_sites_it_knew(
 def test_a_failed_lookup_keeps_the_sites_trust_map_and_keywords_and_says_partly_recorded(
     sandbox: SandboxServer,
     store_url: str,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    snapshot_on_day: JobRun,
 ) -> None:
     sandbox.state.add_fault("lookup", 500, key=DEMO_KEY)
-    code, out, err = run_job(monkeypatch, capsys, sandbox.base_url, store_url, "--as-of", AS_OF)
+    code, out, err = snapshot_on_day()
     assert code == 1
     assert (
         "failed: example.com: partly recorded (Trust Map and tracked keywords kept; lookup failed: "
