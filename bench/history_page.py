@@ -22,17 +22,15 @@ import functools
 import math
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
+from datetime import date, timedelta
 
 from streamlit.testing.v1 import AppTest
 
 from bench.harness import Figures
-from bench.store_vs_memory import compare_warm, use_store_and_sandbox
+from bench.store_vs_memory import compare_warm, filled_store
 from client.models import (
     Authority,
     Evidence,
@@ -191,24 +189,17 @@ def _read_times(source: HistorySource, repeats: int = 5) -> dict[str, float]:
     return times
 
 
+def _recorded(memory: FrameSource) -> str:
+    return f"{len(memory.domains)} domain-days and {len(memory.keywords)} keyword-days"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reruns", type=int, default=15)
     args = parser.parse_args(argv)
 
-    from sandbox import SandboxServer
-
     figures = Figures()
-    with tempfile.TemporaryDirectory() as folder, SandboxServer(host="127.0.0.1", port=0) as sandbox:
-        url = f"sqlite:///{Path(folder) / 'history.sqlite3'}"
-        use_store_and_sandbox(url, sandbox.base_url)
-        started = time.perf_counter()
-        memory = fill_store(url, datetime.now(UTC).date())
-        print(
-            f"recorded {len(memory.domains)} domain-days and {len(memory.keywords)} keyword-days "
-            f"in {time.perf_counter() - started:.1f} s",
-            flush=True,
-        )
+    with filled_store(fill_store, _recorded) as (url, memory):
         for view in VIEWS:
             session = functools.partial(_session, view)
             compare_warm(figures, view.name, session, memory, reruns=args.reruns, target=TARGET)

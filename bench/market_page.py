@@ -25,7 +25,6 @@ import functools
 import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -34,7 +33,7 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from bench.harness import Figures
-from bench.store_vs_memory import compare_warm, timed, use_store_and_sandbox
+from bench.store_vs_memory import compare_warm, filled_store, timed
 from client.models import KeywordReport, KeywordUser, SerpResult
 from client.settings import key_fingerprint
 from rigs.frame_source import FrameSource
@@ -174,18 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from analysis.market import one_top10_per_keyword, visibility_and_share
-    from sandbox import SandboxServer
 
     figures = Figures()
     _job_calls(figures)
-    with tempfile.TemporaryDirectory() as folder, SandboxServer(host="127.0.0.1", port=0) as sandbox:
-        url = f"sqlite:///{Path(folder) / 'history.sqlite3'}"
-        use_store_and_sandbox(url, sandbox.base_url)
-        started = time.perf_counter()
-        memory = fill_store(url, datetime.now(UTC).date())
-        print(
-            f"recorded {len(memory.serps):,} top-10 rows in {time.perf_counter() - started:.1f} s", flush=True
-        )
+    with filled_store(fill_store, lambda memory: f"{len(memory.serps):,} top-10 rows") as (_url, memory):
         compute = [timed(lambda: visibility_and_share(one_top10_per_keyword(memory.serps))) for _ in range(3)]
         figures.show(
             "visibility and share of voice of a year, computed once", statistics.median(compute), "s"
