@@ -338,13 +338,10 @@ def visibility_command(args: argparse.Namespace) -> int:
             store,
             key_fingerprint(key),
             ctr,
-            site=site,
-            days=args.days,
-            as_of=args.as_of,
+            visibility.Asked(site, args.days, args.as_of, group=" ".join(args.group.split()).lower()),
             as_csv=args.csv,
             out=sys.stdout,
             say=_say,
-            group=" ".join(args.group.split()).lower(),
         )
 
 
