@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 import pandas as pd
 
@@ -100,19 +101,16 @@ def trust_map_findings(
                 continue
             before = "not in the sample" if name not in previous_links else f"spam score {earlier or 0:g}"
             found.append(
-                Finding(
-                    rule="spam_risky_link",
-                    subject=domain,
-                    day=day,
+                _link_finding(
+                    "spam_risky_link",
+                    name,
+                    (domain, domain),
+                    (previous_day, day),
                     title=f"{domain}: new spam-risky link from {name} (spam score {score:g})",
-                    chart="trust_map",
-                    chart_subject=domain,
                     before=before,
                     after=f"spam score {score:g}",
                     key=name,
                     once=True,
-                    since=previous_day,
-                    referring_domain=name,
                 )
             )
     strong_at = threshold_of(settings, "strong_link_lost")
@@ -130,19 +128,16 @@ def trust_map_findings(
             ):
                 continue
             found.append(
-                Finding(
-                    rule="strong_link_lost",
-                    subject=domain,
-                    day=day,
+                _link_finding(
+                    "strong_link_lost",
+                    name,
+                    (domain, domain),
+                    (previous_day, day),
                     title=f"{domain} lost a dofollow link from {name} (DR {dr})",
-                    chart="trust_map",
-                    chart_subject=domain,
                     before="live",
                     after="lost",
                     detail=f"Live on {say_day(previous_day)}, lost on {say_day(day)}.",
                     key=name,
-                    since=previous_day,
-                    referring_domain=name,
                 )
             )
     return found
@@ -177,22 +172,38 @@ def partner_findings(
                 continue
             after = "lost" if now is not None else "gone from the Trust Map"
             found.append(
-                Finding(
-                    rule="partner_stopped_linking",
-                    subject=name,
-                    day=day,
+                _link_finding(
+                    "partner_stopped_linking",
+                    name,
+                    (name, site),
+                    (previous_day, day),
                     title=f"{name} no longer links to {site} (exchange proposed on {say_day(partner.sent)})",
-                    chart="trust_map",
-                    chart_subject=site,
                     before="live",
                     after=after,
                     detail=f"Linked on {say_day(previous_day)}; {after} on {say_day(day)}.",
                     key=site,
-                    since=previous_day,
-                    referring_domain=name,
                 )
             )
     return found
+
+
+def _link_finding(
+    rule: str, name: str, about: tuple[str, str], days: tuple[date | None, date], **words: Any
+) -> Finding:
+    """A finding about the referring domain ``name`` in a Trust Map: ``about`` is (its subject, the site
+    whose map its link opens), ``days`` the earlier map's day (the evidence) and this one's."""
+    subject, site = about
+    since, day = days
+    return Finding(
+        rule=rule,
+        subject=subject,
+        day=day,
+        chart="trust_map",
+        chart_subject=site,
+        since=since,
+        referring_domain=name,
+        **words,
+    )
 
 
 def _matching(links: Iterable[str], partner: Partner) -> list[str]:
