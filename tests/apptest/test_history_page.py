@@ -170,12 +170,22 @@ def test_a_domain_the_service_does_not_list_is_refused_at_once_and_never_watched
     assert f"Not watched: {unlisted} is not a listed site on VerifiedDR" in as_read(shown_text(at))
 
 
+#: A keyword one of the demo key's own sites ranks for in the sandbox's top 10.
+RANKED_KEYWORD = "cold brew coffee"
+
+
+def _own_site_ranking_for(keyword: str) -> tuple[str, int]:
+    """The first of the demo key's own sites in ``keyword``'s top 10 on the sandbox's day, and its place."""
+    places = {row.domain: row.position for row in serp_on(keyword)}
+    site = next(s for s in ACCOUNTS[DEMO_KEY].sites if s in places)
+    return site, places[site]
+
+
 def test_a_keyword_is_watched_for_the_site_picked_and_its_position_recorded_at_once(
     store: HistoryStore,
 ) -> None:
-    keyword = "cold brew coffee"
-    places = {row.domain: row.position for row in serp_on(keyword)}  # the sandbox's day's top 10
-    site = next(s for s in ACCOUNTS[DEMO_KEY].sites if s in places)
+    keyword = RANKED_KEYWORD
+    site, place = _own_site_ranking_for(keyword)
     at = open_page(PAGE, history_tab="Watchlist")
     at.radio(key="history_add_kind").set_value("Keyword")
     at.text_input(key="history_add_text").input(keyword)
@@ -183,7 +193,7 @@ def test_a_keyword_is_watched_for_the_site_picked_and_its_position_recorded_at_o
     at.button(key="FormSubmitter:history_add-Add to watchlist").click().run()
     assert not at.exception
     assert store.is_watched(ACCOUNT, "keyword", keyword, site=site)
-    assert store.keyword_history(ACCOUNT, site)["position"].tolist() == [places[site]]
+    assert store.keyword_history(ACCOUNT, site)["position"].tolist() == [place]
     listed = _table(at, "origin")
     assert listed.loc[listed["subject"] == keyword, "site"].tolist() == [site]
 
@@ -313,9 +323,8 @@ def test_one_recorded_day_says_whether_it_is_the_first_and_draws_no_day_to_come(
 def test_a_keyword_watched_before_sites_were_recorded_gets_its_site_picked_and_its_old_rows_stay_apart(
     store: HistoryStore,
 ) -> None:
-    keyword = "cold brew coffee"
-    places = {row.domain: row.position for row in serp_on(keyword)}  # the sandbox's day's top 10
-    site = next(s for s in ACCOUNTS[DEMO_KEY].sites if s in places)
+    keyword = RANKED_KEYWORD
+    site, place = _own_site_ranking_for(keyword)
     store.watch(ACCOUNT, "keyword", keyword)  # as a watch made before keywords had a site
     at = open_page(PAGE, history_tab="Watchlist")
     assert not at.exception
@@ -327,7 +336,7 @@ def test_a_keyword_watched_before_sites_were_recorded_gets_its_site_picked_and_i
     assert not at.exception
     assert store.is_watched(ACCOUNT, "keyword", keyword, site=site)
     assert not store.is_watched(ACCOUNT, "keyword", keyword, site="")
-    assert store.keyword_history(ACCOUNT, site)["position"].tolist() == [places[site]]  # measured at once
+    assert store.keyword_history(ACCOUNT, site)["position"].tolist() == [place]  # measured at once
     assert f"Watching “{keyword}” for {site}" in as_read(shown_text(at))
 
 
