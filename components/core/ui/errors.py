@@ -30,14 +30,26 @@ def show_error(err: errors.ApiError, *, subject: str = "this request") -> None:
         st.link_button(view.link_label, view.link_url, icon=":material/open_in_new:")
 
 
-def read_or_show_error(read: Callable[..., T], *args: Any, subject: str) -> T | None:
-    """``read(*args)``, or None once its error is shown in the panel about ``subject``.
+def read_or_show_error(
+    read: Callable[..., T],
+    *args: Any,
+    subject: str,
+    not_found: Callable[[errors.NotFoundError], None] | None = None,
+) -> T | None:
+    """``read(*args)``, or None once its error is shown in the panel about ``subject`` (a 404 by
+    ``not_found`` instead, when the page says it in its own words).
 
     For the reads whose every refusal the panel explains well enough: the caller only has to stop
     drawing (``return`` or ``st.stop()``) when it gets None. A read that answers None is not one.
     """
     try:
         return read(*args)
+    except errors.NotFoundError as exc:
+        if not_found is None:
+            show_error(exc, subject=subject)
+        else:
+            not_found(exc)
+        return None
     except errors.ApiError as exc:
         show_error(exc, subject=subject)
         return None
