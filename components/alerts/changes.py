@@ -22,6 +22,7 @@ from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import alerts
 from components.core.history import store as history
+from components.core.ui.errors import CalloutLevel, callout
 from components.core.writes.writes import audited_store_write
 from store.alerts import EvaluationReport
 
@@ -30,6 +31,8 @@ R = TypeVar("R")
 
 #: Where a change leaves its message for the next run to show: (kind, words).
 FLASH = "_alerts_flash"
+#: How each kind of message is shown (any other kind is an error).
+FLASH_LEVEL: dict[str, CalloutLevel] = {"ok": "success", "refused": "warning"}
 
 
 def flash(kind: str, words: str) -> None:
@@ -43,12 +46,8 @@ def show_flash() -> None:
     if said is None:
         return
     kind, words = said
-    if kind == "ok":
-        st.success(words, icon=":material/check_circle:")
-    elif kind == "refused":
-        st.warning(words, icon=":material/lock:")
-    else:
-        st.error(words, icon=":material/error:")
+    refused = kind == "refused"
+    callout(FLASH_LEVEL.get(kind, "error"), words, icon=":material/lock:" if refused else None)
 
 
 def _flashed(write: Callable[P, R]) -> Callable[P, tuple[bool, R | None]]:

@@ -7,7 +7,7 @@ is the usual way a page reads: the answer, or the panel and nothing to draw.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import streamlit as st
 
@@ -18,14 +18,28 @@ from components.common.wording import describe_error
 T = TypeVar("T")
 
 
+CalloutLevel = Literal["success", "info", "warning", "error"]
+#: Each level's usual icon.
+CALLOUT_ICONS: dict[str, str] = {
+    "success": ":material/check_circle:",
+    "info": ":material/info:",
+    "warning": ":material/warning:",
+    "error": ":material/error:",
+}
+
+
+def callout(level: CalloutLevel, body: str, icon: str | None = None) -> None:
+    """``body`` (Markdown) in a box of ``level``, with that level's icon unless ``icon`` says another."""
+    getattr(st, level)(body, icon=icon or CALLOUT_ICONS[level])
+
+
 def show_error(err: errors.ApiError, *, subject: str = "this request") -> None:
     """Render ``err`` as one callout (plus an upgrade link for a 402)."""
     view = describe_error(err, subject=subject)
     body = f"**{escape_md(view.title)}**  \n{escape_md(view.advice)}"
     if view.detail and view.detail != view.advice:
         body += f"  \n*Service said:* {escape_md(view.detail)}"
-    icon = {"info": ":material/info:", "warning": ":material/warning:", "error": ":material/error:"}
-    getattr(st, view.level)(body, icon=icon[view.level])
+    callout(view.level, body)
     if view.link_url and view.link_label:
         st.link_button(view.link_label, view.link_url, icon=":material/open_in_new:")
 
