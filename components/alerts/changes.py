@@ -22,7 +22,7 @@ from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import alerts
 from components.core.history import store as history
-from components.core.ui.errors import CalloutLevel, callout
+from components.core.ui.errors import callout
 from components.core.writes.writes import audited_store_write
 from store.alerts import EvaluationReport
 
@@ -32,7 +32,7 @@ R = TypeVar("R")
 #: Where a change leaves its message for the next run to show: (kind, words).
 FLASH = "_alerts_flash"
 #: How each kind of message is shown (any other kind is an error).
-FLASH_LEVEL: dict[str, CalloutLevel] = {"ok": "success", "refused": "warning"}
+FLASH_LEVEL = {"ok": "success", "refused": "warning"}
 
 
 def flash(kind: str, words: str) -> None:

@@ -14,7 +14,7 @@ import streamlit as st
 from analysis.wording import NOT_AVAILABLE
 from components.coach import rules as coach
 from components.common.text import BadgeColour, escape_md
-from components.core.ui.errors import CalloutLevel, callout
+from components.core.ui.errors import callout
 from components.overview.widgets import signed
 
 #: The Coach's tabs, named after the vdr CLI's coach commands, in the CLI's order.
@@ -34,12 +34,7 @@ TABS = (
 TAB_KEY = "coach"
 
 #: How loudly each main issue is shown; an issue not listed (aligned) is good news.
-ISSUE_LEVEL: dict[str, CalloutLevel] = {
-    "inflated": "warning",
-    "unbacked": "warning",
-    "low_trust": "warning",
-    "trailing": "info",
-}
+ISSUE_LEVEL = {"inflated": "warning", "unbacked": "warning", "low_trust": "warning", "trailing": "info"}
 #: A diagnosis verdict as a badge: (label, colour, icon).
 STATUS_BADGE: dict[str, tuple[str, BadgeColour, str]] = {
     "weak": ("Weak", "orange", ":material/error:"),

@@ -7,7 +7,7 @@ is the usual way a page reads: the answer, or the panel and nothing to draw.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -18,8 +18,7 @@ from components.common.wording import describe_error
 T = TypeVar("T")
 
 
-CalloutLevel = Literal["success", "info", "warning", "error"]
-#: Each level's usual icon.
+#: The levels of a callout (Streamlit's box of each name), with each one's usual icon.
 CALLOUT_ICONS: dict[str, str] = {
     "success": ":material/check_circle:",
     "info": ":material/info:",
@@ -28,7 +27,7 @@ CALLOUT_ICONS: dict[str, str] = {
 }
 
 
-def callout(level: CalloutLevel, body: str, icon: str | None = None) -> None:
+def callout(level: str, body: str, icon: str | None = None) -> None:
     """``body`` (Markdown) in a box of ``level``, with that level's icon unless ``icon`` says another."""
     getattr(st, level)(body, icon=icon or CALLOUT_ICONS[level])
 
