@@ -11,7 +11,7 @@ import streamlit as st
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import store as history
-from components.core.writes.writes import audited_history_change, refusal_words, tell_after_rerun
+from components.core.writes.history_changes import history_change_words, tell_after_rerun
 from components.reports.built import cached_report
 from services.reports.branding import BrandingError, load_branding
 from services.reports.document import BuiltReport, ReportProblem
@@ -79,10 +79,8 @@ def _save_comment(conn: Connection, site: str, period: Period, text: str) -> str
     def save(store: HistoryStore, account: str) -> bool:
         return store.set_report_comment(account, site, period, text, person)
 
-    done = audited_history_change(conn, "comment_report", f"{site} {period.words}: {text[:200]}", save)
-    if done is None:
-        return refusal_words()
-    return "Comment saved: it is printed in the report." if done else "The comment was already so."
+    said = ("Comment saved: it is printed in the report.", "The comment was already so.")
+    return history_change_words(conn, "comment_report", f"{site} {period.words}: {text[:200]}", save, said)
 
 
 def comment_form(conn: Connection, site: str, period: Period, current: str | None) -> None:

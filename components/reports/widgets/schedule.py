@@ -19,7 +19,12 @@ from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import store as app_history
 from components.core.history.source import HistorySource
-from components.core.writes.writes import audited_history_change, refusal_words, tell_after_rerun
+from components.core.writes.history_changes import (
+    audited_history_change,
+    history_change_words,
+    refusal_words,
+    tell_after_rerun,
+)
 from store.reports.schedules import ReportSchedule, ReportSend, check_recipients
 
 if TYPE_CHECKING:
@@ -69,10 +74,8 @@ def _remove(conn: Connection, site: str) -> str:
     def remove(store: HistoryStore, account: str) -> bool:
         return store.remove_report_schedule(account, site)
 
-    done = audited_history_change(conn, "remove_report_schedule", site, remove)
-    if done is None:
-        return refusal_words()
-    return "Schedule removed: no more monthly reports of this site." if done else "There was no schedule."
+    said = ("Schedule removed: no more monthly reports of this site.", "There was no schedule.")
+    return history_change_words(conn, "remove_report_schedule", site, remove, said)
 
 
 def approve(conn: Connection, send: ReportSend) -> str:

@@ -30,7 +30,7 @@ from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history.source import HistorySource
 from components.core.history.store import history_store
-from components.core.writes.writes import audited_history_change, refusal_words
+from components.core.writes.history_changes import audited_history_change, refusal_words
 from components.reports.shared_view import PARAM, link_secret_setting
 from services.alerts.config import DASHBOARD_URL_ENV, DEFAULT_DASHBOARD_URL
 from services.reports.feeds import Feed, feed_url, importdata_formula, refresh_feeds
