@@ -225,12 +225,18 @@ def test_reads_of_watched_subjects_become_history_once_a_day(store: HistoryStore
     assert store.trust_map_days(ACCOUNT, RIVAL) in ([read_on], [_utc_today()])
 
 
+def _page_on_database(monkeypatch: pytest.MonkeyPatch, url: str) -> AppTest:
+    """The History page with its store at ``url`` (a database it cannot reach), after its first run."""
+    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def test_an_unreachable_database_is_said_in_plain_words_and_pages_still_work(
     live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("DASHBOARD_DATABASE_URL", UNREACHABLE)
-    at = open_page(PAGE)
-    assert not at.exception, [e.value for e in at.exception]
+    at = _page_on_database(monkeypatch, UNREACHABLE)
     said = shown_text(at)
     assert "History is unavailable" in said and "127.0.0.1" in said
     assert not PASSWORD.search(said)  # the password never shows (".streamlit/secrets.toml" may)
@@ -249,9 +255,7 @@ QUERY_SECRETS_URL = "postgresql://u@127.0.0.1:1/x?password=Qpass-5123&sslpasswor
 def test_an_unreachable_database_never_shows_a_password_given_in_the_query(
     live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("DASHBOARD_DATABASE_URL", QUERY_SECRETS_URL)
-    at = open_page(PAGE)
-    assert not at.exception, [e.value for e in at.exception]
+    at = _page_on_database(monkeypatch, QUERY_SECRETS_URL)
     warning = "\n".join(w.value for w in at.warning)
     caption = "\n".join(c.value for c in at.caption)
     assert "History is unavailable" in warning and "127.0.0.1:1/x" in caption
