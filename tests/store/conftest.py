@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from sqlalchemy import inspect, text
 
+from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from store.engine import make_engine
 from store.migrations import upgrade
+from tests.store.commands import StoreCommand, run_command
 from tests.store.postgres import PostgresServer, running_postgres
 
 if TYPE_CHECKING:
@@ -128,3 +130,15 @@ def job_runs(request: pytest.FixtureRequest, migrated_copies: Callable[[], str])
     from tests.store.fault_matrix import run_selected
 
     return run_selected(request, migrated_copies)
+
+
+@pytest.fixture
+def demo_command(
+    sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> StoreCommand:
+    """``python -m store`` as cron runs it (in this process), with the demo key against the session's
+    sandbox."""
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
+    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
+
+    return lambda *args: run_command(capsys, *args)

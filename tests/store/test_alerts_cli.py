@@ -19,6 +19,7 @@ from services.alerts.evaluate import evaluate_alerts
 from services.cli import main
 from store import HistoryStore
 from tests.store.alert_history import OWN, day, lookup, record_lookups, watch_own
+from tests.store.commands import run_command
 from tests.store.local_servers import webhook_receiver
 from tests.store.samples import OTHER_ACCOUNT, tracked
 
@@ -50,8 +51,7 @@ def url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str], str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
+    code, out, err = run_command(capsys, *args)
     return code, out.strip().splitlines(), err
 
 

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from client.settings import key_fingerprint
-from sandbox import DEMO_KEY, SandboxServer
-from services.cli import main
+from sandbox import DEMO_KEY
 from services.reports.feeds import (
     FEEDS_DIR_ENV,
     KEYWORD_COLUMNS,
@@ -23,6 +22,7 @@ from services.reports.feeds import (
     refresh_feeds,
 )
 from store import HistoryStore
+from tests.store.commands import StoreCommand
 from tests.store.samples import ACCOUNT, lookup, tracked
 
 DAY = date(2026, 10, 5)
@@ -116,11 +116,7 @@ def test_a_feeds_address_and_formula() -> None:
 
 @pytest.mark.parametrize("database_kind", ["sqlite"], indirect=True)
 def test_the_daily_job_refreshes_the_feeds(
-    sandbox: SandboxServer,
-    store_url: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, demo_command: StoreCommand
 ) -> None:
     account = key_fingerprint(DEMO_KEY)
     folder = tmp_path / "feeds"
@@ -131,12 +127,8 @@ def test_the_daily_job_refreshes_the_feeds(
     folder.mkdir()
     (folder / revoked.file_name).write_text("what the feed said before it was revoked")
     monkeypatch.setenv(FEEDS_DIR_ENV, str(folder))
-    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
 
-    code = main(["snapshot", "--database-url", store_url, "--as-of", "2025-01-06"])
-
-    _, err = capsys.readouterr()
+    code, _, err = demo_command("snapshot", "--database-url", store_url, "--as-of", "2025-01-06")
     assert code == 0, err
     assert "feeds: 1 written, 1 removed" in err
     assert not (folder / revoked.file_name).exists()

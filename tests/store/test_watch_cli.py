@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from client.settings import key_fingerprint
-from sandbox import DEMO_KEY, SandboxServer
+from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
 from sandbox.keyword_data import serp_on
-from services.cli import main
 from store import HistoryStore
 from tests.sandbox_picks import new_domain
+from tests.store.commands import StoreCommand
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 OWN_SITES = ACCOUNTS[DEMO_KEY].sites
@@ -21,22 +21,9 @@ RIVAL = "semrush.com"
 
 
 @pytest.fixture
-def run(
-    sandbox: SandboxServer,
-    store_url: str,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-):
+def run(store_url: str, demo_command: StoreCommand) -> StoreCommand:
     """``python -m store watch …`` with the demo key and this test's database: (exit code, stdout, stderr)."""
-    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
-
-    def watch(*args: str) -> tuple[int, str, str]:
-        code = main(["watch", *args, "--database-url", store_url])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return watch
+    return lambda *args: demo_command("watch", *args, "--database-url", store_url)
 
 
 def _own_sites_known(store_url: str) -> None:
