@@ -16,9 +16,9 @@ from client.models import KeywordReport, SerpResult
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
 from sandbox.demo_history import keyword_report_on
-from services.cli import main
 from store import HistoryStore
 from store.rows import Unusable
+from tests.store.commands import run_command
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 SITE = "example.com"
@@ -98,10 +98,8 @@ def test_the_visibility_command_matches_the_formulas_on_the_sandboxs_own_reports
 ) -> None:
     reports = _record_reports(store_url)
     monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    code = main(["visibility", "--csv", "--days", str(DAYS), "--database-url", store_url])
-    out, err = capsys.readouterr()
+    code, lines, err = _visibility_csv(store_url, capsys)
     assert code == 0, err
-    lines = list(csv.DictReader(io.StringIO(out)))
     assert list(lines[0]) == ["day", "group", "domain", "visibility", "share_of_voice"]
     printed = {
         (row["day"], row["domain"]): (float(row["visibility"]), float(row["share_of_voice"])) for row in lines
@@ -115,8 +113,7 @@ def test_the_visibility_command_says_when_nothing_is_recorded_and_exits_2(
     store_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    code = main(["visibility", "--database-url", store_url])
-    out, err = capsys.readouterr()
+    code, out, err = run_command(capsys, "visibility", "--database-url", store_url)
     assert code == 2
     assert out == ""
     assert err.strip().startswith("No top 10 of the watched keywords is recorded yet")
@@ -137,8 +134,9 @@ def _record_reports(store_url: str) -> dict[date, list[KeywordReport]]:
 def _visibility_csv(
     store_url: str, capsys: pytest.CaptureFixture[str], *args: str
 ) -> tuple[int, list[dict[str, str]], str]:
-    code = main(["visibility", "--csv", "--days", str(DAYS), "--database-url", store_url, *args])
-    out, err = capsys.readouterr()
+    code, out, err = run_command(
+        capsys, "visibility", "--csv", "--days", str(DAYS), "--database-url", store_url, *args
+    )
     return code, list(csv.DictReader(io.StringIO(out))), err
 
 

@@ -22,6 +22,7 @@ from services.cli import main
 from services.jobs.snapshot import SubjectResult
 from store import HistoryStore
 from tests.sandbox_picks import listed_domains, new_domain
+from tests.store.commands import run_command
 
 AS_OF = "2025-01-06"
 DAY = date.fromisoformat(AS_OF)
@@ -41,9 +42,7 @@ def run_job(
 ) -> tuple[int, str, str]:
     monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
     monkeypatch.setenv("VERIFIEDDR_API_BASE", base_url)
-    code = main(["snapshot", "--database-url", url, *extra])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_command(capsys, "snapshot", "--database-url", url, *extra)
 
 
 #: The daily job run as cron runs it on AS_OF: its exit code, what it printed and what it said on stderr.
