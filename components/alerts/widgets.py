@@ -235,7 +235,9 @@ def _acknowledged_card(conn: Connection, row: Any, allowed: bool, reason: str | 
 
 
 def acknowledged_tab(conn: Connection, store: HistoryStore) -> None:
-    frame = alert_frame(store.alerts(conn.fingerprint, state="acknowledged", limit=ACKNOWLEDGED_LIMIT))
+    frame = alert_frame(
+        store.alerts.entries(conn.fingerprint, state="acknowledged", limit=ACKNOWLEDGED_LIMIT)
+    )
     if frame.empty:
         st.info("Nothing acknowledged yet. Acknowledged alerts are kept here.", icon=":material/inbox:")
         return

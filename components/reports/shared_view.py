@@ -66,7 +66,7 @@ def _draw(token: str) -> None:
         return
     first = _OPENED + token not in st.session_state
     try:
-        link = store.open_report_link(token, secret=link_secret_setting(), audit=first)
+        link = store.report_links.open_report_link(token, secret=link_secret_setting(), audit=first)
     except LinkRefused as refused:
         _refused(refused.reason)
         return

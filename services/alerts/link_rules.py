@@ -1,7 +1,7 @@
 """The alert rules on Trust Maps and link exchanges: two days' link samples in, findings out (pure).
 
 A Trust Map is a sample of a domain's referring domains; these rules compare the sample of one day with
-the sample of the Trust Map before it (``HistoryStore.trust_map_links`` frames), so a link is "new" or
+the sample of the Trust Map before it (``HistoryStore.queries.trust_map_links`` frames), so a link is "new" or
 "lost" relative to the previous map, and nothing fires for a domain's first map.
 
 - ``spam_risky_link``: a referring domain with a spam score at or above the threshold that the previous
@@ -46,7 +46,8 @@ class Partner:
 
 
 def partners_from_audit(events: pd.DataFrame) -> list[Partner]:
-    """The partners of an ``audit_events`` frame's sent ``approve_exchange`` rows (oldest proposal first)."""
+    """The partners of an ``AuditLog.events`` frame's sent ``approve_exchange`` rows (oldest proposal
+    first)."""
     found: dict[str, Partner] = {}
     rows = events[(events["operation"] == "approve_exchange") & (events["outcome"] == "sent")]
     for row in rows.sort_values("at").itertuples():

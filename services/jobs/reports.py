@@ -167,7 +167,7 @@ class _Reports:
         self.run = ReportsRun()
 
     def audit(self, operation: str, site: str, period: Period, outcome: AuditOutcome, message: str) -> None:
-        self.store.record_audit(
+        self.store.audit.record(
             AuditEvent(
                 JOB_PERSON, None, self.account, operation, f"{site}, {period.words}", outcome, message=message
             )
@@ -182,7 +182,7 @@ class _Reports:
 
     def build_due(self, period: Period, build_pdf: BuildPdf) -> None:
         errors = _not_built_errors()
-        for schedule in self.store.report_schedules(self.account):
+        for schedule in self.store.report_schedules.entries(self.account):
             site = schedule.site
             if self._has_row(site, period):
                 continue

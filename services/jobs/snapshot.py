@@ -111,7 +111,7 @@ class SnapshotJob:
         own_slugs = self.own_sites()
         if own_slugs is None:
             return self.report  # the key was refused: every further request would be refused too
-        return self.run_items(self.store.watchlist(self.account), own_slugs)
+        return self.run_items(self.store.watchlist.entries(self.account), own_slugs)
 
     def run_items(self, items: Iterable[WatchItem], own_slugs: dict[str, str]) -> SnapshotReport:
         """Record ``items`` for the day (``watch add`` records one subject this way)."""
@@ -161,7 +161,7 @@ class SnapshotJob:
             if domain is None:
                 continue
             slugs[domain] = _site_slug(site, domain)
-            self.store.watch(self.account, "domain", domain, origin="own")
+            self.store.watchlist.watch(self.account, "domain", domain, origin="own")
         return slugs
 
     def _fetch(self, request: Request) -> Any:
@@ -193,7 +193,7 @@ class SnapshotJob:
             self._failed(subject, request, result)
             return
         try:
-            outcome = self.store.record_read(
+            outcome = self.store.snapshots.record_read(
                 self.account, request.operation, request.asked, result.value, self.day, "job"
             )
         except Unusable as exc:

@@ -63,7 +63,7 @@ def visibility_rows(
 
 
 def _latest_day(store: HistoryStore, account: str, site: str | None) -> date:
-    latest = store.latest_serp_day(account, site)
+    latest = store.queries.latest_serp_day(account, site)
     if latest is None:
         whose = f"the keywords watched for {site}" if site else "the watched keywords"
         raise NothingRecorded(

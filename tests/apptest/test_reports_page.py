@@ -59,9 +59,12 @@ def test_an_editors_comment_is_saved_audited_and_printed_in_the_report(store: Hi
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert "Comment saved" in shown_text(at)
-    assert store.report_comment(ACCOUNT, MINE, LAST_MONTH) == "October: the <b>guides</b> went live."
+    assert (
+        store.report_comments.report_comment(ACCOUNT, MINE, LAST_MONTH)
+        == "October: the <b>guides</b> went live."
+    )
     assert "October: the &lt;b&gt;guides&lt;/b&gt; went live." in preview(at)  # its words, inert
-    assert store.audit_events(ACCOUNT, operation="comment_report")["outcome"].tolist() == ["done"]
+    assert store.audit.events(ACCOUNT, operation="comment_report")["outcome"].tolist() == ["done"]
 
 
 def test_a_viewer_reads_and_downloads_the_report_but_cannot_comment(store: HistoryStore) -> None:

@@ -58,7 +58,7 @@ def _add(conn: Connection, note: Note) -> str:
     person = access.current_person().email
 
     def add(store: HistoryStore, account: str) -> bool:
-        return bool(store.add_note(account, note, person))
+        return bool(store.notes.add_note(account, note, person))
 
     done = audited_history_change(conn, "add_note", f"{note.day:%Y-%m-%d}: {note.text[:200]}", add)
     return refusal_words() if done is None else "Note added: it shows on the charts of its day."
@@ -66,7 +66,7 @@ def _add(conn: Connection, note: Note) -> str:
 
 def _remove(conn: Connection, note_id: int, words: str) -> str:
     def remove(store: HistoryStore, account: str) -> bool:
-        return store.remove_note(account, note_id)
+        return store.notes.remove_note(account, note_id)
 
     done = audited_history_change(conn, "remove_note", words, remove)
     if done is None:

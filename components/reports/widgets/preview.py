@@ -77,7 +77,7 @@ def _save_comment(conn: Connection, site: str, period: Period, text: str) -> str
     person = access.current_person().email
 
     def save(store: HistoryStore, account: str) -> bool:
-        return store.set_report_comment(account, site, period, text, person)
+        return store.report_comments.set_report_comment(account, site, period, text, person)
 
     done = audited_history_change(conn, "comment_report", f"{site} {period.words}: {text[:200]}", save)
     if done is None:
