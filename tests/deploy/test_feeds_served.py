@@ -95,8 +95,8 @@ def test_through_nginx_a_feed_is_never_cached_or_shared_and_nothing_else_in_stat
     served: Served,
 ) -> None:
     with HistoryStore.open(served.database) as store:
-        store.record_lookup(ACCOUNT, lookup("example.com"), DAY, "job")
-        feed = store.create_feed(ACCOUNT, "example.com", "ann@team.example")
+        store.snapshots.record_lookup(ACCOUNT, lookup("example.com"), DAY, "job")
+        feed = store.feeds.create_feed(ACCOUNT, "example.com", "ann@team.example")
         assert refresh_feeds(store, served.feeds, today=DAY).written == 1
     static = served.feeds.parent
     # What must never be served from the app's static folder: a refresh's half-written file (a dotfile),

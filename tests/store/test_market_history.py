@@ -175,7 +175,7 @@ def test_the_visibility_csv_defuses_a_group_a_spreadsheet_would_run_and_keeps_th
 ) -> None:
     reports = _record_reports(store_url)
     with HistoryStore.open(store_url) as store:
-        store.set_keyword_tags(ACCOUNT, KEYWORDS[0], ["-crm"])  # a tag may start with a hyphen
+        store.groups.set_keyword_tags(ACCOUNT, KEYWORDS[0], ["-crm"])  # a tag may start with a hyphen
     monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
     code, lines, err = _visibility_csv(store_url, capsys, "--group=-crm")
     assert code == 0, err

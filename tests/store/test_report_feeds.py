@@ -94,15 +94,15 @@ def test_a_feed_defuses_hostile_keywords_and_keeps_its_numbers_numbers(
 ) -> None:
     tmp_path = tmp_path / "feeds"
     positions: dict[str, int | None] = {keyword: 3 + i for i, keyword in enumerate(HOSTILE_KEYWORDS)}
-    store.record_tracked(ACCOUNT, tracked("example-com", positions), DAY, "job")
-    store.record_lookup(ACCOUNT, lookup("example.com", dr=41), DAY, "job")
-    everything = store.create_feed(ACCOUNT, "example.com", "ann@team.example", keyword_group="all")
-    site = store.create_feed(ACCOUNT, "example.com", "ann@team.example")
+    store.snapshots.record_tracked(ACCOUNT, tracked("example-com", positions), DAY, "job")
+    store.snapshots.record_lookup(ACCOUNT, lookup("example.com", dr=41), DAY, "job")
+    everything = store.feeds.create_feed(ACCOUNT, "example.com", "ann@team.example", keyword_group="all")
+    site = store.feeds.create_feed(ACCOUNT, "example.com", "ann@team.example")
 
     refresh_feeds(store, tmp_path, now=NOW)
 
     lines = _lines(tmp_path / everything.file_name)
-    stored = sorted(store.keyword_history(ACCOUNT, "example-com")["keyword"])
+    stored = sorted(store.queries.keyword_history(ACCOUNT, "example-com")["keyword"])
     assert [line[2] for line in lines] == ["'" + keyword for keyword in stored]  # each defused, once
     assert len(stored) == len(HOSTILE_KEYWORDS)
     for line in lines:

