@@ -14,7 +14,7 @@ from datetime import date
 import pandas as pd
 
 from analysis.figures import history_frames as frames
-from analysis.market.standing import compared_domains, complete_lines
+from analysis.market.standing import compared_domains, complete_lines, watched_competitors
 from client.inputs import slug_for
 from services.market import keyword_set_words, site_market, team_ctr
 from store.history import HistoryStore
@@ -190,8 +190,7 @@ def visibility_section(
     if market.empty:
         return Visibility(pd.DataFrame(), [], pd.DataFrame(), keyword_set)
     watched = store.watchlist.entries(account)
-    own = own_sites(watched)
-    competitors = [item.subject for item in watched if item.kind == "domain" and item.subject not in own]
+    competitors = watched_competitors((item.kind, item.subject, item.origin) for item in watched)
     drawn = 1 + COMPETITORS_DRAWN
     domains = compared_domains(market.figures, [site], competitors, limit=drawn)[:drawn]
     lines = complete_lines(market.figures, domains)
