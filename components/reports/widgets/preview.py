@@ -13,7 +13,7 @@ from components.core.cache.connection import Connection
 from components.core.history import store as history
 from components.core.writes.writes import audited_history_change, refusal_words, tell_after_rerun
 from components.reports.built import cached_report
-from services.reports.branding import BrandingError, load_branding
+from services.reports.branding import BrandingError, usable_branding
 from services.reports.document import BuiltReport, ReportProblem
 from store.reports.comments import MAX_COMMENT
 from store.reports.period import Period
@@ -34,10 +34,12 @@ def built_report(conn: Connection, site: str, period: Period) -> BuiltReport | N
         st.warning(history.history_problem() or "The history database cannot be used just now.")
         return None
     try:
-        branding = load_branding()
+        branding, logo_refused = usable_branding()
     except BrandingError as exc:
         st.error(f"The report settings cannot be used: {exc}. Fix `[report]` in the secrets file.")
         return None
+    if logo_refused:
+        st.warning(f"{logo_refused}. Fix `[report]` in the secrets file.", icon=":material/warning:")
     try:
         with st.spinner(f"Drawing the report of {site} for {period.words}…"):
             return cached_report(store, conn.fingerprint, site, period, branding)
