@@ -8,6 +8,7 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import func, select
 
+from client.models import TrustMap
 from store import HistoryStore
 from store.models import DomainSnapshotRow, KeywordSnapshotRow, TrustMapLinkRow
 from store.rows import Unusable
@@ -105,12 +106,38 @@ def test_a_keyword_report_is_kept_for_the_site_it_measures_and_an_empty_one_is_n
     assert store.queries.keyword_history(ACCOUNT, "example.com").empty
 
 
-def test_a_trust_map_whose_referring_domains_are_not_domain_names_is_not_kept(store: HistoryStore) -> None:
+def test_a_trust_map_keeps_its_usable_referring_domains_and_counts_the_others(store: HistoryStore) -> None:
+    read = TrustMap.model_validate(
+        {
+            "site": {"domain": "stripe.com"},
+            "totalDomains": 40,
+            "domains": [
+                {"domain": "a.com", "dr": 50, "linkType": "dofollow", "status": "live"},
+                {"domain": "=cmd|' /C calc'!A0", "dr": None, "linkType": "?", "status": "?"},
+                {"domain": "b.com", "dr": "lots"},
+            ],
+        }
+    )
+    assert store.record_trust_map(ACCOUNT, read, DAY, "job") == "recorded"
+    assert store.trust_map_links(ACCOUNT, "stripe.com", DAY)["referring_domain"].tolist() == ["a.com"]
+    totals = store.trust_map_totals(ACCOUNT, "stripe.com")
+    assert totals[["sampled", "live", "skipped"]].values.tolist() == [[1, 1, 2]]
+    # A map changed after it was read (a row whose name is no domain name) keeps its usable rows too.
     garbled = samples.trust_map()
     garbled.domains[0].domain = '<img src=x onerror="1">a.com'
-    with pytest.raises(Unusable, match="1 of its 2 referring domains are not domain names"):
-        store.snapshots.record_trust_map(ACCOUNT, garbled, DAY, "job")
-    assert store.queries.trust_map_days(ACCOUNT, "stripe.com") == []
+    assert store.record_trust_map(ACCOUNT, garbled, DAY + timedelta(days=1), "job") == "recorded"
+    assert store.trust_map_links(ACCOUNT, "stripe.com", DAY + timedelta(days=1))[
+        "referring_domain"
+    ].tolist() == ["b.com"]
+
+
+def test_a_trust_map_none_of_whose_referring_domains_is_usable_is_not_kept(store: HistoryStore) -> None:
+    garbled = samples.trust_map()
+    for member in garbled.domains:
+        member.domain = '<img src=x onerror="1">a.com'
+    with pytest.raises(Unusable, match="none of its 2 referring domains could be used"):
+        store.record_trust_map(ACCOUNT, garbled, DAY, "job")
+    assert store.trust_map_days(ACCOUNT, "stripe.com") == []
 
 
 def test_answers_are_kept_under_what_was_asked_not_what_they_claim(store: HistoryStore) -> None:
