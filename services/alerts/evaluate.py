@@ -18,6 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, timedelta
 
+import pandas as pd
+
+from analysis.figures.history_frames import skipped_on
 from analysis.market import group_names
 from services.alerts import market_rules
 from services.alerts.link_rules import Partner, links_by_domain, partner_findings, partners_from_audit
@@ -147,6 +150,14 @@ class _TrustMaps:
             else {}
         )
         self._links: dict[tuple[str, date], dict[str, dict[str, object]]] = {}
+        self._since = since
+        self._totals: dict[str, pd.DataFrame] = {}
+
+    def _skipped(self, site: str, day: date) -> int:
+        """How many rows of the site's map of ``day`` could not be used (its totals read once per site)."""
+        if site not in self._totals:
+            self._totals[site] = self.store.trust_map_totals(self.account, site, self._since)
+        return skipped_on(self._totals[site], day)
 
     def _sample(self, site: str, day: date) -> dict[str, dict[str, object]]:
         if (site, day) not in self._links:
@@ -165,5 +176,7 @@ class _TrustMaps:
             links = self._sample(site, day)
             previous = self._sample(site, previous_day) if previous_day is not None else None
             found += link_findings(site, day, links, previous_day, previous, self.settings)
-            found += partner_findings(site, day, links, previous_day, previous, partners, self.settings)
+            found += partner_findings(
+                site, day, links, previous_day, previous, partners, self.settings, self._skipped(site, day)
+            )
         return found

@@ -11,7 +11,8 @@ the sample of the Trust Map before it (``HistoryStore.queries.trust_map_links`` 
   previous sample and lost in this one.
 - ``partner_stopped_linking``: a site this account sent an exchange proposal to (the audit log's sent
   ``approve_exchange`` rows) that linked to one of its own sites on or after the day it was sent, live
-  in the previous sample, and is now lost or gone from the sample.
+  in the previous sample, and is now lost or gone from the sample (not "gone" on a day some rows of the
+  map could not be used: the partner may be one of them).
 """
 
 from __future__ import annotations
@@ -157,9 +158,11 @@ def partner_findings(
     previous_links: Links | None,
     partners: Sequence[Partner],
     settings: Mapping[str, RuleSetting],
+    skipped: int = 0,
 ) -> list[Finding]:
     """Partners that linked to the own ``site`` (live in its previous map, made on or after the proposal
-    was sent) and in its map of ``day`` are lost or gone."""
+    was sent) and in its map of ``day`` are lost or gone. When ``skipped`` rows of the map of ``day``
+    could not be used, a partner missing from it is unknown (it may be one of them), never gone."""
     if (
         threshold_of(settings, "partner_stopped_linking") is None
         or previous_day is None
@@ -174,7 +177,7 @@ def partner_findings(
             if previous_links[name].get("status") != "live":
                 continue
             now = links.get(name)
-            if now is not None and now.get("status") != "lost":
+            if (now is not None and now.get("status") != "lost") or (now is None and skipped):
                 continue
             after = "lost" if now is not None else "gone from the Trust Map"
             found.append(

@@ -68,6 +68,8 @@ class LinkChurn:
     gained: pd.DataFrame
     lost: pd.DataFrame
     new_spam_risky: pd.DataFrame
+    #: Why some referring domains missing from the last map are not among those lost ("" when none is).
+    not_counted: str = ""
 
 
 @dataclass(frozen=True)
@@ -146,9 +148,10 @@ def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> 
     empty = frames.empty(frames.LINK_COLUMNS)
     if len(days) < 2:
         return LinkChurn(days[0] if days else None, days[-1] if days else None, totals, empty, empty, empty)
-    before = store.queries.trust_map_links(account, site, days[0])
-    after = store.queries.trust_map_links(account, site, days[-1])
-    result = frames.churn(before, after)
+    before = store.trust_map_links(account, site, days[0])
+    after = store.trust_map_links(account, site, days[-1])
+    skipped = frames.skipped_on(totals, days[-1])  # rows of the last map that could not be used: unknown
+    result = frames.churn(before, after, skipped)
     return LinkChurn(
         days[0],
         days[-1],
@@ -156,6 +159,7 @@ def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> 
         _strongest(result.appeared),
         _strongest(result.disappeared),
         _strongest(result.new_spam_risky),
+        frames.unknown_words(result, days[-1], skipped),
     )
 
 
