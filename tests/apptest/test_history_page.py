@@ -24,6 +24,7 @@ from sandbox.demo_history import lookup_on, tracked_on
 from sandbox.keyword_data import serp_on
 from store import HistoryStore
 from tests.apptest.app_pages import as_read, button, metric, open_page, shown_text
+from tests.hostile_map import HOSTILE_ROW
 from tests.sandbox_picks import new_domain
 from tests.store import samples
 
@@ -114,6 +115,28 @@ def test_trust_map_churn_between_two_snapshots(store: HistoryStore) -> None:
         ("new spam risk", "spammy.com"),
         ("live → lost", "a.com"),
     }
+
+
+def test_trust_map_churn_counts_no_loss_for_a_domain_that_may_be_a_skipped_row(store: HistoryStore) -> None:
+    """The later map's fourth row was a spreadsheet formula, not a domain name (``tests.hostile_map``):
+    b.com, missing from it, may be that row, so it is not counted as disappeared, and the tab says why."""
+    store.watch(ACCOUNT, "domain", MINE)
+    before = _sample(("a.com", "live", 10), ("b.com", "live", 10), ("c.com", "live", 10))
+    rows = [{"domain": d, "dr": 30, "status": "live", "spamScore": 10} for d in ("a.com", "c.com")]
+    after = TrustMap.model_validate({"site": {"domain": MINE}, "domains": [*rows, HOSTILE_ROW]})
+    store.record_trust_map(ACCOUNT, before, TODAY - timedelta(days=31), "job")
+    store.record_trust_map(ACCOUNT, after, TODAY, "job")
+
+    at = open_page(PAGE, history_tab="Trust Map churn")
+    at.selectbox(key="history_churn_domain").select(MINE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert metric(at, "Disappeared") == "0"
+    assert "disappeared" not in set(_table(at, "referring_domain")["change"])
+    assert (
+        f"1 referring domain missing from the sample of {TODAY:%b %d, %Y} is not counted as gone: 1 row of "
+        "that day's Trust Map could not be used, and it may be among them."
+    ) in as_read(shown_text(at))
+    assert "held the same referring domains" not in shown_text(at)
 
 
 def test_keyword_positions_of_your_site(store: HistoryStore) -> None:

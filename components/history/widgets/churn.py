@@ -120,7 +120,7 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
     table = evidence.first_named(table, named)
     if named:
         _named_caption(list(table["referring_domain"].astype(str).str.lower()), named)
-    if table.empty:
+    if table.empty and result.unknown.empty:  # with unknown ones, the sample may not have held the same
         st.caption(f"The sample held the same referring domains on {start:%b %d} and {end:%b %d}.")
     table_with_export(
         table,
