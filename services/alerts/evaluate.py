@@ -156,7 +156,7 @@ class _TrustMaps:
     def _skipped(self, site: str, day: date) -> int:
         """How many rows of the site's map of ``day`` could not be used (its totals read once per site)."""
         if site not in self._totals:
-            self._totals[site] = self.store.trust_map_totals(self.account, site, self._since)
+            self._totals[site] = self.store.queries.trust_map_totals(self.account, site, self._since)
         return skipped_on(self._totals[site], day)
 
     def _sample(self, site: str, day: date) -> dict[str, dict[str, object]]:

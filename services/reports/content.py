@@ -148,8 +148,8 @@ def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> 
     empty = frames.empty(frames.LINK_COLUMNS)
     if len(days) < 2:
         return LinkChurn(days[0] if days else None, days[-1] if days else None, totals, empty, empty, empty)
-    before = store.trust_map_links(account, site, days[0])
-    after = store.trust_map_links(account, site, days[-1])
+    before = store.queries.trust_map_links(account, site, days[0])
+    after = store.queries.trust_map_links(account, site, days[-1])
     skipped = frames.skipped_on(totals, days[-1])  # rows of the last map that could not be used: unknown
     result = frames.churn(before, after, skipped)
     return LinkChurn(

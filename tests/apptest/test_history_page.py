@@ -120,12 +120,12 @@ def test_trust_map_churn_between_two_snapshots(store: HistoryStore) -> None:
 def test_trust_map_churn_counts_no_loss_for_a_domain_that_may_be_a_skipped_row(store: HistoryStore) -> None:
     """The later map's fourth row was a spreadsheet formula, not a domain name (``tests.hostile_map``):
     b.com, missing from it, may be that row, so it is not counted as disappeared, and the tab says why."""
-    store.watch(ACCOUNT, "domain", MINE)
+    store.watchlist.watch(ACCOUNT, "domain", MINE)
     before = _sample(("a.com", "live", 10), ("b.com", "live", 10), ("c.com", "live", 10))
     rows = [{"domain": d, "dr": 30, "status": "live", "spamScore": 10} for d in ("a.com", "c.com")]
     after = TrustMap.model_validate({"site": {"domain": MINE}, "domains": [*rows, HOSTILE_ROW]})
-    store.record_trust_map(ACCOUNT, before, TODAY - timedelta(days=31), "job")
-    store.record_trust_map(ACCOUNT, after, TODAY, "job")
+    store.snapshots.record_trust_map(ACCOUNT, before, TODAY - timedelta(days=31), "job")
+    store.snapshots.record_trust_map(ACCOUNT, after, TODAY, "job")
 
     at = open_page(PAGE, history_tab="Trust Map churn")
     at.selectbox(key="history_churn_domain").select(MINE).run()

@@ -118,15 +118,15 @@ def test_a_trust_map_keeps_its_usable_referring_domains_and_counts_the_others(st
             ],
         }
     )
-    assert store.record_trust_map(ACCOUNT, read, DAY, "job") == "recorded"
-    assert store.trust_map_links(ACCOUNT, "stripe.com", DAY)["referring_domain"].tolist() == ["a.com"]
-    totals = store.trust_map_totals(ACCOUNT, "stripe.com")
+    assert store.snapshots.record_trust_map(ACCOUNT, read, DAY, "job") == "recorded"
+    assert store.queries.trust_map_links(ACCOUNT, "stripe.com", DAY)["referring_domain"].tolist() == ["a.com"]
+    totals = store.queries.trust_map_totals(ACCOUNT, "stripe.com")
     assert totals[["sampled", "live", "skipped"]].values.tolist() == [[1, 1, 2]]
     # A map changed after it was read (a row whose name is no domain name) keeps its usable rows too.
     garbled = samples.trust_map()
     garbled.domains[0].domain = '<img src=x onerror="1">a.com'
-    assert store.record_trust_map(ACCOUNT, garbled, DAY + timedelta(days=1), "job") == "recorded"
-    assert store.trust_map_links(ACCOUNT, "stripe.com", DAY + timedelta(days=1))[
+    assert store.snapshots.record_trust_map(ACCOUNT, garbled, DAY + timedelta(days=1), "job") == "recorded"
+    assert store.queries.trust_map_links(ACCOUNT, "stripe.com", DAY + timedelta(days=1))[
         "referring_domain"
     ].tolist() == ["b.com"]
 
@@ -136,8 +136,8 @@ def test_a_trust_map_none_of_whose_referring_domains_is_usable_is_not_kept(store
     for member in garbled.domains:
         member.domain = '<img src=x onerror="1">a.com'
     with pytest.raises(Unusable, match="none of its 2 referring domains could be used"):
-        store.record_trust_map(ACCOUNT, garbled, DAY, "job")
-    assert store.trust_map_days(ACCOUNT, "stripe.com") == []
+        store.snapshots.record_trust_map(ACCOUNT, garbled, DAY, "job")
+    assert store.queries.trust_map_days(ACCOUNT, "stripe.com") == []
 
 
 def test_answers_are_kept_under_what_was_asked_not_what_they_claim(store: HistoryStore) -> None:

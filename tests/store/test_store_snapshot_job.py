@@ -303,9 +303,9 @@ def test_a_failed_lookup_keeps_the_sites_trust_map_and_keywords_and_says_partly_
     ) in err
     assert out.strip().splitlines()[-1] == f"recorded 0, unchanged 0, failed {len(OWN_SITES)}"
     with HistoryStore.open(store_url) as store:
-        assert store.domain_history(ACCOUNT, OWN_SITES).empty
-        assert store.trust_map_days(ACCOUNT, "example.com") == [DAY]
-        assert not store.keyword_history(ACCOUNT, "example-com").empty
+        assert store.queries.domain_history(ACCOUNT, OWN_SITES).empty
+        assert store.queries.trust_map_days(ACCOUNT, "example.com") == [DAY]
+        assert not store.queries.keyword_history(ACCOUNT, "example-com").empty
 
 
 def test_a_trust_map_with_an_unusable_row_is_recorded_without_it_and_the_run_says_so(
@@ -318,7 +318,7 @@ def test_a_trust_map_with_an_unusable_row_is_recorded_without_it_and_the_run_say
     (``tests.hostile_map``): the day keeps the three, and the run names the fourth, once per map."""
     (rival,) = competitors(1)
     with HistoryStore.open(store_url) as store:
-        store.watch(ACCOUNT, "domain", rival)
+        store.watchlist.watch(ACCOUNT, "domain", rival)
     with map_in_front(sandbox.base_url) as base:
         code, out, err = run_job(monkeypatch, capsys, base, store_url, "--as-of", AS_OF)
     assert code == 0, err
@@ -330,7 +330,7 @@ def test_a_trust_map_with_an_unusable_row_is_recorded_without_it_and_the_run_say
     assert f"{rival}: recorded ({said})" in err
     assert f"skipped: {rival}: {said}" in err.splitlines()
     with HistoryStore.open(store_url) as store:
-        links = store.trust_map_links(ACCOUNT, rival, DAY)
+        links = store.queries.trust_map_links(ACCOUNT, rival, DAY)
         assert len(links) == 3 and "=" not in "".join(links["referring_domain"])
-        totals = store.trust_map_totals(ACCOUNT, rival)
+        totals = store.queries.trust_map_totals(ACCOUNT, rival)
         assert totals[["sampled", "skipped"]].values.tolist() == [[3, 1]]

@@ -38,17 +38,19 @@ def store(tmp_path: Path) -> Iterator[HistoryStore]:
     with HistoryStore.open(f"sqlite:///{tmp_path / 'churn.sqlite3'}") as opened:
         watch_own(opened, ACCOUNT)
         whole = [{"domain": name, "dr": 40 + n, **LIVE} for n, name in enumerate(NAMES)]
-        opened.record_trust_map(ACCOUNT, _map(whole), day(0), "job")
-        opened.record_trust_map(ACCOUNT, _map([*whole[:3], HOSTILE_ROW]), day(7), "job")
+        opened.snapshots.record_trust_map(ACCOUNT, _map(whole), day(0), "job")
+        opened.snapshots.record_trust_map(ACCOUNT, _map([*whole[:3], HOSTILE_ROW]), day(7), "job")
         yield opened
 
 
 def test_the_history_churn_counts_no_loss_for_a_day_with_a_skipped_row(store: HistoryStore) -> None:
-    totals = store.trust_map_totals(ACCOUNT, OWN)
+    totals = store.queries.trust_map_totals(ACCOUNT, OWN)
     skipped = frames.skipped_on(totals, day(7))
     assert skipped == 1
     result = frames.churn(
-        store.trust_map_links(ACCOUNT, OWN, day(0)), store.trust_map_links(ACCOUNT, OWN, day(7)), skipped
+        store.queries.trust_map_links(ACCOUNT, OWN, day(0)),
+        store.queries.trust_map_links(ACCOUNT, OWN, day(7)),
+        skipped,
     )
     assert result.counts() == {"appeared": 0, "disappeared": 0, "new spam risk": 0, "live → lost": 0}
     assert result.unknown["referring_domain"].tolist() == ["partner.io"]
@@ -58,7 +60,8 @@ def test_the_history_churn_counts_no_loss_for_a_day_with_a_skipped_row(store: Hi
     )
     # Without a skipped row, the same missing domain is a disappearance, as it always was.
     plain = frames.churn(
-        store.trust_map_links(ACCOUNT, OWN, day(0)), store.trust_map_links(ACCOUNT, OWN, day(7))
+        store.queries.trust_map_links(ACCOUNT, OWN, day(0)),
+        store.queries.trust_map_links(ACCOUNT, OWN, day(7)),
     )
     assert plain.disappeared["referring_domain"].tolist() == ["partner.io"]
 
@@ -70,7 +73,7 @@ def test_the_reports_lost_list_leaves_the_unknown_domain_out_and_says_why(store:
 
 
 def test_a_partner_missing_on_a_day_with_a_skipped_row_is_not_alerted_as_gone(store: HistoryStore) -> None:
-    store.record_audit(
+    store.audit.record(
         AuditEvent(
             person="ann@acme.com",
             role="editor",
@@ -83,5 +86,5 @@ def test_a_partner_missing_on_a_day_with_a_skipped_row_is_not_alerted_as_gone(st
         )
     )
     evaluate_alerts(store, ACCOUNT, as_of=day(7), days=8)
-    alerts = store.alerts(ACCOUNT, state="all")
+    alerts = store.alerts.entries(ACCOUNT, state="all")
     assert "partner_stopped_linking" not in set(alerts["rule"])
