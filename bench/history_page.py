@@ -1,7 +1,7 @@
 """History page: what the store costs a warm render, against the same rows served from memory.
 
 Two years of daily history for 50 domains (your site and 49 watched competitors) and 200 tracked
-keywords of your site are recorded into a fresh SQLite store through ``HistoryStore.seed``. The same
+keywords of your site are recorded into a fresh SQLite store through ``HistoryStore.snapshots.seed``. The same
 rows, read back once, make an in-memory source (``rigs.frame_source.FrameSource``), which the
 page reads instead of the store inside ``bench.store_vs_memory.pages_reading``. Each view of the page is
 opened in AppTest twice (one session per source, in Live mode against an in-process sandbox), run once
@@ -133,12 +133,14 @@ def fill_store(url: str, today: date) -> FrameSource:
 
     with HistoryStore.open(url) as store:
         for domain in _domains()[1:]:
-            store.watch(ACCOUNT, "domain", domain)
-        store.seed(ACCOUNT, lookups=_lookups(today), trackeds=_tracked(today), source="job")
+            store.watchlist.watch(ACCOUNT, "domain", domain)
+        store.snapshots.seed(ACCOUNT, lookups=_lookups(today), trackeds=_tracked(today), source="job")
         return FrameSource(
-            domains=store.domain_history(ACCOUNT, _domains(), None),
-            keywords=store.keyword_history(ACCOUNT, None, None),
-            watch=[(item.kind, item.subject, item.origin, item.site) for item in store.watchlist(ACCOUNT)],
+            domains=store.queries.domain_history(ACCOUNT, _domains(), None),
+            keywords=store.queries.keyword_history(ACCOUNT, None, None),
+            watch=[
+                (item.kind, item.subject, item.origin, item.site) for item in store.watchlist.entries(ACCOUNT)
+            ],
         )
 
 

@@ -74,7 +74,7 @@ def _warm(base_url: str) -> None:
 def _fresh_store(folder: Path, name: str) -> HistoryStore:
     store = HistoryStore.open(f"sqlite:///{folder / name}")
     for domain in RIVALS:
-        store.watch(ACCOUNT, "domain", domain)
+        store.watchlist.watch(ACCOUNT, "domain", domain)
     return store
 
 
@@ -89,7 +89,7 @@ def _job(folder: Path) -> tuple[float, int, int, int]:
             started = time.perf_counter()
             report = job.run()
             wall = time.perf_counter() - started
-            kept = len(store.domain_history(ACCOUNT, [*OWN_SITES, *RIVALS]))
+            kept = len(store.queries.domain_history(ACCOUNT, [*OWN_SITES, *RIVALS]))
     assert kept == WATCHED, f"{kept} domains recorded, {WATCHED} expected"
     return wall, report.recorded, report.failed, job.pacer.rate_limited_count
 
@@ -105,13 +105,13 @@ def _naive(folder: Path) -> tuple[float, int]:
 def _record_in_turn(store: HistoryStore, client: ApiClient) -> None:
     """The whole watchlist, one request after the other (the first error ends the run)."""
     for site in client.sites().sites:
-        store.watch(ACCOUNT, "domain", site.domain or "", origin="own")
-    for item in store.watchlist(ACCOUNT):
-        store.record_lookup(ACCOUNT, client.lookup(item.subject), DAY, "job")
-        store.record_trust_map(ACCOUNT, client.trust_map(item.subject), DAY, "job")
+        store.watchlist.watch(ACCOUNT, "domain", site.domain or "", origin="own")
+    for item in store.watchlist.entries(ACCOUNT):
+        store.snapshots.record_lookup(ACCOUNT, client.lookup(item.subject), DAY, "job")
+        store.snapshots.record_trust_map(ACCOUNT, client.trust_map(item.subject), DAY, "job")
         if item.origin == "own":
             slug = item.subject.replace(".", "-")
-            store.record_tracked(ACCOUNT, client.tracked_keywords(slug), DAY, "job")
+            store.snapshots.record_tracked(ACCOUNT, client.tracked_keywords(slug), DAY, "job")
 
 
 def main() -> int:

@@ -15,7 +15,8 @@ DOMAIN_VALUES = (
     "verified",
 )
 #: A Trust Map snapshot's totals; the digest of its links tells a changed sample from an unchanged one.
-TRUST_MAP_TOTALS = ("total_domains", "sampled", "live", "lost", "spam_risky")
+#: ``skipped``: the answer's rows that could not be used (so not in the sample; unknown, not lost).
+TRUST_MAP_TOTALS = ("total_domains", "sampled", "live", "lost", "spam_risky", "skipped")
 TRUST_MAP_VALUES = (*TRUST_MAP_TOTALS, "links_digest")
 LINK_VALUES = ("dr", "backlinks", "link_type", "status", "spam_score", "importance")
 #: A top-10 result's columns beside its key (account, site, keyword, day, position).

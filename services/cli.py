@@ -238,6 +238,8 @@ def record_snapshot(
         lines.say(f"failed: {failure}")
     for waiting in report.waiting:
         lines.say(f"waiting: {waiting}")
+    for skipped in report.skipped:
+        lines.say(f"skipped: {skipped}")
     lines.out(report.summary)
     return EXIT_OK if report.ok and alerts_ok else EXIT_FAILED
 

@@ -1,7 +1,7 @@
 """The audit log: every write attempt from the app, appended, and read back newest first.
 
-``record_audit`` appends one ``AuditEvent``; ``audit_events`` and ``audit_people`` read them back for
-one account. There is deliberately no method that changes or removes a row once written: the log is
+``AuditLog.record`` appends one ``AuditEvent``; ``events`` and ``people`` read them back for one
+account. There is deliberately no method that changes or removes a row once written: the log is
 only ever appended to. Text is trimmed to the column sizes; the API key is never part of an event
 (the account is the key's fingerprint), and for an exchange proposal ``detail`` is its subject, never
 the message body (the app's write path decides what goes in).
@@ -16,6 +16,7 @@ from typing import Literal, get_args
 import pandas as pd
 from sqlalchemy import insert, select
 
+from schema.audit import AUDIT_COLUMNS
 from store.engine import Connected
 from store.models import ACCOUNT_LEN, AUDIT_TEXT_LEN, SHORT_LEN, SUBJECT_LEN, AuditEventRow
 from store.watchlist import as_utc, check_account
@@ -25,18 +26,6 @@ from store.watchlist import as_utc, check_account
 #: found nothing to change (watching what is watched already); the rest were refused or failed.
 AuditOutcome = Literal["sent", "done", "no_change", "refused_by_service", "refused_by_role", "failed"]
 AUDIT_OUTCOMES: tuple[str, ...] = get_args(AuditOutcome)
-AUDIT_COLUMNS = (
-    "at",
-    "person",
-    "role",
-    "account",
-    "operation",
-    "target",
-    "outcome",
-    "status",
-    "message",
-    "detail",
-)
 #: Longest message or detail kept (plain words, not a document).
 AUDIT_NOTE_LEN = 2000
 
@@ -74,10 +63,10 @@ def _start_of(day: date) -> datetime:
     return datetime.combine(day, time.min, tzinfo=UTC)
 
 
-class AuditMixin(Connected):
-    """The audit reads and writes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
+class AuditLog(Connected):
+    """The audit log (``HistoryStore.audit``): appended to and read, never changed."""
 
-    def record_audit(self, event: AuditEvent) -> None:
+    def record(self, event: AuditEvent) -> None:
         """Append one event (its time in UTC)."""
         if event.outcome not in AUDIT_OUTCOMES:
             raise ValueError(f"an audit outcome is one of {', '.join(AUDIT_OUTCOMES)}")
@@ -98,7 +87,7 @@ class AuditMixin(Connected):
         with self._writing() as conn:
             conn.execute(insert(AUDIT).values(row))
 
-    def audit_events(
+    def events(
         self,
         account: str,
         *,
@@ -134,7 +123,7 @@ class AuditMixin(Connected):
                 frame[name] = frame[name].astype("object")
         return frame
 
-    def audit_people(self, account: str) -> list[str]:
+    def people(self, account: str) -> list[str]:
         """Everyone with an event in the account, in alphabetical order."""
         query = (
             select(AUDIT.c.person)

@@ -78,8 +78,8 @@ def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
     return frame
 
 
-class QueriesMixin(Connected):
-    """The reads of ``HistoryStore`` (over ``_engine``)."""
+class Queries(Connected):
+    """The recorded history read back as frames (``HistoryStore.queries``)."""
 
     def _rows(self, query: Select[Any]) -> list[Any]:
         with self._reading() as conn:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import cache
 
+from analysis.coach import rules as coach
 from client.models import Lookup
-from components.coach import rules as coach
 from sandbox import data as sandbox_data
 from sandbox import resources
 from sandbox.keyword_data import serp_on

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.research.frames.categories import categories_frame, max_per_site_text
 from components.core.cache import data
 from components.core.cache.connection import current_connection
 from components.core.nav.pages import CATEGORIES, page_header
 from components.core.ui.errors import read_or_show_error
 from components.core.ui.tables import table_with_export
-from components.research.frames.categories import categories_frame, max_per_site_text
 
 #: Streamlit's dataframe row height; a short list is shown whole rather than in a scroll box.
 ROW_HEIGHT_PX = 35

@@ -1,6 +1,6 @@
 """Coach: what is wrong with a site's authority and what to do next, with the evidence behind it.
 
-The advice is built locally (``components.coach.rules``) from the site's lookup, its Trust Map and
+The advice is built locally (``analysis.coach.rules``) from the site's lookup, its Trust Map and
 exchange candidates, with the vdr CLI's coach rules; the tabs are drawn by ``components.coach.widgets``.
 Only the open tab runs, so the Trust Map is read only when the backlink audit is opened.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.text import escape_md
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.models import Lookup
 from components.coach import widgets
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection, current_connection
 from components.core.nav.pages import COACH, OVERVIEW, link_to, page_header

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.growth.charts import discovery_chart
+from analysis.growth.frames import discovery_frame
 from client.errors import ApiError
 from client.models import Categories
 from components.core.cache import data
@@ -11,8 +13,6 @@ from components.core.cache.connection import current_connection
 from components.core.nav.pages import DISCOVER, page_header
 from components.core.ui.errors import read_or_show_error, show_error
 from components.core.ui.tables import table_with_export
-from components.growth.charts import discovery_chart
-from components.growth.frames import discovery_frame
 from components.growth.widgets import result_count
 from components.growth.widgets.discover import COLUMNS, ORDER, discovery_filters, open_result
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.growth.frames import candidates_frame
 from components.core.cache import data
 from components.core.cache.connection import current_connection
 from components.core.nav.pages import EXCHANGES, page_header
 from components.core.ui.errors import read_or_show_error
-from components.growth.frames import candidates_frame
 from components.growth.widgets import proposed_partners
 from components.growth.widgets.exchanges import (
     candidate_filters,

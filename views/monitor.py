@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components.common.text import escape_md
+from analysis.sites.charts import monitor_chart
+from analysis.sites.frames.sites import monitor_alerts, monitor_frame
+from analysis.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import current_connection
 from components.core.nav.pages import MONITOR, page_header
 from components.core.ui.errors import read_or_show_error
 from components.core.ui.tables import table_with_export
-from components.sites.charts import monitor_chart
-from components.sites.frames.sites import monitor_alerts, monitor_frame
 from components.sites.widgets import chosen_site
 
 SCOPES = ("All my sites", "One site")

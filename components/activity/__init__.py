@@ -1,5 +1,5 @@
 """Activity: the audit log of write attempts (who changed what, and what became of it).
 
-``frames`` is pure (no Streamlit): store rows → the table and its filters, in plain words;
-``widgets`` holds the Activity page's Streamlit pieces (the filters and the table).
+``widgets`` holds the Activity page's Streamlit pieces (the filters and the table); the rows become
+the table and its filters, in plain words, in ``analysis.activity.frames`` (pure).
 """

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
-from components.activity.frames import (
+from analysis.activity.frames import (
     activity_frame,
     column_widths,
     filter_activity,
@@ -22,7 +22,7 @@ from components.activity.frames import (
     outcome_choices,
     shown_columns,
 )
-from components.common.text import escape_md
+from analysis.text import escape_md
 from components.core.auth.access import Person
 from components.core.ui.tables import TWO_LINE_ROW_HEIGHT, table_with_export
 
@@ -77,7 +77,7 @@ def whose_rows(person: Person, everyone: bool) -> None:
 
 def read_rows(store: HistoryStore, account: str, person: Person, everyone: bool) -> pd.DataFrame:
     """The rows this person may see, in plain words (an editor's or viewer's own only)."""
-    rows = store.audit_events(account, person=None if everyone else person.email, limit=ROW_LIMIT)
+    rows = store.audit.events(account, person=None if everyone else person.email, limit=ROW_LIMIT)
     return activity_frame(rows)
 
 

@@ -115,7 +115,7 @@ def acknowledge(conn: Connection, alert_id: int, about: str, title: str | None =
         "acknowledge_alert",
         about,
         title,
-        lambda: store.acknowledge_alert(conn.fingerprint, alert_id, person),
+        lambda: store.alerts.acknowledge_alert(conn.fingerprint, alert_id, person),
     )
     if done and changed:
         flash("ok", "Acknowledged: it is on the Acknowledged tab now.")
@@ -131,7 +131,7 @@ def reopen(conn: Connection, alert_id: int, about: str, title: str | None = None
         flash("error", f"{history.UNAVAILABLE}: nothing was changed.")
         return
     done, changed = _alert_change(
-        conn, "reopen_alert", about, title, lambda: store.reopen_alert(conn.fingerprint, alert_id)
+        conn, "reopen_alert", about, title, lambda: store.alerts.reopen_alert(conn.fingerprint, alert_id)
     )
     if done and changed:
         flash("ok", "Reopened: it is on the Open tab again.")

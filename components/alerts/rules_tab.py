@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
+from analysis.text import escape_md
 from components.alerts.changes import change, flash
 from components.alerts.frames import (
     RULE_COLUMNS,
@@ -24,7 +25,6 @@ from components.alerts.frames import (
     setting_changes,
     setting_words,
 )
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import store as history
@@ -95,7 +95,7 @@ def _save_rules(conn: Connection) -> None:
     if store is None:
         flash("error", f"{history.UNAVAILABLE}: nothing was changed.")
         return
-    rows = rule_rows(store.alert_settings(conn.fingerprint))
+    rows = rule_rows(store.alerts.alert_settings(conn.fingerprint))
     for row in rows:  # the switches as now set win, whatever order this run's callbacks came in
         if _on_key(row.rule) in st.session_state:
             _remember(row)
@@ -117,7 +117,7 @@ def _save_rules(conn: Connection) -> None:
             "change_alert_rule",
             f"{row.name}: {words}",
             partial(
-                store.set_alert_setting,
+                store.alerts.set_alert_setting,
                 conn.fingerprint,
                 setting.rule,
                 threshold=setting.threshold,
@@ -181,7 +181,7 @@ def _unsaved_note(rows: list[RuleRow], unsaved: list[RuleSetting]) -> None:
 
 
 def rules_tab(conn: Connection, store: HistoryStore) -> None:
-    rows = rule_rows(store.alert_settings(conn.fingerprint))
+    rows = rule_rows(store.alerts.alert_settings(conn.fingerprint))
     allowed, reason = access.write_permission()
     st.caption("Which rules make alerts for this account, and from what size of change.")
     access.read_only_note(reason)

@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.links import MARKET_PATH, alert_query, chart_path
+from analysis.text import escape_md
 from analysis.wording import counted, screen_day
 from components.alerts.changes import acknowledge, check_now, reopen
 from components.alerts.frames import (
@@ -30,7 +31,6 @@ from components.alerts.frames import (
     rule_choices,
     subject_choices,
 )
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import alerts
@@ -249,7 +249,9 @@ def _acknowledged_card(conn: Connection, row: Any, allowed: bool, reason: str | 
 
 
 def acknowledged_tab(conn: Connection, store: HistoryStore) -> None:
-    frame = alert_frame(store.alerts(conn.fingerprint, state="acknowledged", limit=ACKNOWLEDGED_LIMIT))
+    frame = alert_frame(
+        store.alerts.entries(conn.fingerprint, state="acknowledged", limit=ACKNOWLEDGED_LIMIT)
+    )
     if frame.empty:
         st.info("Nothing acknowledged yet. Acknowledged alerts are kept here.", icon=":material/inbox:")
         return

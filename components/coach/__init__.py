@@ -1,1 +1,1 @@
-"""Coach: the advice rules and their frames and charts (pure), the ten tabs (Streamlit)."""
+"""Coach: the ten tabs (Streamlit). The advice rules, their frames and charts are ``analysis.coach``."""

@@ -1,1 +1,2 @@
-"""Growth pages: discovery and link exchanges: frames and charts (pure), the exchange writes (Streamlit)."""
+"""Growth pages: discovery and link exchanges: the exchange writes (Streamlit). Frames and charts are
+``analysis.growth``."""

@@ -1,2 +1,3 @@
-"""Keyword research, suggestions and tracked keywords: frames and charts (pure), and the pages'
-Streamlit parts in ``widgets`` (the own-site picker, the tracked-keyword writes, one module per part)."""
+"""Keyword research, suggestions and tracked keywords: the pages' Streamlit parts in ``widgets`` (the
+own-site picker, the tracked-keyword writes, one module per part). Frames and charts are
+``analysis.keywords``."""

@@ -1,1 +1,1 @@
-"""Domain overview: lookup frames and charts (pure), metric cards (Streamlit)."""
+"""Domain overview: metric cards (Streamlit). Lookup frames and charts are ``analysis.overview``."""

@@ -22,10 +22,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from analysis.figures.common import inert_figure
-from client.models import LINK_STATUSES, LINK_TYPES, TrustMap
-from components.core.cache.data import CACHE_TTL_S
-from components.research.charts import breakdown_chart, dr_band_chart, importance_scatter
-from components.research.frames.trust_map import (
+from analysis.research.charts import breakdown_chart, dr_band_chart, importance_scatter
+from analysis.research.frames.trust_map import (
     MapFilters,
     breakdown,
     choices,
@@ -33,6 +31,8 @@ from components.research.frames.trust_map import (
     filter_map,
     map_frame,
 )
+from client.models import LINK_STATUSES, LINK_TYPES, TrustMap
+from components.core.cache.data import CACHE_TTL_S
 
 #: Maps and filtered views kept at once: a few maps each seen with a handful of filter settings.
 MAP_MAX_ENTRIES = 64

@@ -1,1 +1,2 @@
-"""My sites, site details, AI visibility, Search Console, monitor: frames, charts, picker and writes."""
+"""My sites, site details, AI visibility, Search Console, monitor: the picker and the writes (Streamlit).
+Frames and charts are ``analysis.sites``."""

@@ -6,8 +6,8 @@ edge-triggered: it fires on the day a condition starts to hold, not on every day
 without an earlier one to compare to never fires. The Trust Map and link-exchange rules are in
 ``services.alerts.link_rules``.
 
-The frames are ``HistoryStore.domain_history`` and ``keyword_history`` frames; ``settings`` is
-``HistoryStore.alert_settings``: a disabled rule finds nothing, thresholds come from there.
+The frames are ``HistoryStore.queries.domain_history`` and ``keyword_history`` frames; ``settings`` is
+``HistoryStore.alerts.alert_settings``: a disabled rule finds nothing, thresholds come from there.
 """
 
 from __future__ import annotations

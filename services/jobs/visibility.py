@@ -10,7 +10,6 @@ days ending on the latest day that has a top 10. Without ``--csv`` the same rows
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -19,6 +18,7 @@ from typing import TextIO
 import pandas as pd
 
 from analysis.market import ALL, UnknownGroup
+from analysis.spreadsheet import csv_text
 from services.market import site_market
 from store.history import HistoryStore
 
@@ -67,7 +67,7 @@ def visibility_rows(store: HistoryStore, account: str, ctr: tuple[float, ...], a
 
 
 def _latest_day(store: HistoryStore, account: str, site: str | None) -> date:
-    latest = store.latest_serp_day(account, site)
+    latest = store.queries.latest_serp_day(account, site)
     if latest is None:
         whose = f"the keywords watched for {site}" if site else "the watched keywords"
         raise NothingRecorded(
@@ -79,11 +79,8 @@ def _latest_day(store: HistoryStore, account: str, site: str | None) -> date:
 
 def write_rows(rows: pd.DataFrame, as_csv: bool, out: TextIO) -> None:
     """CSV with a header line, or the same columns aligned for reading."""
-    if as_csv:
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(CLI_COLUMNS)
-        for record in rows.itertuples(index=False):
-            writer.writerow([f"{value:.1f}" if isinstance(value, float) else value for value in record])
+    if as_csv:  # defused like every CSV of the app: a tag may start with a hyphen
+        out.write(csv_text(rows.loc[:, list(CLI_COLUMNS)], float_format="%.1f"))
         return
     out.write(rows.to_string(index=False, float_format=lambda value: f"{value:.1f}") + "\n")
 

@@ -4,7 +4,8 @@ the address itself.
 
 A feed is a row of ``report_feeds`` with a random token (``secrets.token_urlsafe``, 256 bits). Its file
 is ``static/feeds/<token>.csv`` beside ``app.py``, which Streamlit serves at
-``/app/static/feeds/<token>.csv`` (``server.enableStaticServing``). ``refresh_feeds`` writes every live
+``/app/static/feeds/<token>.csv`` (``server.enableStaticServing``; through the shipped nginx config only
+these files, with ``Cache-Control: no-store`` and no wildcard CORS). ``refresh_feeds`` writes every live
 feed's file (atomically: a reader never gets half a file) and removes the file of every revoked feed
 and any other feed-like file (``<token>.csv``) in that folder; the daily snapshot runs it, and so does
 the app when a feed is made.
@@ -19,7 +20,10 @@ The columns, in this order, with no header row (IMPORTDATA would read a header a
   day and keyword of the group among the site's TRACKED keywords (not the watched ones the Market page
   measures), the last ``KEYWORD_DAYS`` days.
 
-Days are ``YYYY-MM-DD``; a value not recorded that day is an empty field.
+Days are ``YYYY-MM-DD``; a value not recorded that day is an empty field. The file keeps the rule every
+CSV of the app keeps (``analysis.spreadsheet``): a keyword (anyone with the API key can track one) that
+a spreadsheet would run as a formula, starting with =, +, -, @, a tab or a carriage return, gets an
+apostrophe in front; the figures stay plain numbers; lines end with CRLF.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import pandas as pd
 
 from analysis.market.groups import in_group
 from analysis.market.standing import complete_lines
+from analysis.spreadsheet import csv_text
 from client.inputs import slug_for
 from services.market import site_market, team_ctr
 from store.reports.feed_records import Feed
@@ -80,15 +85,20 @@ def feed_frame(store: Any, feed: Feed, today: date, ctr: tuple[float, ...] | Non
     site = feed.site or ""
     if feed.keyword_group is None:
         since = today - timedelta(days=SITE_DAYS - 1)
-        rows = store.domain_history(feed.account, [site], since=since)
+        rows = store.queries.domain_history(feed.account, [site], since=since)
         rows = rows.assign(site=rows["domain"], day=_days(rows))
         market = _site_figures(store, feed.account, site, since, today, ctr or team_ctr().curve)
         rows = rows.merge(market, on="day", how="outer").assign(site=site).sort_values("day", kind="stable")
         return rows.loc[:, list(SITE_COLUMNS)].reset_index(drop=True)
-    rows = store.keyword_history(feed.account, slug_for(site), since=today - timedelta(days=KEYWORD_DAYS - 1))
+    rows = store.queries.keyword_history(
+        feed.account, slug_for(site), since=today - timedelta(days=KEYWORD_DAYS - 1)
+    )
     rows = rows.assign(site=site)
     rows = in_group(
-        rows, feed.keyword_group, store.keyword_tags(feed.account), store.brand_terms(feed.account)
+        rows,
+        feed.keyword_group,
+        store.groups.keyword_tags(feed.account),
+        store.groups.brand_terms(feed.account),
     )
     rows = rows.assign(day=_days(rows))
     return rows.loc[:, list(KEYWORD_COLUMNS)].sort_values(["day", "keyword"]).reset_index(drop=True)
@@ -113,8 +123,8 @@ def _site_figures(
 
 
 def feed_csv(store: Any, feed: Feed, today: date, ctr: tuple[float, ...] | None = None) -> str:
-    """The feed's file: CSV without a header row, ``\\n`` line ends, UTF-8."""
-    return feed_frame(store, feed, today, ctr).to_csv(index=False, header=False, lineterminator="\n")
+    """The feed's file: CSV without a header row, defused, UTF-8."""
+    return csv_text(feed_frame(store, feed, today, ctr), header=False)
 
 
 @dataclass
@@ -145,7 +155,7 @@ def refresh_feeds(
     target = folder or feeds_folder()
     moment = now or datetime.now(UTC)
     target.mkdir(parents=True, exist_ok=True)
-    every = store.feeds()
+    every = store.feeds.entries()
     curve = team_ctr().curve
     live = {feed.file_name for feed in every if feed.live}
     done = FeedRefresh()
@@ -156,7 +166,7 @@ def refresh_feeds(
         try:
             part.write_text(feed_csv(store, feed, today or moment.date(), curve), encoding="utf-8")
             os.replace(part, target / feed.file_name)
-            store.mark_feed_refreshed(feed.id, moment)
+            store.feeds.mark_feed_refreshed(feed.id, moment)
             done.written += 1
         except Exception as exc:  # one feed's failure never stops the others
             part.unlink(missing_ok=True)

@@ -2,7 +2,7 @@
 links, spreadsheet feeds, and the one signing secret every replica and the cron jobs share.
 
 Kept beside the reports rather than in ``store.models``, on the same ``Base``: the migrations' metadata
-(``store.migrations.env``) and ``HistoryStore`` (through the report mixins) import them, so every table
+(``store.migrations.env``) and ``HistoryStore`` (through the report repositories) import them, so every table
 is in the metadata the migrations and backups walk.
 """
 

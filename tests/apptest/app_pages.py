@@ -8,7 +8,7 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
-from components.common.text import WORD_JOINER
+from analysis.text import WORD_JOINER
 from components.core.cache import data
 from components.research import map_view
 

@@ -11,10 +11,10 @@ from collections.abc import Iterator
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analysis.coach import rules as coach
+from analysis.text import WORD_JOINER
 from client import ApiClient
 from client.growth_models import ExchangeCandidates
-from components.coach import rules as coach
-from components.common.text import WORD_JOINER
 from components.core.nav import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox import data as sandbox_data

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analysis.error_wording import describe_error
 from client import ApiClient, ApiError, TransportError
-from components.common.wording import describe_error
 from components.core.nav import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS

@@ -8,14 +8,14 @@ import statistics
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analysis.keywords.frames.report import gap_words, verdict
+from analysis.text import escape_md
 from analysis.wording import short_number
 from client import ApiClient
 from client.api import MAX_RETRY_AFTER_S
 from client.errors import PaymentRequiredError
 from client.inputs import slug_for
-from components.common.text import escape_md
 from components.core.nav import pages
-from components.keywords.frames.report import gap_words, verdict
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.keyword_data import serp_on, suggestions

@@ -96,7 +96,7 @@ def _spent(server: SandboxServer) -> int:
 
 
 def _rows(store: HistoryStore) -> pd.DataFrame:
-    rows = store.audit_events(ACCOUNT)
+    rows = store.audit.events(ACCOUNT)
     assert not rows.astype(str).apply(lambda column: column.str.contains(DEMO_KEY)).any().any()
     return rows
 

@@ -45,7 +45,7 @@ PAGES: list[tuple[str, dict[str, str], tuple[str, ...]]] = [
 @pytest.fixture
 def store(own_store: HistoryStore) -> HistoryStore:
     """A store of this test's own, watching a competitor (so the watchlist has one to remove)."""
-    own_store.watch(ACCOUNT, "domain", "rival-example.com")
+    own_store.watchlist.watch(ACCOUNT, "domain", "rival-example.com")
     return own_store
 
 

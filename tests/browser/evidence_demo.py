@@ -90,10 +90,10 @@ def _rival_and_keyword(store: HistoryStore) -> None:
     """Ten days ending the day before the pinned day: the rival's flags go on days 6 and 7 and its
     referring domains fall 10 % on day 8; the watched keyword leaves the results on day 5."""
     start = PINNED - timedelta(days=10)
-    store.watch(ACCOUNT, "domain", RIVAL)
-    store.watch(ACCOUNT, "keyword", KEYWORD, site=OWN)
+    store.watchlist.watch(ACCOUNT, "domain", RIVAL)
+    store.watchlist.watch(ACCOUNT, "keyword", KEYWORD, site=OWN)
     days = [start + timedelta(days=n) for n in range(10)]
-    store.seed(
+    store.snapshots.seed(
         ACCOUNT,
         lookups=[
             (d, lookup(RIVAL, validated=n < 6, verified=n < 7, referring=1000 if n < 8 else 900))
@@ -113,7 +113,7 @@ def demo_with_every_rule(url: str) -> None:
     with HistoryStore.open(url) as store:
         seed_demo_history(store, ACCOUNT, DEMO_KEY, PINNED)
         evaluate_alerts(store, ACCOUNT, as_of=PINNED, days=DEMO_ALERT_DAYS)
-        store.record_audit(
+        store.audit.record(
             AuditEvent(
                 person="ann@acme.com",
                 role="editor",

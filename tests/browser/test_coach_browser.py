@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from analysis.coach import rules as coach
 from client import ApiClient
-from components.coach import rules as coach
 from components.core.ui.sidebar import quota_colour
 from sandbox import DEMO_KEY, SandboxServer
 from tests.browser.tabs import BrowserProfile, screenshot, settled

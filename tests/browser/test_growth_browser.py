@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from analysis.research.frames.site_check import verdict_style
 from client import ApiClient
-from components.research.frames.site_check import verdict_style
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from sandbox.data import is_listed

@@ -17,10 +17,10 @@ from urllib.parse import quote, urlencode
 import pytest
 from playwright.sync_api import Page
 
+from analysis.coach import rules as coach
 from analysis.wording import whole_number
 from client import ApiClient
 from client.models import Lookup
-from components.coach import rules as coach
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox import data as sandbox_data
 from tests.browser.tabs import (

@@ -37,11 +37,13 @@ def lookup(
 
 
 def watch_own(store: HistoryStore, account: str, *competitors: str) -> None:
-    store.watch(account, "domain", OWN, origin="own")
+    store.watchlist.watch(account, "domain", OWN, origin="own")
     for domain in competitors:
-        store.watch(account, "domain", domain)
+        store.watchlist.watch(account, "domain", domain)
 
 
 def record_lookups(store: HistoryStore, account: str, answers: Sequence[Lookup], start: int = 0) -> None:
     """One lookup a day from ``day(start)`` on."""
-    store.seed(account, lookups=[(day(start + n), answer) for n, answer in enumerate(answers)], source="job")
+    store.snapshots.seed(
+        account, lookups=[(day(start + n), answer) for n, answer in enumerate(answers)], source="job"
+    )

@@ -155,7 +155,7 @@ def test_the_snapshot_ends_although_the_webhook_trickles(
     with HistoryStore.open(url) as store:  # a week ago example.com stood 5 DR higher: today is an alert
         higher = answer.authority.model_copy(update={"dr": (answer.authority.dr or 0) + 5})
         week_ago = answer.model_copy(update={"authority": higher})
-        store.seed(account, lookups=[(as_of - timedelta(days=7), week_ago)], source="job")
+        store.snapshots.seed(account, lookups=[(as_of - timedelta(days=7), week_ago)], source="job")
     monkeypatch.setenv(
         "DASHBOARD_ALERT_DELIVERY_DEADLINE", "20"
     )  # room for the one delivery on a busy machine

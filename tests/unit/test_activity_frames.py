@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 
 import pandas as pd
 
-from components.activity.frames import (
+from analysis.activity.frames import (
     COLUMN_WIDTHS,
     COLUMNS,
     MIN_DETAILS_WIDTH,

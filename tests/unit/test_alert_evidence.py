@@ -10,9 +10,9 @@ from datetime import date, timedelta
 import pandas as pd
 import pytest
 
+from analysis.figures import history_evidence as evidence
 from analysis.figures.history_frames import largest_moves
 from analysis.links import alert_query
-from components.history import evidence
 from components.history.widgets.churn import compared_days
 from components.history.widgets.keywords import asked_site
 from schema.history import DOMAIN_COLUMNS, KEYWORD_COLUMNS
@@ -192,4 +192,4 @@ def test_the_alerts_referring_domain_leads_the_churn_table_and_its_maps_are_pick
 
 
 def test_the_evidence_module_is_pure() -> None:
-    assert first_to_load_streamlit(["components.history.evidence"]) == ""
+    assert first_to_load_streamlit(["analysis.figures.history_evidence"]) == ""

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analysis.coach import charts as coach_charts
+from analysis.coach import frames as coach_frames
+from analysis.coach import rules as coach
 from client.growth_models import ExchangeCandidate, Opportunity
 from client.models import Authority, Backlink, Changes, Evidence, Lookup, MapSite, ReferringDomain, TrustMap
-from components.coach import charts as coach_charts
-from components.coach import frames as coach_frames
-from components.coach import rules as coach
 from sandbox import data as sandbox_data
 from sandbox import resources
 from sandbox.faults import nullify

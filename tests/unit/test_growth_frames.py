@@ -7,6 +7,38 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pandas as pd
 
+from analysis.growth.charts import discovery_chart
+from analysis.growth.frames import default_proposal_text, discovery_frame, quota_text
+from analysis.sites.charts import ratings_bars, trends_chart, truedr_waterfall
+from analysis.sites.frames.export import (
+    FIELD_LABELS,
+    SECTION_LABELS,
+    export_frame,
+    export_json,
+    field_label,
+)
+from analysis.sites.frames.sites import (
+    monitor_alerts,
+    monitor_frame,
+    sites_frame,
+    trend_moves,
+    trends_frame,
+    trends_note,
+)
+from analysis.sites.frames.visibility import (
+    MetricDelta,
+    answered_text,
+    delta_change_text,
+    delta_value_text,
+    inspected_frame,
+    next_run_text,
+    outreach_frame,
+    rows_frame,
+    score_change_text,
+    score_text,
+    totals_deltas,
+    when_text,
+)
 from client.growth_inputs import MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS
 from client.growth_models import (
     ContactQuota,
@@ -30,38 +62,6 @@ from client.visibility_models import (
     GscPerformance,
     InspectedPage,
     PageOutreach,
-)
-from components.growth.charts import discovery_chart
-from components.growth.frames import default_proposal_text, discovery_frame, quota_text
-from components.sites.charts import ratings_bars, trends_chart, truedr_waterfall
-from components.sites.frames.export import (
-    FIELD_LABELS,
-    SECTION_LABELS,
-    export_frame,
-    export_json,
-    field_label,
-)
-from components.sites.frames.sites import (
-    monitor_alerts,
-    monitor_frame,
-    sites_frame,
-    trend_moves,
-    trends_frame,
-    trends_note,
-)
-from components.sites.frames.visibility import (
-    MetricDelta,
-    answered_text,
-    delta_change_text,
-    delta_value_text,
-    inspected_frame,
-    next_run_text,
-    outreach_frame,
-    rows_frame,
-    score_change_text,
-    score_text,
-    totals_deltas,
-    when_text,
 )
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.figures.common import inert_figure
-from components.common.text import escape_md
+from analysis.text import escape_md
 from tests.markdown_live import live_parts, shown_text
 
 #: What a hostile or careless service might put into a plan name, a title or a message.

@@ -8,11 +8,9 @@ import statistics
 import pandas as pd
 import pytest
 
-from client import errors
-from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
-from components.common.wording import describe_error
-from components.keywords.charts import distribution_chart, serp_chart, suggestions_chart
-from components.keywords.frames.ranking import (
+from analysis.error_wording import describe_error
+from analysis.keywords.charts import distribution_chart, serp_chart, suggestions_chart
+from analysis.keywords.frames.ranking import (
     asked_words,
     distribution_frame,
     failure_words,
@@ -21,7 +19,7 @@ from components.keywords.frames.ranking import (
     ranking_frame,
     ranking_note,
 )
-from components.keywords.frames.report import (
+from analysis.keywords.frames.report import (
     gap_words,
     known_median,
     present_columns,
@@ -30,20 +28,22 @@ from components.keywords.frames.report import (
     serp_frame,
     verdict,
 )
-from components.keywords.frames.suggestions import (
+from analysis.keywords.frames.suggestions import (
     BANDS,
     band_of,
     filter_bands,
     sort_suggestions,
     suggestions_frame,
 )
-from components.keywords.frames.tracked import (
+from analysis.keywords.frames.tracked import (
     Usage,
     gap_reading,
     tracked_column_order,
     tracked_frame,
     usage,
 )
+from client import errors
+from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
 from sandbox.keyword_data import keyword_report, suggestions
 from tests.sandbox_picks import keyword_with_unknown_dr
 

@@ -8,8 +8,8 @@ import statistics
 
 import pytest
 
+from analysis.keywords.frames.report import site_position, verdict
 from client.models import KeywordReport
-from components.keywords.frames.report import site_position, verdict
 
 MINE = "mine.com"
 

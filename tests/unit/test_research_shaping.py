@@ -10,19 +10,47 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from client import errors
-from client.bulk import ItemResult
-from client.inputs import parse_domain_list
-from client.models import Categories, DomainRating, SiteCheck, Snippets, TrustMap
-from components.common.wording import describe_error
-from components.core.ui.tables import FORMULA_START, defuse_cell, safe_csv
-from components.research.charts import (
+from analysis.error_wording import describe_error
+from analysis.research.charts import (
     MAX_BARS,
     breakdown_chart,
     bulk_dr_chart,
     dr_band_chart,
     importance_scatter,
 )
+from analysis.research.frames.categories import categories_frame, max_per_site_text
+from analysis.research.frames.site_check import (
+    missing_signals,
+    signal_groups,
+    signals,
+    signals_frame,
+    verdict_style,
+)
+from analysis.research.frames.snippets import (
+    badge_variants,
+    img_src,
+    loaded_from,
+    og_image,
+    snippets_frame,
+)
+from analysis.research.frames.trust_map import (
+    DR_BANDS,
+    MapFilters,
+    breakdown,
+    choices,
+    dr_band,
+    dr_band_counts,
+    filter_map,
+    map_frame,
+    map_note,
+    sample_note,
+)
+from analysis.spreadsheet import FORMULA_START, defuse_cell
+from client import errors
+from client.bulk import ItemResult
+from client.inputs import parse_domain_list
+from client.models import Categories, DomainRating, SiteCheck, Snippets, TrustMap
+from components.core.ui.tables import safe_csv
 from components.research.frames.bulk import (
     MAX_UPLOAD_BYTES,
     QuotaPlan,
@@ -37,33 +65,6 @@ from components.research.frames.bulk import (
     run_figures,
     skipped_frame,
     start_label,
-)
-from components.research.frames.categories import categories_frame, max_per_site_text
-from components.research.frames.site_check import (
-    missing_signals,
-    signal_groups,
-    signals,
-    signals_frame,
-    verdict_style,
-)
-from components.research.frames.snippets import (
-    badge_variants,
-    img_src,
-    loaded_from,
-    og_image,
-    snippets_frame,
-)
-from components.research.frames.trust_map import (
-    DR_BANDS,
-    MapFilters,
-    breakdown,
-    choices,
-    dr_band,
-    dr_band_counts,
-    filter_map,
-    map_frame,
-    map_note,
-    sample_note,
 )
 
 

@@ -9,15 +9,9 @@ from datetime import date
 import pandas as pd
 import pytest
 
-from analysis.wording import whole_number
-from client import errors
-from client.inputs import parse_domain_list
-from client.models import Lookup
-from components.common.text import escape_md, safe_http_url
-from components.common.wording import describe_error
-from components.core.ui.tables import csv_file_name, safe_csv
-from components.overview.charts import changes_chart, compare_chart
-from components.overview.frames import (
+from analysis.error_wording import describe_error
+from analysis.overview.charts import changes_chart, compare_chart
+from analysis.overview.frames import (
     backlinks_frame,
     changes_frame,
     compare_frame,
@@ -26,6 +20,12 @@ from components.overview.frames import (
     problems_note,
     true_dr_gap,
 )
+from analysis.text import escape_md, safe_http_url
+from analysis.wording import whole_number
+from client import errors
+from client.inputs import parse_domain_list
+from client.models import Lookup
+from components.core.ui.tables import csv_file_name, safe_csv
 
 
 def _lookup(**authority: object) -> Lookup:

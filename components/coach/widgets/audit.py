@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.coach import rules as coach
+from analysis.coach.charts import link_mix_chart, spam_chart
+from analysis.coach.frames import flagged_frame, link_mix_frame, links_frame, referring_frame
+from analysis.text import escape_md
 from analysis.wording import NOT_AVAILABLE, whole_number
 from client.errors import ApiError, UnavailableError
 from client.models import Lookup, TrustMap
-from components.coach import rules as coach
-from components.coach.charts import link_mix_chart, spam_chart
-from components.coach.frames import flagged_frame, link_mix_frame, links_frame, referring_frame
 from components.coach.widgets.pieces import show_evidence
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.nav.pages import TRUST_MAP, link_to

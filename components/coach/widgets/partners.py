@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.coach import rules as coach
+from analysis.text import escape_md
 from analysis.wording import whole_number
 from client.growth_inputs import DiscoveryFilters
 from client.growth_models import ExchangeCandidate
 from client.models import Lookup
-from components.coach import rules as coach
 from components.coach.widgets.pieces import action_card, data_used, score_text
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.nav.pages import EXCHANGES, link_to

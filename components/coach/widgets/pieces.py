@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from analysis.coach import rules as coach
+from analysis.text import BadgeColour, escape_md
 from analysis.wording import NOT_AVAILABLE
-from components.coach import rules as coach
-from components.common.text import BadgeColour, escape_md
 from components.core.ui.errors import callout
 from components.overview.widgets import signed
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.coach import rules as coach
+from analysis.coach.charts import plan_chart
+from analysis.coach.frames import plan_frame
+from analysis.text import escape_md
 from client.models import Lookup
-from components.coach import rules as coach
-from components.coach.charts import plan_chart
-from components.coach.frames import plan_frame
 from components.coach.widgets.pieces import LIFT_COLUMNS, heuristic_note, score_text, show_evidence
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.ui.tables import table_with_export
 

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.coach import rules as coach
+from analysis.coach.charts import impact_effort_chart, scores_chart
+from analysis.coach.frames import actions_frame, reasons_frame, track_frame
+from analysis.overview.charts import changes_chart
+from analysis.overview.frames import changes_frame
+from analysis.text import escape_md
 from analysis.wording import NOT_AVAILABLE
 from client.models import Lookup
-from components.coach import rules as coach
-from components.coach.charts import impact_effort_chart, scores_chart
-from components.coach.frames import actions_frame, reasons_frame, track_frame
 from components.coach.widgets.pieces import (
     LIFT_COLUMNS,
     STATUS_BADGE,
@@ -22,11 +25,8 @@ from components.coach.widgets.pieces import (
     score_text,
     show_evidence,
 )
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.ui.tables import table_with_export
-from components.overview.charts import changes_chart
-from components.overview.frames import changes_frame
 
 #: The ranking at a glance, narrow enough to fit the page at 1280 px: why each action helps, its
 #: heuristic impact and what it rests on are long sentences, so they read in full in the action cards

@@ -23,6 +23,7 @@ from typing import Any
 
 import streamlit as st
 
+from analysis.text import escape_md
 from components.common.access_rules import (
     LOCAL_PERSON,
     VERIFICATION_CLAIMS,
@@ -34,7 +35,6 @@ from components.common.access_rules import (
     refusal_words,
     role_for_claims,
 )
-from components.common.text import escape_md
 
 #: What a disabled write control says when no contact is configured.
 EDITORS_ONLY = refusal_words(None)

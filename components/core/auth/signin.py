@@ -23,8 +23,8 @@ from typing import Any
 
 import streamlit as st
 
+from analysis.text import escape_md
 from components.common.access_rules import Role
-from components.common.text import escape_md
 from components.core.auth import after_sign_in
 from components.core.auth.access import Person, contact, current_person, sign_in_configured
 from components.core.nav import pages

@@ -22,11 +22,11 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict
 
+from analysis.text import safe_http_url
 from client import ApiClient
 from client import errors as client_errors
 from client.models import ErrorBody, QuotaInfo
 from client.operations import READ_OPERATIONS
-from components.common.text import safe_http_url
 
 KEY_PREFIX = "adash:v1"
 

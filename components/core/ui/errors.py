@@ -1,7 +1,8 @@
-"""The error panel: one callout per client error, worded by ``components.common.wording``.
+"""The error panel: one callout per client error, worded by ``analysis.error_wording``.
 
 Server messages are shown escaped and secondary, never as the whole explanation. ``read_or_show_error``
-is the usual way a page reads: the answer, or the panel and nothing to draw.
+is the usual way a page reads: the answer, or the panel and nothing to draw. ``show_notice`` is the same
+callout for an answer that was used but not whole (rows of it that could not be used).
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
+from analysis.error_wording import describe_error
+from analysis.text import escape_md
 from client import errors
-from components.common.text import escape_md
-from components.common.wording import describe_error
 
 T = TypeVar("T")
 
@@ -41,6 +42,12 @@ def show_error(err: errors.ApiError, *, subject: str = "this request") -> None:
     callout(view.level, body)
     if view.link_url and view.link_label:
         st.link_button(view.link_label, view.link_url, icon=":material/open_in_new:")
+
+
+def show_notice(text: str, *, level: str = "warning") -> None:
+    """One callout saying what an answer left out, in the app's words; ``text`` (which may quote the
+    service's text) is shown escaped, never as Markdown."""
+    callout(level, escape_md(text))
 
 
 def read_or_show_error(

@@ -12,11 +12,11 @@ from typing import Literal
 import streamlit as st
 
 from analysis.figures.common import DOWN, UP
+from analysis.text import escape_md
 from analysis.wording import counted, whole_number
 from client.models import QuotaInfo
 from client.safe_urls import display_url
 from components.common.access_rules import may_write
-from components.common.text import escape_md
 from components.core.auth.access import current_person, sign_in_configured
 from components.core.cache import data
 from components.core.cache.connection import (

@@ -4,10 +4,10 @@
 Every download comes in two forms. "Download CSV" is for a person opening it in a spreadsheet: the
 columns the page shows, in its order, under its labels ("Referring domain", "Spam score"), with
 yes/no for true/false. "Raw CSV" is for scripts and imports: every column under its field name
-(``true_dr``, ``spam_score``), as before. Both go through ``safe_csv``: cells that a spreadsheet
-would run as a formula (starting with =, +, -, @, a tab or a carriage return, or their full-width
-forms) are prefixed with an apostrophe, because domain titles, anchors and keywords come from third
-parties. Numeric columns are left untouched, so -3 stays a number.
+(``true_dr``, ``spam_score``), as before. Both go through ``safe_csv``, which keeps the rule every CSV
+of the app keeps (``analysis.spreadsheet``): a text cell a spreadsheet would run as a formula
+(starting with =, +, -, @, a tab or a carriage return, or their full-width forms) gets an apostrophe in
+front, because domain titles, anchors and keywords come from third parties; numbers stay numbers.
 """
 
 from __future__ import annotations
@@ -21,10 +21,8 @@ import pandas as pd
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
-from components.common.text import field_words
-
-#: What spreadsheets treat as the start of a formula, including full-width (CJK input) forms.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠")
+from analysis.spreadsheet import csv_text
+from analysis.text import field_words
 
 
 def score_column(label: str, *, format: str = "%d", help: str | None = None) -> ColumnConfig:
@@ -129,24 +127,9 @@ def readable_frame(
     return readable
 
 
-def defuse_cell(value: Any) -> Any:
-    """The value, with an apostrophe in front when it is text a spreadsheet would evaluate."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
-
-
 def safe_csv(frame: pd.DataFrame) -> bytes:
-    """UTF-8 CSV (with BOM, so spreadsheets detect the encoding) in the frame's column order."""
-    cleaned = frame.copy()
-    for column in cleaned.columns:
-        series = cleaned[column]
-        if series.dtype == object or pd.api.types.is_string_dtype(series):
-            cleaned[column] = series.map(defuse_cell, na_action="ignore")
-    cleaned.columns = [defuse_cell(str(c)) for c in cleaned.columns]
-    # CRLF rows (RFC 4180) make the writer quote any cell holding a bare CR too: unquoted, a
-    # spreadsheet would start a new row there, and text after the CR could run as a formula.
-    return cleaned.to_csv(index=False, lineterminator="\r\n").encode("utf-8-sig")
+    """UTF-8 CSV (with BOM, so spreadsheets detect the encoding) in the frame's column order, defused."""
+    return csv_text(frame).encode("utf-8-sig")
 
 
 def csv_file_name(what: str, subject: str | None = None, *, day: date | None = None) -> str:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from analysis.error_wording import describe_error
 from analysis.wording import counted
 from client.errors import ApiError, InvalidResponseError
 from client.models import QuotaInfo
-from components.common.wording import describe_error
 from components.core.cache.connection import Connection
 from components.core.history import store as history
 
@@ -128,7 +128,7 @@ def record(
             message=message,
             detail=detail,
         )
-        store.record_audit(event)
+        store.audit.record(event)
     except Exception as exc:  # the audit never fails a write
         reason = getattr(exc, "reason", None) or type(exc).__name__
         logger.warning("audit row for %s (%s) not written: %s", operation, outcome, reason)

@@ -6,23 +6,23 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from client.errors import ApiError
-from client.growth_inputs import MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS, DiscoveryFilters
-from client.growth_models import ExchangeCandidate, ExchangeContact
-from client.models import Lookup
-from components.common.text import escape_md
-from components.core.auth import access
-from components.core.cache import data
-from components.core.cache.connection import Connection
-from components.core.ui.tables import WRAPPED_ROW_HEIGHT, table_with_export
-from components.core.writes.writes import show_flash
-from components.growth.frames import (
+from analysis.growth.frames import (
     default_proposal_text,
     partner_choice,
     partner_facts,
     quota_text,
     was_proposed,
 )
+from analysis.text import escape_md
+from client.errors import ApiError
+from client.growth_inputs import MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS, DiscoveryFilters
+from client.growth_models import ExchangeCandidate, ExchangeContact
+from client.models import Lookup
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.tables import WRAPPED_ROW_HEIGHT, table_with_export
+from components.core.writes.writes import show_flash
 from components.growth.widgets.filters import RATINGS_COLUMNS, rating_floor, result_count, result_limit
 from components.growth.widgets.proposals import (
     APPROVE_SLOT,

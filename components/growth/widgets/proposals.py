@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from analysis.text import escape_md
 from client.errors import ConflictError
 from client.growth_models import ExchangeContact
 from client.outreach import ExchangeDraft
-from components.common.text import escape_md
 from components.core.cache.connection import Connection
 from components.core.ui.sidebar import RESULT_PREFIX
 from components.core.writes.writes import WriteOutcome, flash, write_once

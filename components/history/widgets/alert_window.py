@@ -2,7 +2,7 @@
 alert's window instead of the period buttons (visible, editable, and cleared with one button), and
 says which points of the chart are the alert's "before" and "after".
 
-The evidence is read from the URL (``components.history.evidence.read_link``) by the tab the link
+The evidence is read from the URL (``analysis.figures.history_evidence.read_link``) by the tab the link
 opens, once per visit of the page (``components.core.nav.page_visits``): switching tabs, or reruns, never
 apply it again; following the link again after another page applies it again; the page opened later
 without a link shows the period buttons. Clear puts the period buttons back and drops the link's
@@ -17,10 +17,10 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import history_frames as frames
+from analysis.figures.history_evidence import LinkedEvidence, read_link
 from analysis.links import EVIDENCE_PARAMS, SUBJECT_PARAMS
 from analysis.wording import screen_day
 from components.core.nav import page_visits
-from components.history.evidence import LinkedEvidence, read_link
 from components.history.widgets.pieces import period_picker
 
 #: The link last taken (the visit, its parameters), so each link is applied once per visit whichever

@@ -10,15 +10,15 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
+from analysis.figures import history_evidence as evidence
 from analysis.figures import history_frames as frames
 from analysis.links import DOMAIN_PARAM
+from analysis.text import escape_md
 from client.errors import InvalidInputError
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.history.source import HistorySource
 from components.core.ui.tables import table_with_export
-from components.history import evidence
 from components.history.widgets import alert_window
 from components.history.widgets.notes import chart_markers
 from components.history.widgets.pieces import domain_choices, linked, one_day_note, watch_controls

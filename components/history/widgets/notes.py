@@ -58,7 +58,7 @@ def _add(conn: Connection, note: Note) -> str:
     person = access.current_person().email
 
     def add(store: HistoryStore, account: str) -> bool:
-        return bool(store.add_note(account, note, person))
+        return bool(store.notes.add_note(account, note, person))
 
     added = "Note added: it shows on the charts of its day."
     return history_change_words(
@@ -68,7 +68,7 @@ def _add(conn: Connection, note: Note) -> str:
 
 def _remove(conn: Connection, note_id: int, words: str) -> str:
     def remove(store: HistoryStore, account: str) -> bool:
-        return store.remove_note(account, note_id)
+        return store.notes.remove_note(account, note_id)
 
     return history_change_words(
         conn, "remove_note", words, remove, ("Note removed.", "That note was already removed.")

@@ -18,8 +18,8 @@ import streamlit as st
 
 from analysis.figures import history_frames as frames
 from analysis.links import TAB_PARAM, history_query, subject_param
+from analysis.text import escape_md
 from client.errors import ApiError
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection

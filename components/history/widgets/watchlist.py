@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
+from analysis.text import escape_md
 from analysis.wording import counted
 from client.errors import InvalidInputError
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import store as history
@@ -187,7 +187,7 @@ def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
     flash = st.session_state.pop(FLASH, None)
     if flash:
         st.caption(escape_md(flash[1]))
-    items = store.watchlist(conn.fingerprint)
+    items = store.watchlist.entries(conn.fingerprint)
     if not items:
         st.info("Nothing is watched yet.", icon=":material/visibility:")
         return

@@ -2,22 +2,15 @@
 
 One keyword's failure never stops the others and keeps its line in the ranking; the gate stops the
 run, and after a 429 only the keywords this app has cached are still shown. The ranking, its column
-order and its words are shaped in ``components.keywords.frames.ranking``.
+order and its words are shaped in ``analysis.keywords.frames.ranking``.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from client.errors import ApiError, InvalidInputError, PaymentRequiredError, RateLimitedError
-from client.models import KeywordReport
-from components.common.text import escape_md
-from components.core.cache import data
-from components.core.cache.connection import Connection
-from components.core.ui.errors import show_error
-from components.core.ui.tables import score_column, table_with_export
-from components.keywords.charts import distribution_chart
-from components.keywords.frames.ranking import (
+from analysis.keywords.charts import distribution_chart
+from analysis.keywords.frames.ranking import (
     Outcome,
     asked_words,
     distribution_frame,
@@ -27,6 +20,13 @@ from components.keywords.frames.ranking import (
     ranking_frame,
     ranking_note,
 )
+from analysis.text import escape_md
+from client.errors import ApiError, InvalidInputError, PaymentRequiredError, RateLimitedError
+from client.models import KeywordReport
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.errors import show_error
+from components.core.ui.tables import score_column, table_with_export
 from components.keywords.widgets.research import (
     GAP_HELP,
     LIVE_SERP_NOTE,

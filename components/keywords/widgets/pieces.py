@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from analysis.text import escape_md
 from client.errors import (
     ApiError,
     BadRequestError,
@@ -26,7 +27,6 @@ from client.errors import (
     PaymentRequiredError,
     RateLimitedError,
 )
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.ui.sidebar import RESULT_PREFIX

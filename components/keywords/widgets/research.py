@@ -8,18 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analysis.wording import counted, short_number
-from client.errors import ApiError, InvalidInputError, PaymentRequiredError, RateLimitedError
-from client.models import KeywordReport
-from components.common.text import escape_md
-from components.core.cache import data
-from components.core.cache.connection import Connection
-from components.core.nav.pages import KEYWORD_SUGGESTIONS, TRACKED_KEYWORDS, link_to
-from components.core.ui.errors import callout, show_error
-from components.core.ui.tables import score_column, table_with_export
-from components.history.widgets import watch_controls
-from components.keywords.charts import serp_chart
-from components.keywords.frames.report import (
+from analysis.keywords.charts import serp_chart
+from analysis.keywords.frames.report import (
     TIER_LABELS,
     gap_words,
     present_columns,
@@ -28,6 +18,16 @@ from components.keywords.frames.report import (
     serp_frame,
     verdict,
 )
+from analysis.text import escape_md
+from analysis.wording import counted, short_number
+from client.errors import ApiError, InvalidInputError, PaymentRequiredError, RateLimitedError
+from client.models import KeywordReport
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.nav.pages import KEYWORD_SUGGESTIONS, TRACKED_KEYWORDS, link_to
+from components.core.ui.errors import callout, show_error
+from components.core.ui.tables import score_column, table_with_export
+from components.history.widgets import watch_controls
 from components.keywords.widgets.pieces import owned_sites, site_to_track
 
 #: Each keyword is one report; more than this is a bulk job, and uncached ones meet a stricter limiter.

@@ -6,8 +6,16 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.keywords.charts import suggestions_chart
+from analysis.keywords.frames.suggestions import (
+    BANDS,
+    SORTS,
+    filter_bands,
+    sort_suggestions,
+    suggestions_frame,
+)
+from analysis.text import escape_md
 from client.errors import ApiError, InvalidInputError
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.nav.pages import (
@@ -17,14 +25,6 @@ from components.core.nav.pages import (
 )
 from components.core.ui.errors import show_error
 from components.core.ui.tables import table_with_export
-from components.keywords.charts import suggestions_chart
-from components.keywords.frames.suggestions import (
-    BANDS,
-    SORTS,
-    filter_bands,
-    sort_suggestions,
-    suggestions_frame,
-)
 from components.keywords.widgets import site_to_track
 
 DEMO_DOMAINS = ("example.com", "northwind-coffee.com", "hubspot.com", "stripe.com")

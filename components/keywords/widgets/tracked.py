@@ -11,9 +11,11 @@ from functools import partial
 
 import streamlit as st
 
+from analysis.keywords.frames.report import TIER_LABELS
+from analysis.keywords.frames.tracked import Usage, gap_reading, tracked_column_order, tracked_frame, usage
+from analysis.text import escape_md
 from client.errors import InvalidInputError, NotFoundError
 from client.models import TrackedKeywords
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection
@@ -21,8 +23,6 @@ from components.core.nav.shared_inputs import DOMAIN_KEY
 from components.core.ui.errors import read_or_show_error, show_error
 from components.core.ui.tables import table_with_export
 from components.core.writes.writes import run_requested_write, write_requested
-from components.keywords.frames.report import TIER_LABELS
-from components.keywords.frames.tracked import Usage, gap_reading, tracked_column_order, tracked_frame, usage
 from components.keywords.widgets.pieces import TRACKED_SLOT, owned_sites, remember_site
 from components.keywords.widgets.tracked_edits import add_form, manage, show_outcome
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.keywords.frames.tracked import Usage
+from analysis.text import escape_md
 from client.errors import ConflictError, NotFoundError
 from client.models import TrackedKeywords
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.ui.sidebar import RESULT_PREFIX
 from components.core.writes.writes import WriteOutcome, peek_flash, show_flash
-from components.keywords.frames.tracked import Usage
 from components.keywords.widgets.pieces import (
     LIVE_SERP_NOTE,
     TRACKED_SLOT,

@@ -66,11 +66,11 @@ def groups_frame(
 
 
 def _tags_of(keyword: str, tags: tuple[str, ...]) -> Callable[[HistoryStore, str], bool]:
-    return lambda store, account: store.set_keyword_tags(account, keyword, tags)
+    return lambda store, account: store.groups.set_keyword_tags(account, keyword, tags)
 
 
 def _terms_of(site: str, terms: tuple[str, ...]) -> Callable[[HistoryStore, str], bool]:
-    return lambda store, account: store.set_brand_terms(account, site, terms)
+    return lambda store, account: store.groups.set_brand_terms(account, site, terms)
 
 
 def _tag(conn: Connection, keywords: list[str], tag: str, add: bool, tags: dict[str, tuple[str, ...]]) -> str:

@@ -22,7 +22,7 @@ from analysis.links import (
 from analysis.market import ALL, BRAND, NON_BRAND, UnknownGroup, group_names, market_figures
 from analysis.market import standing as frames
 from analysis.market.markers import keyword_set_markers
-from components.common.text import escape_md
+from analysis.text import escape_md
 from components.core.history.source import HistorySource
 from components.core.nav import page_visits
 from components.history.widgets.notes import chart_markers
@@ -193,6 +193,6 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
         return None
     watch = source.watch_items()
     mine = [site] if site else [s for s in own if s in sites] or list(own)
-    competitors = [s for kind, s, origin, _ in watch if kind == "domain" and origin != "own" and s not in own]
+    competitors = frames.watched_competitors(watch, own)
     domains = frames.compared_domains(figures, mine, competitors)
     return MarketView(source, since, today, top10s, group, figures, mine, competitors, domains, ctr)

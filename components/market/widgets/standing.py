@@ -7,8 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import market_charts as charts
+from analysis.text import escape_md
 from analysis.wording import counted
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.ui.tables import table_with_export
 from components.market.widgets.selection import MarketView

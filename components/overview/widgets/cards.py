@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from analysis.overview.frames import true_dr_gap
+from analysis.text import escape_md
 from analysis.wording import NOT_AVAILABLE, is_missing, whole_number
 from client.models import Lookup
-from components.common.text import escape_md
-from components.overview.frames import true_dr_gap
 
 
 def site_heading(domain: str, title: str | None) -> None:

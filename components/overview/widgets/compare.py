@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.overview.charts import compare_chart
+from analysis.overview.frames import compare_frame, compare_order, merged_note, problems_note
 from client.errors import ApiError, InvalidInputError
 from client.inputs import parse_domain_list
 from client.models import Lookup
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.ui.tables import SITE_RATING_COLUMNS, WRAPPED_ROW_HEIGHT, table_with_export
-from components.overview.charts import compare_chart
-from components.overview.frames import compare_frame, compare_order, merged_note, problems_note
 from components.overview.widgets.cards import compare_details
 
 #: Comparing more sites than this is a bulk job (the bulk DR checker), not a side-by-side view.

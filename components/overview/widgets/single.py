@@ -7,9 +7,11 @@ from functools import partial
 
 import streamlit as st
 
+from analysis.overview.charts import changes_chart
+from analysis.overview.frames import backlinks_frame, changes_frame
+from analysis.text import escape_md, safe_http_url
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.models import Lookup
-from components.common.text import escape_md, safe_http_url
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection
@@ -23,8 +25,6 @@ from components.core.writes.quota_spends import (
     spend_requested,
 )
 from components.history.widgets import watch_controls
-from components.overview.charts import changes_chart
-from components.overview.frames import backlinks_frame, changes_frame
 from components.overview.widgets.cards import authority_cards, evidence_cards, site_heading
 
 #: The write slot of "Check its DR": its click waits here for the run that spends the unit.

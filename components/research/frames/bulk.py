@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from analysis.error_wording import describe_error
 from analysis.wording import counted
 from client.bulk import ItemResult
 from client.errors import ApiError
 from client.inputs import DomainList
 from client.models import DomainRating
-from components.common.wording import describe_error
 
 #: A pasted or uploaded list longer than this is refused past the limit (each domain costs a unit).
 MAX_BULK_DOMAINS = 500

@@ -13,16 +13,16 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from analysis.research.frames.snippets import badge_variants, loaded_from, og_image, snippets_frame
+from analysis.text import escape_md
 from client.errors import ApiError, InvalidInputError, NotFoundError
 from client.models import Snippets
 from client.safe_urls import display_url
 from client.settings import DEFAULT_API_BASE
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.ui.errors import show_error
 from components.core.ui.tables import csv_download
-from components.research.frames.snippets import badge_variants, loaded_from, og_image, snippets_frame
 
 DEMO_DOMAINS = ("example.com", "stripe.com", "acme-widgets.com", "github.com")
 #: An address as the page loads or opens it (the snippets themselves keep the service's address).

@@ -12,11 +12,13 @@ import contextlib
 
 import streamlit as st
 
+from analysis.research.charts import bulk_dr_chart
+from analysis.research.frames.trust_map import dr_band_counts
+from analysis.text import escape_md
 from analysis.wording import counted
 from client.bulk import ItemResult
 from client.inputs import DomainList
 from client.models import DomainRating
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection
@@ -31,7 +33,6 @@ from components.core.writes.quota_spends import (
     spend_requested,
     subjects_target,
 )
-from components.research.charts import bulk_dr_chart
 from components.research.frames.bulk import (
     MAX_BULK_DOMAINS,
     MAX_UPLOAD_BYTES,
@@ -48,7 +49,6 @@ from components.research.frames.bulk import (
     skipped_frame,
     start_label,
 )
-from components.research.frames.trust_map import dr_band_counts
 from components.research.widgets import bulk_check
 
 LAST_RUN = RESULT_PREFIX + "bulk_dr_last_run"

@@ -12,9 +12,16 @@ from functools import partial
 
 import streamlit as st
 
+from analysis.research.frames.site_check import (
+    missing_signals,
+    signal_groups,
+    signals,
+    signals_frame,
+    verdict_style,
+)
+from analysis.text import escape_md
 from client.errors import InvalidInputError, NotFoundError
 from client.models import SiteCheck
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection
@@ -30,13 +37,6 @@ from components.core.writes.quota_spends import (
     spend_requested,
 )
 from components.overview.widgets import site_heading
-from components.research.frames.site_check import (
-    missing_signals,
-    signal_groups,
-    signals,
-    signals_frame,
-    verdict_style,
-)
 
 #: The write slot of a read: its click waits here for the run that spends.
 SLOT = "site_check"

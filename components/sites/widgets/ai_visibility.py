@@ -10,16 +10,8 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
-from client.growth_inputs import MAX_LOCATION_CHARS, PROMPT_MAX_CHARS, PROMPT_MIN_CHARS
-from client.visibility_models import AiVisibility
-from components.common.text import escape_md
-from components.core.auth import access
-from components.core.cache import data
-from components.core.cache.connection import Connection
-from components.core.ui.tables import score_column, table_with_export
-from components.core.writes.writes import WriteOutcome, flash
-from components.sites.charts import brands_chart, history_chart, platforms_chart
-from components.sites.frames.visibility import (
+from analysis.sites.charts import brands_chart, history_chart, platforms_chart
+from analysis.sites.frames.visibility import (
     answered_text,
     answers_frame,
     brands_frame,
@@ -32,6 +24,14 @@ from components.sites.frames.visibility import (
     score_text,
     sources_frame,
 )
+from analysis.text import escape_md
+from client.growth_inputs import MAX_LOCATION_CHARS, PROMPT_MAX_CHARS, PROMPT_MIN_CHARS
+from client.visibility_models import AiVisibility
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.tables import score_column, table_with_export
+from components.core.writes.writes import WriteOutcome, flash
 from components.sites.widgets import writes as site_writes
 
 #: The flash slot every write of the page reports in.

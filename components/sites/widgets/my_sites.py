@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.sites.charts import ratings_bars
+from analysis.sites.frames.sites import VERDICT_COLOURS, sites_frame
+from analysis.text import escape_md
 from analysis.wording import whole_number
 from client.errors import ApiError, InvalidInputError
 from client.growth_inputs import MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, NewSite
 from client.growth_models import SubmittedSite
 from client.models import Categories
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection
@@ -20,8 +22,6 @@ from components.core.ui.errors import read_or_show_error, show_error
 from components.core.ui.sidebar import RESULT_PREFIX
 from components.core.ui.tables import SITE_RATING_COLUMNS, table_with_export
 from components.core.writes.writes import flash, refused, show_flash
-from components.sites.charts import ratings_bars
-from components.sites.frames.sites import VERDICT_COLOURS, sites_frame
 from components.sites.widgets import writes as site_writes
 
 TAB_KEY = "sites_tab"

@@ -11,8 +11,8 @@ from typing import TypeVar
 
 import streamlit as st
 
+from analysis.text import escape_md
 from client.errors import ApiError, InvalidInputError, NotFoundError
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.nav.shared_inputs import DOMAIN_KEY, domain_input

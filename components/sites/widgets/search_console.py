@@ -6,19 +6,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analysis.wording import NOT_AVAILABLE, whole_number
-from client.errors import ApiError
-from client.growth_inputs import DEFAULT_GSC_RANGE, GSC_RANGES
-from client.visibility_models import GscAudit, GscPerformance
-from components.common.text import escape_md
-from components.core.auth import access
-from components.core.cache import data
-from components.core.cache.connection import Connection
-from components.core.ui.errors import read_or_show_error
-from components.core.ui.tables import table_with_export
-from components.core.writes.writes import flash, show_flash
-from components.sites.charts import gsc_series_chart
-from components.sites.frames.visibility import (
+from analysis.sites.charts import gsc_series_chart
+from analysis.sites.frames.visibility import (
     delta_change_text,
     delta_value_text,
     inspected_frame,
@@ -28,6 +17,17 @@ from components.sites.frames.visibility import (
     totals_deltas,
     when_text,
 )
+from analysis.text import escape_md
+from analysis.wording import NOT_AVAILABLE, whole_number
+from client.errors import ApiError
+from client.growth_inputs import DEFAULT_GSC_RANGE, GSC_RANGES
+from client.visibility_models import GscAudit, GscPerformance
+from components.core.auth import access
+from components.core.cache import data
+from components.core.cache.connection import Connection
+from components.core.ui.errors import read_or_show_error
+from components.core.ui.tables import table_with_export
+from components.core.writes.writes import flash, show_flash
 from components.sites.widgets import writes as site_writes
 
 TAB_KEY = "gsc_tab"

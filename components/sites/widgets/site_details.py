@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from analysis.sites.charts import trends_chart, truedr_waterfall
+from analysis.sites.frames.export import export_frame, export_json
+from analysis.sites.frames.sites import trends_frame, trends_note, truedr_frame
+from analysis.sites.frames.visibility import when_text
+from analysis.text import escape_md
 from analysis.wording import NOT_AVAILABLE, whole_number
 from client.errors import InvalidInputError
 from client.growth_models import SiteDetail, Verification
-from components.common.text import escape_md
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection
@@ -17,10 +21,6 @@ from components.core.ui.sidebar import RESULT_PREFIX
 from components.core.ui.tables import csv_file_name, score_column, table_with_export
 from components.core.writes.writes import flash, refused, show_flash
 from components.overview.widgets import signed, site_heading
-from components.sites.charts import trends_chart, truedr_waterfall
-from components.sites.frames.export import export_frame, export_json
-from components.sites.frames.sites import trends_frame, trends_note, truedr_frame
-from components.sites.frames.visibility import when_text
 from components.sites.widgets import writes as site_writes
 
 TAB_KEY = "site_tab"

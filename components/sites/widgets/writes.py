@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from analysis.text import escape_md
 from client.growth_inputs import NewSite
-from components.common.text import escape_md
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.writes.writes import WriteOutcome, write_once
