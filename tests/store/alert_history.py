@@ -5,10 +5,11 @@ Trust Maps, tracked keywords and keyword reports come from ``tests.store.samples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from client.models import Authority, Evidence, Lookup
 from store import HistoryStore
+from store.audit import AuditEvent
 
 D0 = date(2025, 3, 3)
 OWN = "example.com"
@@ -46,4 +47,21 @@ def record_lookups(store: HistoryStore, account: str, answers: Sequence[Lookup],
     """One lookup a day from ``day(start)`` on."""
     store.snapshots.seed(
         account, lookups=[(day(start + n), answer) for n, answer in enumerate(answers)], source="job"
+    )
+
+
+def approve_exchange(store: HistoryStore, account: str, partner: str, own: str, on: date) -> None:
+    """Ann's approved link exchange with ``partner`` on ``on`` (9:00 UTC), as the audit log keeps it: what
+    the partner-stopped-linking alert watches."""
+    store.audit.record(
+        AuditEvent(
+            person="ann@acme.com",
+            role="editor",
+            account=account,
+            operation="approve_exchange",
+            target=partner,
+            outcome="sent",
+            detail=f"Subject: Swap links?, from {own}",
+            at=datetime.combine(on, time(9), tzinfo=UTC),
+        )
     )

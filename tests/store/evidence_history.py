@@ -8,12 +8,11 @@ rule what the alert is about and which days it compared (``days`` as offsets fro
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, timedelta
 
 from services.alerts.evaluate import evaluate_alerts
 from store import HistoryStore
-from store.audit import AuditEvent
-from tests.store.alert_history import lookup
+from tests.store.alert_history import approve_exchange, lookup
 from tests.store.samples import keyword_report, tracked, trust_map_of
 
 DROP, FELL, LAPSED = "drop.com", "fell.com", "lapsed.com"
@@ -92,16 +91,5 @@ def every_rule_history(store: HistoryStore, account: str, own: str, slug: str, s
     store.snapshots.seed(
         account, lookups=lookups, trust_maps=maps, trackeds=trackeds, keyword_reports=reports, source="job"
     )
-    store.audit.record(
-        AuditEvent(
-            person="ann@acme.com",
-            role="editor",
-            account=account,
-            operation="approve_exchange",
-            target=PARTNER,
-            outcome="sent",
-            detail=f"Subject: Swap links?, from {own}",
-            at=datetime.combine(day(0), time(9), tzinfo=UTC),
-        )
-    )
+    approve_exchange(store, account, PARTNER, own, day(0))
     evaluate_alerts(store, account, as_of=day(LAST), days=LAST + 1)

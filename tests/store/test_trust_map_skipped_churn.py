@@ -8,7 +8,6 @@ a row whose "domain" is a spreadsheet formula (as a tester met it): the fourth d
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, time
 from pathlib import Path
 
 import pytest
@@ -18,10 +17,9 @@ from client.models import TrustMap
 from services.alerts.evaluate import evaluate_alerts
 from services.reports.content import link_churn
 from store import HistoryStore
-from store.audit import AuditEvent
 from store.reports.period import Period
 from tests.hostile_map import HOSTILE_ROW
-from tests.store.alert_history import OWN, day, watch_own
+from tests.store.alert_history import OWN, approve_exchange, day, watch_own
 from tests.store.samples import ACCOUNT
 
 LIVE = {"linkType": "dofollow", "status": "live", "spamScore": 2.0, "importance": 5.0}
@@ -73,18 +71,7 @@ def test_the_reports_lost_list_leaves_the_unknown_domain_out_and_says_why(store:
 
 
 def test_a_partner_missing_on_a_day_with_a_skipped_row_is_not_alerted_as_gone(store: HistoryStore) -> None:
-    store.audit.record(
-        AuditEvent(
-            person="ann@acme.com",
-            role="editor",
-            account=ACCOUNT,
-            operation="approve_exchange",
-            target="partner.io",
-            outcome="sent",
-            detail=f"Subject: Swap links?, from {OWN}",
-            at=datetime.combine(day(0), time(9), tzinfo=UTC),
-        )
-    )
+    approve_exchange(store, ACCOUNT, "partner.io", OWN, day(0))
     evaluate_alerts(store, ACCOUNT, as_of=day(7), days=8)
     alerts = store.alerts.entries(ACCOUNT, state="all")
     assert "partner_stopped_linking" not in set(alerts["rule"])
