@@ -14,7 +14,7 @@ from datetime import date
 import pandas as pd
 
 from analysis.figures import history_frames as frames
-from analysis.market.standing import compared_domains, complete_lines
+from analysis.market.standing import compared_domains, complete_lines, watched_competitors
 from client.inputs import slug_for
 from services.market import keyword_set_words, site_market, team_ctr
 from store.history import HistoryStore
@@ -68,6 +68,8 @@ class LinkChurn:
     gained: pd.DataFrame
     lost: pd.DataFrame
     new_spam_risky: pd.DataFrame
+    #: Why some referring domains missing from the last map are not among those lost ("" when none is).
+    not_counted: str = ""
 
 
 @dataclass(frozen=True)
@@ -141,14 +143,15 @@ def _strongest(links: pd.DataFrame) -> pd.DataFrame:
 
 
 def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> LinkChurn:
-    days = [day for day in store.trust_map_days(account, site) if period.start <= day <= period.end]
-    totals = _in(store.trust_map_totals(account, site, period.start), period)
+    days = [day for day in store.queries.trust_map_days(account, site) if period.start <= day <= period.end]
+    totals = _in(store.queries.trust_map_totals(account, site, period.start), period)
     empty = frames.empty(frames.LINK_COLUMNS)
     if len(days) < 2:
         return LinkChurn(days[0] if days else None, days[-1] if days else None, totals, empty, empty, empty)
-    before = store.trust_map_links(account, site, days[0])
-    after = store.trust_map_links(account, site, days[-1])
-    result = frames.churn(before, after)
+    before = store.queries.trust_map_links(account, site, days[0])
+    after = store.queries.trust_map_links(account, site, days[-1])
+    skipped = frames.skipped_on(totals, days[-1])  # rows of the last map that could not be used: unknown
+    result = frames.churn(before, after, skipped)
     return LinkChurn(
         days[0],
         days[-1],
@@ -156,6 +159,7 @@ def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> 
         _strongest(result.appeared),
         _strongest(result.disappeared),
         _strongest(result.new_spam_risky),
+        frames.unknown_words(result, days[-1], skipped),
     )
 
 
@@ -166,11 +170,11 @@ def _top_10(rows: pd.DataFrame, day: pd.Timestamp) -> set[str]:
 
 def keyword_section(store: HistoryStore, account: str, site: str, period: Period) -> Keywords:
     slug = slug_for(site)
-    rows = _in(store.keyword_history(account, slug, period.start), period)
+    rows = _in(store.queries.keyword_history(account, slug, period.start), period)
     if rows.empty:
         empty = frames.empty(("keyword",))
         return Keywords(empty, rows, [], [], [])
-    summary = frames.keyword_summary(rows, store.keyword_best(account, slug))
+    summary = frames.keyword_summary(rows, store.queries.keyword_best(account, slug))
     shaped = frames.keyword_rows(rows, sorted(set(rows["keyword"].astype(str))))
     days = sorted(shaped["day"].unique())
     first, last = _top_10(shaped, days[0]), _top_10(shaped, days[-1])
@@ -189,9 +193,8 @@ def visibility_section(
     keyword_set = keyword_set_words(site)
     if market.empty:
         return Visibility(pd.DataFrame(), [], pd.DataFrame(), keyword_set)
-    watched = store.watchlist(account)
-    own = own_sites(watched)
-    competitors = [item.subject for item in watched if item.kind == "domain" and item.subject not in own]
+    watched = store.watchlist.entries(account)
+    competitors = watched_competitors((item.kind, item.subject, item.origin) for item in watched)
     drawn = 1 + COMPETITORS_DRAWN
     domains = compared_domains(market.figures, [site], competitors, limit=drawn)[:drawn]
     lines = complete_lines(market.figures, domains)
@@ -202,7 +205,7 @@ def visibility_section(
 
 def period_alerts(store: HistoryStore, account: str, site: str, period: Period) -> pd.DataFrame:
     """The period's alerts about the site (or a keyword measured for it), open or acknowledged."""
-    found = store.alerts(account, state="all", since=period.start)
+    found = store.alerts.entries(account, state="all", since=period.start)
     if found.empty:
         return found
     days = pd.to_datetime(found["day"]).dt.date
@@ -220,11 +223,11 @@ def gather(
     """Everything the report of ``site`` for ``period`` shows; UnknownSite when ``site`` is not one of
     the account's own sites, EmptyPeriod when nothing about it is recorded in the period. ``ctr``: the
     curve the visibility is weighed with (default: the team's, as the Market page uses it)."""
-    sites = own_sites(store.watchlist(account))
+    sites = own_sites(store.watchlist.entries(account))
     if site not in sites:
         yours = f"your sites are {', '.join(sites)}" if sites else "no site of yours is recorded yet"
         raise UnknownSite(f"{site} is not one of your sites in the history ({yours}).")
-    history = _in(store.domain_history(account, [site], period.start), period)
+    history = _in(store.queries.domain_history(account, [site], period.start), period)
     churn = link_churn(store, account, site, period)
     keywords = keyword_section(store, account, site, period)
     if history.empty and keywords.rows.empty and churn.first_day is None:
@@ -241,6 +244,6 @@ def gather(
         keywords=keywords,
         visibility=visibility_section(store, account, site, period, ctr or team_ctr().curve),
         alerts=period_alerts(store, account, site, period),
-        notes=store.notes(account, period.start, period.end),
-        comment=store.report_comment(account, site, period),
+        notes=store.notes.entries(account, period.start, period.end),
+        comment=store.report_comments.report_comment(account, site, period),
     )

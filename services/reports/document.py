@@ -128,6 +128,8 @@ def _churn(content: ReportContent) -> tuple[str, list[dict[str, Any]]]:
         f"Between {say_day(churn.first_day)} and {say_day(churn.last_day)} the Trust Map sample gained "
         f"referring domains such as those below and lost others; new spam-risky domains are listed apart."
     )
+    if churn.not_counted:
+        said += f" {churn.not_counted}"
     tables = [
         {"title": "Strongest referring domains gained", "rows": _links(churn.gained)},
         {"title": "Strongest referring domains lost", "rows": _links(churn.lost)},

@@ -16,6 +16,7 @@ from analysis.market import (
     dr_spread,
     one_top10_per_keyword,
     serp_churn,
+    standing,
     visibility_and_share,
 )
 from services.market import load_ctr_curve
@@ -147,3 +148,18 @@ def test_a_keywords_volume_is_its_latest_search_volume_else_its_impressions() ->
         }
     )
     assert search_volumes(rows) == {"a": 120.0, "b": 40.0}
+
+
+def test_the_competitors_compared_are_the_watched_domains_that_are_not_your_sites() -> None:
+    """The Market page and the report draw the same competitors: a keyword, your own site (by the
+    watchlist or by the service's list of your sites) and a domain watched twice are not competitors."""
+    watched = [
+        ("domain", "example.com", "own", ""),
+        ("domain", "rival.com", "watched", ""),
+        ("keyword", "cold brew", "watched", "example.com"),
+        ("domain", "other-own.com", "watched", ""),
+        ("domain", "rival.com", "imported", ""),
+        ("domain", "second.com", "imported", ""),
+    ]
+    assert standing.watched_competitors(watched) == ["rival.com", "other-own.com", "second.com"]
+    assert standing.watched_competitors(watched, own=["other-own.com"]) == ["rival.com", "second.com"]
