@@ -7,7 +7,6 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import market_charts as charts
-from analysis.text import escape_md
 from analysis.wording import counted
 from components.core.cache import data
 from components.core.ui.tables import table_with_export
@@ -101,7 +100,7 @@ def share_tab(view: MarketView) -> None:
     by_day = view.lines.pivot(index="day", columns="domain", values="share_of_voice")[view.domains]
     by_day = by_day.reset_index().assign(day=lambda f: f["day"].dt.date)
     config = {"day": st.column_config.DateColumn("Day", format="MMM D, YYYY", pinned=True)} | {
-        domain: st.column_config.NumberColumn(escape_md(domain), format=PERCENT) for domain in view.domains
+        domain: st.column_config.NumberColumn(domain, format=PERCENT) for domain in view.domains
     }
     table_with_export(by_day, what="share-of-voice", key="market_share_by_day", column_config=config)
     _formula_caption(view)

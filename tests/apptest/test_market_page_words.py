@@ -1,0 +1,47 @@
+"""The Market page's words in AppTest (Live mode, a temporary SQLite store holding watched keywords'
+top 10s): column labels that are plain text, not Markdown, and a brand group that holds no keyword
+said as such, with the Keyword groups tab still there to set the brand terms."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from store import HistoryStore
+from tests.apptest.app_pages import open_page, shown_text
+from tests.apptest.test_market_page import MINE, PAGE, _keywords_mine_ranks_for, _record
+
+
+@pytest.fixture
+def store(own_store: HistoryStore) -> HistoryStore:
+    _record(own_store, _keywords_mine_ranks_for(), days=5)
+    return own_store
+
+
+def _labels(at: AppTest) -> list[str]:
+    """Every configured column label of every table on the page."""
+    return [
+        config.get("label", "")
+        for frame in at.dataframe
+        for config in json.loads(frame.proto.columns or "{}").values()
+    ]
+
+
+def test_the_share_of_voice_tables_headers_are_the_domains_as_written(store: HistoryStore) -> None:
+    at = open_page(PAGE, market_tab="Share of voice")
+    assert not at.exception, [e.value for e in at.exception]
+    labels = _labels(at)
+    assert MINE in labels
+    assert not [label for label in labels if "\\" in label]
+
+
+def test_a_brand_group_without_a_brand_keyword_says_so_and_keeps_the_groups_tab(store: HistoryStore) -> None:
+    at = open_page(PAGE)
+    at.selectbox(key="market_group").set_value("brand").run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = shown_text(at)
+    assert "No top 10 is recorded" not in said
+    assert "brand terms" in said and "Keyword groups" in said
+    assert "Keyword groups" in [tab.label for tab in at.tabs]
