@@ -14,7 +14,7 @@ from analysis.market.figures import (
     serp_churn,
     visibility_and_share,
 )
-from analysis.market.groups import ALL, BRAND, NON_BRAND, UnknownGroup, group_names, in_group
+from analysis.market.groups import ALL, BRAND, NON_BRAND, SPLIT, UnknownGroup, group_names, in_group
 
 __all__ = [
     "ALL",
@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_CTR",
     "MARKET_COLUMNS",
     "NON_BRAND",
+    "SPLIT",
     "CtrCurveError",
     "MarketFigures",
     "UnknownGroup",

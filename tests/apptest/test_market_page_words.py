@@ -44,4 +44,5 @@ def test_a_brand_group_without_a_brand_keyword_says_so_and_keeps_the_groups_tab(
     said = shown_text(at)
     assert "No top 10 is recorded" not in said
     assert "brand terms" in said and "Keyword groups" in said
-    assert "Keyword groups" in [tab.label for tab in at.tabs]
+    assert [tab.label for tab in at.tabs] == ["Keyword groups"]
+    assert at.text_input(key="market_brand_terms") is not None  # where the brand terms are set

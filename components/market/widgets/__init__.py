@@ -3,7 +3,7 @@ module per tab (``standing``: visibility and share of voice; ``serp``: churn and
 
 from analysis.links import MARKET_CHARTS, MARKET_TAB_PARAM
 from components.market.widgets.groups import groups_tab
-from components.market.widgets.selection import MarketView, market_view
+from components.market.widgets.selection import GROUPS_TAB, MarketView, market_view
 from components.market.widgets.serp import churn_tab, difficulty_tab
 from components.market.widgets.standing import share_tab, visibility_tab
 
@@ -13,7 +13,6 @@ VISIBILITY_TAB = MARKET_CHARTS["market"]
 SHARE_TAB = "Share of voice"
 CHURN_TAB = MARKET_CHARTS["market_churn"]
 DIFFICULTY_TAB = "Top-10 DR"
-GROUPS_TAB = "Keyword groups"
 NOTES_TAB = "Notes"
 
 __all__ = [

@@ -19,7 +19,7 @@ from analysis.links import (
     MARKET_TAB_PARAM,
     MARKET_TO_PARAM,
 )
-from analysis.market import ALL, BRAND, NON_BRAND, UnknownGroup, group_names, market_figures
+from analysis.market import ALL, BRAND, NON_BRAND, SPLIT, UnknownGroup, group_names, market_figures
 from analysis.market import standing as frames
 from analysis.market.markers import keyword_set_markers
 from analysis.text import escape_md
@@ -36,6 +36,8 @@ GROUP_KEY = MARKET_GROUP_PARAM
 PERIOD_KEY = "market_period"
 #: The two days an alert's link compared, for the churn tab to open on.
 LINKED_WINDOW = "_market_linked_window"
+#: The tab where keywords are tagged and brand terms set.
+GROUPS_TAB = "Keyword groups"
 GROUP_WORDS = {ALL: "All keywords", BRAND: "Brand keywords", NON_BRAND: "Non-brand keywords"}
 
 
@@ -145,9 +147,26 @@ def _take_link(sites: list[str], groups: list[str]) -> None:
     st.session_state[LINKED_WINDOW] = window
 
 
+def _split_empty_words(group: str, whose: str, raw: pd.DataFrame, brands: dict[str, tuple[str, ...]]) -> str:
+    """Why the brand (or non-brand) group of keywords with recorded top 10s holds none of them."""
+    set_terms = any(brands.get(str(site)) for site in raw["site"].unique())
+    terms = (
+        "its site's brand terms"
+        if set_terms
+        else "its site's brand terms (none are set, so each site's name is used)"
+    )
+    said = (
+        f"No keyword of {whose} matches {terms}, so none is a brand keyword."
+        if group == BRAND
+        else f"Every keyword of {whose} matches {terms}, so none is a non-brand keyword."
+    )
+    return f"{said} Set a site's brand terms on the **{GROUPS_TAB}** tab."
+
+
 def market_view(source: HistorySource, own: dict[str, str], today: date) -> MarketView | None:
     """The choices on top of the page and the market they select; None (with a note) when there is
-    nothing to compare yet."""
+    nothing to compare yet. A brand or non-brand group that holds none of the keywords gives a market
+    without top 10s (with a note saying why): its page still offers the tab that sets brand terms."""
     sites = _keyword_sites(source)
     if not sites:
         st.info(
@@ -182,8 +201,14 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
     raw = source.serp_history(site, since)
     volumes = frames.search_volumes(source.keyword_history(None, since))
     top10s, figures = _figures(raw, group, tags, brands, ctr, volumes)
+    watch = source.watch_items()
+    mine = [site] if site else [s for s in own if s in sites] or list(own)
+    competitors = frames.watched_competitors(watch, own)
     if top10s.empty:
         whose = "the watched keywords" if site is None else f"the keywords watched for {site}"
+        if group in SPLIT and not raw.empty:
+            st.info(_split_empty_words(group, escape_md(whose), raw, brands), icon=":material/sell:")
+            return MarketView(source, since, today, top10s, group, figures, mine, competitors, [], ctr)
         whose = whose if group == ALL else f"{whose} in the group “{group}”"
         st.info(
             f"No top 10 is recorded for {escape_md(whose)} "
@@ -191,8 +216,5 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
             icon=":material/hourglass_empty:",
         )
         return None
-    watch = source.watch_items()
-    mine = [site] if site else [s for s in own if s in sites] or list(own)
-    competitors = frames.watched_competitors(watch, own)
     domains = frames.compared_domains(figures, mine, competitors)
     return MarketView(source, since, today, top10s, group, figures, mine, competitors, domains, ctr)
