@@ -29,6 +29,9 @@ from components.history.widgets.pieces import DEFAULT_PERIOD, linked, one_day_no
 PERIOD_KEY = "history_kw_period"
 #: The keyword the last alert link named (the one its marks are on).
 LINKED_KEYWORD = "_history_alert_keyword"
+CHOSEN_KEY = "history_kw_chosen"
+#: The Site box's choice the keywords on the charts were chosen for: a new site starts on its own.
+CHOSEN_FOR = "_history_kw_chosen_for"
 #: The choice of keywords watched before sites were recorded (stored with site "").
 WATCHED_SITE_UNKNOWN = "Watched keywords, site unknown"
 DAY = st.column_config.DateColumn("Day", format="YYYY-MM-DD")
@@ -151,9 +154,10 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
     cols[2].metric("Ever in the top 10", int((summary["best_position"] <= frames.TOP_10).sum()), border=True)
     keywords = list(summary["keyword"])
     default = [asked] if asked in keywords else frames.chart_keywords(summary)
-    if asked in keywords:
-        st.session_state["history_kw_chosen"] = default
-    chosen = st.multiselect("Keywords on the charts", keywords, default=default, key="history_kw_chosen")
+    if asked in keywords or st.session_state.get(CHOSEN_FOR) != site:  # another site's keywords were chosen
+        st.session_state[CHOSEN_KEY] = default
+    st.session_state[CHOSEN_FOR] = site
+    chosen = st.multiselect("Keywords on the charts", keywords, default=default, key=CHOSEN_KEY)
     chart_rows = frames.keyword_rows(rows, chosen)
     marks = _marks(chosen)
     markers = chart_markers(source, key="history_rank", since=since, until=until or today, subjects=chosen)

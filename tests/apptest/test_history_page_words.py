@@ -1,0 +1,38 @@
+"""The History page's Keyword positions tab in AppTest (Live mode, a temporary SQLite store holding two
+of your sites' tracked keywords): the keywords on the charts follow the site picked, and the table of
+every recorded day speaks in plain words."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from sandbox import DEMO_KEY
+from sandbox.accounts import ACCOUNTS
+from sandbox.demo_history import tracked_on
+from store import HistoryStore
+from tests.apptest.app_pages import open_page
+from tests.apptest.test_history_page import ACCOUNT, PAGE, TODAY
+
+MINE, OTHER = ACCOUNTS[DEMO_KEY].sites[:2]
+DAYS = 5
+
+
+@pytest.fixture
+def store(own_store: HistoryStore) -> HistoryStore:
+    for site in (MINE, OTHER):
+        for back in range(DAYS):
+            day = TODAY - timedelta(days=back)
+            own_store.snapshots.record_tracked(ACCOUNT, tracked_on(DEMO_KEY, site, day), day, "job")
+    return own_store
+
+
+def test_picking_another_site_puts_its_keywords_on_the_charts(store: HistoryStore) -> None:
+    at = open_page(PAGE, history_tab="Keyword positions")
+    assert at.selectbox(key="history_kw_site").value == MINE
+    at.selectbox(key="history_kw_site").set_value(OTHER).run()
+    assert not at.exception, [e.value for e in at.exception]
+    expected = {k.keyword for k in tracked_on(DEMO_KEY, OTHER, TODAY).keywords}
+    chosen = at.multiselect(key="history_kw_chosen").value
+    assert chosen and set(chosen) <= expected
