@@ -4,6 +4,7 @@ every recorded day speaks in plain words."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -36,3 +37,12 @@ def test_picking_another_site_puts_its_keywords_on_the_charts(store: HistoryStor
     expected = {k.keyword for k in tracked_on(DEMO_KEY, OTHER, TODAY).keywords}
     chosen = at.multiselect(key="history_kw_chosen").value
     assert chosen and set(chosen) <= expected
+
+
+def test_every_recorded_day_is_labelled_in_words_and_its_tiers_explained(store: HistoryStore) -> None:
+    at = open_page(PAGE, history_tab="Keyword positions")
+    (daily,) = [frame for frame in at.dataframe if "previous_position" in frame.value.columns]
+    config = json.loads(daily.proto.columns)
+    labels = {name: config.get(name, {}).get("label") for name in daily.value.columns}
+    assert all(label and "_" not in label for label in labels.values()), labels
+    assert all(word in config["tier"]["help"] for word in ("boost", "advanced", "ultra"))

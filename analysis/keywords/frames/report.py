@@ -27,6 +27,8 @@ TIER_LABELS = {
     "advanced": "advanced (within 10 DR below the median)",
     "ultra": "ultra (more than 10 DR below the median)",
 }
+#: What a tier column's help says: the tiers in words, from ``TIER_LABELS``.
+TIER_HELP = f"The service's historical label for the gap, not a plan name: {'; '.join(TIER_LABELS.values())}."
 
 SERP_COLUMNS: dict[str, str] = {
     "position": "Int64",

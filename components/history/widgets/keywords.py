@@ -16,6 +16,7 @@ import streamlit as st
 
 from analysis.figures import history_evidence as evidence
 from analysis.figures import history_frames as frames
+from analysis.keywords.frames.report import TIER_HELP
 from analysis.links import KEYWORD_PARAM, SITE_PARAM
 from analysis.text import escape_md
 from analysis.wording import screen_day
@@ -50,6 +51,18 @@ SUMMARY_COLUMNS = {
     "median_dr": st.column_config.NumberColumn("Median DR", format="%g"),
     "gap": st.column_config.NumberColumn("Gap", format="%+g", help="Median DR of the top 10 minus your DR."),
     "latest_day": st.column_config.DateColumn("Latest day", format="YYYY-MM-DD"),
+}
+#: The table of every recorded day of the keywords on the charts.
+DAILY_COLUMNS = {
+    "keyword": SUMMARY_COLUMNS["keyword"],
+    "day": DAY,
+    "position": st.column_config.NumberColumn("Position", format="%d"),
+    "previous_position": st.column_config.NumberColumn(
+        "Previous position", format="%d", help="The position the service reported before this day's."
+    ),
+    "median_dr": st.column_config.NumberColumn("Median DR", format="%g", help="Of the top 10 that day."),
+    "gap": SUMMARY_COLUMNS["gap"],
+    "tier": st.column_config.TextColumn("Tier", help=TIER_HELP),
 }
 #: What the table shows: each keyword's latest day is said under it instead, so the table fits a
 #: 1280 px page (the CSV keeps the column).
@@ -189,10 +202,8 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
     )
     st.caption(as_of_caption(summary))
     with st.expander("Every recorded day of the keywords on the charts"):
-        daily = chart_rows.loc[
-            :, ["keyword", "day", "position", "previous_position", "median_dr", "gap", "tier"]
-        ]
+        daily = chart_rows.loc[:, list(DAILY_COLUMNS)]
         daily = daily.assign(day=pd.to_datetime(daily["day"]).dt.date)
         table_with_export(
-            daily, what="keyword-positions", subject=site, key="history_kw_daily", column_config={"day": DAY}
+            daily, what="keyword-positions", subject=site, key="history_kw_daily", column_config=DAILY_COLUMNS
         )

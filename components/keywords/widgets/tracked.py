@@ -11,7 +11,7 @@ from functools import partial
 
 import streamlit as st
 
-from analysis.keywords.frames.report import TIER_LABELS
+from analysis.keywords.frames.report import TIER_HELP, TIER_LABELS
 from analysis.keywords.frames.tracked import Usage, gap_reading, tracked_column_order, tracked_frame, usage
 from analysis.text import escape_md
 from client.errors import InvalidInputError, NotFoundError
@@ -54,7 +54,7 @@ COLUMNS = {
         "Checked", format="D MMM", help="Day of the stored snapshot (UTC)"
     ),
     # Not shown at first (frames.tracked.SHOWN_COLUMNS); the column menu lists them under these labels.
-    "tier": st.column_config.TextColumn("Tier", help="Historical labels for the gap, not plan names"),
+    "tier": st.column_config.TextColumn("Tier", help=TIER_HELP),
     "min_dr": st.column_config.NumberColumn("Min DR", format="%g", help="The lowest DR in the top 10"),
     "user_dr": st.column_config.NumberColumn("Your DR", format="%d", help="At the check"),
     "prev_position": st.column_config.NumberColumn("Previous position", format="%d"),
