@@ -130,6 +130,16 @@ def iso_day(value: Any) -> str:
     return _as_date(value).isoformat()
 
 
+def change_since(change: Any, since: Any, *, unit: str = "points", digits: int = 1) -> str:
+    """A figure's move over a period, as a metric card says it: "+1.3 points since Aug 30, 2026"; a
+    move that rounds to nothing is "no change since Aug 30, 2026"."""
+    rounded = round(float(change), digits)
+    day = screen_day(since)
+    if not rounded:
+        return f"no change since {day}"
+    return f"{rounded:+,.{digits}f} {unit} since {day}"
+
+
 def period_words(start: date, end: date) -> str:
     """16–22 Nov 2026, 28 Nov – 4 Dec 2026, 28 Dec 2026 – 3 Jan 2027."""
     if start == end:

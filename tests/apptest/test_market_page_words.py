@@ -1,22 +1,27 @@
 """The Market page's words in AppTest (Live mode, a temporary SQLite store holding watched keywords'
 top 10s): column labels that are plain text, not Markdown, and a brand group that holds no keyword
-said as such, with the Keyword groups tab still there to set the brand terms."""
+said as such, with the Keyword groups tab still there to set the brand terms, and cards that say since
+when a figure moved."""
 
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from store import HistoryStore
 from tests.apptest.app_pages import open_page, shown_text
-from tests.apptest.test_market_page import MINE, PAGE, _keywords_mine_ranks_for, _record
+from tests.apptest.test_market_page import MINE, PAGE, TODAY, _keywords_mine_ranks_for, _record
+
+DAYS = 5
+FIRST_DAY = TODAY - timedelta(days=DAYS - 1)
 
 
 @pytest.fixture
 def store(own_store: HistoryStore) -> HistoryStore:
-    _record(own_store, _keywords_mine_ranks_for(), days=5)
+    _record(own_store, _keywords_mine_ranks_for(), days=DAYS)
     return own_store
 
 
@@ -46,3 +51,9 @@ def test_a_brand_group_without_a_brand_keyword_says_so_and_keeps_the_groups_tab(
     assert "brand terms" in said and "Keyword groups" in said
     assert [tab.label for tab in at.tabs] == ["Keyword groups"]
     assert at.text_input(key="market_brand_terms") is not None  # where the brand terms are set
+
+
+def test_your_sites_card_says_since_when_its_visibility_changed(store: HistoryStore) -> None:
+    at = open_page(PAGE)
+    (card,) = [m for m in at.metric if m.label == f"Visibility of {MINE}"]
+    assert f"since {FIRST_DAY:%b %d, %Y}" in str(card.proto.delta)

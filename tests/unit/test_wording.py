@@ -10,6 +10,7 @@ import pandas as pd
 from analysis.wording import (
     NO_VALUE,
     NOT_AVAILABLE,
+    change_since,
     counted,
     direction,
     in_days,
@@ -65,3 +66,12 @@ def test_days() -> None:
     assert period_words(date(2026, 11, 16), date(2026, 11, 22)) == "16–22 Nov 2026"
     assert period_words(date(2026, 12, 28), date(2027, 1, 3)) == "28 Dec 2026 – 3 Jan 2027"
     assert in_days(7) == "in 7 days" and in_days(8) == "in 8 days"
+
+
+def test_a_change_says_since_when() -> None:
+    assert change_since(1.26, date(2026, 8, 30)) == "+1.3 points since Aug 30, 2026"
+    assert (
+        change_since(-1234.5, date(2026, 8, 30), unit="visits", digits=0)
+        == "-1,234 visits since Aug 30, 2026"
+    )
+    assert change_since(0.04, date(2026, 8, 30)) == "no change since Aug 30, 2026"

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import market_charts as charts
-from analysis.wording import counted
+from analysis.wording import change_since, counted
 from components.core.cache import data
 from components.core.ui.tables import table_with_export
 from components.market.widgets.selection import MarketView
@@ -46,6 +46,7 @@ def _formula_caption(view: MarketView) -> None:
 def _own_metrics(view: MarketView, table: pd.DataFrame) -> None:
     rows = table.set_index("domain")
     shown = [site for site in view.own if site in rows.index][:4]
+    first_day = view.figures["day"].min()
     for column, site in zip(st.columns(max(1, len(shown))), shown, strict=False):
         row = rows.loc[site]
         change = row["visibility_change"]
@@ -53,7 +54,7 @@ def _own_metrics(view: MarketView, table: pd.DataFrame) -> None:
         column.metric(
             f"Visibility of {site}",
             f"{row['visibility']:.1f}%",
-            delta=None if pd.isna(change) else "no change" if held else f"{change:+.1f} points",
+            delta=None if pd.isna(change) else change_since(change, first_day),
             delta_color="off" if held else "normal",
             delta_arrow="off" if held else "auto",
             border=True,
