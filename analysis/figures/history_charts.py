@@ -19,7 +19,20 @@ from analysis.figures.history_frames import RATINGS, TOP_10, TREND_METRICS, with
 from analysis.figures.markers import add_markers
 
 #: One colour per compared domain (the first is yours), readable on a light and a dark background.
-DOMAIN_COLOURS = ("#5b8def", "#f2a541", "#2e9e5b", "#d64545", "#9b6bd6", "#17a2b8", "#e377c2", "#a0a033")
+#: One colour per line: enough for the Market page's sites and competitors beside its leading domains.
+DOMAIN_COLOURS = (
+    "#5b8def",
+    "#f2a541",
+    "#2e9e5b",
+    "#d64545",
+    "#9b6bd6",
+    "#17a2b8",
+    "#e377c2",
+    "#a0a033",
+    "#8c564b",
+    "#34495e",
+    "#ff6f61",
+)
 RATING_RANGE = [0, 100]
 #: How a day reads in a tooltip.
 DAY = "%{x|%b %d, %Y}"

@@ -4,7 +4,9 @@ that weigh the volume-weighted visibility. Pure.
 
 Which domains are compared: your own sites and your watched competitors always (a competitor absent
 from every top 10 is a line at 0, which is news too), then the largest other shares of voice on the
-latest day, up to a limit (``MAX_DOMAINS`` lines on the Market page, one colour each).
+latest day, up to a limit (``MAX_DOMAINS`` lines on the Market page, one colour each); the
+``LEADERS_ALWAYS`` largest are compared even when your sites and competitors fill the limit, so a chart
+never leaves out a leader while drawing smaller domains.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import pandas as pd
 
 #: Lines one chart compares at most (the History page's colours).
 MAX_DOMAINS = 8
+#: The largest other shares of voice compared however many sites and competitors are watched.
+LEADERS_ALWAYS = 3
 #: The latest day's table: a domain's figures and how they moved since the period's first day.
 STANDING_COLUMNS = (
     "domain",
@@ -64,13 +68,15 @@ def days_of(figures: pd.DataFrame) -> list[pd.Timestamp]:
 def compared_domains(
     figures: pd.DataFrame, own: Iterable[str], competitors: Iterable[str], limit: int = MAX_DOMAINS
 ) -> list[str]:
-    """Your sites, your watched competitors, then the latest day's largest shares of voice."""
+    """Your sites, your watched competitors, then the latest day's largest shares of voice: up to
+    ``limit`` domains, or more when it takes more for the ``LEADERS_ALWAYS`` largest to be among them."""
     fixed = list(dict.fromkeys([*own, *competitors]))
     if figures.empty:
         return fixed[:limit]
     latest = figures[figures["day"] == figures["day"].max()]
     leaders = latest.sort_values(["share_of_voice", "domain"], ascending=[False, True])["domain"]
-    return list(dict.fromkeys([*fixed, *leaders]))[: max(limit, len(fixed))]
+    others = [domain for domain in leaders if domain not in fixed]
+    return [*fixed, *others[: max(limit - len(fixed), LEADERS_ALWAYS)]]
 
 
 def complete_lines(figures: pd.DataFrame, domains: list[str]) -> pd.DataFrame:
