@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import streamlit as st
 
-from components.core.ui.tables import column_labels, humanised, readable_frame, safe_csv
+from components.core.ui.tables import column_decimals, column_labels, humanised, readable_frame, safe_csv
 
 
 def _rows(data: bytes) -> list[list[str]]:
@@ -126,3 +126,26 @@ def test_column_labels_read_every_way_a_page_names_a_column() -> None:
 )
 def test_a_field_without_a_label_is_named_in_words(name: str, words: str) -> None:
     assert humanised(name) == words
+
+
+def test_readable_csv_rounds_figures_as_the_page_shows_them() -> None:
+    figures = pd.DataFrame(
+        {
+            "share": [14.814814814814813, None],
+            "change": [-0.6647673314339974, 1.25],
+            "traffic": [1234.4, 20.6],
+            "median_dr": [41.5, 40.25],
+        }
+    )
+    config = {
+        "share": st.column_config.NumberColumn("Share", format="%.1f%%"),
+        "change": st.column_config.NumberColumn("Change", format="%+.2f"),
+        "traffic": st.column_config.NumberColumn("Traffic", format="%+,d"),
+        "median_dr": st.column_config.NumberColumn("Median DR", format="%g"),  # as it is
+    }
+    rows = _rows(safe_csv(readable_frame(figures, column_labels(config), decimals=column_decimals(config))))
+    assert rows == [
+        ["Share", "Change", "Traffic", "Median DR"],
+        ["14.8", "-0.66", "1234", "41.5"],
+        ["", "1.25", "21", "40.25"],
+    ]

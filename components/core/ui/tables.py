@@ -3,8 +3,9 @@
 
 Every download comes in two forms. "Download CSV" is for a person opening it in a spreadsheet: the
 columns the page shows, in its order, under its labels ("Referring domain", "Spam score"), with
-yes/no for true/false. "Raw CSV" is for scripts and imports: every column under its field name
-(``true_dr``, ``spam_score``), as before. Both go through ``safe_csv``, which keeps the rule every CSV
+yes/no for true/false and figures rounded as the page shows them (14.8, not 14.814814814814813).
+"Raw CSV" is for scripts and imports: every column under its field name (``true_dr``,
+``spam_score``), every figure as it is. Both go through ``safe_csv``, which keeps the rule every CSV
 of the app keeps (``analysis.spreadsheet``): a text cell a spreadsheet would run as a formula
 (starting with =, +, -, @, a tab or a carriage return, or their full-width forms) gets an apostrophe in
 front, because domain titles, anchors and keywords come from third parties; numbers stay numbers.
@@ -62,6 +63,9 @@ HEADER_HEIGHT = 35
 MAX_AUTO_ROWS = 10
 #: How a true/false cell reads in the readable CSV.
 YES_NO = {True: "yes", False: "no"}
+#: A column's printf format and the decimals it shows: "%.1f%%" one, "%+,d" none; "%g" and "%f" show a
+#: figure as it is.
+PRINTF_DECIMALS = re.compile(r"%[-+0 ,_']*\d*(?:\.(\d+))?([dif])")
 
 
 def humanised(name: str) -> str:
@@ -86,6 +90,19 @@ def column_labels(column_config: Mapping[Any, Any] | None) -> dict[str, str | No
     return labels
 
 
+def column_decimals(column_config: Mapping[Any, Any] | None) -> dict[str, int]:
+    """How many decimals the page shows of each configured number column, read from its printf format;
+    a column shown as it is (no format, "%g", a named format) is absent."""
+    decimals: dict[str, int] = {}
+    for name, config in (column_config or {}).items():
+        type_config = config.get("type_config") if isinstance(config, Mapping) else None
+        shown = type_config.get("format") if isinstance(type_config, Mapping) else None
+        found = PRINTF_DECIMALS.search(shown) if isinstance(shown, str) else None
+        if isinstance(name, str) and found and (found[2] != "f" or found[1]):
+            decimals[name] = int(found[1] or 0) if found[2] == "f" else 0
+    return decimals
+
+
 def _is_true_false(series: pd.Series) -> bool:
     """A column of true/false values (with or without gaps), whatever its dtype says."""
     if pd.api.types.is_bool_dtype(series):
@@ -102,9 +119,11 @@ def readable_frame(
     order: Sequence[str] | None = None,
     *,
     narrowed_to_fit: bool = False,
+    decimals: Mapping[str, int] | None = None,
 ) -> pd.DataFrame:
     """The table as a person reads it in a spreadsheet: the columns the page shows (``order`` when it
-    sets one; none ``labels`` hides), under their on-screen labels, with yes/no for true/false.
+    sets one; none ``labels`` hides), under their on-screen labels, with yes/no for true/false and
+    figures rounded to the ``decimals`` the page shows them with (``column_decimals``).
 
     ``narrowed_to_fit`` says ``order`` leaves columns out only so the table fits the page: then the
     frame's other columns follow the shown ones (still none that ``labels`` hides), so a long column
@@ -121,6 +140,9 @@ def readable_frame(
     for column in shown:
         if _is_true_false(readable[column]):
             readable[column] = readable[column].astype(object).map(YES_NO.get, na_action="ignore")
+        elif column in (decimals or {}) and pd.api.types.is_numeric_dtype(readable[column]):
+            rounded = readable[column].round((decimals or {})[column])
+            readable[column] = rounded.astype("Int64") if not (decimals or {})[column] else rounded
     headers = [labels.get(c) or humanised(c) for c in shown]
     repeated = {h for h in headers if headers.count(h) > 1}
     readable.columns = [f"{h} ({c})" if h in repeated else h for h, c in zip(headers, shown, strict=True)]
@@ -164,7 +186,7 @@ def csv_download(
     ``narrowed_to_fit`` the readable file also has the columns ``column_order`` leaves off the screen
     (see ``readable_frame``); the raw file always has every column.
     """
-    labels = column_labels(column_config)
+    labels, decimals = column_labels(column_config), column_decimals(column_config)
 
     def rows() -> pd.DataFrame:
         return frame() if callable(frame) else frame
@@ -173,7 +195,9 @@ def csv_download(
         st.download_button(
             label,
             data=lambda: safe_csv(
-                readable_frame(rows(), labels, column_order, narrowed_to_fit=narrowed_to_fit)
+                readable_frame(
+                    rows(), labels, column_order, narrowed_to_fit=narrowed_to_fit, decimals=decimals
+                )
             ),
             file_name=csv_file_name(what, subject),
             mime="text/csv",
