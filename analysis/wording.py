@@ -48,6 +48,10 @@ def short_number(value: Any, digits: int = 1, missing: str = NOT_AVAILABLE) -> s
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+#: A table column's format for a change of a count, written as ``signed_whole`` writes it (``+1,200``).
+SIGNED_WHOLE_FORMAT = "%+,d"
+
+
 def signed_whole(value: Any, missing: str = NO_VALUE) -> str:
     """A change as a signed whole number (``+3``, ``-1,200``), no change as ``±0``."""
     if is_missing(value):

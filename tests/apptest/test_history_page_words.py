@@ -11,7 +11,7 @@ import pytest
 
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
-from sandbox.demo_history import tracked_on
+from sandbox.demo_history import lookup_on, tracked_on
 from store import HistoryStore
 from tests.apptest.app_pages import open_page
 from tests.apptest.test_history_page import ACCOUNT, PAGE, TODAY
@@ -26,6 +26,7 @@ def store(own_store: HistoryStore) -> HistoryStore:
         for back in range(DAYS):
             day = TODAY - timedelta(days=back)
             own_store.snapshots.record_tracked(ACCOUNT, tracked_on(DEMO_KEY, site, day), day, "job")
+            own_store.snapshots.record_lookup(ACCOUNT, lookup_on(site, day), day, "job")
     return own_store
 
 
@@ -46,3 +47,11 @@ def test_every_recorded_day_is_labelled_in_words_and_its_tiers_explained(store: 
     labels = {name: config.get(name, {}).get("label") for name in daily.value.columns}
     assert all(label and "_" not in label for label in labels.values()), labels
     assert all(word in config["tier"]["help"] for word in ("boost", "advanced", "ultra"))
+
+
+def test_a_weeks_change_in_traffic_is_written_with_thousands_separators(store: HistoryStore) -> None:
+    at = open_page(PAGE)
+    (weekly,) = [frame for frame in at.dataframe if "traffic_change" in frame.value.columns]
+    config = json.loads(weekly.proto.columns)
+    for column in ("traffic_change", "referring_domains_change"):
+        assert "," in config[column]["type_config"]["format"]  # +1,234, as a change is written in words

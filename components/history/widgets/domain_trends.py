@@ -14,6 +14,7 @@ from analysis.figures import history_evidence as evidence
 from analysis.figures import history_frames as frames
 from analysis.links import DOMAIN_PARAM
 from analysis.text import escape_md
+from analysis.wording import SIGNED_WHOLE_FORMAT
 from client.errors import InvalidInputError
 from components.core.cache import data
 from components.core.cache.connection import Connection
@@ -41,9 +42,9 @@ WEEKLY_COLUMNS = {
     "trust_score": st.column_config.NumberColumn("Trust", format="%d"),
     "trust_score_change": st.column_config.NumberColumn("Trust Δ", format="%+g"),
     "traffic": st.column_config.NumberColumn("Traffic", format="localized"),
-    "traffic_change": st.column_config.NumberColumn("Traffic Δ", format="%+d"),
+    "traffic_change": st.column_config.NumberColumn("Traffic Δ", format=SIGNED_WHOLE_FORMAT),
     "referring_domains": st.column_config.NumberColumn("Referring domains", format="localized"),
-    "referring_domains_change": st.column_config.NumberColumn("Ref. domains Δ", format="%+d"),
+    "referring_domains_change": st.column_config.NumberColumn("Ref. domains Δ", format=SIGNED_WHOLE_FORMAT),
 }
 #: What the table shows: trust is left off so the table fits a 1280 px page (the "Also over time" chart
 #: draws it, and the CSV keeps it).

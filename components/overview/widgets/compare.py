@@ -7,6 +7,7 @@ import streamlit as st
 
 from analysis.overview.charts import compare_chart
 from analysis.overview.frames import compare_frame, compare_order, merged_note, problems_note
+from analysis.wording import SIGNED_WHOLE_FORMAT
 from client.errors import ApiError, InvalidInputError
 from client.inputs import parse_domain_list
 from client.models import Lookup
@@ -39,7 +40,7 @@ COMPARE_COLUMNS = {
     "backlinks": st.column_config.NumberColumn("Backlinks", format="localized"),
     "dr_weekly_change": st.column_config.NumberColumn("DR change this week", format="%+.1f"),
     "true_dr_weekly_change": st.column_config.NumberColumn("TrueDR change this week", format="%+.1f"),
-    "traffic_change": st.column_config.NumberColumn("Traffic change this week", format="%+.0f"),
+    "traffic_change": st.column_config.NumberColumn("Traffic change this week", format=SIGNED_WHOLE_FORMAT),
     "verified": st.column_config.CheckboxColumn("Verified"),
     "error": st.column_config.TextColumn("Problem", width=165),
 }
