@@ -1,16 +1,19 @@
 """The Market page's words in AppTest (Live mode, a temporary SQLite store holding watched keywords'
 top 10s): column labels that are plain text, not Markdown, and a brand group that holds no keyword
-said as such, with the Keyword groups tab still there to set the brand terms, and cards that say since
-when a figure moved."""
+said as such, with the Keyword groups tab still there to set the brand terms, cards that say since when
+a figure moved, and downloads named after the keywords and group they hold."""
 
 from __future__ import annotations
 
 import json
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from components.core.ui import tables
+from components.core.ui.tables import csv_file_name
 from store import HistoryStore
 from tests.apptest.app_pages import open_page, shown_text
 from tests.apptest.test_market_page import MINE, PAGE, TODAY, _keywords_mine_ranks_for, _record
@@ -57,3 +60,20 @@ def test_your_sites_card_says_since_when_its_visibility_changed(store: HistorySt
     at = open_page(PAGE)
     (card,) = [m for m in at.metric if m.label == f"Visibility of {MINE}"]
     assert f"since {FIRST_DAY:%b %d, %Y}" in str(card.proto.delta)
+
+
+def test_a_download_is_named_after_the_keywords_and_group_it_holds(
+    store: HistoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names: list[str] = []
+
+    def named(*args: Any, **kwargs: Any) -> str:
+        names.append(csv_file_name(*args, **kwargs))
+        return names[-1]
+
+    monkeypatch.setattr(tables, "csv_file_name", named)
+    at = open_page(PAGE)
+    at.selectbox(key="market_site").set_value(MINE)
+    at.selectbox(key="market_group").set_value("non-brand").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert names and all(f"_{MINE}-non-brand_" in name for name in names[-2:]), names

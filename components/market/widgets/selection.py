@@ -55,6 +55,8 @@ class MarketView:
     competitors: list[str]
     domains: list[str]
     ctr: tuple[float, ...]
+    #: The site whose watched keywords these are; None for every watched keyword.
+    site: str | None = None
 
     def markers(self, key: str, subjects: list[str]) -> pd.DataFrame | None:
         """The markers of one of the page's charts (under its own switch): notes, Google's updates and
@@ -68,6 +70,11 @@ class MarketView:
             group=self.group,
             extra=keyword_set_markers(self.top10s, self.group),
         )
+
+    @property
+    def file_subject(self) -> str:
+        """What a download's file name says its table holds: whose keywords, and which group."""
+        return f"{self.site or 'all-sites'} {self.group}"
 
     @property
     def lines(self) -> pd.DataFrame:
@@ -208,7 +215,7 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
         whose = "the watched keywords" if site is None else f"the keywords watched for {site}"
         if group in SPLIT and not raw.empty:
             st.info(_split_empty_words(group, escape_md(whose), raw, brands), icon=":material/sell:")
-            return MarketView(source, since, today, top10s, group, figures, mine, competitors, [], ctr)
+            return MarketView(source, since, today, top10s, group, figures, mine, competitors, [], ctr, site)
         whose = whose if group == ALL else f"{whose} in the group “{group}”"
         st.info(
             f"No top 10 is recorded for {escape_md(whose)} "
@@ -217,4 +224,4 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
         )
         return None
     domains = frames.compared_domains(figures, mine, competitors)
-    return MarketView(source, since, today, top10s, group, figures, mine, competitors, domains, ctr)
+    return MarketView(source, since, today, top10s, group, figures, mine, competitors, domains, ctr, site)

@@ -63,7 +63,9 @@ def churn_tab(view: MarketView) -> None:
     counts[2].metric("Keywords that changed", int(churn["keyword"].nunique()), border=True)
     if churn.empty:
         st.caption(f"Every top 10 held the same domains on {before:%b %d} and {after:%b %d}.")
-    table_with_export(churn, what="top10-churn", key="market_churn", column_config=CHURN_CONFIG)
+    table_with_export(
+        churn, what="top10-churn", subject=view.file_subject, key="market_churn", column_config=CHURN_CONFIG
+    )
     st.caption(
         "An entry shows its position and DR on the later day; an exit, on the earlier day. Keywords "
         "without a top 10 on both days are left out."
@@ -97,7 +99,11 @@ def difficulty_tab(view: MarketView) -> None:
     markers = view.markers("market_spread", [keyword])
     st.plotly_chart(data.figure(charts.dr_spread_chart, rows, keyword, markers), key="market_spread_chart")
     table_with_export(
-        _spread_table(spread), what="top10-dr", key="market_spread", column_config=SPREAD_CONFIG
+        _spread_table(spread),
+        what="top10-dr",
+        subject=view.file_subject,
+        key="market_spread",
+        column_config=SPREAD_CONFIG,
     )
     st.caption(
         "From the period's first recorded day to its last. A rising median: the keyword is getting "

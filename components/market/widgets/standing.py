@@ -77,6 +77,7 @@ def visibility_tab(view: MarketView) -> None:
     table_with_export(
         table,
         what="market-standing",
+        subject=view.file_subject,
         key="market_standing",
         column_config=STANDING_CONFIG,
         column_order=order,
@@ -103,5 +104,11 @@ def share_tab(view: MarketView) -> None:
     config = {"day": st.column_config.DateColumn("Day", format="MMM D, YYYY", pinned=True)} | {
         domain: st.column_config.NumberColumn(domain, format=PERCENT) for domain in view.domains
     }
-    table_with_export(by_day, what="share-of-voice", key="market_share_by_day", column_config=config)
+    table_with_export(
+        by_day,
+        what="share-of-voice",
+        subject=view.file_subject,
+        key="market_share_by_day",
+        column_config=config,
+    )
     _formula_caption(view)
