@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import re
 import statistics
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 
 from client.models import KeywordReport, KeywordSnapshot, KeywordUser, SerpResult, Suggestion
@@ -259,6 +259,17 @@ def median_and_min(results: list[SerpResult] | tuple[SerpResult, ...]) -> tuple[
     return float(statistics.median(known)), float(min(known))
 
 
+def fetched_at(keyword: str, *, cached: bool, day: date | None = None) -> datetime:
+    """When the service fetched the top 10 it answers with on ``day``: a live answer that morning (the
+    epoch's hour), a cached one up to half a day before; never later than now, so a live answer of
+    today is fetched at the latest now."""
+    morning = SANDBOX_EPOCH + timedelta(days=days_from_epoch(resolve(day)))
+    earlier = (
+        timedelta(minutes=rng_for("fetched", keyword.casefold()).randint(1, 720)) if cached else timedelta()
+    )
+    return min(morning - earlier, datetime.now(UTC).replace(second=0, microsecond=0))
+
+
 def keyword_report(
     keyword: str, user_domain: str | None, *, cached: bool, day: date | None = None
 ) -> KeywordReport:
@@ -272,7 +283,7 @@ def keyword_report(
         user = KeywordUser(
             domain=user_domain, dr=user_dr, gap=gap, tier=None if gap is None else tier_for(gap)
         )
-    fetched = SANDBOX_EPOCH - timedelta(minutes=rng_for("fetched", keyword.casefold()).randint(1, 720))
+    fetched = fetched_at(keyword, cached=cached, day=day)
     return KeywordReport(
         keyword=keyword,
         cached=cached,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 import statistics
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from client.models import SerpResult
 from sandbox.clock import EPOCH_DAY
@@ -205,3 +205,14 @@ def test_a_report_and_a_tracked_snapshot_of_a_day_share_its_rows_median_and_lowe
     assert keyword_report("cold brew coffee", None, cached=True, day=EPOCH_DAY).results == list(
         serp("cold brew coffee")
     )
+
+
+def test_a_report_is_fetched_on_the_day_it_answers_for_and_never_after_now() -> None:
+    day = EPOCH_DAY + timedelta(days=300)
+    live = keyword_report("web analytics tool", None, cached=False, day=day)
+    cached = keyword_report("web analytics tool", None, cached=True, day=day)
+    assert live.fetched_at is not None and cached.fetched_at is not None
+    assert live.fetched_at.date() == day and cached.fetched_at <= live.fetched_at
+    now = datetime.now(UTC)
+    today = keyword_report("web analytics tool", None, cached=False, day=now.date())
+    assert today.fetched_at is not None and now.date() <= today.fetched_at.date() and today.fetched_at <= now
