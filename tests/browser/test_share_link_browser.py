@@ -3,7 +3,8 @@
 
 - a valid link opens its report (the site and the period, the report document itself) without signing
   in, and nothing else of the app: no sidebar, no navigation, no sign-in page;
-- an expired, a revoked and an altered link say so in one sentence and show no report;
+- an expired, a revoked and an altered link say so in one sentence and show no report, and the browser
+  tab is signed by the team's ``[report] brand``, never by this app;
 - the app itself still asks to sign in: at its start page in a fresh browser, and within the very session
   the link opened, on a move to another page;
 - the opening is in the audit log, by "someone with the link".
@@ -39,6 +40,8 @@ PERIOD = parse_month("2024-12")
 TODAY = date(2025, 1, 6)
 VIEWER = Someone("vic@team.example", "Vic Viewer")
 NAVIGATION = '[data-testid="stSidebarNav"]'
+#: The white label the module's app is given (``[report] brand`` in the secrets of its home folder).
+BRAND = "Acme Digital"
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,9 @@ def shared_app(
     database = f"sqlite:///{folder / 'history.sqlite3'}"
     with HistoryStore.open(database) as store:
         seed_demo_history(store, ACCOUNT, DEMO_KEY, TODAY)
+    home = folder / "home"
+    (home / ".streamlit").mkdir(parents=True)
+    (home / ".streamlit" / "secrets.toml").write_text(f'[report]\nbrand = "{BRAND}"\n', encoding="utf-8")
     with mock_provider([VIEWER]) as provider:
         secrets_file = write_secrets(
             folder / "secrets.toml", provider, SignInSecrets.fresh(), {"viewers": ["@team.example"]}
@@ -69,6 +75,7 @@ def shared_app(
             extra=["--secrets.files", str(secrets_file)],
             log_path=folder / "streamlit.log",
             database_url=database,
+            env={"HOME": str(home)},
         ) as app:
             yield SharedApp(app.url, database, browser)
 
@@ -143,6 +150,7 @@ def test_a_link_that_cannot_open_says_why_and_shows_no_report(
         token = f"{head}.{claims}.{signature[::-1]}"
     _open(visitor, shared_app, token)
     expect(visitor.get_by_text(reason, exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    expect(visitor).to_have_title(f"Shared report — {BRAND}", timeout=TIMEOUT_MS)
     assert visitor.locator("iframe").count() == 0
     assert SITE not in visitor.locator("body").inner_text()
     _nothing_of_the_app(visitor)
