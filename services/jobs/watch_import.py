@@ -81,6 +81,9 @@ def file_text(name: str, stdin: BinaryIO) -> str:
 
 def read_rows(text: str) -> Rows:
     """The file's rows with their line numbers; ``Refused`` when it cannot be read as a watchlist."""
+    # A cell longer than the csv module's own limit (128 KiB) is named by ``_fits`` like any oversized
+    # cell, by its line, rather than stopping the reading: the file itself is at most MAX_IMPORT_BYTES.
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_IMPORT_BYTES))
     reader = csv.DictReader(io.StringIO(text))
     try:
         if reader.fieldnames is None or not {"kind", "subject"} <= {f.strip() for f in reader.fieldnames}:
