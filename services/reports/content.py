@@ -15,6 +15,7 @@ import pandas as pd
 
 from analysis.figures import history_frames as frames
 from analysis.market.standing import compared_domains, complete_lines
+from analysis.shaping import over_period
 from client.inputs import slug_for
 from services.market import keyword_set_words, site_market, team_ctr
 from store.history import HistoryStore
@@ -119,13 +120,10 @@ def _in(frame: pd.DataFrame, period: Period) -> pd.DataFrame:
 def summary_rows(history: pd.DataFrame) -> list[SummaryRow]:
     """Each figure's first and last recorded value in the period (a figure never recorded: both None)."""
     rows = []
-    ordered = frames.with_days(history).sort_values("day", kind="stable") if not history.empty else history
     for metric, label in SUMMARY_METRICS.items():
-        values = (
-            pd.to_numeric(ordered[metric], errors="coerce").dropna() if not ordered.empty else pd.Series()
-        )
-        first = float(values.iloc[0]) if len(values) else None
-        last = float(values.iloc[-1]) if len(values) else None
+        ends = over_period(history, metric) if not history.empty else pd.DataFrame()
+        first = float(ends["first"].iloc[0]) if len(ends) else None
+        last = float(ends["last"].iloc[0]) if len(ends) else None
         rows.append(SummaryRow(label, first, last))
     return rows
 
@@ -164,13 +162,22 @@ def _top_10(rows: pd.DataFrame, day: pd.Timestamp) -> set[str]:
     return set(on_day.loc[on_day["position"] <= frames.TOP_10, "keyword"].astype(str))
 
 
+def with_period_change(summary: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """The keyword summary with its ``change`` over the period (each keyword's first recorded day in it to
+    its last; up the ranking is positive), as the report's summary counts change, in place of the
+    History page's change since the day before."""
+    ends = over_period(rows, "position", "keyword", skip_missing=False).set_index("keyword")
+    rising = -ends["change"].reindex(summary["keyword"].astype(str))
+    return frames.whole_numbers(summary.assign(change=rising.to_numpy()), ["change"])
+
+
 def keyword_section(store: HistoryStore, account: str, site: str, period: Period) -> Keywords:
     slug = slug_for(site)
     rows = _in(store.keyword_history(account, slug, period.start), period)
     if rows.empty:
         empty = frames.empty(("keyword",))
         return Keywords(empty, rows, [], [], [])
-    summary = frames.keyword_summary(rows, store.keyword_best(account, slug))
+    summary = with_period_change(frames.keyword_summary(rows, store.keyword_best(account, slug)), rows)
     shaped = frames.keyword_rows(rows, sorted(set(rows["keyword"].astype(str))))
     days = sorted(shaped["day"].unique())
     first, last = _top_10(shaped, days[0]), _top_10(shaped, days[-1])

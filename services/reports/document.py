@@ -153,7 +153,9 @@ def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
     ]
     words = [
         f"The keywords tracked for {content.site} (the Tracked keywords page); the visibility below "
-        f"measures the keywords watched for it (the Market page)."
+        f"measures the keywords watched for it (the Market page).",
+        f"Change is in places, from each keyword's first recorded day in {content.period.words} to its "
+        f"last (+ is up the ranking), like the summary's.",
     ]
     entered, left = content.keywords.entered_top_10, content.keywords.left_top_10
     words.append(
