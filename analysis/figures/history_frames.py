@@ -204,6 +204,45 @@ def churn(before: pd.DataFrame, after: pd.DataFrame) -> Churn:
     return Churn(tidy(appeared), tidy(disappeared), tidy(new_risky), tidy(lost))
 
 
+@dataclass(frozen=True)
+class LiveChange:
+    """Which referring domains started or stopped linking live between two samples."""
+
+    #: A live link in the later sample and none in the earlier (not in it, or not live): as the later has it.
+    gained: pd.DataFrame
+    #: A live link in the earlier sample and none in the later: as the later has it (lost, say), or as the
+    #: earlier had it with the status ``GONE_FROM_SAMPLE`` when the later sample no longer lists it.
+    lost: pd.DataFrame
+
+
+#: The status of a referring domain the later Trust Map no longer samples.
+GONE_FROM_SAMPLE = "gone from the sample"
+
+
+def live_change(before: pd.DataFrame, after: pd.DataFrame) -> LiveChange:
+    """Referring domains gained and lost between two samples (each a frame of LINK_COLUMNS), judged by
+    their links being live, so every row's status agrees with its side: a gained one is live now, a lost
+    one is not (a domain joining the sample with a lost link is no gain)."""
+    before = before.drop_duplicates("referring_domain").set_index(before["referring_domain"].rename(None))
+    after = after.drop_duplicates("referring_domain").set_index(after["referring_domain"].rename(None))
+    live_before = set(before.index[before["status"].astype(str) == "live"])
+    live_after = set(after.index[after["status"].astype(str) == "live"])
+    gained = after[after.index.isin(live_after - live_before)]
+    stopped = live_before - live_after
+    lost = pd.concat(
+        [
+            after[after.index.isin(stopped)],
+            before[before.index.isin(stopped - set(after.index))].assign(status=GONE_FROM_SAMPLE),
+        ]
+    )
+
+    def tidy(frame: pd.DataFrame) -> pd.DataFrame:
+        out = frame.reset_index(drop=True).sort_values("referring_domain", kind="stable")
+        return out.reset_index(drop=True).loc[:, list(LINK_COLUMNS)]
+
+    return LiveChange(tidy(gained), tidy(lost))
+
+
 def churn_table(result: Churn) -> pd.DataFrame:
     """The churn as one table: a ``change`` column saying what happened, then the link's columns
     (as the later snapshot has them; as the earlier one had them for a domain that disappeared)."""

@@ -17,6 +17,7 @@ from analysis.figures import history_frames as frames
 from analysis.market.standing import compared_domains, complete_lines
 from analysis.shaping import over_period
 from client.inputs import slug_for
+from services.alerts.link_rules import Links, links_by_domain, newly_spam_risky, spam_threshold
 from services.market import keyword_set_words, site_market, team_ctr
 from store.history import HistoryStore
 from store.reports.period import Period
@@ -60,7 +61,8 @@ class SummaryRow:
 
 @dataclass(frozen=True)
 class LinkChurn:
-    """The Trust Map sample's changes between the period's first and last snapshot."""
+    """The Trust Map sample's changes in the period: referring domains gained and lost between its first
+    and last map (by their links being live), and the new spam-risky ones of each of its maps."""
 
     first_day: date | None
     last_day: date | None
@@ -68,6 +70,8 @@ class LinkChurn:
     totals: pd.DataFrame
     gained: pd.DataFrame
     lost: pd.DataFrame
+    #: As the alert rule finds them: each map of the period against the map before it (which may be
+    #: older than the period), on the ``day`` of the map that first showed them in the period.
     new_spam_risky: pd.DataFrame
 
 
@@ -138,23 +142,41 @@ def _strongest(links: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def new_spam_risky(store: HistoryStore, account: str, site: str, period: Period) -> pd.DataFrame:
+    """The referring domains the ``spam_risky_link`` alert rule finds (with the team's threshold) in the
+    period's Trust Maps of ``site``, each map against the one before it: the rows of the map that first
+    showed each in the period, with its ``day``."""
+    days = store.trust_map_days(account, site)
+    earlier = [day for day in days if day < period.start]
+    compared = earlier[-1:] + [day for day in days if period.start <= day <= period.end]
+    spam_at = spam_threshold(store.alert_settings(account))
+    found: list[pd.DataFrame] = []
+    seen: set[str] = set()
+    previous: Links | None = None
+    for day in compared:
+        frame = store.trust_map_links(account, site, day)
+        links = links_by_domain(frame)
+        if previous is not None:
+            names = [name for name in newly_spam_risky(links, previous, spam_at) if name not in seen]
+            seen.update(names)
+            found.append(frame[frame["referring_domain"].isin(names)].assign(day=day))
+        previous = links
+    if not found:
+        return frames.empty((*frames.LINK_COLUMNS, "day"))
+    return pd.concat(found, ignore_index=True)
+
+
 def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> LinkChurn:
     days = [day for day in store.trust_map_days(account, site) if period.start <= day <= period.end]
     totals = _in(store.trust_map_totals(account, site, period.start), period)
+    spam = _strongest(new_spam_risky(store, account, site, period))
     empty = frames.empty(frames.LINK_COLUMNS)
     if len(days) < 2:
-        return LinkChurn(days[0] if days else None, days[-1] if days else None, totals, empty, empty, empty)
+        return LinkChurn(days[0] if days else None, days[-1] if days else None, totals, empty, empty, spam)
     before = store.trust_map_links(account, site, days[0])
     after = store.trust_map_links(account, site, days[-1])
-    result = frames.churn(before, after)
-    return LinkChurn(
-        days[0],
-        days[-1],
-        totals,
-        _strongest(result.appeared),
-        _strongest(result.disappeared),
-        _strongest(result.new_spam_risky),
-    )
+    change = frames.live_change(before, after)
+    return LinkChurn(days[0], days[-1], totals, _strongest(change.gained), _strongest(change.lost), spam)
 
 
 def _top_10(rows: pd.DataFrame, day: pd.Timestamp) -> set[str]:

@@ -115,23 +115,34 @@ def _links(frame: pd.DataFrame) -> list[dict[str, str]]:
             "dr": whole_number(row.dr, NO_VALUE),
             "spam": whole_number(row.spam_score, NO_VALUE),
             "status": "" if pd.isna(row.status) else str(row.status),
+            "day": say_day(row.day) if "day" in frame else "",
         }
         for row in frame.itertuples()
     ]
 
 
 def _churn(content: ReportContent) -> tuple[str, list[dict[str, Any]]]:
+    """The Trust Map section's words and tables: gained and lost when the period has two maps or more,
+    and the new spam-risky domains whenever a map of the period has one before it to compare with."""
     churn = content.churn
+    spam = {
+        "title": "New spam-risky referring domains",
+        "rows": _links(churn.new_spam_risky),
+        "by_day": True,
+    }
     if churn.first_day is None or churn.first_day == churn.last_day:
-        return "", []
+        return "", [spam] if spam["rows"] else []
     said = (
-        f"Between {say_day(churn.first_day)} and {say_day(churn.last_day)} the Trust Map sample gained "
-        f"referring domains such as those below and lost others; new spam-risky domains are listed apart."
+        f"Between {say_day(churn.first_day)} and {say_day(churn.last_day)}, the Trust Map sample gained the "
+        f"referring domains with a live link on {say_day(churn.last_day)} that had none on "
+        f"{say_day(churn.first_day)}, and lost those with a live link then that are lost or gone from the "
+        f"sample now. New spam-risky domains are counted as their alert counts them: each Trust Map "
+        f"against the one before it, on the day it showed them."
     )
     tables = [
-        {"title": "Strongest referring domains gained", "rows": _links(churn.gained)},
-        {"title": "Strongest referring domains lost", "rows": _links(churn.lost)},
-        {"title": "New spam-risky referring domains", "rows": _links(churn.new_spam_risky)},
+        {"title": "Strongest referring domains gained", "rows": _links(churn.gained), "by_day": False},
+        {"title": "Strongest referring domains lost", "rows": _links(churn.lost), "by_day": False},
+        spam,
     ]
     return said, tables
 

@@ -176,3 +176,35 @@ def test_the_keyword_tables_change_is_over_the_reports_period(history: HistorySt
     # The summary's Change is over the same span: the words say from which day to which.
     html = render_html(gather(history, ACCOUNT, SITE, MONTH, ctr=CTR), Branding(), {})
     assert "first recorded day in March 2025 to its last" in html
+
+
+def _links(tables: Tables, title: str) -> dict[str, dict[str, str]]:
+    """A link table's rows by referring domain, each as its header's names -> cells."""
+    header = tables.headers[title]
+    rows = [dict(zip(header, row, strict=True)) for row in tables.tables[title]]
+    return {row["Referring domain"]: row for row in rows}
+
+
+def _statuses(tables: Tables, title: str) -> dict[str, str]:
+    return {name: row["Status"] for name, row in _links(tables, title).items()}
+
+
+def test_gained_and_lost_agree_with_the_statuses_they_print(history: HistoryStore) -> None:
+    tables = report_tables(history)
+    gained = _statuses(tables, "Strongest referring domains gained")
+    lost = _statuses(tables, "Strongest referring domains lost")
+    assert gained == {"joined.io": "live"}  # joined-lost.co joined with a lost link: nothing gained
+    assert lost == {"strong.com": "gone from the sample", "dropped.org": "lost"}
+    assert set(lost.values()).isdisjoint({"live"}) and set(gained.values()) == {"live"}
+
+
+def test_the_new_spam_risky_table_lists_what_the_periods_alerts_say(history: HistoryStore) -> None:
+    content = gather(history, ACCOUNT, SITE, MONTH, ctr=CTR)
+    told = content.alerts[content.alerts["rule"] == "spam_risky_link"]
+    assert set(told["referring_domain"]) == {"early-spam.info", "spammy.biz"}
+    tables = tables_of(render_html(content, Branding(), {}))
+    listed = _links(tables, "New spam-risky referring domains")
+    assert set(listed) == set(told["referring_domain"])
+    assert listed["spammy.biz"]["Status"] == "lost" and listed["early-spam.info"]["Status"] == "live"
+    # Each on the day its alert has.
+    assert listed["early-spam.info"]["Day"] == "1 Mar 2025" and listed["spammy.biz"]["Day"] == "29 Mar 2025"

@@ -167,6 +167,22 @@ def test_a_domain_already_spam_risky_is_not_new_and_same_samples_have_no_churn()
     assert frames.churn_table(result).empty
 
 
+def test_gained_and_lost_links_are_judged_by_being_live_so_each_status_agrees_with_its_side() -> None:
+    before = links(("a.com", "live", 10), ("b.com", "live", 10), ("d.com", "lost", 5), ("f.com", "live", 5))
+    after = links(("a.com", "lost", 10), ("d.com", "live", 5), ("e.com", "live", 8), ("g.com", "lost", 3))
+    after = pd.concat([after, links(("f.com", "live", 5))], ignore_index=True)
+    change = frames.live_change(before, after)
+    assert dict(zip(change.gained["referring_domain"], change.gained["status"], strict=True)) == {
+        "d.com": "live",  # lost before, live again
+        "e.com": "live",  # g.com joined with a lost link: no gain
+    }
+    assert dict(zip(change.lost["referring_domain"], change.lost["status"], strict=True)) == {
+        "a.com": "lost",
+        "b.com": frames.GONE_FROM_SAMPLE,
+    }
+    assert list(change.lost.columns) == list(LINK_COLUMNS)
+
+
 # --- keyword positions -----------------------------------------------------------------------------
 
 
