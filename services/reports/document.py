@@ -163,8 +163,6 @@ def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
         for row in summary.itertuples()
     ]
     words = [
-        f"The keywords tracked for {content.site} (the Tracked keywords page); the visibility below "
-        f"measures the keywords watched for it (the Market page).",
         f"Change is in places, from each keyword's first recorded day in {content.period.words} to its "
         f"last (+ is up the ranking), like the summary's.",
     ]
@@ -174,6 +172,21 @@ def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
     )
     words.append(f"Left the top 10: {', '.join(left)}." if left else "No keyword left the top 10.")
     return rows, words
+
+
+def _keywords_measured(content: ReportContent) -> tuple[str, str]:
+    """What the keyword section and the visibility section each measure, said whether or not anything
+    was recorded: the tracked keywords, then the watched ones (two lists a team keeps apart)."""
+    site = content.site
+    tracked = (
+        f"The keywords tracked for {site} (the Tracked keywords page); the visibility below measures the "
+        f"keywords watched for it (the Market page)."
+    )
+    watched = (
+        f"This section measures {content.visibility.keyword_set or f'the keywords watched for {site}'} "
+        f"(the Market page), not the tracked keywords above."
+    )
+    return tracked, watched
 
 
 def _visibility(content: ReportContent) -> tuple[list[dict[str, str]], str]:
@@ -215,6 +228,7 @@ def render_html(content: ReportContent, branding: Branding, charts: dict[str, Ma
     churn_said, churn_tables = _churn(content)
     keyword_rows, keyword_words = _keywords(content)
     visibility_rows, visibility_said = _visibility(content)
+    keywords_measured, visibility_measures = _keywords_measured(content)
     period = content.period
     return _ENVIRONMENT.get_template(TEMPLATE).render(
         site=content.site,
@@ -245,6 +259,8 @@ def render_html(content: ReportContent, branding: Branding, charts: dict[str, Ma
         churn_tables=churn_tables,
         keywords=keyword_rows,
         keyword_words=keyword_words,
+        keywords_measured=keywords_measured,
+        visibility_measures=visibility_measures,
         visibility=visibility_rows,
         visibility_said=visibility_said,
         alerts=_alerts(content.alerts),

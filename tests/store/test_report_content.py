@@ -10,6 +10,7 @@ that left the sample and came back).
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 from html.parser import HTMLParser
 
@@ -22,7 +23,7 @@ from services.reports.content import gather
 from services.reports.document import render_html
 from store import HistoryStore
 from store.reports.period import parse_month
-from tests.store.samples import ACCOUNT, Link, tracked, trust_map_of
+from tests.store.samples import ACCOUNT, Link, keyword_report, tracked, trust_map_of
 
 SITE = "example.com"
 MONTH = parse_month("2025-03")
@@ -208,3 +209,29 @@ def test_the_new_spam_risky_table_lists_what_the_periods_alerts_say(history: His
     assert listed["spammy.biz"]["Status"] == "lost" and listed["early-spam.info"]["Status"] == "live"
     # Each on the day its alert has.
     assert listed["early-spam.info"]["Day"] == "1 Mar 2025" and listed["spammy.biz"]["Day"] == "29 Mar 2025"
+
+
+def section_texts(html: str) -> dict[str, str]:
+    """Each section's text (tags dropped, spaces squeezed), by its title."""
+    parts = re.split(r"<h2>(.*?)</h2>", html)
+    return {
+        title: " ".join(re.sub(r"<[^>]+>", " ", body).split())
+        for title, body in zip(parts[1::2], parts[2::2], strict=True)
+    }
+
+
+def test_each_section_says_plainly_which_keywords_it_measures(history: HistoryStore) -> None:
+    # example.com: tracked keywords with positions and a watched keyword with top 10s; quiet.org: neither.
+    history.watch(ACCOUNT, "keyword", "crm software", site=SITE)
+    history.seed(
+        ACCOUNT,
+        keyword_reports=[(march(n), keyword_report("crm software", SITE, 4), SITE) for n in (2, 30)],
+        source="job",
+    )
+    history.watch(ACCOUNT, "domain", "quiet.org", origin="own")
+    history.seed(ACCOUNT, trust_maps=[(march(5), trust_map_of("quiet.org", {}))], source="job")
+    for site in (SITE, "quiet.org"):
+        sections = section_texts(render_html(gather(history, ACCOUNT, site, MONTH, ctr=CTR), Branding(), {}))
+        assert f"keywords tracked for {site}" in sections["Keyword positions"], site
+        assert f"keywords watched for {site}" in sections["Visibility and share of voice"], site
+        assert "tracked keywords" in sections["Visibility and share of voice"], site  # not the ones above
