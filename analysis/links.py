@@ -166,7 +166,7 @@ def _day(value: Any) -> date | None:
 
 
 def alert_evidence(alert: Any) -> Evidence | None:
-    """The evidence of an alert row (a ``HistoryStore.alerts`` frame row, a webhook's alert, a
+    """The evidence of an alert row (a ``HistoryStore.alerts.entries`` frame row, a webhook's alert, a
     ``Finding``): what it stored, or for an older row the rule's usual comparison; None without a day."""
     day = _day(getattr(alert, "day", None))
     if day is None:

@@ -11,10 +11,13 @@ Escaping for Markdown is not here: it belongs to the pages (``analysis.text``).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
 import pandas as pd
+
+from client.map_rows import SkippedRow
 
 #: A value the service did not give, in a sentence or a metric on a page.
 NOT_AVAILABLE = "not available"
@@ -84,6 +87,22 @@ def counted(count: int, one: str, many: str | None = None, *, zero_as_no: bool =
     if zero_as_no and not count:
         return f"no {plural(0, one, many)}"
     return f"{count:,} {plural(count, one, many)}"
+
+
+#: How many skipped rows a sentence names one by one (the rest are counted).
+SKIPPED_NAMED = 3
+
+
+def skipped_rows_words(skipped: Sequence[SkippedRow]) -> str:
+    """What a Trust Map left out, in one sentence: "1 referring domain in the answer could not be used:
+    row 4 ("=cmd…"): its name is not a domain name." ("" when nothing was). Names are plain text; a page
+    escapes the sentence as it escapes any text."""
+    if not skipped:
+        return ""
+    named = "; ".join(row.words for row in skipped[:SKIPPED_NAMED])
+    more = len(skipped) - SKIPPED_NAMED
+    rest = f"; and {counted(more, 'other')}" if more > 0 else ""
+    return f"{counted(len(skipped), 'referring domain')} in the answer could not be used: {named}{rest}."
 
 
 # --- days ---------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,19 @@ def open_and_time(page: Any, url: str, ready: str, timeout_ms: int = 60_000) -> 
     page.goto(url, wait_until="commit")
     page.locator(ready).first.wait_for(state="visible", timeout=timeout_ms)
     return time.perf_counter() - started
+
+
+def one_after_another(steps: Iterable[Callable[[], object]], failure: type[Exception]) -> tuple[float, int]:
+    """Wall seconds of running ``steps`` one after the other (the naive baseline), and how many raised
+    ``failure`` (each counted, the next step run all the same)."""
+    failed = 0
+    started = time.perf_counter()
+    for step in steps:
+        try:
+            step()
+        except failure:
+            failed += 1
+    return time.perf_counter() - started, failed
 
 
 @dataclass

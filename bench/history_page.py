@@ -1,7 +1,7 @@
 """History page: what the store costs a warm render, against the same rows served from memory.
 
 Two years of daily history for 50 domains (your site and 49 watched competitors) and 200 tracked
-keywords of your site are recorded into a fresh SQLite store through ``HistoryStore.seed``. The same
+keywords of your site are recorded into a fresh SQLite store through ``HistoryStore.snapshots.seed``. The same
 rows, read back once, make an in-memory source (``rigs.frame_source.FrameSource``), which the
 page reads instead of the store inside ``bench.store_vs_memory.pages_reading``. Each view of the page is
 opened in AppTest twice (one session per source, in Live mode against an in-process sandbox), run once
@@ -22,17 +22,15 @@ import functools
 import math
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
+from datetime import date, timedelta
 
 from streamlit.testing.v1 import AppTest
 
 from bench.harness import Figures
-from bench.store_vs_memory import compare_warm, use_store_and_sandbox
+from bench.store_vs_memory import compare_warm, filled_store
 from client.models import (
     Authority,
     Evidence,
@@ -135,12 +133,14 @@ def fill_store(url: str, today: date) -> FrameSource:
 
     with HistoryStore.open(url) as store:
         for domain in _domains()[1:]:
-            store.watch(ACCOUNT, "domain", domain)
-        store.seed(ACCOUNT, lookups=_lookups(today), trackeds=_tracked(today), source="job")
+            store.watchlist.watch(ACCOUNT, "domain", domain)
+        store.snapshots.seed(ACCOUNT, lookups=_lookups(today), trackeds=_tracked(today), source="job")
         return FrameSource(
-            domains=store.domain_history(ACCOUNT, _domains(), None),
-            keywords=store.keyword_history(ACCOUNT, None, None),
-            watch=[(item.kind, item.subject, item.origin, item.site) for item in store.watchlist(ACCOUNT)],
+            domains=store.queries.domain_history(ACCOUNT, _domains(), None),
+            keywords=store.queries.keyword_history(ACCOUNT, None, None),
+            watch=[
+                (item.kind, item.subject, item.origin, item.site) for item in store.watchlist.entries(ACCOUNT)
+            ],
         )
 
 
@@ -191,24 +191,17 @@ def _read_times(source: HistorySource, repeats: int = 5) -> dict[str, float]:
     return times
 
 
+def _recorded(memory: FrameSource) -> str:
+    return f"{len(memory.domains)} domain-days and {len(memory.keywords)} keyword-days"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reruns", type=int, default=15)
     args = parser.parse_args(argv)
 
-    from sandbox import SandboxServer
-
     figures = Figures()
-    with tempfile.TemporaryDirectory() as folder, SandboxServer(host="127.0.0.1", port=0) as sandbox:
-        url = f"sqlite:///{Path(folder) / 'history.sqlite3'}"
-        use_store_and_sandbox(url, sandbox.base_url)
-        started = time.perf_counter()
-        memory = fill_store(url, datetime.now(UTC).date())
-        print(
-            f"recorded {len(memory.domains)} domain-days and {len(memory.keywords)} keyword-days "
-            f"in {time.perf_counter() - started:.1f} s",
-            flush=True,
-        )
+    with filled_store(fill_store, _recorded) as (url, memory):
         for view in VIEWS:
             session = functools.partial(_session, view)
             compare_warm(figures, view.name, session, memory, reruns=args.reruns, target=TARGET)

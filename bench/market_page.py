@@ -2,14 +2,14 @@
 and what keeping the top 10s costs the daily job in API calls.
 
 One year of daily top 10s for 200 keywords watched for your site (730,000 result rows, among some 400
-domains that come and go) is recorded into a fresh SQLite store through ``HistoryStore.seed``. The same
-rows, read back once, make an in-memory source (``rigs.frame_source.FrameSource``, answering each
-read with the same frame every time, as the store's cached answers are), which the page reads instead of
-the store inside ``bench.store_vs_memory.pages_reading``. Each view is opened in
-AppTest twice (one session per source, Live mode against an in-process sandbox), run once to warm
-every cache, then rerun alternately, store and memory, so both meet the same machine load. The shares
-are computed with pandas group-bys (``analysis.market.figures``), no Python loop per row; the bench also
-prints one computation of a year's figures on its own.
+domains that come and go) is recorded into a fresh SQLite store through ``HistoryStore.snapshots.seed``.
+The same rows, read back once, make an in-memory source (``rigs.frame_source.FrameSource``, answering
+each read with the same frame every time, as the store's cached answers are), which the page reads
+instead of the store inside ``bench.store_vs_memory.pages_reading``. Each view is opened in AppTest twice
+(one session per source, Live mode against an in-process sandbox), run once to warm every cache, then
+rerun alternately, store and memory, so both meet the same machine load. The shares are computed with
+pandas group-bys (``analysis.market.figures``), no Python loop per row; the bench also prints one
+computation of a year's figures on its own.
 
 Targets: each view's median warm render with the store ≤ 1.5 × the same view fed from memory; the
 daily job asks exactly one request per watched keyword (the keyword report it asked before the top 10
@@ -25,7 +25,6 @@ import functools
 import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -34,7 +33,7 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from bench.harness import Figures
-from bench.store_vs_memory import compare_warm, timed, use_store_and_sandbox
+from bench.store_vs_memory import compare_warm, filled_store, timed
 from client.models import KeywordReport, KeywordUser, SerpResult
 from client.settings import key_fingerprint
 from rigs.frame_source import FrameSource
@@ -107,19 +106,21 @@ def fill_store(url: str, today: date) -> FrameSource:
     from store import HistoryStore
 
     with HistoryStore.open(url) as store:
-        store.watch(ACCOUNT, "domain", SITE, origin="own")
+        store.watchlist.watch(ACCOUNT, "domain", SITE, origin="own")
         for competitor in ("rival-001.com", "rival-002.com"):
-            store.watch(ACCOUNT, "domain", competitor)
+            store.watchlist.watch(ACCOUNT, "domain", competitor)
         for k in range(KEYWORDS):
-            store.watch(ACCOUNT, "keyword", f"keyword {k:03d}", site=SITE)
+            store.watchlist.watch(ACCOUNT, "keyword", f"keyword {k:03d}", site=SITE)
             if k % 4 == 0:
-                store.set_keyword_tags(ACCOUNT, f"keyword {k:03d}", ["pricing"])
-        store.seed(ACCOUNT, keyword_reports=_reports(today), source="job")
+                store.groups.set_keyword_tags(ACCOUNT, f"keyword {k:03d}", ["pricing"])
+        store.snapshots.seed(ACCOUNT, keyword_reports=_reports(today), source="job")
         return HeldFrames(
-            serps=store.serp_history(ACCOUNT, None, None),
-            watch=[(item.kind, item.subject, item.origin, item.site) for item in store.watchlist(ACCOUNT)],
-            tags=store.keyword_tags(ACCOUNT),
-            brands=store.brand_terms(ACCOUNT),
+            serps=store.queries.serp_history(ACCOUNT, None, None),
+            watch=[
+                (item.kind, item.subject, item.origin, item.site) for item in store.watchlist.entries(ACCOUNT)
+            ],
+            tags=store.groups.keyword_tags(ACCOUNT),
+            brands=store.groups.brand_terms(ACCOUNT),
         )
 
 
@@ -151,12 +152,12 @@ def _job_calls(figures: Figures) -> None:
 
     with tempfile.TemporaryDirectory() as folder, SandboxServer(host="127.0.0.1", port=0) as sandbox:
         with HistoryStore.open(f"sqlite:///{Path(folder) / 'job.sqlite3'}") as store:
-            store.watch(ACCOUNT, "domain", SITE, origin="own")
+            store.watchlist.watch(ACCOUNT, "domain", SITE, origin="own")
             for keyword in JOB_KEYWORDS:
-                store.watch(ACCOUNT, "keyword", keyword, site=SITE)
+                store.watchlist.watch(ACCOUNT, "keyword", keyword, site=SITE)
             with ApiClient(sandbox.base_url, DEMO_KEY, max_retries=0) as client:
                 SnapshotJob(store, client, ACCOUNT, datetime.now(UTC).date()).run()
-            kept = len(store.serp_history(ACCOUNT))
+            kept = len(store.queries.serp_history(ACCOUNT))
         calls = sum(
             n for (_m, path, _q), n in sandbox.state.request_counts.items() if path == "/api/v1/keywords"
         )
@@ -174,18 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from analysis.market import one_top10_per_keyword, visibility_and_share
-    from sandbox import SandboxServer
 
     figures = Figures()
     _job_calls(figures)
-    with tempfile.TemporaryDirectory() as folder, SandboxServer(host="127.0.0.1", port=0) as sandbox:
-        url = f"sqlite:///{Path(folder) / 'history.sqlite3'}"
-        use_store_and_sandbox(url, sandbox.base_url)
-        started = time.perf_counter()
-        memory = fill_store(url, datetime.now(UTC).date())
-        print(
-            f"recorded {len(memory.serps):,} top-10 rows in {time.perf_counter() - started:.1f} s", flush=True
-        )
+    with filled_store(fill_store, lambda memory: f"{len(memory.serps):,} top-10 rows") as (_url, memory):
         compute = [timed(lambda: visibility_and_share(one_top10_per_keyword(memory.serps))) for _ in range(3)]
         figures.show(
             "visibility and share of voice of a year, computed once", statistics.median(compute), "s"

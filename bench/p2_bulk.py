@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import sys
 import time
+from functools import partial
 
-from bench.harness import Figures
+from bench.harness import Figures, one_after_another
 from client import ApiClient
 from client.bulk import run_bulk
 from client.errors import ApiError
@@ -49,17 +50,9 @@ def _bulk() -> tuple[float, int, int, int]:
 
 def _naive() -> tuple[float, int]:
     """Wall seconds and failures of one request after the other."""
-    failed = 0
     with sandbox_process(latency_ms=LATENCY_MS, rate_limit=RATE_LIMIT, quota=QUOTA) as sandbox:
         with ApiClient(sandbox.base_url, DEMO_KEY) as client:
-            started = time.perf_counter()
-            for domain in DOMAINS:
-                try:
-                    client.dr(domain)
-                except ApiError:
-                    failed += 1
-            wall = time.perf_counter() - started
-    return wall, failed
+            return one_after_another((partial(client.dr, domain) for domain in DOMAINS), ApiError)
 
 
 def main() -> int:

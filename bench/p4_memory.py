@@ -149,23 +149,10 @@ def _round_robin(items: list[str], count: int) -> list[str]:
 
 def _show_curve(figures: Figures, name: str, curve: Curve, low: int, high: int, base: Curve | None) -> None:
     label = "bare" if base is not None else ""
-    figures.show(
-        f"p4_{name}_rss_before", curve.before, "MiB", baseline=base.before if base else None, base=label
-    )
-    figures.show(
-        f"p4_{name}_rss_{low}_sessions",
-        curve.at_low,
-        "MiB",
-        baseline=base.at_low if base else None,
-        base=label,
-    )
-    figures.show(
-        f"p4_{name}_rss_{high}_sessions",
-        curve.at_high,
-        "MiB",
-        baseline=base.at_high if base else None,
-        base=label,
-    )
+    points = (("before", "before"), (f"{low}_sessions", "at_low"), (f"{high}_sessions", "at_high"))
+    for point, field in points:
+        baseline = getattr(base, field) if base else None
+        figures.show(f"p4_{name}_rss_{point}", getattr(curve, field), "MiB", baseline=baseline, base=label)
     figures.show(f"p4_{name}_mib_per_session_{low}_to_{high}", curve.marginal, "MiB")
     figures.show(f"p4_{name}_rss_after", curve.after, "MiB", baseline=curve.before, base="before")
 

@@ -52,7 +52,7 @@ def main() -> int:
     ):
         seed_demo_history(store, account, DEMO_KEY, TODAY)
         evaluate_alerts(store, account, days=60)
-        site = own_sites(store.watchlist(account))[0]
+        site = own_sites(store.watchlist.entries(account))[0]
         cold, size = one_report(store, account, site, shared_renderer())  # starts the process's Chromium
         warm = statistics.median(one_report(store, account, site, shared_renderer())[0] for _ in range(RUNS))
     figures.show("report_pdf_size", size / 1000, "kB")

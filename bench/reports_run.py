@@ -73,18 +73,20 @@ def _sites() -> list[str]:
 def _seed(store: HistoryStore, sites: list[str]) -> None:
     demo = demo_rows(DEMO_KEY, TODAY)
     for kind, subject, origin, site in demo.watches:
-        store.watch(ACCOUNT, kind, subject, origin=origin, site=site)
-    store.seed(ACCOUNT, demo.lookups, demo.trust_maps, demo.trackeds, keyword_reports=demo.keyword_reports)
+        store.watchlist.watch(ACCOUNT, kind, subject, origin=origin, site=site)
+    store.snapshots.seed(
+        ACCOUNT, demo.lookups, demo.trust_maps, demo.trackeds, keyword_reports=demo.keyword_reports
+    )
     days = [TODAY - timedelta(days=back) for back in range(DEMO_DAYS - 1, -1, -1)]
-    extra = [site for site in sites if not store.is_watched(ACCOUNT, "domain", site)]
-    store.seed(
+    extra = [site for site in sites if not store.watchlist.is_watched(ACCOUNT, "domain", site)]
+    store.snapshots.seed(
         ACCOUNT,
         [(day, lookup_on(site, day)) for site in extra for day in days],
         [(day, trust_map_on(site, day)) for site in extra for day in days[::-DEMO_MAP_EVERY_DAYS]],
     )
     for site in sites:
-        store.watch(ACCOUNT, "domain", site, origin="own")
-        store.set_report_schedule(ACCOUNT, site, "seo@client.com", False, "bench")
+        store.watchlist.watch(ACCOUNT, "domain", site, origin="own")
+        store.report_schedules.set_report_schedule(ACCOUNT, site, "seo@client.com", False, "bench")
 
 
 def _fresh_per_report(store: HistoryStore, sites: list[str]) -> float:

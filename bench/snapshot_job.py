@@ -23,9 +23,10 @@ import sys
 import tempfile
 import time
 from datetime import date
+from functools import partial
 from pathlib import Path
 
-from bench.harness import Figures
+from bench.harness import Figures, one_after_another
 from client import ApiClient
 from client.errors import ApiError
 from client.settings import key_fingerprint
@@ -73,7 +74,7 @@ def _warm(base_url: str) -> None:
 def _fresh_store(folder: Path, name: str) -> HistoryStore:
     store = HistoryStore.open(f"sqlite:///{folder / name}")
     for domain in RIVALS:
-        store.watch(ACCOUNT, "domain", domain)
+        store.watchlist.watch(ACCOUNT, "domain", domain)
     return store
 
 
@@ -88,31 +89,29 @@ def _job(folder: Path) -> tuple[float, int, int, int]:
             started = time.perf_counter()
             report = job.run()
             wall = time.perf_counter() - started
-            kept = len(store.domain_history(ACCOUNT, [*OWN_SITES, *RIVALS]))
+            kept = len(store.queries.domain_history(ACCOUNT, [*OWN_SITES, *RIVALS]))
     assert kept == WATCHED, f"{kept} domains recorded, {WATCHED} expected"
     return wall, report.recorded, report.failed, job.pacer.rate_limited_count
 
 
 def _naive(folder: Path) -> tuple[float, int]:
     """Wall seconds and failures of one request after the other, each 429 slept through."""
-    failed = 0
     with sandbox_process(latency_ms=LATENCY_MS, rate_limit=RATE_LIMIT, quota=QUOTA) as sandbox:
         _warm(sandbox.base_url)
         with _fresh_store(folder, "naive.sqlite3") as store, ApiClient(sandbox.base_url, DEMO_KEY) as client:
-            started = time.perf_counter()
-            try:
-                for site in client.sites().sites:
-                    store.watch(ACCOUNT, "domain", site.domain or "", origin="own")
-                for item in store.watchlist(ACCOUNT):
-                    store.record_lookup(ACCOUNT, client.lookup(item.subject), DAY, "job")
-                    store.record_trust_map(ACCOUNT, client.trust_map(item.subject), DAY, "job")
-                    if item.origin == "own":
-                        slug = item.subject.replace(".", "-")
-                        store.record_tracked(ACCOUNT, client.tracked_keywords(slug), DAY, "job")
-            except ApiError:
-                failed += 1
-            wall = time.perf_counter() - started
-    return wall, failed
+            return one_after_another([partial(_record_in_turn, store, client)], ApiError)
+
+
+def _record_in_turn(store: HistoryStore, client: ApiClient) -> None:
+    """The whole watchlist, one request after the other (the first error ends the run)."""
+    for site in client.sites().sites:
+        store.watchlist.watch(ACCOUNT, "domain", site.domain or "", origin="own")
+    for item in store.watchlist.entries(ACCOUNT):
+        store.snapshots.record_lookup(ACCOUNT, client.lookup(item.subject), DAY, "job")
+        store.snapshots.record_trust_map(ACCOUNT, client.trust_map(item.subject), DAY, "job")
+        if item.origin == "own":
+            slug = item.subject.replace(".", "-")
+            store.snapshots.record_tracked(ACCOUNT, client.tracked_keywords(slug), DAY, "job")
 
 
 def main() -> int:

@@ -7,8 +7,11 @@ from __future__ import annotations
 import contextlib
 import os
 import statistics
+import tempfile
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, date, datetime
+from pathlib import Path
 from unittest import mock
 
 from streamlit.testing.v1 import AppTest
@@ -16,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 from bench.harness import Figures
 from components.core.history import store as history
 from components.core.history.source import HistorySource
+from rigs.frame_source import FrameSource
 from rigs.processes import DEMO_KEY
 
 
@@ -25,15 +29,28 @@ def timed(run: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
-def use_store_and_sandbox(database_url: str, sandbox_url: str) -> None:
-    """The app (in this process) keeps history at ``database_url`` and reads the sandbox in Live mode."""
-    os.environ.update(
-        {
-            "DASHBOARD_DATABASE_URL": database_url,
-            "VERIFIEDDR_API_BASE": sandbox_url,
-            "VERIFIEDDR_API_KEY": DEMO_KEY,
-        }
-    )
+@contextlib.contextmanager
+def filled_store(
+    fill: Callable[[str, date], FrameSource], recorded: Callable[[FrameSource], str]
+) -> Iterator[tuple[str, FrameSource]]:
+    """While the block runs, the app (in this process) keeps history in a fresh SQLite store and reads an
+    in-process sandbox in Live mode; ``fill`` records a year up to today in it. Yields the store's URL and
+    the same rows in memory, after printing what was recorded (``recorded``) and how long that took."""
+    from sandbox import SandboxServer
+
+    with tempfile.TemporaryDirectory() as folder, SandboxServer(host="127.0.0.1", port=0) as sandbox:
+        url = f"sqlite:///{Path(folder) / 'history.sqlite3'}"
+        os.environ.update(
+            {
+                "DASHBOARD_DATABASE_URL": url,
+                "VERIFIEDDR_API_BASE": sandbox.base_url,
+                "VERIFIEDDR_API_KEY": DEMO_KEY,
+            }
+        )
+        started = time.perf_counter()
+        memory = fill(url, datetime.now(UTC).date())
+        print(f"recorded {recorded(memory)} in {time.perf_counter() - started:.1f} s", flush=True)
+        yield url, memory
 
 
 @contextlib.contextmanager

@@ -12,8 +12,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
+
+from client.map_rows import SkippedRow, split_rows
 
 #: Known values of enum-like fields. Other values are accepted and displayed as they come.
 VERDICTS = ("real", "suspicious", "shell", "unreachable")
@@ -169,9 +179,28 @@ class ReferringDomain(ApiModel):
 
 
 class TrustMap(ApiModel):
+    """A site's Trust Map. ``domains`` holds the usable rows of the answer, in its order; ``skipped`` names
+    each row that could not be used (``client.map_rows``). ``skipped`` is never part of what the service
+    writes: it is written out only when a row was skipped, so a map read back from a cache keeps it."""
+
     site: MapSite
     total_domains: int | None = None
     domains: list[ReferringDomain] = Field(default_factory=list)
+    skipped: list[SkippedRow] = Field(default_factory=list, exclude_if=lambda rows: not rows)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _usable_rows(cls, data: Any) -> Any:
+        """Each referring domain read on its own: an unusable row is named in ``skipped``, not fatal."""
+        if not isinstance(data, dict) or not isinstance(data.get("domains"), list):
+            return data
+        usable, skipped = split_rows(data["domains"], ReferringDomain.model_validate)
+        earlier = data.get("skipped")
+        return {
+            **data,
+            "domains": usable,
+            "skipped": [*(earlier if isinstance(earlier, list) else []), *skipped],
+        }
 
 
 # --- GET /snippets/:domain -------------------------------------------------------------------

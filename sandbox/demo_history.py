@@ -1,11 +1,11 @@
 """The sandbox's answers on any past day, for seeding an empty history store with demo data.
 
-Pure (no server, no I/O): the same functions the sandbox's routes answer with, called for another
-day, so a seeded history ends exactly where today's live answers begin. ``demo_rows`` is the whole
-seeded history of a key, as the history store's ``watch`` and ``seed`` take it. The subjects are a demo
-key's own sites (with their tracked keywords), a few well-known competitors (listed, with a warm
-Trust Map) and a few keywords the key watches without tracking them (as Keyword research's Watch
-leaves them).
+Pure (no server, no I/O): the same functions the sandbox's routes answer with, called for another day, so
+a seeded history ends exactly where today's live answers begin. ``demo_rows`` is the whole seeded history
+of a key, as the history store's ``watchlist.watch`` and ``snapshots.seed`` take it. The subjects are a
+demo key's own sites (with their tracked keywords), a few well-known competitors (listed, with a warm
+Trust Map) and a few keywords the key watches without tracking them (as Keyword research's Watch leaves
+them).
 """
 
 from __future__ import annotations

@@ -106,15 +106,7 @@ def filters_from_query(params: Mapping[str, str], default_limit: int) -> Discove
 
 
 def _echo(filters: DiscoveryFilters, exchanges_for: str | None = None) -> FindFilters:
-    return FindFilters(
-        category=filters.category,
-        min_true_dr=filters.min_true_dr,
-        min_dr=filters.min_dr,
-        traffic_validated=filters.traffic_validated,
-        include_unverified=filters.include_unverified,
-        limit=filters.limit,
-        exchanges_for=exchanges_for,
-    )
+    return resources.copied(FindFilters, filters, exchanges_for=exchanges_for)
 
 
 def _matches(p: SiteProfile, f: DiscoveryFilters) -> bool:

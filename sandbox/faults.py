@@ -19,18 +19,11 @@ from pydantic import BaseModel
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from client.operations import SCORE_AND_KEYWORD_READS
 from sandbox.problems import ApiProblem, program_gate, quota_used_up, rate_limited
 
 OPERATIONS: tuple[str, ...] = (
-    "dr",
-    "site_check",
-    "lookup",
-    "trust_map",
-    "snippets",
-    "categories",
-    "keyword_report",
-    "keyword_suggestions",
-    "tracked_keywords",
+    *SCORE_AND_KEYWORD_READS,
     "add_tracked_keyword",
     "refresh_tracked_keyword",
     "remove_tracked_keyword",

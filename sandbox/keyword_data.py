@@ -70,6 +70,15 @@ def _tokens(keyword: str) -> tuple[str, ...]:
     return tuple(t for t in _TOKEN.findall(keyword.casefold()) if 2 < len(t) <= 20)
 
 
+def _pick_new(r: random.Random, hardness: float, lift: float, tokens: tuple[str, ...], used: set[str]) -> str:
+    """A domain not in ``used`` (and added to it), rated for a top 10 as hard as ``hardness``, ``lift``
+    places above its bottom (a little noise either way)."""
+    target = 8 + hardness * 75 + lift * 1.5 + r.uniform(-12, 12)
+    domain = _pick_domain(r, target, tokens, used)
+    used.add(domain)
+    return domain
+
+
 def _pick_domain(r: random.Random, target: float, tokens: tuple[str, ...], used: set[str]) -> str:
     """A domain whose epoch (``base_dr``) rating is near the target: who may rank never moves with the day."""
     if target >= 72:
@@ -137,9 +146,7 @@ def serp(keyword: str) -> tuple[SerpResult, ...]:
     for position in range(1, TOP_N + 1):
         domain = owned.get(position)
         if domain is None:
-            target = 8 + hardness * 75 + (TOP_N - position) * 1.5 + r.uniform(-12, 12)
-            domain = _pick_domain(r, target, tokens, used)
-            used.add(domain)
+            domain = _pick_new(r, hardness, TOP_N - position, tokens, used)
         rows.append(_row(keyword, position, domain))
     return tuple(rows)
 
@@ -154,10 +161,7 @@ def challengers(keyword: str) -> tuple[SerpResult, ...]:
     used = {row.domain for row in serp(keyword)} | set(DEMO_SITES)
     rows: list[SerpResult] = []
     for _ in range(r.randint(*CHALLENGERS)):
-        target = 8 + hardness * 75 + r.uniform(0, 6) * 1.5 + r.uniform(-12, 12)
-        domain = _pick_domain(r, target, tokens, used)
-        used.add(domain)
-        rows.append(_row(keyword, TOP_N, domain))
+        rows.append(_row(keyword, TOP_N, _pick_new(r, hardness, r.uniform(0, 6), tokens, used)))
     return tuple(rows)
 
 

@@ -10,6 +10,7 @@ from client.growth_models import MonitorAlert, MonitorBacklinks, MonitoredSite, 
 from client.models import Changes
 from sandbox.data import site_profile
 from sandbox.hashing import rng_for
+from sandbox.resources import copied
 from sandbox.sites import SiteStore, authority_of, record
 
 #: A weekly TrueDR fall of this many points is critical.
@@ -97,11 +98,7 @@ def monitored(domain: str, store: SiteStore, daily: bool) -> MonitoredSite:
                 lost_backlinks=r.randint(0, 6),
             )
         else:
-            changes = Changes(
-                dr_weekly_change=p.dr_weekly_change,
-                true_dr_weekly_change=p.true_dr_weekly_change,
-                traffic_change=p.traffic_change,
-            )
+            changes = copied(Changes, p, "dr_weekly_change true_dr_weekly_change traffic_change")
             links = MonitorBacklinks(
                 new_referring_domains=p.gained_domains,
                 lost_referring_domains=p.lost_domains,

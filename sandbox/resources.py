@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from datetime import date
 from html import escape
+from typing import Any, TypeVar
 from urllib.parse import quote
+
+from pydantic import BaseModel
 
 from client.models import (
     Authority,
@@ -33,6 +36,15 @@ from sandbox.links import referring_domains, top_and_bottom_backlinks
 BADGE_STYLES: tuple[str, ...] = ("default", "dark", "truedr", "compact")
 #: The real service's root, whose public pages and badges the snippets point at.
 PUBLIC_ROOT = DEFAULT_API_BASE
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def copied(model: type[M], source: object, names: str | None = None, **given: Any) -> M:
+    """A ``model`` whose fields named in ``names`` (space-separated; None: every field not ``given``) are
+    ``source``'s attributes of the same name (a site's profile, a site record), the rest ``given``."""
+    taken = names.split() if names is not None else [name for name in model.model_fields if name not in given]
+    return model(**{name: getattr(source, name) for name in taken}, **given)
 
 
 def rating(domain: str, day: date | None = None) -> DomainRating:
@@ -62,32 +74,9 @@ def lookup(domain: str, base_url: str, day: date | None = None) -> Lookup:
         domain=domain,
         slug=slug_of(domain),
         title=p.title,
-        authority=Authority(
-            dr=p.dr,
-            true_dr=p.true_dr,
-            trust_score=p.trust_score,
-            confidence=p.confidence,
-            confidence_score=p.confidence_score,
-            traffic_validated=p.traffic_validated,
-        ),
-        changes=Changes(
-            dr_weekly_change=p.dr_weekly_change,
-            true_dr_weekly_change=p.true_dr_weekly_change,
-            traffic_change=p.traffic_change,
-            dr_monthly_change=p.dr_monthly_change,
-            true_dr_monthly_change=p.true_dr_monthly_change,
-        ),
-        evidence=Evidence(
-            traffic=p.traffic,
-            referring_domains=p.referring_domains,
-            backlinks=p.backlinks,
-            global_rank=p.global_rank,
-            gained_domains=p.gained_domains,
-            lost_domains=p.lost_domains,
-            report_created_at=p.report_created_at,
-            top_backlinks=top,
-            bottom_backlinks=bottom,
-        ),
+        authority=copied(Authority, p),
+        changes=copied(Changes, p),
+        evidence=copied(Evidence, p, top_backlinks=top, bottom_backlinks=bottom),
         verified=p.verified,
         links=public_links(domain, base_url),
         category=p.category,

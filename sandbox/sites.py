@@ -270,13 +270,12 @@ def true_dr_report(domain: str, store: SiteStore) -> TrueDrReport:
                 note="The traffic provider has no value for this site." if missing else None,
             )
         )
-    return TrueDrReport(
+    return resources.copied(
+        TrueDrReport,
+        p,
+        "dr true_dr trust_score confidence",
         domain=domain,
         slug=slug_of(domain),
-        dr=p.dr,
-        true_dr=p.true_dr,
-        trust_score=p.trust_score,
-        confidence=p.confidence,
         breakdown=signals,
         computed_at=SANDBOX_EPOCH,
     )
@@ -284,13 +283,7 @@ def true_dr_report(domain: str, store: SiteStore) -> TrueDrReport:
 
 def authority_of(rec: SiteRecord) -> Authority:
     """The authority block of export and the monitor: the record's own ratings (null while pending)."""
-    return Authority(
-        dr=rec.dr,
-        true_dr=rec.true_dr,
-        trust_score=rec.trust_score,
-        confidence=rec.confidence,
-        traffic_validated=rec.traffic_validated,
-    )
+    return resources.copied(Authority, rec, "dr true_dr trust_score confidence traffic_validated")
 
 
 def export(domain: str, store: SiteStore) -> SiteExport:

@@ -1,4 +1,4 @@
-"""The audit log's columns: the frame ``HistoryStore.audit_events`` hands out, in its fixed order. The
+"""The audit log's columns: the frame ``HistoryStore.audit.events`` hands out, in its fixed order. The
 store reads rows of exactly these columns; the Activity page's frames (``analysis.activity.frames``)
 shape them."""
 

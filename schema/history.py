@@ -3,22 +3,20 @@ store hands out (``store.queries``), in their fixed order. The analysis layer re
 these columns; the store writes rows of them."""
 
 #: Columns that say what was read (compared to tell "unchanged" from "recorded"); the rest is bookkeeping.
+#: A domain's counts among them (whole numbers, some beyond 32 bits).
+DOMAIN_COUNTS = ("traffic", "referring_domains", "backlinks", "gained_domains", "lost_domains", "global_rank")
 DOMAIN_VALUES = (
     "dr",
     "true_dr",
     "trust_score",
     "confidence",
-    "traffic",
-    "referring_domains",
-    "backlinks",
-    "gained_domains",
-    "lost_domains",
-    "global_rank",
+    *DOMAIN_COUNTS,
     "traffic_validated",
     "verified",
 )
 #: A Trust Map snapshot's totals; the digest of its links tells a changed sample from an unchanged one.
-TRUST_MAP_TOTALS = ("total_domains", "sampled", "live", "lost", "spam_risky")
+#: ``skipped``: the answer's rows that could not be used (so not in the sample; unknown, not lost).
+TRUST_MAP_TOTALS = ("total_domains", "sampled", "live", "lost", "spam_risky", "skipped")
 TRUST_MAP_VALUES = (*TRUST_MAP_TOTALS, "links_digest")
 LINK_VALUES = ("dr", "backlinks", "link_type", "status", "spam_score", "importance")
 #: A top-10 result's columns beside its key (account, site, keyword, day, position).

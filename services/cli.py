@@ -238,6 +238,8 @@ def record_snapshot(
         lines.say(f"failed: {failure}")
     for waiting in report.waiting:
         lines.say(f"waiting: {waiting}")
+    for skipped in report.skipped:
+        lines.say(f"skipped: {skipped}")
     lines.out(report.summary)
     return EXIT_OK if report.ok and alerts_ok else EXIT_FAILED
 
@@ -338,13 +340,10 @@ def visibility_command(args: argparse.Namespace) -> int:
             store,
             key_fingerprint(key),
             ctr,
-            site=site,
-            days=args.days,
-            as_of=args.as_of,
+            visibility.Asked(site, args.days, args.as_of, group=" ".join(args.group.split()).lower()),
             as_csv=args.csv,
             out=sys.stdout,
             say=_say,
-            group=" ".join(args.group.split()).lower(),
         )
 
 

@@ -80,5 +80,7 @@ def site_market(
     """Visibility and share of voice of the keywords watched for ``site`` (every watched keyword when
     None) in ``group``, from ``since`` to ``until``, under ``ctr``: what the Market page shows for the
     same choices. UnknownGroup for a group there is not."""
-    serps = store.serp_history(account, site, since=since, until=until)
-    return figures_of(serps, group, store.keyword_tags(account), store.brand_terms(account), ctr, volumes)
+    serps = store.queries.serp_history(account, site, since=since, until=until)
+    return figures_of(
+        serps, group, store.groups.keyword_tags(account), store.groups.brand_terms(account), ctr, volumes
+    )

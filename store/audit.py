@@ -1,7 +1,7 @@
 """The audit log: every write attempt from the app, appended, and read back newest first.
 
-``record_audit`` appends one ``AuditEvent``; ``audit_events`` and ``audit_people`` read them back for
-one account. There is deliberately no method that changes or removes a row once written: the log is
+``AuditLog.record`` appends one ``AuditEvent``; ``events`` and ``people`` read them back for one
+account. There is deliberately no method that changes or removes a row once written: the log is
 only ever appended to. Text is trimmed to the column sizes; the API key is never part of an event
 (the account is the key's fingerprint), and for an exchange proposal ``detail`` is its subject, never
 the message body (the app's write path decides what goes in).
@@ -63,10 +63,10 @@ def _start_of(day: date) -> datetime:
     return datetime.combine(day, time.min, tzinfo=UTC)
 
 
-class AuditMixin(Connected):
-    """The audit reads and writes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
+class AuditLog(Connected):
+    """The audit log (``HistoryStore.audit``): appended to and read, never changed."""
 
-    def record_audit(self, event: AuditEvent) -> None:
+    def record(self, event: AuditEvent) -> None:
         """Append one event (its time in UTC)."""
         if event.outcome not in AUDIT_OUTCOMES:
             raise ValueError(f"an audit outcome is one of {', '.join(AUDIT_OUTCOMES)}")
@@ -87,7 +87,7 @@ class AuditMixin(Connected):
         with self._writing() as conn:
             conn.execute(insert(AUDIT).values(row))
 
-    def audit_events(
+    def events(
         self,
         account: str,
         *,
@@ -123,7 +123,7 @@ class AuditMixin(Connected):
                 frame[name] = frame[name].astype("object")
         return frame
 
-    def audit_people(self, account: str) -> list[str]:
+    def people(self, account: str) -> list[str]:
         """Everyone with an event in the account, in alphabetical order."""
         query = (
             select(AUDIT.c.person)

@@ -175,21 +175,25 @@ def plain_words(url: str, doing: str) -> Iterator[None]:
 
 
 class Connected:
-    """What every part of ``HistoryStore`` stands on: the engine, and the one boundary where a database
-    error becomes ``StoreUnavailable``. Every read opens ``_reading()``, every write ``_writing()`` (a
-    transaction; SQLite: BEGIN IMMEDIATE); nothing else touches a connection, so no method can let a
-    driver's error, with its jargon or a password, reach a page or a job."""
+    """What every repository of ``HistoryStore`` stands on: the engine, and the one boundary where a
+    database error becomes ``StoreUnavailable``. Every read opens ``_reading()``, every write
+    ``_writing()`` (a transaction; SQLite: BEGIN IMMEDIATE); nothing else touches a connection, so no
+    method can let a driver's error, with its jargon or a password, reach a page or a job.
 
-    _engine: Engine
-    _writer: Engine
-    url: str
+    ``engine`` reads, ``writer`` (the same pool, ``write_engine``) writes, and ``url`` names the database
+    in the plain-words reason (its password hidden)."""
+
+    def __init__(self, engine: Engine, writer: Engine, url: str) -> None:
+        self._engine = engine
+        self._writer = writer
+        self._url = url
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
-        with plain_words(self.url, "read"), self._engine.connect() as conn:
+        with plain_words(self._url, "read"), self._engine.connect() as conn:
             yield conn
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
-        with plain_words(self.url, "write to"), self._writer.begin() as conn:
+        with plain_words(self._url, "write to"), self._writer.begin() as conn:
             yield conn

@@ -52,8 +52,8 @@ def clean_terms(terms: Iterable[str]) -> tuple[str, ...]:
     return tuple(cleaned)
 
 
-class GroupsMixin(Connected):
-    """The groups of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
+class KeywordGroups(Connected):
+    """Keyword tags and brand terms (``HistoryStore.groups``)."""
 
     def keyword_tags(self, account: str) -> dict[str, tuple[str, ...]]:
         """Each tagged keyword's tags, in alphabetical order."""

@@ -1,14 +1,18 @@
 """``HistoryStore``: one history database, opened (and migrated) once, shared by threads.
 
-It joins the watchlist (``store.watchlist``), the writes (``store.recording``), the reads
-(``store.queries``), the append-only audit log (``store.audit``), the alerts (``store.alerts.state``),
-the reports' comments, schedules, share links and spreadsheet feeds (``store.reports``) over one
-SQLAlchemy engine.
+It is a composition of one repository per area, each an attribute with a plain name, all over one
+SQLAlchemy engine: ``watchlist`` (``store.watchlist``), ``snapshots`` (the writes, ``store.recording``),
+``queries`` (the reads, ``store.queries``), ``audit`` (the append-only audit log, ``store.audit``),
+``alerts`` (``store.alerts.state``), ``groups`` (keyword tags and brand terms, ``store.groups``),
+``notes`` (``store.notes``), and the reports' ``report_comments``, ``report_links``, ``feeds`` and
+``report_schedules`` (``store.reports``). Callers name the area: ``store.watchlist.watch(...)``,
+``store.queries.domain_history(...)``. A repository that needs another is given it when it is made
+(the report links write to the audit log); none reaches another through the store.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
 newest schema. Every failure to reach or use the database, at open and later, is a
 ``StoreUnavailable`` whose reason is plain words without password: at open here, later at the one
-boundary every part stands on (``store.engine.Connected``: each read and write opens its connection
-there).
+boundary every repository stands on (``store.engine.Connected``: each read and write opens its
+connection there).
 """
 
 from __future__ import annotations
@@ -17,43 +21,54 @@ from typing import Self
 
 from sqlalchemy import Engine
 
-from store.alerts.state import AlertsMixin
-from store.audit import AuditMixin
+from store.alerts.state import Alerts
+from store.audit import AuditLog
 from store.config import display_url, parse_url
 from store.engine import DATABASE_ERRORS, StoreUnavailable, make_engine, unavailable, write_engine
-from store.groups import GroupsMixin
+from store.groups import KeywordGroups
 from store.migrations import SchemaUnknown, upgrade
-from store.notes import NotesMixin
-from store.queries import QueriesMixin
-from store.recording import RecordingMixin
-from store.reports.comments import CommentsMixin
-from store.reports.feed_records import FeedsMixin
-from store.reports.links import LinksMixin
-from store.reports.schedules import ReportScheduleMixin
-from store.watchlist import WatchlistMixin
+from store.notes import ChartNotes
+from store.queries import Queries
+from store.recording import Snapshots
+from store.reports.comments import ReportComments
+from store.reports.feed_records import Feeds
+from store.reports.links import ReportLinks
+from store.reports.schedules import ReportSchedules
+from store.watchlist import Watchlist
 
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
 
 
-class HistoryStore(
-    WatchlistMixin,
-    RecordingMixin,
-    QueriesMixin,
-    AuditMixin,
-    AlertsMixin,
-    GroupsMixin,
-    NotesMixin,
-    CommentsMixin,
-    LinksMixin,
-    FeedsMixin,
-    ReportScheduleMixin,
-):
-    """The history of every account in one database; each method takes the account it serves."""
+class HistoryStore:
+    """The history of every account in one database, by area; each method takes the account it serves."""
+
+    watchlist: Watchlist
+    snapshots: Snapshots
+    queries: Queries
+    audit: AuditLog
+    alerts: Alerts
+    groups: KeywordGroups
+    notes: ChartNotes
+    report_comments: ReportComments
+    report_links: ReportLinks
+    feeds: Feeds
+    report_schedules: ReportSchedules
 
     def __init__(self, engine: Engine, url: str) -> None:
         self._engine = engine
-        self._writer = write_engine(engine)
         self.url = url
+        on = (engine, write_engine(engine), url)
+        self.watchlist = Watchlist(*on)
+        self.snapshots = Snapshots(*on)
+        self.queries = Queries(*on)
+        self.audit = AuditLog(*on)
+        self.alerts = Alerts(*on)
+        self.groups = KeywordGroups(*on)
+        self.notes = ChartNotes(*on)
+        self.report_comments = ReportComments(*on)
+        self.report_links = ReportLinks(*on, audit=self.audit)
+        self.feeds = Feeds(*on)
+        self.report_schedules = ReportSchedules(*on)
 
     @classmethod
     def open(cls, url: str) -> Self:

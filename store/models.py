@@ -114,6 +114,8 @@ class TrustMapSnapshotRow(Base):
     live: Mapped[int] = mapped_column(Integer)
     lost: Mapped[int] = mapped_column(Integer)
     spam_risky: Mapped[int] = mapped_column(Integer)
+    #: Rows of the answer that could not be used (not in the links): unknown that day, never lost.
+    skipped: Mapped[int] = mapped_column(Integer, server_default="0")
     links_digest: Mapped[str] = mapped_column(String(64))
     source: Mapped[str] = mapped_column(String(SHORT_LEN))
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

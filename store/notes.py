@@ -65,8 +65,8 @@ class Note:
         return Note(self.day, text, subject, group, self.kind, self.end_day, link)
 
 
-class NotesMixin(Connected):
-    """The notes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
+class ChartNotes(Connected):
+    """Editors' notes on the charts (``HistoryStore.notes``)."""
 
     def add_note(self, account: str, note: Note, person: str) -> int:
         """Keep ``note`` for the account, written by ``person``; its id. BadNote when it cannot be kept."""
@@ -94,7 +94,7 @@ class NotesMixin(Connected):
             )
         return bool(removed.rowcount)
 
-    def notes(self, account: str, since: date | None = None, until: date | None = None) -> pd.DataFrame:
+    def entries(self, account: str, since: date | None = None, until: date | None = None) -> pd.DataFrame:
         """The account's notes whose days meet the period (both ends included), by day."""
         query = select(*(NOTES.c[name] for name in NOTE_COLUMNS)).where(
             NOTES.c.account == check_account(account)

@@ -16,10 +16,12 @@ from sqlalchemy import Select, and_, func, select
 
 from schema.history import (
     DOMAIN_COLUMNS,
+    DOMAIN_COUNTS,
     KEYWORD_BEST_COLUMNS,
     KEYWORD_COLUMNS,
     LINK_COLUMNS,
     SERP_COLUMNS,
+    TRUST_MAP_TOTALS,
     TRUST_TOTAL_COLUMNS,
 )
 from store.engine import Connected
@@ -38,17 +40,8 @@ INTEGER_COLUMNS = frozenset(
         "dr",
         "true_dr",
         "trust_score",
-        "traffic",
-        "referring_domains",
-        "backlinks",
-        "gained_domains",
-        "lost_domains",
-        "global_rank",
-        "total_domains",
-        "sampled",
-        "live",
-        "lost",
-        "spam_risky",
+        *DOMAIN_COUNTS,
+        *TRUST_MAP_TOTALS,
         "position",
         "previous_position",
         "user_dr",
@@ -85,8 +78,8 @@ def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
     return frame
 
 
-class QueriesMixin(Connected):
-    """The reads of ``HistoryStore`` (over ``_engine``)."""
+class Queries(Connected):
+    """The recorded history read back as frames (``HistoryStore.queries``)."""
 
     def _rows(self, query: Select[Any]) -> list[Any]:
         with self._reading() as conn:

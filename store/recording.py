@@ -132,8 +132,9 @@ def _chunks(rows: list[dict[str, Any]]) -> Iterable[list[dict[str, Any]]]:
         yield rows[start : start + CHUNK_ROWS]
 
 
-class RecordingMixin(Connected):
-    """The writes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
+class Snapshots(Connected):
+    """The daily snapshots as they are recorded (``HistoryStore.snapshots``; read back through
+    ``HistoryStore.queries``)."""
 
     def _stamp(self, account: str, day: date, source: str) -> dict[str, Any]:
         _check(account, day, source)

@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from client.map_rows import plain_domain
 from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
 from schema.history import (
     LINK_VALUES,
@@ -31,15 +32,8 @@ def subject_name(value: str) -> str:
 
 class Unusable(Exception):
     """An answer that says nothing true enough to keep (a keyword report without a top 10, a Trust Map
-    whose referring domains are not domain names): recording it would invent a "not ranking" or a lost
-    link. The message says why, in plain words."""
-
-
-def plain_domain(value: str) -> bool:
-    """Whether ``value`` reads as a domain name (letters, digits, dots and hyphens, with a dot): not markup
-    or a sentence a garbled answer put where a domain belongs."""
-    name = subject_name(value)
-    return "." in name and all(ch.isalnum() or ch in ".-" for ch in name)
+    none of whose referring domains could be used): recording it would invent a "not ranking" or lost
+    links. The message says why, in plain words."""
 
 
 def short_word(value: str | None, length: int = 32) -> str | None:
@@ -78,16 +72,24 @@ def _is_spam_risky(score: float | None) -> bool:
     return score is not None and score >= SPAM_RISKY_SCORE
 
 
-def trust_map_links(trust_map: TrustMap) -> list[dict[str, Any]]:
-    """The sampled referring domains, each once, in the service's order; ``Unusable`` when some are not
-    domain names (a partial sample would read as links lost)."""
+def skipped_rows(trust_map: TrustMap) -> int:
+    """How many of the answer's rows could not be used: those the client named as skipped, and any row
+    whose name is not a domain name (a map changed after it was read)."""
     garbled = sum(1 for member in trust_map.domains if not plain_domain(member.domain))
-    if garbled:
-        raise Unusable(f"{garbled} of its {len(trust_map.domains)} referring domains are not domain names")
+    return len(trust_map.skipped) + garbled
+
+
+def trust_map_links(trust_map: TrustMap) -> list[dict[str, Any]]:
+    """The usable referring domains, each once, in the service's order (a skipped row is left out, and
+    counted by ``skipped_rows``); ``Unusable`` when the answer had rows and none could be used."""
+    usable = [member for member in trust_map.domains if plain_domain(member.domain)]
+    skipped = skipped_rows(trust_map)
+    if skipped and not usable:
+        raise Unusable(f"none of its {skipped} referring domains could be used")
     links: dict[str, dict[str, Any]] = {}
-    for member in trust_map.domains:
+    for member in usable:
         name = subject_name(member.domain)
-        if not name or name in links:
+        if name in links:
             continue
         links[name] = {
             "referring_domain": name,
@@ -121,6 +123,7 @@ def trust_map_values(
         "live": sum(1 for link in links if link["status"] == "live"),
         "lost": sum(1 for link in links if link["status"] == "lost"),
         "spam_risky": sum(1 for link in links if _is_spam_risky(link["spam_score"])),
+        "skipped": skipped_rows(trust_map),
         "links_digest": links_digest(links),
     }
 

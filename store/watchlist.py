@@ -113,10 +113,10 @@ def as_utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-class WatchlistMixin(Connected):
-    """Watchlist reads and writes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
+class Watchlist(Connected):
+    """The watchlist of every account (``HistoryStore.watchlist``)."""
 
-    def watchlist(self, account: str) -> list[WatchItem]:
+    def entries(self, account: str) -> list[WatchItem]:
         """Every watched subject of the account: its own sites first, then by subject."""
         query = select(WATCH.c.kind, WATCH.c.subject, WATCH.c.origin, WATCH.c.added_at, WATCH.c.site).where(
             WATCH.c.account == check_account(account)

@@ -28,7 +28,7 @@ def _page() -> None:
     if frame.empty:
         empty_state(everyone)
         return
-    people = store.audit_people(conn.fingerprint) if everyone else [person.email]
+    people = store.audit.people(conn.fingerprint) if everyone else [person.email]
     shown = filters(frame, people, everyone=everyone)
     activity_table(shown, len(frame), everyone=everyone)
 

@@ -31,7 +31,6 @@ page_header(
 domain, view = read_chosen_site(
     conn,
     data.ai_visibility,
-    none_chosen="Choose one of your sites.",
     icon=":material/smart_toy:",
     not_found="AI visibility is tracked for your own sites only; submit a site on the My sites page.",
 )

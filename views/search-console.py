@@ -24,7 +24,6 @@ page_header(
 )
 domain = chosen_site(
     conn,
-    none_chosen="Choose one of your sites.",
     icon=":material/query_stats:",
     help_text="One of your sites with a connected Search Console property.",
 )

@@ -27,7 +27,6 @@ page_header(
 domain, site = read_chosen_site(
     conn,
     data.site,
-    none_chosen="Choose one of your sites.",
     icon=":material/dashboard:",
     not_found="Details are shown for your own sites only; submit a site on the My sites page.",
 )

@@ -1,4 +1,4 @@
-"""Pure: the audit log's rows (``HistoryStore.audit_events``) → what the Activity page shows and filters.
+"""Pure: the audit log's rows (``HistoryStore.audit.events``) → what the Activity page shows and filters.
 
 The store keeps each write attempt under the client's operation name (``add_tracked_keyword``) and an
 outcome code (``refused_by_role``); people read "Add tracked keyword" and "Refused: editors only".

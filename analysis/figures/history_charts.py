@@ -7,6 +7,8 @@ domains share a chart, one colour per domain so a domain reads the same in every
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -110,6 +112,22 @@ def _mark_moves(
     )
 
 
+def _domain_line(
+    fig: go.Figure, frame: pd.DataFrame, domain: str, metric: str, colour: str, hover: str, **place: Any
+) -> None:
+    """``domain``'s ``metric`` over the days, a line in its colour (``place``: its panel, its legend)."""
+    rows = frame[frame["domain"] == domain]
+    fig.add_scatter(
+        x=_days(rows),
+        y=_values(rows[metric]),
+        mode="lines",
+        name=domain,
+        line={"color": colour, "width": 2},
+        hovertemplate=hover,
+        **place,
+    )
+
+
 def ratings_trend_chart(
     history: pd.DataFrame,
     moves: pd.DataFrame,
@@ -147,16 +165,15 @@ def ratings_trend_chart(
         fig = make_subplots(rows=1, cols=2, shared_yaxes=True, subplot_titles=("DR", "TrueDR"))
         for col, metric in enumerate(RATINGS, start=1):
             for domain in domains:
-                rows = frame[frame["domain"] == domain]
-                fig.add_scatter(
-                    x=_days(rows),
-                    y=_values(rows[metric]),
-                    mode="lines",
-                    name=domain,
+                _domain_line(
+                    fig,
+                    frame,
+                    domain,
+                    metric,
+                    colours[domain],
+                    f"%{{fullData.name}} {label_of[metric]} %{{y}} on {DAY}<extra></extra>",
                     legendgroup=domain,
                     showlegend=col == 1,
-                    line={"color": colours[domain], "width": 2},
-                    hovertemplate=f"%{{fullData.name}} {label_of[metric]} %{{y}} on {DAY}<extra></extra>",
                     row=1,
                     col=col,
                 )
@@ -194,15 +211,8 @@ def metric_trend_chart(
     colours = domain_colours(domains)
     fig = go.Figure()
     for domain in domains:
-        rows = frame[frame["domain"] == domain]
-        fig.add_scatter(
-            x=_days(rows),
-            y=_values(rows[metric]),
-            mode="lines",
-            name=domain,
-            line={"color": colours[domain], "width": 2},
-            hovertemplate=f"%{{fullData.name}} {label} %{{y:,}} on %{{x|%b %d, %Y}}<extra></extra>",
-        )
+        hover = f"%{{fullData.name}} {label} %{{y:,}} on %{{x|%b %d, %Y}}<extra></extra>"
+        _domain_line(fig, frame, domain, metric, colours[domain], hover)
     axis: dict[str, object] = {"title": label, "rangemode": "tozero"}
     if metric == "trust_score":
         axis["range"] = RATING_RANGE

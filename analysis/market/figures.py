@@ -1,6 +1,6 @@
 """Visibility, share of voice, churn and DR spread of the watched keywords' top 10s (vectorised pandas).
 
-Input: ``HistoryStore.serp_history`` frames (site, keyword, day, position, domain, dr). A keyword
+Input: ``HistoryStore.queries.serp_history`` frames (site, keyword, day, position, domain, dr). A keyword
 watched for several sites has the same top 10 under each; ``one_top10_per_keyword`` keeps one, so a
 keyword counts once however many sites watch it.
 

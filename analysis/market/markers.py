@@ -53,7 +53,7 @@ def _short(text: str) -> str:
 
 
 def note_markers(notes: pd.DataFrame) -> pd.DataFrame:
-    """``HistoryStore.notes`` rows as markers."""
+    """``HistoryStore.notes.entries`` rows as markers."""
     if notes.empty:
         return pd.DataFrame(columns=list(MARKER_COLUMNS))
     return pd.DataFrame(
@@ -97,8 +97,8 @@ def keyword_set_markers(top10s: pd.DataFrame, group: str) -> pd.DataFrame:
 
 
 def every_marker(notes: pd.DataFrame, *extra: pd.DataFrame | None) -> pd.DataFrame:
-    """Editors' notes (``HistoryStore.notes`` rows), Google's shipped updates and ``extra`` markers, as
-    one markers frame."""
+    """Editors' notes (``HistoryStore.notes.entries`` rows), Google's shipped updates and ``extra``
+    markers, as one markers frame."""
     frames = [frame for frame in (note_markers(notes), google_updates(), *extra) if frame is not None]
     return pd.concat([frame for frame in frames if not frame.empty] or frames[:1], ignore_index=True)
 

@@ -44,6 +44,21 @@ def search_volumes(keyword_rows: pd.DataFrame) -> dict[str, float]:
     return volumes
 
 
+def watched_competitors(watched: Iterable[tuple[str, ...]], own: Iterable[str] = ()) -> list[str]:
+    """The competitors a market view compares: every watched domain that is not one of your sites.
+
+    ``watched`` is the watchlist as (kind, subject, origin, …) rows; a domain watched with origin "own"
+    is one of your sites, and so is any domain in ``own`` (the sites the service lists for the key, which
+    the Market page knows before the watchlist does). The Market page and the report both ask here, so
+    the lines a client's PDF draws are the lines the screen draws.
+    """
+    rows = [tuple(row[:3]) for row in watched]
+    yours = {*own, *(subject for kind, subject, origin in rows if kind == "domain" and origin == "own")}
+    return list(
+        dict.fromkeys(subject for kind, subject, _ in rows if kind == "domain" and subject not in yours)
+    )
+
+
 def days_of(figures: pd.DataFrame) -> list[pd.Timestamp]:
     return sorted(pd.to_datetime(figures["day"]).unique())
 

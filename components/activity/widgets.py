@@ -77,7 +77,7 @@ def whose_rows(person: Person, everyone: bool) -> None:
 
 def read_rows(store: HistoryStore, account: str, person: Person, everyone: bool) -> pd.DataFrame:
     """The rows this person may see, in plain words (an editor's or viewer's own only)."""
-    rows = store.audit_events(account, person=None if everyone else person.email, limit=ROW_LIMIT)
+    rows = store.audit.events(account, person=None if everyone else person.email, limit=ROW_LIMIT)
     return activity_frame(rows)
 
 

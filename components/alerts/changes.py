@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import streamlit as st
 
@@ -22,13 +22,17 @@ from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import alerts
 from components.core.history import store as history
+from components.core.ui.errors import callout
 from components.core.writes.writes import audited_store_write
 from store.alerts import EvaluationReport
 
-T = TypeVar("T")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: Where a change leaves its message for the next run to show: (kind, words).
 FLASH = "_alerts_flash"
+#: How each kind of message is shown (any other kind is an error).
+FLASH_LEVEL = {"ok": "success", "refused": "warning"}
 
 
 def flash(kind: str, words: str) -> None:
@@ -42,34 +46,31 @@ def show_flash() -> None:
     if said is None:
         return
     kind, words = said
-    if kind == "ok":
-        st.success(words, icon=":material/check_circle:")
-    elif kind == "refused":
-        st.warning(words, icon=":material/lock:")
-    else:
-        st.error(words, icon=":material/error:")
+    refused = kind == "refused"
+    callout(FLASH_LEVEL.get(kind, "error"), words, icon=":material/lock:" if refused else None)
 
 
-def change(
-    conn: Connection,
-    operation: str,
-    target: str,
-    action: Callable[[], T],
-    *,
-    changed: Callable[[T], bool] | None = None,
-    detail: str | None = None,
-) -> tuple[bool, T | None]:
-    """``action`` through the role check and the audit log: (True, its result), or (False, None) after
-    the refusal or the failure was flashed. ``changed`` and ``detail`` as in ``audited_store_write``."""
-    try:
-        result = audited_store_write(conn, operation, target, action, changed=changed, detail=detail)
-    except Exception as exc:  # audited as failed; said in words, never a traceback
-        flash("error", f"That did not work: {getattr(exc, 'reason', None) or exc}.")
-        return False, None
-    if result is None:
-        flash("refused", access.write_permission()[1] or access.EDITORS_ONLY)
-        return False, None
-    return True, result
+def _flashed(write: Callable[P, R]) -> Callable[P, tuple[bool, R | None]]:
+    """``write`` (taking the same arguments) whose refusal or failure is flashed: (True, its result), or
+    (False, None) once the refusal or the failure was flashed for the next run."""
+
+    def flashing(*args: P.args, **kwargs: P.kwargs) -> tuple[bool, R | None]:
+        try:
+            result = write(*args, **kwargs)
+        except Exception as exc:  # audited as failed; said in words, never a traceback
+            flash("error", f"That did not work: {getattr(exc, 'reason', None) or exc}.")
+            return False, None
+        if result is None:
+            flash("refused", access.write_permission()[1] or access.EDITORS_ONLY)
+            return False, None
+        return True, result
+
+    return flashing
+
+
+#: ``action`` through the role check and the audit log (``audited_store_write``, with its arguments): (True,
+#: its result), or (False, None) after the refusal or the failure was flashed.
+change = _flashed(audited_store_write)
 
 
 def _found_something_new(report: EvaluationReport) -> bool:
@@ -114,7 +115,7 @@ def acknowledge(conn: Connection, alert_id: int, about: str, title: str | None =
         "acknowledge_alert",
         about,
         title,
-        lambda: store.acknowledge_alert(conn.fingerprint, alert_id, person),
+        lambda: store.alerts.acknowledge_alert(conn.fingerprint, alert_id, person),
     )
     if done and changed:
         flash("ok", "Acknowledged: it is on the Acknowledged tab now.")
@@ -130,7 +131,7 @@ def reopen(conn: Connection, alert_id: int, about: str, title: str | None = None
         flash("error", f"{history.UNAVAILABLE}: nothing was changed.")
         return
     done, changed = _alert_change(
-        conn, "reopen_alert", about, title, lambda: store.reopen_alert(conn.fingerprint, alert_id)
+        conn, "reopen_alert", about, title, lambda: store.alerts.reopen_alert(conn.fingerprint, alert_id)
     )
     if done and changed:
         flash("ok", "Reopened: it is on the Open tab again.")

@@ -1,4 +1,4 @@
-"""Pure: the store's alerts (``HistoryStore.alerts``) and rule settings → what the Alerts page shows.
+"""Pure: the store's alerts (``HistoryStore.alerts.entries``) and rule settings → what the Alerts page shows.
 
 An alert row names its rule by id (``authority_drop``) and its evidence as two stored strings; people
 read "DR or TrueDR dropped" and "45 → 41". A rule setting is a threshold and a switch; people read

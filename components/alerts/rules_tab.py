@@ -95,7 +95,7 @@ def _save_rules(conn: Connection) -> None:
     if store is None:
         flash("error", f"{history.UNAVAILABLE}: nothing was changed.")
         return
-    rows = rule_rows(store.alert_settings(conn.fingerprint))
+    rows = rule_rows(store.alerts.alert_settings(conn.fingerprint))
     for row in rows:  # the switches as now set win, whatever order this run's callbacks came in
         if _on_key(row.rule) in st.session_state:
             _remember(row)
@@ -117,7 +117,7 @@ def _save_rules(conn: Connection) -> None:
             "change_alert_rule",
             f"{row.name}: {words}",
             partial(
-                store.set_alert_setting,
+                store.alerts.set_alert_setting,
                 conn.fingerprint,
                 setting.rule,
                 threshold=setting.threshold,
@@ -181,7 +181,7 @@ def _unsaved_note(rows: list[RuleRow], unsaved: list[RuleSetting]) -> None:
 
 
 def rules_tab(conn: Connection, store: HistoryStore) -> None:
-    rows = rule_rows(store.alert_settings(conn.fingerprint))
+    rows = rule_rows(store.alerts.alert_settings(conn.fingerprint))
     allowed, reason = access.write_permission()
     st.caption("Which rules make alerts for this account, and from what size of change.")
     access.read_only_note(reason)

@@ -10,6 +10,7 @@ controls are drawn disabled for people who may only read, each saying why. The R
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -49,6 +50,22 @@ SHOWN_KEY = "_alerts_cards_shown"
 ACKNOWLEDGED_SHOWN_KEY = "_alerts_acknowledged_cards_shown"
 ACKNOWLEDGE_HELP = "Mark as seen: it moves to the Acknowledged tab, kept for history (and can be reopened)."
 REOPEN_HELP = "Put it back among the open alerts, to look at again. The team's webhook does not get it twice."
+
+
+@dataclass(frozen=True)
+class CardChange:
+    """A card's button that changes its alert: the label, its key (before the alert's id), its icon, its
+    help (when the person may change it) and the change, run in the button's callback."""
+
+    label: str
+    key: str
+    icon: str
+    help: str
+    change: Callable[[Connection, int, str, str], None]
+
+
+ACKNOWLEDGE = CardChange("Acknowledge", "alert_ack", ":material/done:", ACKNOWLEDGE_HELP, acknowledge)
+REOPEN = CardChange("Reopen", "alert_reopen", ":material/undo:", REOPEN_HELP, reopen)
 RULES_FILTER_KEY = "alerts_rules_filter"
 SUBJECTS_FILTER_KEY = "alerts_subjects_filter"
 #: The acknowledged alerts the page reads at most (newest first).
@@ -108,6 +125,19 @@ def check_now_row(conn: Connection, *, is_demo: bool) -> None:
 # --- open alerts ---------------------------------------------------------------------------------
 
 
+def _change_button(button: CardChange, conn: Connection, row: Any, allowed: bool, reason: str | None) -> None:
+    """``button`` on the card of ``row``; greyed, with the ``reason`` as its help, when not ``allowed``."""
+    st.button(
+        button.label,
+        key=f"{button.key}_{row.id}",
+        icon=button.icon,
+        disabled=not allowed,
+        help=reason or button.help,
+        on_click=button.change,
+        args=(conn, int(row.id), _named(row), str(row.title)),
+    )
+
+
 def _named(row: Any) -> str:
     """The alert as its audit row names it: rule, subject and day."""
     return alert_words(row.rule_name, row.subject, row.day)
@@ -138,15 +168,7 @@ def _card(conn: Connection, row: Any, allowed: bool, reason: str | None) -> None
                 help=f"The {'Market' if on_market else 'History'} page on {escape_md(row.chart_subject)}, "
                 "marking what the alert compared.",
             )
-            st.button(
-                "Acknowledge",
-                key=f"alert_ack_{row.id}",
-                icon=":material/done:",
-                disabled=not allowed,
-                help=reason or ACKNOWLEDGE_HELP,
-                on_click=acknowledge,
-                args=(conn, int(row.id), _named(row), str(row.title)),
-            )
+            _change_button(ACKNOWLEDGE, conn, row, allowed, reason)
 
 
 def _filters(frame: pd.DataFrame) -> pd.DataFrame:
@@ -223,19 +245,13 @@ def _acknowledged_card(conn: Connection, row: Any, allowed: bool, reason: str | 
                 facts.append(f"acknowledged by {escape_md(who)}{when}")
             st.caption(" · ".join(facts))
         with actions:
-            st.button(
-                "Reopen",
-                key=f"alert_reopen_{row.id}",
-                icon=":material/undo:",
-                disabled=not allowed,
-                help=reason or REOPEN_HELP,
-                on_click=reopen,
-                args=(conn, int(row.id), _named(row), str(row.title)),
-            )
+            _change_button(REOPEN, conn, row, allowed, reason)
 
 
 def acknowledged_tab(conn: Connection, store: HistoryStore) -> None:
-    frame = alert_frame(store.alerts(conn.fingerprint, state="acknowledged", limit=ACKNOWLEDGED_LIMIT))
+    frame = alert_frame(
+        store.alerts.entries(conn.fingerprint, state="acknowledged", limit=ACKNOWLEDGED_LIMIT)
+    )
     if frame.empty:
         st.info("Nothing acknowledged yet. Acknowledged alerts are kept here.", icon=":material/inbox:")
         return

@@ -23,7 +23,7 @@ import streamlit as st
 from components.core.history.store import history_store
 from components.core.nav import pages
 from components.reports.built import cached_report
-from services.reports.branding import Branding, BrandingError, load_branding
+from services.reports.branding import Branding, BrandingError, usable_branding
 from services.reports.document import ReportProblem
 from store.reports.links import LinkRefused, ShareLink
 
@@ -66,7 +66,7 @@ def _draw(token: str) -> None:
         return
     first = _OPENED + token not in st.session_state
     try:
-        link = store.open_report_link(token, secret=link_secret_setting(), audit=first)
+        link = store.report_links.open_report_link(token, secret=link_secret_setting(), audit=first)
     except LinkRefused as refused:
         _refused(refused.reason)
         return
@@ -84,7 +84,7 @@ def _refused(reason: str) -> None:
 
 def _branding() -> Branding:
     try:
-        return load_branding()
+        return usable_branding()[0]  # a logo that cannot be used is left out
     except BrandingError:  # a broken [report] setting: the report goes out unbranded rather than not at all
         return Branding()
 

@@ -1,9 +1,10 @@
 """Evaluating the alert rules for an account over a range of days, from the store alone (no API).
 
-``evaluate_alerts`` reads the account's rule settings, watchlist, recorded history, Trust Map samples and sent
-exchange proposals once, runs the pure rules (``services.alerts.rules``, ``services.alerts.link_rules``) on
-each day of the range, and records what they find in one transaction (``HistoryStore.record_findings``): a day
-evaluated again finds the same fingerprints and records nothing new.
+``evaluate_alerts`` reads the account's rule settings, watchlist, recorded history, Trust Map samples and
+sent exchange proposals once, runs the pure rules (``services.alerts.rules``,
+``services.alerts.link_rules``) on each day of the range, and records what they find in one transaction
+(``HistoryStore.alerts.record_findings``): a day evaluated again finds the same fingerprints and records
+nothing new.
 
 Which subjects each rule watches: the domain rules every watched domain; the keyword rules every
 tracked keyword and the watched keywords whose report recorded the asking site's position; the Trust
@@ -17,6 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, timedelta
 
+import pandas as pd
+
+from analysis.figures.history_frames import skipped_on
 from analysis.market import group_names
 from services.alerts import market_rules
 from services.alerts.link_rules import Partner, links_by_domain, partner_findings, partners_from_audit
@@ -51,24 +55,24 @@ def evaluate_alerts(
     check_account(account)
     if not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
         raise ValueError(f"days is a whole number from 1 to {MAX_DAYS}")
-    end = as_of if as_of is not None else store.latest_snapshot_day(account)
+    end = as_of if as_of is not None else store.alerts.latest_snapshot_day(account)
     if end is None:
-        return store.record_findings(account, [], channels)
+        return store.alerts.record_findings(account, [], channels)
     findings = find(store, account, _days(end, days))
-    return store.record_findings(account, findings, channels)
+    return store.alerts.record_findings(account, findings, channels)
 
 
 def find(store: HistoryStore, account: str, days: Sequence[date]) -> list[Finding]:
     """What the enabled rules find on ``days`` (oldest first) in the account's history."""
-    settings = store.alert_settings(account)
+    settings = store.alerts.alert_settings(account)
     if not days or all(threshold_of(settings, rule) is None for rule in settings):
         return []
     since = days[0] - LOOK_BACK - WEEK - WEEK_GAP
-    watched = store.watchlist(account)
+    watched = store.watchlist.entries(account)
     domains = sorted(item.subject for item in watched if item.kind == "domain")
     own = own_sites(watched)
-    domain_frame = store.domain_history(account, domains, since=since)
-    keyword_frame = store.keyword_history(account, None, since=since)
+    domain_frame = store.queries.domain_history(account, domains, since=since)
+    keyword_frame = store.queries.keyword_history(account, None, since=since)
     maps = _TrustMaps(store, account, own, since, settings)
     partners = _partners(store, account, own, settings)
     found = domain_findings(domain_frame, days, settings)
@@ -92,7 +96,7 @@ def _market_findings(
     competitors_on = threshold_of(settings, "competitor_top3") is not None
     if not (visibility_on or competitors_on):
         return []
-    serps = store.serp_history(account, since=since)
+    serps = store.queries.serp_history(account, since=since)
     if serps.empty:
         return []
     own = own_sites(watched)
@@ -101,7 +105,7 @@ def _market_findings(
         competitors = [item.subject for item in watched if item.kind == "domain" and item.subject not in own]
         found += market_rules.competitor_findings(serps, competitors, days, settings)
     if visibility_on:
-        tags, brands = store.keyword_tags(account), store.brand_terms(account)
+        tags, brands = store.groups.keyword_tags(account), store.groups.brand_terms(account)
         ctr = team_ctr().curve  # a curve that cannot be used: the app says so; alerts keep the default
         for site in own:
             series = market_rules.visibility_series(
@@ -116,7 +120,7 @@ def _partners(
 ) -> list[Partner]:
     if threshold_of(settings, "partner_stopped_linking") is None:
         return []
-    events = store.audit_events(account, operation="approve_exchange", outcome="sent")
+    events = store.audit.events(account, operation="approve_exchange", outcome="sent")
     # A proposal "from" a site that is not (or no longer) an own site is checked against all of them.
     return [
         partner if partner.from_site in own_sites else Partner(partner.target, partner.sent)
@@ -138,15 +142,28 @@ class _TrustMaps:
         self.store, self.account, self.settings = store, account, settings
         wanted = any(threshold_of(settings, rule) is not None for rule in TRUST_MAP_RULES)
         self.days = (
-            {site: [day for day in store.trust_map_days(account, site) if day >= since] for site in sites}
+            {
+                site: [day for day in store.queries.trust_map_days(account, site) if day >= since]
+                for site in sites
+            }
             if wanted
             else {}
         )
         self._links: dict[tuple[str, date], dict[str, dict[str, object]]] = {}
+        self._since = since
+        self._totals: dict[str, pd.DataFrame] = {}
+
+    def _skipped(self, site: str, day: date) -> int:
+        """How many rows of the site's map of ``day`` could not be used (its totals read once per site)."""
+        if site not in self._totals:
+            self._totals[site] = self.store.queries.trust_map_totals(self.account, site, self._since)
+        return skipped_on(self._totals[site], day)
 
     def _sample(self, site: str, day: date) -> dict[str, dict[str, object]]:
         if (site, day) not in self._links:
-            self._links[(site, day)] = links_by_domain(self.store.trust_map_links(self.account, site, day))
+            self._links[(site, day)] = links_by_domain(
+                self.store.queries.trust_map_links(self.account, site, day)
+            )
         return self._links[(site, day)]
 
     def findings(self, day: date, partners: Sequence[Partner]) -> list[Finding]:
@@ -159,5 +176,7 @@ class _TrustMaps:
             links = self._sample(site, day)
             previous = self._sample(site, previous_day) if previous_day is not None else None
             found += link_findings(site, day, links, previous_day, previous, self.settings)
-            found += partner_findings(site, day, links, previous_day, previous, partners, self.settings)
+            found += partner_findings(
+                site, day, links, previous_day, previous, partners, self.settings, self._skipped(site, day)
+            )
         return found

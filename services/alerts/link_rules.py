@@ -1,7 +1,7 @@
 """The alert rules on Trust Maps and link exchanges: two days' link samples in, findings out (pure).
 
 A Trust Map is a sample of a domain's referring domains; these rules compare the sample of one day with
-the sample of the Trust Map before it (``HistoryStore.trust_map_links`` frames), so a link is "new" or
+the sample of the Trust Map before it (``HistoryStore.queries.trust_map_links`` frames), so a link is "new" or
 "lost" relative to the previous map, and nothing fires for a domain's first map.
 
 - ``spam_risky_link``: a referring domain with a spam score at or above the threshold that the previous
@@ -11,7 +11,8 @@ the sample of the Trust Map before it (``HistoryStore.trust_map_links`` frames),
   previous sample and lost in this one.
 - ``partner_stopped_linking``: a site this account sent an exchange proposal to (the audit log's sent
   ``approve_exchange`` rows) that linked to one of its own sites on or after the day it was sent, live
-  in the previous sample, and is now lost or gone from the sample.
+  in the previous sample, and is now lost or gone from the sample (not "gone" on a day some rows of the
+  map could not be used: the partner may be one of them).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 import pandas as pd
 
@@ -46,7 +48,8 @@ class Partner:
 
 
 def partners_from_audit(events: pd.DataFrame) -> list[Partner]:
-    """The partners of an ``audit_events`` frame's sent ``approve_exchange`` rows (oldest proposal first)."""
+    """The partners of an ``AuditLog.events`` frame's sent ``approve_exchange`` rows (oldest proposal
+    first)."""
     found: dict[str, Partner] = {}
     rows = events[(events["operation"] == "approve_exchange") & (events["outcome"] == "sent")]
     for row in rows.sort_values("at").itertuples():
@@ -118,19 +121,16 @@ def trust_map_findings(
             score, earlier = _score(links[name]), _score(previous_links.get(name))
             before = "not in the sample" if name not in previous_links else f"spam score {earlier or 0:g}"
             found.append(
-                Finding(
-                    rule="spam_risky_link",
-                    subject=domain,
-                    day=day,
+                _link_finding(
+                    "spam_risky_link",
+                    name,
+                    (domain, domain),
+                    (previous_day, day),
                     title=f"{domain}: new spam-risky link from {name} (spam score {score:g})",
-                    chart="trust_map",
-                    chart_subject=domain,
                     before=before,
                     after=f"spam score {score:g}",
                     key=name,
                     once=True,
-                    since=previous_day,
-                    referring_domain=name,
                 )
             )
     strong_at = threshold_of(settings, "strong_link_lost")
@@ -148,19 +148,16 @@ def trust_map_findings(
             ):
                 continue
             found.append(
-                Finding(
-                    rule="strong_link_lost",
-                    subject=domain,
-                    day=day,
+                _link_finding(
+                    "strong_link_lost",
+                    name,
+                    (domain, domain),
+                    (previous_day, day),
                     title=f"{domain} lost a dofollow link from {name} (DR {dr})",
-                    chart="trust_map",
-                    chart_subject=domain,
                     before="live",
                     after="lost",
                     detail=f"Live on {say_day(previous_day)}, lost on {say_day(day)}.",
                     key=name,
-                    since=previous_day,
-                    referring_domain=name,
                 )
             )
     return found
@@ -174,9 +171,11 @@ def partner_findings(
     previous_links: Links | None,
     partners: Sequence[Partner],
     settings: Mapping[str, RuleSetting],
+    skipped: int = 0,
 ) -> list[Finding]:
     """Partners that linked to the own ``site`` (live in its previous map, made on or after the proposal
-    was sent) and in its map of ``day`` are lost or gone."""
+    was sent) and in its map of ``day`` are lost or gone. When ``skipped`` rows of the map of ``day``
+    could not be used, a partner missing from it is unknown (it may be one of them), never gone."""
     if (
         threshold_of(settings, "partner_stopped_linking") is None
         or previous_day is None
@@ -191,26 +190,42 @@ def partner_findings(
             if previous_links[name].get("status") != "live":
                 continue
             now = links.get(name)
-            if now is not None and now.get("status") != "lost":
+            if (now is not None and now.get("status") != "lost") or (now is None and skipped):
                 continue
             after = "lost" if now is not None else "gone from the Trust Map"
             found.append(
-                Finding(
-                    rule="partner_stopped_linking",
-                    subject=name,
-                    day=day,
+                _link_finding(
+                    "partner_stopped_linking",
+                    name,
+                    (name, site),
+                    (previous_day, day),
                     title=f"{name} no longer links to {site} (exchange proposed on {say_day(partner.sent)})",
-                    chart="trust_map",
-                    chart_subject=site,
                     before="live",
                     after=after,
                     detail=f"Linked on {say_day(previous_day)}; {after} on {say_day(day)}.",
                     key=site,
-                    since=previous_day,
-                    referring_domain=name,
                 )
             )
     return found
+
+
+def _link_finding(
+    rule: str, name: str, about: tuple[str, str], days: tuple[date | None, date], **words: Any
+) -> Finding:
+    """A finding about the referring domain ``name`` in a Trust Map: ``about`` is (its subject, the site
+    whose map its link opens), ``days`` the earlier map's day (the evidence) and this one's."""
+    subject, site = about
+    since, day = days
+    return Finding(
+        rule=rule,
+        subject=subject,
+        day=day,
+        chart="trust_map",
+        chart_subject=site,
+        since=since,
+        referring_domain=name,
+        **words,
+    )
 
 
 def _matching(links: Iterable[str], partner: Partner) -> list[str]:

@@ -17,7 +17,7 @@ import pandas as pd
 
 from analysis.market import DEFAULT_CTR, market_figures, one_top10_per_keyword
 from analysis.wording import in_days
-from services.alerts.rules import Row, latest_before, newly_fell, on_day, threshold_of
+from services.alerts.rules import Row, latest_before, newly_fell, on_day, on_its_chart, threshold_of
 from services.market import group_words
 from store.alerts.catalog import Finding, RuleSetting
 
@@ -69,14 +69,13 @@ def visibility_findings(
             change, points = fell
             before, after = f"{change.before:.1f}%", f"{change.after:.1f}%"
             found.append(
-                Finding(
-                    rule="visibility_fell",
-                    subject=site,
-                    day=day,
+                on_its_chart(
+                    "visibility_fell",
+                    site,
+                    day,
+                    "market",
                     title=f"Visibility of {site} for {group_words(group)} fell by {points:.1f} points "
                     f"{in_days(change.days)} ({before} → {after})",
-                    chart="market",
-                    chart_subject=site,
                     before=before,
                     after=after,
                     key=group,

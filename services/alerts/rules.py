@@ -6,8 +6,8 @@ edge-triggered: it fires on the day a condition starts to hold, not on every day
 without an earlier one to compare to never fires. The Trust Map and link-exchange rules are in
 ``services.alerts.link_rules``.
 
-The frames are ``HistoryStore.domain_history`` and ``keyword_history`` frames; ``settings`` is
-``HistoryStore.alert_settings``: a disabled rule finds nothing, thresholds come from there.
+The frames are ``HistoryStore.queries.domain_history`` and ``keyword_history`` frames; ``settings`` is
+``HistoryStore.alerts.alert_settings``: a disabled rule finds nothing, thresholds come from there.
 """
 
 from __future__ import annotations
@@ -114,18 +114,22 @@ def newly_fell(
     return fell
 
 
+def on_its_chart(rule: str, subject: str, day: date, chart: str, **words: Any) -> Finding:
+    """A finding whose chart link opens on its own subject (a domain's, a keyword's, a site's market)."""
+    return Finding(rule=rule, subject=subject, day=day, chart=chart, chart_subject=subject, **words)
+
+
 def _fall_finding(
     rule: str, domain: str, day: date, what: str, change: _WeekChange, metric: str, key: str = ""
 ) -> Finding:
     """A domain's number (``metric``) that fell: "<domain>: <what> in 7 days (<before> → <after>)"."""
     before, after = short_number(change.before), short_number(change.after)
-    return Finding(
-        rule=rule,
-        subject=domain,
-        day=day,
+    return on_its_chart(
+        rule,
+        domain,
+        day,
+        "domain",
         title=f"{domain}: {what} {in_days(change.days)} ({before} → {after})",
-        chart="domain",
-        chart_subject=domain,
         before=before,
         after=after,
         key=key,
@@ -176,13 +180,12 @@ def _flag_lost(rule: str, domain: str, now: Row, previous: Row | None) -> list[F
     if previous is None or previous[column] is not True or now[column] is not False:
         return []
     return [
-        Finding(
-            rule=rule,
-            subject=domain,
-            day=now["day"],
+        on_its_chart(
+            rule,
+            domain,
+            now["day"],
+            "domain",
             title=f"{domain}: {words} (it was on {say_day(previous['day'])})",
-            chart="domain",
-            chart_subject=domain,
             before=before,
             after=after,
             since=previous["day"],
@@ -285,13 +288,12 @@ def _keyword_finding(
     previous snapshot's day and this one's; ``where`` is (the site as stored, its words)."""
     site, words = where
     since, day = days
-    return Finding(
-        rule=rule,
-        subject=keyword,
-        day=day,
+    return on_its_chart(
+        rule,
+        keyword,
+        day,
+        "keyword",
         title=f"“{keyword}”{words} {what} ({_place(before)} → {_place(after)})",
-        chart="keyword",
-        chart_subject=keyword,
         before=_place(before),
         after=_place(after),
         key=site or "watched",

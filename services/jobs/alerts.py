@@ -84,7 +84,7 @@ def run_alerts(
     """Re-evaluate every account with history (``days`` days ending ``as_of``, or each account's latest
     snapshot day), then deliver whatever of ``team``'s alerts waits for the webhook."""
     run = AlertsRun()
-    for account in store.alert_accounts():
+    for account in store.alerts.alert_accounts():
         channels = config.channels if account == team else ()
         report = evaluate_alerts(store, account, as_of=as_of, days=days, channels=channels)
         run.add(report)

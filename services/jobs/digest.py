@@ -56,14 +56,14 @@ def account_label(account: str, own: list[str]) -> str:
 
 def account_digest(store: HistoryStore, account: str, start: date, end: date) -> AccountDigest:
     """One account's alerts of the period and the moves of what it watches."""
-    alerts = store.alerts(account, state="all", since=start)
+    alerts = store.alerts.entries(account, state="all", since=start)
     alerts = alerts[alerts["day"].dt.date <= end].reset_index(drop=True)
     # The day before the period is the baseline; look one more period back for it.
     since = start - (end - start) - timedelta(days=1)
-    watched = store.watchlist(account)
+    watched = store.watchlist.entries(account)
     domains = [item.subject for item in watched if item.kind == "domain"]
-    domain_frame = store.domain_history(account, domains, since=since)
-    keyword_frame = store.keyword_history(account, since=since)
+    domain_frame = store.queries.domain_history(account, domains, since=since)
+    keyword_frame = store.queries.keyword_history(account, since=since)
     # A tracked keyword's site is recorded by its slug; people know the site by its domain.
     own = own_sites(watched)
     keyword_frame = keyword_series(keyword_frame, site_names(own))
@@ -80,14 +80,14 @@ def period_markers(store: HistoryStore, account: str, start: date, end: date) ->
     """The editors' notes and Google's updates whose days meet the period, whatever they are about."""
     from analysis.market.markers import every_marker, meeting
 
-    markers = every_marker(store.notes(account, start, end))
+    markers = every_marker(store.notes.entries(account, start, end))
     return markers[meeting(markers, start, end)]
 
 
 def build_digest(store: HistoryStore, config: AlertConfig, team: str, as_of: date, days: int) -> Digest:
     """The digest of ``team``'s account (none at all when it has no history yet)."""
     start, end = period(as_of, days)
-    accounts = [account_digest(store, team, start, end)] if team in store.alert_accounts() else []
+    accounts = [account_digest(store, team, start, end)] if team in store.alerts.alert_accounts() else []
     return Digest(start, end, config.dashboard_url, accounts)
 
 

@@ -4,7 +4,9 @@ Each request of a subject (a domain's lookup, Trust Map and tracked keywords; a 
 settled on its own, so one failed read never throws away the others: a subject is "recorded" or
 "unchanged" when every request was, "partly recorded" when some were kept and others failed, "failed"
 when none was, and "waiting" when the service no longer lists the domain (nothing to read until it is
-listed again: said on a ``waiting:`` line, not a failure). The tally's last line is always
+listed again: said on a ``waiting:`` line, not a failure). An answer kept without some of its rows (a
+Trust Map row that is not a referring domain's) is recorded, and what it left out is said on the
+subject's line and on a ``skipped:`` line. The tally's last line is always
 ``recorded N, unchanged M, failed K``; a partly recorded subject counts as failed, because something
 the team expects is missing for the day.
 """
@@ -52,9 +54,13 @@ class SubjectResult:
     not_found: dict[str, str] = field(default_factory=dict)
     #: Why a subject waits without being asked (a keyword whose site is unknown).
     waits_for: str | None = None
+    #: What a kept answer left out, by words: "Trust Map: 1 referring domain … could not be used: …".
+    notes: list[str] = field(default_factory=list)
 
-    def kept_answer(self, what: str, *, changed: bool) -> None:
+    def kept_answer(self, what: str, *, changed: bool, left_out: str = "") -> None:
         self.kept[what] = changed
+        if left_out:
+            self.notes.append(f"{what}: {left_out.rstrip('.')}")
 
     def failed(self, what: str, message: str) -> None:
         self.failures.setdefault(message, []).append(what)
@@ -104,7 +110,7 @@ class SubjectResult:
             return f"failed ({self.reasons})"
         if outcome == "waiting":
             return f"waiting ({self.why_waiting})"
-        return outcome
+        return f"{outcome} ({'; '.join(self.notes)})" if self.notes else outcome
 
 
 @dataclass
@@ -116,6 +122,8 @@ class SnapshotReport:
     failures: list[str] = field(default_factory=list)
     #: "<subject>: <why>" for every subject waiting to be listed again.
     waiting: list[str] = field(default_factory=list)
+    #: "<subject>: <what>: <the rows left out>" for every kept answer that left rows out.
+    skipped: list[str] = field(default_factory=list)
 
     @property
     def summary(self) -> str:
@@ -128,6 +136,7 @@ class SnapshotReport:
     def count(self, subject: SubjectResult) -> None:
         """Add a settled subject to the tally."""
         outcome = subject.outcome
+        self.skipped += [f"{subject.label}: {note}" for note in subject.notes]
         if outcome in ("failed", "partly recorded"):
             self.failed += 1
             why = subject.reasons if outcome == "failed" else subject.line

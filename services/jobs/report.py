@@ -2,7 +2,7 @@
 
 Made from the history store only (no API call). The last line on stdout is the file's path; an
 unknown site, an empty period, a bad month or a report that cannot be printed here is one plain line
-on stderr and exit code 2.
+on stderr and exit code 2. A logo that cannot be used is said on stderr, and the report is made without it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from services.reports.branding import BrandingError, load_branding
+from services.reports.branding import BrandingError, usable_branding
 from services.reports.document import ReportProblem, build_report
 from services.reports.render import PdfUnavailable, RendererUnavailable, shared_renderer
 from store.history import HistoryStore
@@ -53,7 +53,9 @@ def run(
         period = period_of(month)
         if output is not None and output.suffix.lower() not in FORMATS:
             raise BadPeriod(f"the output file ends in .pdf or .html, not {output.name!r}")
-        branding = load_branding()
+        branding, logo_refused = usable_branding()
+        if logo_refused:
+            say(logo_refused + ".")
         as_pdf = output is None or output.suffix.lower() == ".pdf"
         say(f"Building the report of {site} for {period.words}…")
         built = build_report(store, account, site, period, branding=branding, renderer=shared_renderer())

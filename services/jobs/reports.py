@@ -103,7 +103,7 @@ class ReportsRun:
 def real_builder(store: HistoryStore) -> BuildPdf:
     """The reports' own builder: branding read and the renderer started on the first report only, then
     reused for every other report of the run."""
-    from services.reports.branding import load_branding
+    from services.reports.branding import usable_branding
     from services.reports.document import build_report
     from services.reports.render import shared_renderer
 
@@ -111,7 +111,8 @@ def real_builder(store: HistoryStore) -> BuildPdf:
 
     def build(account: str, site: str, period: Period) -> bytes:
         if not made:
-            made["branding"], made["renderer"] = load_branding(), shared_renderer()
+            # A logo that cannot be used leaves the logo out, never the report.
+            made["branding"], made["renderer"] = usable_branding()[0], shared_renderer()
         report = build_report(
             store, account, site, period, branding=made["branding"], renderer=made["renderer"]
         )
@@ -167,7 +168,7 @@ class _Reports:
         self.run = ReportsRun()
 
     def audit(self, operation: str, site: str, period: Period, outcome: AuditOutcome, message: str) -> None:
-        self.store.record_audit(
+        self.store.audit.record(
             AuditEvent(
                 JOB_PERSON, None, self.account, operation, f"{site}, {period.words}", outcome, message=message
             )
@@ -182,7 +183,7 @@ class _Reports:
 
     def build_due(self, period: Period, build_pdf: BuildPdf) -> None:
         errors = _not_built_errors()
-        for schedule in self.store.report_schedules(self.account):
+        for schedule in self.store.report_schedules.entries(self.account):
             site = schedule.site
             if self._has_row(site, period):
                 continue

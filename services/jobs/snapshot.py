@@ -11,9 +11,11 @@ Only operations that spend no quota units are used (never /dr nor /site-check).
 Each answer is recorded on its own, in its own transaction, under what was asked (never under what the
 answer claims to be about), so a failed lookup never costs a site its Trust Map or its keywords, and a
 run killed half-way keeps what it recorded; recording is idempotent per (account, subject, day), so a
-second run the same day reports "unchanged". Whatever the service answers (any status, a timeout, a
-dropped connection, a body that is not JSON or not the documented shape), each failure is a line in
-words on the subject it hit; see ``services.jobs.outcomes`` for the words and the tally.
+second run the same day reports "unchanged". A Trust Map keeps its usable rows, and the line says how
+many were skipped and why (a skipped row is unknown that day, never a link lost). Whatever the service
+answers (any status, a timeout, a dropped connection, a body that is not JSON or not the documented
+shape), each failure is a line in words on the subject it hit; see ``services.jobs.outcomes`` for the
+words and the tally.
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from analysis.wording import skipped_rows_words
 from client import ApiClient
 from client.bulk import BulkRunner, ItemResult, Pacer
 from client.errors import ApiError, AuthError, InvalidInputError, NotFoundError, PaymentRequiredError
 from client.growth_inputs import normalise_slug
 from client.growth_models import SiteRecord
 from client.inputs import normalise_domain, slug_for
+from client.models import TrustMap
 from services.jobs.outcomes import WHAT, SnapshotReport, SubjectResult
 from store.history import HistoryStore
 from store.rows import Unusable
@@ -111,7 +115,7 @@ class SnapshotJob:
         own_slugs = self.own_sites()
         if own_slugs is None:
             return self.report  # the key was refused: every further request would be refused too
-        return self.run_items(self.store.watchlist(self.account), own_slugs)
+        return self.run_items(self.store.watchlist.entries(self.account), own_slugs)
 
     def run_items(self, items: Iterable[WatchItem], own_slugs: dict[str, str]) -> SnapshotReport:
         """Record ``items`` for the day (``watch add`` records one subject this way)."""
@@ -161,7 +165,7 @@ class SnapshotJob:
             if domain is None:
                 continue
             slugs[domain] = _site_slug(site, domain)
-            self.store.watch(self.account, "domain", domain, origin="own")
+            self.store.watchlist.watch(self.account, "domain", domain, origin="own")
         return slugs
 
     def _fetch(self, request: Request) -> Any:
@@ -193,7 +197,7 @@ class SnapshotJob:
             self._failed(subject, request, result)
             return
         try:
-            outcome = self.store.record_read(
+            outcome = self.store.snapshots.record_read(
                 self.account, request.operation, request.asked, result.value, self.day, "job"
             )
         except Unusable as exc:
@@ -203,7 +207,8 @@ class SnapshotJob:
             reason = getattr(exc, "reason", None) or f"an unexpected {type(exc).__name__}"
             subject.failed(what, f"was read but not saved: {reason}")
             return
-        subject.kept_answer(what, changed=outcome == "recorded")
+        left_out = skipped_rows_words(result.value.skipped) if isinstance(result.value, TrustMap) else ""
+        subject.kept_answer(what, changed=outcome == "recorded", left_out=left_out)
 
     def _failed(self, subject: SubjectResult, request: Request, result: ItemResult[Any]) -> None:
         what, error = WHAT[request.operation], result.error

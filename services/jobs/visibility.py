@@ -11,6 +11,7 @@ days ending on the latest day that has a top 10. Without ``--csv`` the same rows
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TextIO
 
@@ -28,19 +29,22 @@ class NothingRecorded(Exception):
     """No top 10 in the period asked for; the message says what was looked for, in plain words."""
 
 
-def visibility_rows(
-    store: HistoryStore,
-    account: str,
-    ctr: tuple[float, ...],
-    *,
-    site: str | None,
-    days: int,
-    as_of: date | None,
-    group: str = ALL,
-) -> pd.DataFrame:
+@dataclass(frozen=True)
+class Asked:
+    """What the command is asked for: the site (None: every watched keyword), how many days ending on
+    ``as_of`` (None: the latest day that has a top 10), and the keyword group."""
+
+    site: str | None
+    days: int
+    as_of: date | None
+    group: str = ALL
+
+
+def visibility_rows(store: HistoryStore, account: str, ctr: tuple[float, ...], asked: Asked) -> pd.DataFrame:
     """The rows the command prints (``CLI_COLUMNS``), by day then share of voice; NothingRecorded when
     the period has no top 10 of the group, UnknownGroup for a group there is not."""
-    last = as_of or _latest_day(store, account, site)
+    site, days, group = asked.site, asked.days, asked.group
+    last = asked.as_of or _latest_day(store, account, site)
     market = site_market(
         store, account, site, since=last - timedelta(days=days - 1), until=last, ctr=ctr, group=group
     )
@@ -63,7 +67,7 @@ def visibility_rows(
 
 
 def _latest_day(store: HistoryStore, account: str, site: str | None) -> date:
-    latest = store.latest_serp_day(account, site)
+    latest = store.queries.latest_serp_day(account, site)
     if latest is None:
         whose = f"the keywords watched for {site}" if site else "the watched keywords"
         raise NothingRecorded(
@@ -85,19 +89,16 @@ def run(
     store: HistoryStore,
     account: str,
     ctr: tuple[float, ...],
+    asked: Asked,
     *,
-    site: str | None,
-    days: int,
-    as_of: date | None,
     as_csv: bool,
     out: TextIO,
     say: Callable[[str], None],
-    group: str = ALL,
 ) -> int:
     """The command: 0 with the rows printed, 2 when the period has no top 10 of the group or there is
     no such group (said on ``say``)."""
     try:
-        rows = visibility_rows(store, account, ctr, site=site, days=days, as_of=as_of, group=group)
+        rows = visibility_rows(store, account, ctr, asked)
     except (NothingRecorded, UnknownGroup) as exc:
         say(str(exc))
         return 2

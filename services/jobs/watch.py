@@ -98,7 +98,7 @@ def _checked_wanted(
 
 
 def _only_own_site(store: HistoryStore, account: str) -> str:
-    mine = own_sites(store.watchlist(account))
+    mine = own_sites(store.watchlist.entries(account))
     if len(mine) == 1:
         return mine[0]
     which = f" (your sites: {', '.join(mine)})" if mine else ""
@@ -106,7 +106,7 @@ def _only_own_site(store: HistoryStore, account: str) -> str:
 
 
 def _audit(store: HistoryStore, account: str, operation: str, target: str, outcome: AuditOutcome) -> None:
-    store.record_audit(AuditEvent(PERSON, None, account, operation, target, outcome))
+    store.audit.record(AuditEvent(PERSON, None, account, operation, target, outcome))
 
 
 def _refusal(result: SubjectResult) -> str | None:
@@ -130,7 +130,7 @@ def watch_many(
     """Read each subject once (recording today's numbers), then watch those the service can measure.
 
     Returns each subject's refusal in words, or None when it is watched now (or was already)."""
-    fresh = [w for w in subjects if not store.is_watched(account, w.kind, w.subject, w.site)]
+    fresh = [w for w in subjects if not store.watchlist.is_watched(account, w.kind, w.subject, w.site)]
     job = SnapshotJob(store, client, account, day, progress=say)
     job.run_items([w.item for w in fresh], {})
     refusals: dict[Wanted, str | None] = {}
@@ -139,7 +139,7 @@ def watch_many(
         refusal = _refusal(result) if result is not None else None
         refusals[w] = refusal
         if refusal is None:
-            store.watch(account, w.kind, w.subject, site=w.site or None)
+            store.watchlist.watch(account, w.kind, w.subject, site=w.site or None)
             _audit(store, account, "watch", w.label, "done")
     return refusals
 
@@ -147,7 +147,7 @@ def watch_many(
 def add(
     store: HistoryStore, client: ApiClient, account: str, day: date, one: Wanted, say: Callable[[str], None]
 ) -> int:
-    if store.is_watched(account, one.kind, one.subject, one.site):
+    if store.watchlist.is_watched(account, one.kind, one.subject, one.site):
         _audit(store, account, "watch", one.label, "no_change")
         print(f"{one.label} was already watched.")
         return EXIT_OK
@@ -167,19 +167,19 @@ def remove(store: HistoryStore, account: str, kind: str, subject: str, site: str
         measured_for = normalise_site(kind, site) if site else None
     except InvalidInputError as exc:
         raise Refused(str(exc)) from None
-    if kind == "domain" and name in own_sites(store.watchlist(account)):
+    if kind == "domain" and name in own_sites(store.watchlist.entries(account)):
         raise Refused(f"{name} is one of your own sites: they are always watched")
     label = (
         name if kind == "domain" else f'keyword "{name}"' + (f" for {measured_for}" if measured_for else "")
     )
-    removed = store.unwatch(account, kind, name, measured_for)
+    removed = store.watchlist.unwatch(account, kind, name, measured_for)
     _audit(store, account, "unwatch", label, "done" if removed else "no_change")
     print(f"No longer watching {label}; what was recorded stays." if removed else f"{label} was not watched.")
     return EXIT_OK
 
 
 def listing(store: HistoryStore, account: str, as_csv: bool, out: TextIO) -> int:
-    items = store.watchlist(account)
+    items = store.watchlist.entries(account)
     if as_csv:
         writer = csv.writer(out)
         writer.writerow(["kind", "subject", "site", "origin", "added_at"])
@@ -269,7 +269,7 @@ def _import_tags(
     refused = 0
     for keyword, tags in wanted.items():
         try:
-            changed = store.set_keyword_tags(account, keyword, clean_tags(tags))
+            changed = store.groups.set_keyword_tags(account, keyword, clean_tags(tags))
         except BadLabel as exc:
             refused += 1
             say(f"line {lines[keyword]}: tags not kept: {exc}")

@@ -14,7 +14,7 @@ from datetime import date
 import pandas as pd
 
 from analysis.figures import history_frames as frames
-from analysis.market.standing import compared_domains, complete_lines
+from analysis.market.standing import compared_domains, complete_lines, watched_competitors
 from analysis.shaping import over_period
 from client.inputs import slug_for
 from services.alerts.link_rules import Links, links_by_domain, newly_spam_risky, spam_threshold
@@ -73,6 +73,8 @@ class LinkChurn:
     #: As the alert rule finds them: each map of the period against the map before it (which may be
     #: older than the period), on the ``day`` of the map that first showed them in the period.
     new_spam_risky: pd.DataFrame
+    #: Why some referring domains missing from the last map are not among those lost ("" when none is).
+    not_counted: str = ""
 
 
 @dataclass(frozen=True)
@@ -146,15 +148,15 @@ def new_spam_risky(store: HistoryStore, account: str, site: str, period: Period)
     """The referring domains the ``spam_risky_link`` alert rule finds (with the team's threshold) in the
     period's Trust Maps of ``site``, each map against the one before it: the rows of the map that first
     showed each in the period, with its ``day``."""
-    days = store.trust_map_days(account, site)
+    days = store.queries.trust_map_days(account, site)
     earlier = [day for day in days if day < period.start]
     compared = earlier[-1:] + [day for day in days if period.start <= day <= period.end]
-    spam_at = spam_threshold(store.alert_settings(account))
+    spam_at = spam_threshold(store.alerts.alert_settings(account))
     found: list[pd.DataFrame] = []
     seen: set[str] = set()
     previous: Links | None = None
     for day in compared:
-        frame = store.trust_map_links(account, site, day)
+        frame = store.queries.trust_map_links(account, site, day)
         links = links_by_domain(frame)
         if previous is not None:
             names = [name for name in newly_spam_risky(links, previous, spam_at) if name not in seen]
@@ -167,16 +169,25 @@ def new_spam_risky(store: HistoryStore, account: str, site: str, period: Period)
 
 
 def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> LinkChurn:
-    days = [day for day in store.trust_map_days(account, site) if period.start <= day <= period.end]
-    totals = _in(store.trust_map_totals(account, site, period.start), period)
+    days = [day for day in store.queries.trust_map_days(account, site) if period.start <= day <= period.end]
+    totals = _in(store.queries.trust_map_totals(account, site, period.start), period)
     spam = _strongest(new_spam_risky(store, account, site, period))
     empty = frames.empty(frames.LINK_COLUMNS)
     if len(days) < 2:
         return LinkChurn(days[0] if days else None, days[-1] if days else None, totals, empty, empty, spam)
-    before = store.trust_map_links(account, site, days[0])
-    after = store.trust_map_links(account, site, days[-1])
-    change = frames.live_change(before, after)
-    return LinkChurn(days[0], days[-1], totals, _strongest(change.gained), _strongest(change.lost), spam)
+    before = store.queries.trust_map_links(account, site, days[0])
+    after = store.queries.trust_map_links(account, site, days[-1])
+    skipped = frames.skipped_on(totals, days[-1])  # rows of the last map that could not be used: unknown
+    change = frames.live_change(before, after, skipped)
+    return LinkChurn(
+        days[0],
+        days[-1],
+        totals,
+        _strongest(change.gained),
+        _strongest(change.lost),
+        spam,
+        frames.unknown_words(change, days[-1], skipped),
+    )
 
 
 def _top_10(rows: pd.DataFrame, day: pd.Timestamp) -> set[str]:
@@ -195,11 +206,13 @@ def with_period_change(summary: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFram
 
 def keyword_section(store: HistoryStore, account: str, site: str, period: Period) -> Keywords:
     slug = slug_for(site)
-    rows = _in(store.keyword_history(account, slug, period.start), period)
+    rows = _in(store.queries.keyword_history(account, slug, period.start), period)
     if rows.empty:
         empty = frames.empty(("keyword",))
         return Keywords(empty, rows, [], [], [])
-    summary = with_period_change(frames.keyword_summary(rows, store.keyword_best(account, slug)), rows)
+    summary = with_period_change(
+        frames.keyword_summary(rows, store.queries.keyword_best(account, slug)), rows
+    )
     shaped = frames.keyword_rows(rows, sorted(set(rows["keyword"].astype(str))))
     days = sorted(shaped["day"].unique())
     first, last = _top_10(shaped, days[0]), _top_10(shaped, days[-1])
@@ -218,9 +231,8 @@ def visibility_section(
     keyword_set = keyword_set_words(site)
     if market.empty:
         return Visibility(pd.DataFrame(), [], pd.DataFrame(), keyword_set)
-    watched = store.watchlist(account)
-    own = own_sites(watched)
-    competitors = [item.subject for item in watched if item.kind == "domain" and item.subject not in own]
+    watched = store.watchlist.entries(account)
+    competitors = watched_competitors((item.kind, item.subject, item.origin) for item in watched)
     drawn = 1 + COMPETITORS_DRAWN
     domains = compared_domains(market.figures, [site], competitors, limit=drawn)[:drawn]
     lines = complete_lines(market.figures, domains)
@@ -231,7 +243,7 @@ def visibility_section(
 
 def period_alerts(store: HistoryStore, account: str, site: str, period: Period) -> pd.DataFrame:
     """The period's alerts about the site (or a keyword measured for it), open or acknowledged."""
-    found = store.alerts(account, state="all", since=period.start)
+    found = store.alerts.entries(account, state="all", since=period.start)
     if found.empty:
         return found
     days = pd.to_datetime(found["day"]).dt.date
@@ -249,11 +261,11 @@ def gather(
     """Everything the report of ``site`` for ``period`` shows; UnknownSite when ``site`` is not one of
     the account's own sites, EmptyPeriod when nothing about it is recorded in the period. ``ctr``: the
     curve the visibility is weighed with (default: the team's, as the Market page uses it)."""
-    sites = own_sites(store.watchlist(account))
+    sites = own_sites(store.watchlist.entries(account))
     if site not in sites:
         yours = f"your sites are {', '.join(sites)}" if sites else "no site of yours is recorded yet"
         raise UnknownSite(f"{site} is not one of your sites in the history ({yours}).")
-    history = _in(store.domain_history(account, [site], period.start), period)
+    history = _in(store.queries.domain_history(account, [site], period.start), period)
     churn = link_churn(store, account, site, period)
     keywords = keyword_section(store, account, site, period)
     if history.empty and keywords.rows.empty and churn.first_day is None:
@@ -270,6 +282,6 @@ def gather(
         keywords=keywords,
         visibility=visibility_section(store, account, site, period, ctr or team_ctr().curve),
         alerts=period_alerts(store, account, site, period),
-        notes=store.notes(account, period.start, period.end),
-        comment=store.report_comment(account, site, period),
+        notes=store.notes.entries(account, period.start, period.end),
+        comment=store.report_comments.report_comment(account, site, period),
     )

@@ -139,6 +139,8 @@ def _churn(content: ReportContent) -> tuple[str, list[dict[str, Any]]]:
         f"sample now. New spam-risky domains are counted as their alert counts them: each Trust Map "
         f"against the one before it, on the day it showed them."
     )
+    if churn.not_counted:
+        said += f" {churn.not_counted}"
     tables = [
         {"title": "Strongest referring domains gained", "rows": _links(churn.gained), "by_day": False},
         {"title": "Strongest referring domains lost", "rows": _links(churn.lost), "by_day": False},

@@ -85,15 +85,20 @@ def feed_frame(store: Any, feed: Feed, today: date, ctr: tuple[float, ...] | Non
     site = feed.site or ""
     if feed.keyword_group is None:
         since = today - timedelta(days=SITE_DAYS - 1)
-        rows = store.domain_history(feed.account, [site], since=since)
+        rows = store.queries.domain_history(feed.account, [site], since=since)
         rows = rows.assign(site=rows["domain"], day=_days(rows))
         market = _site_figures(store, feed.account, site, since, today, ctr or team_ctr().curve)
         rows = rows.merge(market, on="day", how="outer").assign(site=site).sort_values("day", kind="stable")
         return rows.loc[:, list(SITE_COLUMNS)].reset_index(drop=True)
-    rows = store.keyword_history(feed.account, slug_for(site), since=today - timedelta(days=KEYWORD_DAYS - 1))
+    rows = store.queries.keyword_history(
+        feed.account, slug_for(site), since=today - timedelta(days=KEYWORD_DAYS - 1)
+    )
     rows = rows.assign(site=site)
     rows = in_group(
-        rows, feed.keyword_group, store.keyword_tags(feed.account), store.brand_terms(feed.account)
+        rows,
+        feed.keyword_group,
+        store.groups.keyword_tags(feed.account),
+        store.groups.brand_terms(feed.account),
     )
     rows = rows.assign(day=_days(rows))
     return rows.loc[:, list(KEYWORD_COLUMNS)].sort_values(["day", "keyword"]).reset_index(drop=True)
@@ -150,7 +155,7 @@ def refresh_feeds(
     target = folder or feeds_folder()
     moment = now or datetime.now(UTC)
     target.mkdir(parents=True, exist_ok=True)
-    every = store.feeds()
+    every = store.feeds.entries()
     curve = team_ctr().curve
     live = {feed.file_name for feed in every if feed.live}
     done = FeedRefresh()
@@ -161,7 +166,7 @@ def refresh_feeds(
         try:
             part.write_text(feed_csv(store, feed, today or moment.date(), curve), encoding="utf-8")
             os.replace(part, target / feed.file_name)
-            store.mark_feed_refreshed(feed.id, moment)
+            store.feeds.mark_feed_refreshed(feed.id, moment)
             done.written += 1
         except Exception as exc:  # one feed's failure never stops the others
             part.unlink(missing_ok=True)

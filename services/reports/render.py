@@ -5,7 +5,10 @@ Charts: plotly's own exporter, kaleido 1.x, drives the system's Chromium (``/usr
 (``kaleido.start_sync_server``) for every chart it draws; calls are serialised (kaleido's sync server
 pairs answers with questions in order) and each is bounded by a timeout, because a renderer whose
 browser died would otherwise wait forever. MathJax is off and topojson is never fetched: no page here
-may reach the network.
+may reach the network. Nor may the browser itself: Chromium otherwise makes background requests of its
+own while it draws (component and update checks, sign-in, optimisation hints, safe browsing lists,
+metrics), so it starts with the flags that turn them off (``QUIET_FLAGS``, added to the ones kaleido's
+browser library, choreographer, passes).
 
 PDF: WeasyPrint, a print-CSS engine that is a library (no browser, no JavaScript): ``@page`` margins,
 page numbers and table headers repeated on every page come from the template's CSS.
@@ -29,6 +32,24 @@ if TYPE_CHECKING:
 #: is the same; ours also covers a renderer whose browser is gone).
 CHART_TIMEOUT_S = 60.0
 BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
+#: Chromium's own background requests, off: nothing but the chart page runs in the renderer.
+QUIET_FLAGS: tuple[str, ...] = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--no-pings",
+    "--disable-default-apps",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--disable-breakpad",
+    "--metrics-recording-only",
+    "--safebrowsing-disable-auto-update",
+    "--disable-features=OptimizationHints,OptimizationHintsFetching,OptimizationGuideModelDownloading,"
+    "OptimizationTargetPrediction,Translate,MediaRouter,AutofillServerCommunication,"
+    "CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,SafeBrowsingEnhancedProtection",
+)
 
 
 class RendererUnavailable(RuntimeError):
@@ -58,6 +79,20 @@ def missing_browser_words() -> str:
     )
 
 
+def quiet_chromium() -> type[Any]:
+    """choreographer's Chromium launcher, starting the browser with ``QUIET_FLAGS`` too (choreographer
+    takes no extra arguments of its own, so its command line is extended here; a flag it already
+    passes is not repeated)."""
+    from choreographer.browsers.chromium import Chromium
+
+    class QuietChromium(Chromium):
+        def get_cli(self) -> list[str]:
+            cli = list(super().get_cli())
+            return cli + [flag for flag in QUIET_FLAGS if flag not in cli]
+
+    return QuietChromium
+
+
 class ChartRenderer:
     """One kaleido server (one Chromium) for this process; ``svg`` draws one figure."""
 
@@ -74,7 +109,9 @@ class ChartRenderer:
         if path is None:
             raise RendererUnavailable(missing_browser_words())
         os.environ.setdefault("BROWSER_PATH", path)
-        kaleido.start_sync_server(mathjax=False, timeout=self.timeout_s, silence_warnings=True)
+        kaleido.start_sync_server(
+            mathjax=False, timeout=self.timeout_s, silence_warnings=True, browser_cls=quiet_chromium()
+        )
         self._started = True
 
     def svg(self, figure: go.Figure, width: int, height: int) -> str:

@@ -94,8 +94,8 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-class AlertsMixin(Connected):
-    """Alert reads and writes of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
+class Alerts(Connected):
+    """The alerts of every account (``HistoryStore.alerts``): rule settings, alerts found, acknowledging."""
 
     # --- rule settings ------------------------------------------------------------------------
 
@@ -195,7 +195,7 @@ class AlertsMixin(Connected):
 
     # --- reading, acknowledging and reopening -------------------------------------------------
 
-    def alerts(
+    def entries(
         self,
         account: str,
         *,

@@ -20,8 +20,8 @@ class BadComment(ValueError):
     """A comment that cannot be kept; the message says why."""
 
 
-class CommentsMixin(Connected):
-    """Read and write the comment of one site's report for one period."""
+class ReportComments(Connected):
+    """Read and write the comment of one site's report for one period (``HistoryStore.report_comments``)."""
 
     def report_comment(self, account: str, site: str, period: Period) -> str | None:
         query = select(COMMENTS.c.text).where(

@@ -66,8 +66,8 @@ def _feed(row: Row[Any]) -> Feed:
     )
 
 
-class FeedsMixin(Connected):
-    """Spreadsheet feeds of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
+class Feeds(Connected):
+    """The spreadsheet feeds' records (``HistoryStore.feeds``)."""
 
     def create_feed(self, account: str, site: str, person: str, *, keyword_group: str | None = None) -> Feed:
         """A new feed of ``site`` (of its keywords in ``keyword_group`` when given), with a fresh token."""
@@ -98,7 +98,7 @@ class FeedsMixin(Connected):
         with self._writing() as conn:
             return bool(conn.execute(query).rowcount)
 
-    def feeds(self, account: str | None = None, site: str | None = None) -> list[Feed]:
+    def entries(self, account: str | None = None, site: str | None = None) -> list[Feed]:
         """The feeds of ``account`` (every account's when None; of one site when given), newest first."""
         query = select(*FEEDS.c).order_by(FEEDS.c.created_at.desc(), FEEDS.c.id.desc())
         if account is not None:

@@ -4,10 +4,11 @@ A link is a row of ``report_links`` and a token naming it: a JWT (HS256, by jose
 itself builds on) holding the row's id and its expiry, signed with the shared key. The key is
 ``[report] link_secret`` when the secrets set one, else a random key made once and kept in
 ``store_secrets`` (inserted only if absent, so every replica and the cron jobs end up with the same
-one). ``open_report_link`` checks the signature, then the row: a token that was altered, signed with
-another key or names no row is "not valid"; a revoked row says so, and so does a link past its expiry.
-Opening a valid link appends an audit row by "someone with the link"; creating and revoking are
-audited by the app's write path (``components.core.writes.writes``).
+one). ``ReportLinks.open_report_link`` checks the signature, then the row: a token that was altered,
+signed with another key or names no row is "not valid"; a revoked row says so, and so does a link past
+its expiry. Opening a valid link appends an audit row by "someone with the link" (through the audit
+log ``ReportLinks`` is given when it is made); creating and revoking are audited by the app's write
+path (``components.core.writes.writes``).
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from joserfc import jwt
 from joserfc.errors import JoseError
 from joserfc.jwk import OctKey
-from sqlalchemy import Row, Table, select, update
+from sqlalchemy import Engine, Row, Table, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from store.audit import AuditEvent
+from store.audit import AuditEvent, AuditLog
 from store.engine import Connected
 from store.models import SUBJECT_LEN
 from store.reports.period import Period
@@ -104,12 +105,13 @@ def _key(text: str) -> OctKey:
     return OctKey.import_key(hashlib.sha256(text.encode("utf-8")).digest())
 
 
-class LinksMixin(Connected):
-    """Share links of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
+class ReportLinks(Connected):
+    """Share links (``HistoryStore.report_links``); opening one is written to ``audit``, the audit log it
+    is given."""
 
-    if TYPE_CHECKING:  # AuditMixin's, beside this one in HistoryStore
-
-        def record_audit(self, event: AuditEvent) -> None: ...
+    def __init__(self, engine: Engine, writer: Engine, url: str, audit: AuditLog) -> None:
+        super().__init__(engine, writer, url)
+        self._audit = audit
 
     def link_secret(self, configured: str | None = None) -> str:
         """The signing secret: ``configured`` when set, else the one kept in the database (made by the
@@ -183,7 +185,7 @@ class LinksMixin(Connected):
         if link.state(moment) == "expired" or moment.timestamp() >= expires:
             raise LinkRefused(EXPIRED)
         if audit:
-            self.record_audit(
+            self._audit.record(
                 AuditEvent(
                     ANYONE,
                     None,
@@ -210,7 +212,7 @@ class LinksMixin(Connected):
         with self._writing() as conn:
             return bool(conn.execute(query).rowcount)
 
-    def report_links(self, account: str, site: str) -> list[ShareLink]:
+    def entries(self, account: str, site: str) -> list[ShareLink]:
         """The site's links, newest first, revoked and expired ones too."""
         query = (
             select(*LINKS.c)

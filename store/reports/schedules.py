@@ -2,11 +2,11 @@
 what became of each report it made (``report_sends``, the outbox ``services.jobs.reports`` fills and
 empties).
 
-``ReportScheduleMixin`` joins ``HistoryStore``: set, remove and read a site's schedule (its recipients
-checked as e-mail addresses, at most ``MAX_RECIPIENTS``), read the sends a page shows, and approve a
-report built for review (``waiting_review`` → ``pending``: the next ``python -m store reports`` mails
-the very PDF that was approved). Who changed what is the audit log's business (the app's write path,
-and the job for its sends), not this module's.
+``ReportSchedules`` (``HistoryStore.report_schedules``): set, remove and read a site's schedule (its
+recipients checked as e-mail addresses, at most ``MAX_RECIPIENTS``), read the sends a page shows, and
+approve a report built for review (``waiting_review`` → ``pending``: the next ``python -m store reports``
+mails the very PDF that was approved). Who changed what is the audit log's business (the app's write
+path, and the job for its sends), not this module's.
 """
 
 from __future__ import annotations
@@ -142,8 +142,8 @@ def _send(row: Row[Any]) -> ReportSend:
 _SEND_COLUMNS = [column for column in SENDS.c if column.name != "pdf"]
 
 
-class ReportScheduleMixin(Connected):
-    """The report schedules of ``HistoryStore`` (``_engine`` reads, ``_writer`` writes)."""
+class ReportSchedules(Connected):
+    """Report schedules and their sends (``HistoryStore.report_schedules``)."""
 
     def set_report_schedule(
         self,
@@ -191,7 +191,7 @@ class ReportScheduleMixin(Connected):
         with self._writing() as conn:
             return conn.execute(delete(SCHEDULES).where(mine)).rowcount > 0
 
-    def report_schedules(self, account: str) -> list[ReportSchedule]:
+    def entries(self, account: str) -> list[ReportSchedule]:
         """Every schedule of the account, by site."""
         query = (
             select(SCHEDULES).where(SCHEDULES.c.account == check_account(account)).order_by(SCHEDULES.c.site)

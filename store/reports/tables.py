@@ -2,7 +2,7 @@
 links, spreadsheet feeds, and the one signing secret every replica and the cron jobs share.
 
 Kept beside the reports rather than in ``store.models``, on the same ``Base``: the migrations' metadata
-(``store.migrations.env``) and ``HistoryStore`` (through the report mixins) import them, so every table
+(``store.migrations.env``) and ``HistoryStore`` (through the report repositories) import them, so every table
 is in the metadata the migrations and backups walk.
 """
 
@@ -16,19 +16,27 @@ from sqlalchemy.orm import Mapped, mapped_column
 from store.models import ACCOUNT_LEN, SHORT_LEN, SUBJECT_LEN, Base
 
 TOKEN_LEN = 64
+#: A shared column's place: before the table's own (whose ``sort_order`` is 0).
+FIRST = -1
 
 
-class ReportCommentRow(Base):
+class _SitePeriod:
+    """The columns a row about one site's report for one period starts with (a comment, a send, a link);
+    ``sort_order`` puts them first in the table, as the migrations made it."""
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, sort_order=FIRST)
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN), sort_order=FIRST)
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN), sort_order=FIRST)
+    period_start: Mapped[date] = mapped_column(Date, sort_order=FIRST)
+    period_end: Mapped[date] = mapped_column(Date, sort_order=FIRST)
+
+
+class ReportCommentRow(_SitePeriod, Base):
     """An editor's comment on one site's report for one period, printed in it and in every copy sent."""
 
     __tablename__ = "report_comments"
     __table_args__ = (UniqueConstraint("account", "site", "period_start"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
-    site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
-    period_start: Mapped[date] = mapped_column(Date)
-    period_end: Mapped[date] = mapped_column(Date)
     text: Mapped[str] = mapped_column(Text)
     updated_by: Mapped[str] = mapped_column(String(SUBJECT_LEN))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -50,7 +58,7 @@ class ReportScheduleRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class ReportSendRow(Base):
+class ReportSendRow(_SitePeriod, Base):
     """One scheduled report of one site and period: the outbox row that makes it go out exactly once.
 
     ``state``: ``waiting_review`` (built, an editor has to approve it), ``pending`` (due to be sent),
@@ -61,11 +69,6 @@ class ReportSendRow(Base):
     __tablename__ = "report_sends"
     __table_args__ = (UniqueConstraint("account", "site", "period_start"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
-    site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
-    period_start: Mapped[date] = mapped_column(Date)
-    period_end: Mapped[date] = mapped_column(Date)
     state: Mapped[str] = mapped_column(String(SHORT_LEN))
     recipients: Mapped[str] = mapped_column(Text)
     pdf: Mapped[bytes | None] = mapped_column(LargeBinary)
@@ -78,17 +81,12 @@ class ReportSendRow(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
 
 
-class ReportLinkRow(Base):
+class ReportLinkRow(_SitePeriod, Base):
     """A read-only share link to one report: the signed token names this row; revoking it ends the link."""
 
     __tablename__ = "report_links"
     __table_args__ = (Index(None, "account", "site"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
-    site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
-    period_start: Mapped[date] = mapped_column(Date)
-    period_end: Mapped[date] = mapped_column(Date)
     created_by: Mapped[str] = mapped_column(String(SUBJECT_LEN))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -47,7 +47,7 @@ def store(own_store: HistoryStore) -> HistoryStore:
         AuditEvent("eve@other.com", "admin", "another-account", "submit_site", "other.com", "sent"),
     ]  # fmt: skip
     for event in events:
-        own_store.record_audit(event)
+        own_store.audit.record(event)
     return own_store
 
 

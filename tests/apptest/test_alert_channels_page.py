@@ -41,9 +41,9 @@ def _trust_maps(store: HistoryStore, key: str) -> str:
             ],
         )
 
-    store.watch(account, "domain", site, origin="own")
-    store.record_trust_map(account, sample("live"), TODAY - timedelta(days=7), "job")
-    store.record_trust_map(account, sample("lost"), TODAY, "job")
+    store.watchlist.watch(account, "domain", site, origin="own")
+    store.snapshots.record_trust_map(account, sample("live"), TODAY - timedelta(days=7), "job")
+    store.snapshots.record_trust_map(account, sample("lost"), TODAY, "job")
     return account
 
 
@@ -75,7 +75,7 @@ def test_a_key_entered_in_the_session_sees_its_alerts_but_none_is_queued_for_the
     at = open_page(PAGE)
     at.sidebar.text_input(key=SESSION_KEY_KEY).input(FREE_KEY).run()
     _check_now(at)
-    found = own_store.alerts(mine)
+    found = own_store.alerts.entries(mine)
     assert len(found) >= 1 and any("strong-partner.com" in title for title in found["title"])
     [said] = [s.value for s in at.success if "new alert" in s.value]
     assert f"{len(found)} new alert" in said and "webhook" not in said  # no promise it will be sent
@@ -86,7 +86,7 @@ def test_a_key_entered_in_the_session_sees_its_alerts_but_none_is_queued_for_the
 def test_the_deployments_own_key_queues_its_alerts_for_the_team_webhook(own_store: HistoryStore) -> None:
     team = _trust_maps(own_store, DEMO_KEY)
     at = _check_now(open_page(PAGE))
-    found = own_store.alerts(team)
+    found = own_store.alerts.entries(team)
     assert len(found) >= 1
     assert _queued(own_store, team) == len(found)
     assert any("The team's webhook gets them" in s.value for s in at.success)

@@ -42,7 +42,7 @@ def _day(n: int) -> date:
 @pytest.fixture
 def alerts(own_store: HistoryStore) -> pd.DataFrame:
     every_rule_history(own_store, ACCOUNT, MINE, SLUG, START)
-    return own_store.alerts(ACCOUNT, state="all")
+    return own_store.alerts.entries(ACCOUNT, state="all")
 
 
 def _link(alerts: pd.DataFrame, rule: str, subject: str) -> dict[str, str]:

@@ -43,12 +43,12 @@ def _sample(*links: tuple[str, str, int, float]) -> TrustMap:
 def _history(store: HistoryStore) -> None:
     """Your site's Trust Map a week ago and today: a DR 70 link went from live to lost, and a domain with
     a spam score of 85 appeared; the rest held still."""
-    store.watch(ACCOUNT, "domain", MINE, origin="own")
+    store.watchlist.watch(ACCOUNT, "domain", MINE, origin="own")
     steady = [(f"steady{n}.com", "live", 30, 5.0) for n in range(5)]
     before = _sample(("strong-partner.com", "live", 70, 2.0), *steady)
     after = _sample(("strong-partner.com", "lost", 70, 2.0), ("spammy-links.biz", "live", 12, 85.0), *steady)
-    store.record_trust_map(ACCOUNT, before, TODAY - timedelta(days=7), "job")
-    store.record_trust_map(ACCOUNT, after, TODAY, "job")
+    store.snapshots.record_trust_map(ACCOUNT, before, TODAY - timedelta(days=7), "job")
+    store.snapshots.record_trust_map(ACCOUNT, after, TODAY, "job")
 
 
 @pytest.fixture
@@ -82,12 +82,12 @@ def _count_words(open_alerts: int) -> str | None:
 
 
 def _audit(store: HistoryStore) -> list[list[str]]:
-    rows = store.audit_events(ACCOUNT)
+    rows = store.audit.events(ACCOUNT)
     return rows[["person", "operation", "outcome"]].values.tolist()
 
 
 def test_the_page_lists_the_open_alerts_newest_first_each_with_its_chart(store: HistoryStore) -> None:
-    expected = store.alerts(ACCOUNT)
+    expected = store.alerts.entries(ACCOUNT)
     at = _open()
     titles = [m.value for m in at.markdown if m.value.startswith("**")]
     assert [as_read(t.strip("*")) for t in titles] == expected["title"].tolist()
@@ -105,7 +105,7 @@ def test_the_page_lists_the_open_alerts_newest_first_each_with_its_chart(store: 
 def test_acknowledging_moves_an_alert_to_the_acknowledged_tab_and_lowers_the_sidebar_count(
     store: HistoryStore,
 ) -> None:
-    before = store.alerts(ACCOUNT)
+    before = store.alerts.entries(ACCOUNT)
     first = before.iloc[0]
     at = _open()
     at.button(key=f"alert_ack_{first['id']}").click().run()
@@ -113,7 +113,7 @@ def test_acknowledging_moves_an_alert_to_the_acknowledged_tab_and_lowers_the_sid
     assert any("Acknowledged" in s.value for s in at.success)
     left = len(before) - 1
     assert _sidebar_count(at) == (f"{left} open alert{'s' if left != 1 else ''}" if left else None)
-    assert first["id"] not in set(store.alerts(ACCOUNT)["id"])
+    assert first["id"] not in set(store.alerts.entries(ACCOUNT)["id"])
     assert not [b for b in at.button if b.key == f"alert_ack_{first['id']}"]
 
     done = _open(alerts_tab="Acknowledged")
@@ -122,7 +122,7 @@ def test_acknowledging_moves_an_alert_to_the_acknowledged_tab_and_lowers_the_sid
     assert table["acknowledged_by"].tolist() == ["Local user"]  # sign-in is off
     assert pd.notna(table["acknowledged_at"].iloc[0])
     assert _audit(store) == [["local", "acknowledge_alert", "done"]]
-    row = store.audit_events(ACCOUNT).iloc[0]  # which alert, in words: its rule, subject and day
+    row = store.audit.events(ACCOUNT).iloc[0]  # which alert, in words: its rule, subject and day
     assert row["target"] == alert_words(first["rule_name"], first["subject"], first["day"])
     assert row["detail"] == first["title"]
 
@@ -130,9 +130,9 @@ def test_acknowledging_moves_an_alert_to_the_acknowledged_tab_and_lowers_the_sid
 def test_acknowledging_an_alert_someone_else_just_acknowledged_is_audited_as_no_change(
     store: HistoryStore,
 ) -> None:
-    first = store.alerts(ACCOUNT).iloc[0]
+    first = store.alerts.entries(ACCOUNT).iloc[0]
     at = _open()
-    store.acknowledge_alert(ACCOUNT, int(first["id"]), "bob@acme.com")  # meanwhile, in another session
+    store.alerts.acknowledge_alert(ACCOUNT, int(first["id"]), "bob@acme.com")  # meanwhile, in another session
     at.button(key=f"alert_ack_{first['id']}").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("acknowledged already" in s.value for s in at.success)
@@ -140,7 +140,7 @@ def test_acknowledging_an_alert_someone_else_just_acknowledged_is_audited_as_no_
 
 
 def test_the_activity_page_tells_two_acknowledged_alerts_apart_and_says_done(store: HistoryStore) -> None:
-    found = store.alerts(ACCOUNT)
+    found = store.alerts.entries(ACCOUNT)
     at = _open()
     for alert in (found.iloc[0], found.iloc[1]):
         at.button(key=f"alert_ack_{alert['id']}").click().run()
@@ -168,10 +168,10 @@ def test_reopening_puts_an_alert_back_among_the_open_ones_without_sending_it_aga
     evaluate_alerts(own_store, ACCOUNT, days=7, channels=["webhook"])
     with own_store.engine.begin() as conn:  # the webhook job has sent every one of them
         conn.execute(text("UPDATE alert_deliveries SET state = 'delivered', attempts = 1"))
-    found = own_store.alerts(ACCOUNT)
+    found = own_store.alerts.entries(ACCOUNT)
     first, second = found.iloc[0], found.iloc[1]
     for alert in (first, second):
-        own_store.acknowledge_alert(ACCOUNT, int(alert["id"]), "ann@acme.com")
+        own_store.alerts.acknowledge_alert(ACCOUNT, int(alert["id"]), "ann@acme.com")
     sent = _webhook_deliveries(own_store)
     at = _open(alerts_tab="Acknowledged")
     assert _sidebar_count(at) == _count_words(len(found) - 2)
@@ -179,12 +179,12 @@ def test_reopening_puts_an_alert_back_among_the_open_ones_without_sending_it_aga
     assert not at.exception, [e.value for e in at.exception]
     assert any("Reopened" in s.value for s in at.success)
     assert _sidebar_count(at) == _count_words(len(found) - 1)  # up by one at once
-    assert first["id"] in set(own_store.alerts(ACCOUNT)["id"])
-    assert own_store.alerts(ACCOUNT, state="acknowledged")["id"].tolist() == [second["id"]]
+    assert first["id"] in set(own_store.alerts.entries(ACCOUNT)["id"])
+    assert own_store.alerts.entries(ACCOUNT, state="acknowledged")["id"].tolist() == [second["id"]]
     assert not [b for b in at.button if b.key == f"alert_reopen_{first['id']}"]
     assert _webhook_deliveries(own_store) == sent  # nothing waits to be sent again
     assert _audit(own_store) == [["local", "reopen_alert", "done"]]
-    row = own_store.audit_events(ACCOUNT).iloc[0]
+    row = own_store.audit.events(ACCOUNT).iloc[0]
     assert row["target"] == alert_words(first["rule_name"], first["subject"], first["day"])
 
     opened = _open()  # it is an open alert again, with its Acknowledge button
@@ -203,8 +203,8 @@ def _forged_reopen(alert_id: int) -> None:
 def test_a_viewer_sees_reopen_disabled_with_the_reason_and_a_forced_one_is_refused_and_audited(
     store: HistoryStore,
 ) -> None:
-    first = store.alerts(ACCOUNT).iloc[0]
-    store.acknowledge_alert(ACCOUNT, int(first["id"]), "ann@acme.com")
+    first = store.alerts.entries(ACCOUNT).iloc[0]
+    store.alerts.acknowledge_alert(ACCOUNT, int(first["id"]), "ann@acme.com")
     at = _open("val@acme.com", alerts_tab="Acknowledged")
     button = at.button(key=f"alert_reopen_{first['id']}")
     assert button.disabled and "Editors only" in str(button.help)
@@ -214,7 +214,7 @@ def test_a_viewer_sees_reopen_disabled_with_the_reason_and_a_forced_one_is_refus
     signed_in(forged, "val@acme.com", ACCESS).run()
     assert not forged.exception, [e.value for e in forged.exception]
     assert any(w.value.startswith("Editors only") for w in forged.warning)
-    assert first["id"] not in set(store.alerts(ACCOUNT)["id"])  # still acknowledged
+    assert first["id"] not in set(store.alerts.entries(ACCOUNT)["id"])  # still acknowledged
     assert _audit(store) == [["val@acme.com", "reopen_alert", "refused_by_role"]]
 
 
@@ -228,7 +228,7 @@ def _forged_acknowledge(alert_id: int) -> None:
 
 
 def test_a_viewers_acknowledge_is_refused_with_the_reason_and_audited(store: HistoryStore) -> None:
-    first = store.alerts(ACCOUNT).iloc[0]
+    first = store.alerts.entries(ACCOUNT).iloc[0]
     at = _open("val@acme.com")
     ack = at.button(key=f"alert_ack_{first['id']}")
     assert ack.disabled and "Editors only" in str(ack.help)
@@ -237,7 +237,7 @@ def test_a_viewers_acknowledge_is_refused_with_the_reason_and_audited(store: His
     signed_in(forged, "val@acme.com", ACCESS).run()
     assert not forged.exception, [e.value for e in forged.exception]
     assert any(w.value.startswith("Editors only") for w in forged.warning)
-    assert first["id"] in set(store.alerts(ACCOUNT)["id"])  # still open
+    assert first["id"] in set(store.alerts.entries(ACCOUNT)["id"])  # still open
     assert _audit(store) == [["val@acme.com", "acknowledge_alert", "refused_by_role"]]
 
 
@@ -248,11 +248,11 @@ def test_an_editor_changes_a_rule_and_the_change_is_audited(store: HistoryStore)
     at.button(key="alerts_rules_save").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("Saved" in s.value and "at least 4 points" in s.value for s in at.success)
-    settings = store.alert_settings(ACCOUNT)
+    settings = store.alerts.alert_settings(ACCOUNT)
     assert (settings["authority_drop"].threshold, settings["authority_drop"].enabled) == (4.0, True)
     assert not settings["keyword_moved"].enabled
     assert sorted(_audit(store)) == [["ann@acme.com", "change_alert_rule", "done"]] * 2
-    targets = set(store.audit_events(ACCOUNT)["target"])
+    targets = set(store.audit.events(ACCOUNT)["target"])
     assert "DR or TrueDR dropped: on, at least 4 points" in targets and "Keyword moved: off" in targets
 
     viewer = _open("val@acme.com", alerts_tab="Rules")
@@ -287,11 +287,11 @@ def test_rule_edits_are_kept_across_tabs_with_a_note_until_saved(store: HistoryS
     assert at.toggle(key="alerts_rule_on_keyword_moved").value is False
     said = as_read(shown_text(at))
     assert "Unsaved changes" in said and "DR or TrueDR dropped (on, at least 4 points)" in said
-    assert store.alert_settings(ACCOUNT)["authority_drop"].threshold == 2.0  # not saved yet
+    assert store.alerts.alert_settings(ACCOUNT)["authority_drop"].threshold == 2.0  # not saved yet
     at.button(key="alerts_rules_save").click().run()
     assert any("Saved" in s.value for s in at.success)
     assert "Unsaved changes" not in shown_text(at)
-    settings = store.alert_settings(ACCOUNT)
+    settings = store.alerts.alert_settings(ACCOUNT)
     assert settings["authority_drop"].threshold == 4.0 and not settings["keyword_moved"].enabled
 
 
@@ -305,7 +305,7 @@ def test_discarding_rule_edits_puts_the_saved_rules_back(store: HistoryStore) ->
     assert not at.exception, [e.value for e in at.exception]
     assert at.number_input(key="alerts_rule_threshold_authority_drop").value == 2.0
     assert "Unsaved changes" not in shown_text(at)
-    assert store.alert_settings(ACCOUNT)["authority_drop"].threshold == 2.0
+    assert store.alerts.alert_settings(ACCOUNT)["authority_drop"].threshold == 2.0
     assert _audit(store) == []  # nothing was changed, so nothing to audit
 
 
@@ -321,7 +321,7 @@ def test_check_now_says_how_many_alerts_are_new(own_store: HistoryStore) -> None
     at = _open()
     assert "No open alerts" in shown_text(at)
     at.button(key="alerts_check_now").click().run()
-    found = len(own_store.alerts(ACCOUNT))
+    found = len(own_store.alerts.entries(ACCOUNT))
     assert found >= 2
     assert any(f"{found} new alerts" in s.value for s in at.success)
     assert _sidebar_count(at) == f"{found} open alerts"
@@ -353,7 +353,7 @@ def test_a_keyword_alerts_link_opens_the_site_that_tracks_it_with_that_keyword_c
     other = ACCOUNTS[DEMO_KEY].sites[1]
     for back in range(3):
         day = TODAY - timedelta(days=back)
-        own_store.record_tracked(ACCOUNT, tracked_on(DEMO_KEY, other, day), day, "job")
+        own_store.snapshots.record_tracked(ACCOUNT, tracked_on(DEMO_KEY, other, day), day, "job")
     keyword = tracked_on(DEMO_KEY, other, TODAY).keywords[-1].keyword
     at = open_page("views/history.py", **chart_query("keyword", keyword))
     assert not at.exception, [e.value for e in at.exception]

@@ -39,12 +39,18 @@ def _count_parsing(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     return counts
 
 
+def _trust_map_page() -> AppTest:
+    """The Trust Map page of ``DOMAIN``, after its first run."""
+    at = open_page(TRUST_MAP, domain=DOMAIN)
+    assert not at.exception
+    return at
+
+
 def test_a_cached_trust_map_is_not_parsed_again(
     live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     counts = _count_parsing(monkeypatch)
-    at = open_page(TRUST_MAP, domain=DOMAIN)
-    assert not at.exception
+    at = _trust_map_page()
     assert len(at.get("plotly_chart")) >= 1
     assert counts["json"] >= 1 and counts["validate"] >= 1  # the first view did parse: the probe works
     served = live_env.state.total_requests()
@@ -81,8 +87,7 @@ def test_a_rerun_draws_the_built_figures_and_a_filter_builds_new_ones(
     live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     counts = _count_figures_built(monkeypatch)
-    at = open_page(TRUST_MAP, domain=DOMAIN)
-    assert not at.exception
+    at = _trust_map_page()
     charts = len(at.get("plotly_chart"))
     assert charts >= 1 and counts["figures"] >= charts  # the first view built its figures
     everything = _scatter_points(at)

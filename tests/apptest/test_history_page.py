@@ -24,6 +24,7 @@ from sandbox.demo_history import lookup_on, tracked_on
 from sandbox.keyword_data import serp_on
 from store import HistoryStore
 from tests.apptest.app_pages import as_read, button, metric, open_page, shown_text
+from tests.hostile_map import HOSTILE_ROW
 from tests.sandbox_picks import new_domain
 from tests.store import samples
 
@@ -49,10 +50,10 @@ def store(own_store: HistoryStore) -> HistoryStore:
 
 def _domain_days(store: HistoryStore, domains: tuple[str, ...], days: int = 40) -> None:
     for domain in domains:
-        store.watch(ACCOUNT, "domain", domain)
+        store.watchlist.watch(ACCOUNT, "domain", domain)
         for back in range(days):
             day = TODAY - timedelta(days=back)
-            store.record_lookup(ACCOUNT, lookup_on(domain, day), day, "job")
+            store.snapshots.record_lookup(ACCOUNT, lookup_on(domain, day), day, "job")
 
 
 def _table(at: AppTest, column: str) -> pd.DataFrame:
@@ -81,7 +82,7 @@ def test_domain_trends_show_your_site_against_a_competitor_and_never_seed_demo_d
     assert len(charts) == 2  # DR/TrueDR side by side, and traffic
     assert "Week over week" in shown_text(at)
     assert "Demo history" not in shown_text(at)
-    assert not store.has_demo_rows(ACCOUNT)  # Live mode: never seeded
+    assert not store.snapshots.has_demo_rows(ACCOUNT)  # Live mode: never seeded
 
     at.segmented_control(key="history_period").set_value("30 days").run()
     assert not at.exception
@@ -94,11 +95,11 @@ def test_domain_trends_show_your_site_against_a_competitor_and_never_seed_demo_d
 
 
 def test_trust_map_churn_between_two_snapshots(store: HistoryStore) -> None:
-    store.watch(ACCOUNT, "domain", MINE)
+    store.watchlist.watch(ACCOUNT, "domain", MINE)
     before = _sample(("a.com", "live", 10), ("b.com", "live", 10), ("c.com", "live", 10))
     after = _sample(("a.com", "lost", 10), ("c.com", "live", 10), ("spammy.com", "live", 85))
-    store.record_trust_map(ACCOUNT, before, TODAY - timedelta(days=31), "job")
-    store.record_trust_map(ACCOUNT, after, TODAY, "job")
+    store.snapshots.record_trust_map(ACCOUNT, before, TODAY - timedelta(days=31), "job")
+    store.snapshots.record_trust_map(ACCOUNT, after, TODAY, "job")
 
     at = open_page(PAGE, history_tab="Trust Map churn")
     assert not at.exception, [e.value for e in at.exception]
@@ -116,10 +117,32 @@ def test_trust_map_churn_between_two_snapshots(store: HistoryStore) -> None:
     }
 
 
+def test_trust_map_churn_counts_no_loss_for_a_domain_that_may_be_a_skipped_row(store: HistoryStore) -> None:
+    """The later map's fourth row was a spreadsheet formula, not a domain name (``tests.hostile_map``):
+    b.com, missing from it, may be that row, so it is not counted as disappeared, and the tab says why."""
+    store.watchlist.watch(ACCOUNT, "domain", MINE)
+    before = _sample(("a.com", "live", 10), ("b.com", "live", 10), ("c.com", "live", 10))
+    rows = [{"domain": d, "dr": 30, "status": "live", "spamScore": 10} for d in ("a.com", "c.com")]
+    after = TrustMap.model_validate({"site": {"domain": MINE}, "domains": [*rows, HOSTILE_ROW]})
+    store.snapshots.record_trust_map(ACCOUNT, before, TODAY - timedelta(days=31), "job")
+    store.snapshots.record_trust_map(ACCOUNT, after, TODAY, "job")
+
+    at = open_page(PAGE, history_tab="Trust Map churn")
+    at.selectbox(key="history_churn_domain").select(MINE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert metric(at, "Disappeared") == "0"
+    assert "disappeared" not in set(_table(at, "referring_domain")["change"])
+    assert (
+        f"1 referring domain missing from the sample of {TODAY:%b %d, %Y} is not counted as gone: 1 row of "
+        "that day's Trust Map could not be used, and it may be among them."
+    ) in as_read(shown_text(at))
+    assert "held the same referring domains" not in shown_text(at)
+
+
 def test_keyword_positions_of_your_site(store: HistoryStore) -> None:
     for back in range(20):
         day = TODAY - timedelta(days=back)
-        store.record_tracked(ACCOUNT, tracked_on(DEMO_KEY, MINE, day), day, "job")
+        store.snapshots.record_tracked(ACCOUNT, tracked_on(DEMO_KEY, MINE, day), day, "job")
     tracked = tracked_on(DEMO_KEY, MINE, TODAY)
 
     at = open_page(PAGE, history_tab="Keyword positions")
@@ -141,11 +164,13 @@ def test_the_watchlist_adds_and_removes_competitors(store: HistoryStore) -> None
     at.text_input(key="history_add_text").input(f"https://www.{RIVAL.capitalize()}/pricing")
     at.button(key="FormSubmitter:history_add-Add to watchlist").click().run()
     assert not at.exception
-    assert store.is_watched(ACCOUNT, "domain", RIVAL)
+    assert store.watchlist.is_watched(ACCOUNT, "domain", RIVAL)
     said = as_read(shown_text(at))  # as read, unescaped
     assert f"Watching {RIVAL}: today's DR and Trust Map recorded" in said
     # Watching records at once: the History of a new watch is never empty.
-    assert len(store.domain_history(ACCOUNT, [RIVAL])) == 1 and store.trust_map_days(ACCOUNT, RIVAL)
+    assert len(store.queries.domain_history(ACCOUNT, [RIVAL])) == 1 and store.queries.trust_map_days(
+        ACCOUNT, RIVAL
+    )
     listed = _table(at, "origin")
     assert RIVAL in set(listed["subject"])
     assert listed.loc[listed["subject"] == RIVAL, "origin"].item() == "Added by your team"
@@ -154,7 +179,7 @@ def test_the_watchlist_adds_and_removes_competitors(store: HistoryStore) -> None
 
     at.selectbox(key="history_remove").select(f"{RIVAL} (domain)")
     button(at, "Remove").click().run()
-    assert not store.is_watched(ACCOUNT, "domain", RIVAL)
+    assert not store.watchlist.is_watched(ACCOUNT, "domain", RIVAL)
 
 
 def test_a_domain_the_service_does_not_list_is_refused_at_once_and_never_watched(
@@ -166,24 +191,34 @@ def test_a_domain_the_service_does_not_list_is_refused_at_once_and_never_watched
     at.text_input(key="history_add_text").input(unlisted)
     at.button(key="FormSubmitter:history_add-Add to watchlist").click().run()
     assert not at.exception
-    assert not store.is_watched(ACCOUNT, "domain", unlisted)
+    assert not store.watchlist.is_watched(ACCOUNT, "domain", unlisted)
     assert f"Not watched: {unlisted} is not a listed site on VerifiedDR" in as_read(shown_text(at))
+
+
+#: A keyword one of the demo key's own sites ranks for in the sandbox's top 10.
+RANKED_KEYWORD = "cold brew coffee"
+
+
+def _own_site_ranking_for(keyword: str) -> tuple[str, int]:
+    """The first of the demo key's own sites in ``keyword``'s top 10 on the sandbox's day, and its place."""
+    places = {row.domain: row.position for row in serp_on(keyword)}
+    site = next(s for s in ACCOUNTS[DEMO_KEY].sites if s in places)
+    return site, places[site]
 
 
 def test_a_keyword_is_watched_for_the_site_picked_and_its_position_recorded_at_once(
     store: HistoryStore,
 ) -> None:
-    keyword = "cold brew coffee"
-    places = {row.domain: row.position for row in serp_on(keyword)}  # the sandbox's day's top 10
-    site = next(s for s in ACCOUNTS[DEMO_KEY].sites if s in places)
+    keyword = RANKED_KEYWORD
+    site, place = _own_site_ranking_for(keyword)
     at = open_page(PAGE, history_tab="Watchlist")
     at.radio(key="history_add_kind").set_value("Keyword")
     at.text_input(key="history_add_text").input(keyword)
     at.selectbox(key="history_add_site").set_value(site)
     at.button(key="FormSubmitter:history_add-Add to watchlist").click().run()
     assert not at.exception
-    assert store.is_watched(ACCOUNT, "keyword", keyword, site=site)
-    assert store.keyword_history(ACCOUNT, site)["position"].tolist() == [places[site]]
+    assert store.watchlist.is_watched(ACCOUNT, "keyword", keyword, site=site)
+    assert store.queries.keyword_history(ACCOUNT, site)["position"].tolist() == [place]
     listed = _table(at, "origin")
     assert listed.loc[listed["subject"] == keyword, "site"].tolist() == [site]
 
@@ -194,8 +229,8 @@ def test_watch_on_the_domain_overview_records_today_and_links_to_history(store: 
     clicked_on = _utc_today()  # the page's own today, read when it acts (a run may cross midnight)
     button(at, "Watch").click().run()
     assert not at.exception
-    assert store.is_watched(ACCOUNT, "domain", RIVAL)
-    rows = store.domain_history(ACCOUNT, [RIVAL], clicked_on)
+    assert store.watchlist.is_watched(ACCOUNT, "domain", RIVAL)
+    rows = store.queries.domain_history(ACCOUNT, [RIVAL], clicked_on)
     assert len(rows) == 1 and pd.Timestamp(rows["day"].iloc[0]).date() in {clicked_on, _utc_today()}
     assert button(at, "Stop watching")
     links = [link for link in at.get("page_link") if link.proto.page.endswith("history")]
@@ -203,24 +238,30 @@ def test_watch_on_the_domain_overview_records_today_and_links_to_history(store: 
 
 
 def test_reads_of_watched_subjects_become_history_once_a_day(store: HistoryStore) -> None:
-    store.watch(ACCOUNT, "domain", RIVAL)
+    store.watchlist.watch(ACCOUNT, "domain", RIVAL)
     read_on = _utc_today()
     at = open_page("views/trust-map.py", domain=RIVAL)
     assert not at.exception
     open_page(domain=RIVAL)  # the lookup of a watched domain, read anyway
     open_page(domain="hubspot.com")  # not watched: not kept
     history_reads.wait_for_recording()
-    rows = store.domain_history(ACCOUNT, [RIVAL, "hubspot.com"], None)
+    rows = store.queries.domain_history(ACCOUNT, [RIVAL, "hubspot.com"], None)
     assert list(rows["domain"]) == [RIVAL] and list(rows["source"]) == ["browsing"]
-    assert store.trust_map_days(ACCOUNT, RIVAL) in ([read_on], [_utc_today()])
+    assert store.queries.trust_map_days(ACCOUNT, RIVAL) in ([read_on], [_utc_today()])
+
+
+def _page_on_database(monkeypatch: pytest.MonkeyPatch, url: str) -> AppTest:
+    """The History page with its store at ``url`` (a database it cannot reach), after its first run."""
+    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
 def test_an_unreachable_database_is_said_in_plain_words_and_pages_still_work(
     live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("DASHBOARD_DATABASE_URL", UNREACHABLE)
-    at = open_page(PAGE)
-    assert not at.exception, [e.value for e in at.exception]
+    at = _page_on_database(monkeypatch, UNREACHABLE)
     said = shown_text(at)
     assert "History is unavailable" in said and "127.0.0.1" in said
     assert not PASSWORD.search(said)  # the password never shows (".streamlit/secrets.toml" may)
@@ -239,9 +280,7 @@ QUERY_SECRETS_URL = "postgresql://u@127.0.0.1:1/x?password=Qpass-5123&sslpasswor
 def test_an_unreachable_database_never_shows_a_password_given_in_the_query(
     live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("DASHBOARD_DATABASE_URL", QUERY_SECRETS_URL)
-    at = open_page(PAGE)
-    assert not at.exception, [e.value for e in at.exception]
+    at = _page_on_database(monkeypatch, QUERY_SECRETS_URL)
     warning = "\n".join(w.value for w in at.warning)
     caption = "\n".join(c.value for c in at.caption)
     assert "History is unavailable" in warning and "127.0.0.1:1/x" in caption
@@ -256,7 +295,7 @@ def test_a_link_to_an_unwatched_domain_opens_it_and_offers_to_watch_it(store: Hi
     assert at.multiselect(key="history_domains").value == ["hubspot.com"]
     assert "hubspot.com is not watched" in as_read(shown_text(at))
     button(at, "Watch").click().run()
-    assert store.is_watched(ACCOUNT, "domain", "hubspot.com")
+    assert store.watchlist.is_watched(ACCOUNT, "domain", "hubspot.com")
     assert "is not watched" not in shown_text(at)
 
 
@@ -279,7 +318,7 @@ def test_best_ever_is_the_same_whatever_the_period(store: HistoryStore) -> None:
     for back in range(60):
         day = TODAY - timedelta(days=back)
         places = {"crm software": 2 if day == best_day else 8}
-        store.record_tracked(ACCOUNT, samples.tracked(slug_for(MINE), places), day, "job")
+        store.snapshots.record_tracked(ACCOUNT, samples.tracked(slug_for(MINE), places), day, "job")
     at = open_page(PAGE, history_tab="Keyword positions")
     assert not at.exception, [e.value for e in at.exception]
     for period in ("90 days", "30 days", "All"):
@@ -297,9 +336,9 @@ def _x_range(at: AppTest) -> tuple[pd.Timestamp, pd.Timestamp]:
 
 
 def test_one_recorded_day_says_whether_it_is_the_first_and_draws_no_day_to_come(store: HistoryStore) -> None:
-    store.watch(ACCOUNT, "domain", RIVAL)
+    store.watchlist.watch(ACCOUNT, "domain", RIVAL)
     for domain, day in ((MINE, TODAY - timedelta(days=100)), (MINE, TODAY), (RIVAL, TODAY)):
-        store.record_lookup(ACCOUNT, lookup_on(domain, day), day, "job")
+        store.snapshots.record_lookup(ACCOUNT, lookup_on(domain, day), day, "job")
     at = open_page(PAGE)  # 90 days: one day of both, but your site has an older one
     assert not at.exception, [e.value for e in at.exception]
     assert f"Only {TODAY:%b %d, %Y} is recorded in this period" in shown_text(at)
@@ -313,10 +352,9 @@ def test_one_recorded_day_says_whether_it_is_the_first_and_draws_no_day_to_come(
 def test_a_keyword_watched_before_sites_were_recorded_gets_its_site_picked_and_its_old_rows_stay_apart(
     store: HistoryStore,
 ) -> None:
-    keyword = "cold brew coffee"
-    places = {row.domain: row.position for row in serp_on(keyword)}  # the sandbox's day's top 10
-    site = next(s for s in ACCOUNTS[DEMO_KEY].sites if s in places)
-    store.watch(ACCOUNT, "keyword", keyword)  # as a watch made before keywords had a site
+    keyword = RANKED_KEYWORD
+    site, place = _own_site_ranking_for(keyword)
+    store.watchlist.watch(ACCOUNT, "keyword", keyword)  # as a watch made before keywords had a site
     at = open_page(PAGE, history_tab="Watchlist")
     assert not at.exception
     listed = _table(at, "origin")
@@ -325,9 +363,9 @@ def test_a_keyword_watched_before_sites_were_recorded_gets_its_site_picked_and_i
     at.selectbox(key="history_pick_site").set_value(site)
     button(at, "Set its site").click().run()
     assert not at.exception
-    assert store.is_watched(ACCOUNT, "keyword", keyword, site=site)
-    assert not store.is_watched(ACCOUNT, "keyword", keyword, site="")
-    assert store.keyword_history(ACCOUNT, site)["position"].tolist() == [places[site]]  # measured at once
+    assert store.watchlist.is_watched(ACCOUNT, "keyword", keyword, site=site)
+    assert not store.watchlist.is_watched(ACCOUNT, "keyword", keyword, site="")
+    assert store.queries.keyword_history(ACCOUNT, site)["position"].tolist() == [place]  # measured at once
     assert f"Watching “{keyword}” for {site}" in as_read(shown_text(at))
 
 

@@ -138,12 +138,12 @@ def hostile_history(store: HistoryStore) -> None:
     names, and a ``www.`` name is one): a strong link lost and a spam-risky one appeared, so the alerts
     carry those names into their titles."""
     strong, spammy = f"www.{HOSTILE_HOST}", f"www.spam.{HOSTILE_HOST}"
-    store.watch(ACCOUNT, "domain", MINE, origin="own")
+    store.watchlist.watch(ACCOUNT, "domain", MINE, origin="own")
     steady = ("steady.com", "live", 30, 5.0)
-    store.record_trust_map(
+    store.snapshots.record_trust_map(
         ACCOUNT, _trust_map([(strong, "live", 70, 2.0), steady]), TODAY - timedelta(days=7), "job"
     )
-    store.record_trust_map(
+    store.snapshots.record_trust_map(
         ACCOUNT, _trust_map([(strong, "lost", 70, 2.0), (spammy, "live", 12, 85.0), steady]), TODAY, "job"
     )
     found = evaluate_alerts(store, ACCOUNT, days=7)

@@ -43,12 +43,12 @@ def _keywords_mine_ranks_for(count: int = 3) -> list[str]:
 
 
 def _record(store: HistoryStore, keywords: list[str], days: int = DAYS) -> None:
-    store.watch(ACCOUNT, "domain", RIVAL)
+    store.watchlist.watch(ACCOUNT, "domain", RIVAL)
     for keyword in keywords:
-        store.watch(ACCOUNT, "keyword", keyword, site=MINE)
+        store.watchlist.watch(ACCOUNT, "keyword", keyword, site=MINE)
         for back in range(days):
             day = TODAY - timedelta(days=back)
-            store.record_keyword_report(
+            store.snapshots.record_keyword_report(
                 ACCOUNT, keyword_report_on(keyword, day, MINE), day, "job", MINE, keyword
             )
 
@@ -68,7 +68,7 @@ def test_visibility_compares_your_site_with_your_competitor_and_the_top_10s_doma
     assert not at.exception, [e.value for e in at.exception]
     table = _table(at, "share_of_voice")
     expected = visibility_and_share(
-        one_top10_per_keyword(store.serp_history(ACCOUNT, since=TODAY - timedelta(days=89)))
+        one_top10_per_keyword(store.queries.serp_history(ACCOUNT, since=TODAY - timedelta(days=89)))
     )
     latest = expected[expected["day"] == expected["day"].max()].set_index("domain")
     shown = table.set_index("domain")
@@ -122,14 +122,14 @@ def test_an_editor_tags_keywords_and_the_tag_becomes_a_group_of_its_own(store: H
     at = _tag(open_page(PAGE, market_tab="Keyword groups"), keywords[:2], "Pricing")
     assert not at.exception, [e.value for e in at.exception]
     assert "Tagged 2 keywords “pricing”." in shown_text(at)
-    assert store.keyword_tags(ACCOUNT) == {k: ("pricing",) for k in keywords[:2]}
-    audited = store.audit_events(ACCOUNT, operation="tag_keyword")
+    assert store.groups.keyword_tags(ACCOUNT) == {k: ("pricing",) for k in keywords[:2]}
+    audited = store.audit.events(ACCOUNT, operation="tag_keyword")
     assert len(audited) == 2 and set(audited["outcome"]) == {"done"}
     groups = _table(at, "tags").set_index("keyword")["tags"]
     assert groups[keywords[0]] == "pricing" and groups[keywords[2]] == ""
 
     at = _tag(at, keywords[:1], "pricing", button="Remove tag")
-    assert store.keyword_tags(ACCOUNT) == {keywords[1]: ("pricing",)}
+    assert store.groups.keyword_tags(ACCOUNT) == {keywords[1]: ("pricing",)}
 
     visibility = open_page(PAGE)
     assert f"Over the {len(keywords)} keywords" in shown_text(visibility)
@@ -147,10 +147,10 @@ def test_brand_terms_split_a_sites_keywords_into_brand_and_non_brand(store: Hist
     next(b for b in at.button if b.label == "Save brand terms").click()
     at.run()
     assert f"Brand terms of {MINE} saved." in shown_text(at)
-    assert store.brand_terms(ACCOUNT) == {MINE: ("privacy",)}
+    assert store.groups.brand_terms(ACCOUNT) == {MINE: ("privacy",)}
     brand = _table(at, "brand").set_index("keyword")["brand"]
     assert brand.to_dict() == {k: "privacy" in k for k in keywords}
-    assert len(store.audit_events(ACCOUNT, operation="set_brand_terms")) == 1
+    assert len(store.audit.events(ACCOUNT, operation="set_brand_terms")) == 1
 
 
 def test_a_viewer_sees_the_groups_but_cannot_change_them(store: HistoryStore) -> None:
@@ -182,10 +182,10 @@ def test_an_editors_note_is_kept_audited_and_marked_on_the_charts_until_switched
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert "Note added" in shown_text(at)
-    notes = store.notes(ACCOUNT)
+    notes = store.notes.entries(ACCOUNT)
     assert notes["text"].tolist() == ["Pricing page <b>relaunched</b>"]
     assert notes["day"].tolist() == [TODAY - timedelta(days=3)]
-    assert store.audit_events(ACCOUNT, operation="add_note")["outcome"].tolist() == ["done"]
+    assert store.audit.events(ACCOUNT, operation="add_note")["outcome"].tolist() == ["done"]
 
     charts = open_page(PAGE)
     said = _annotations(charts)
@@ -195,7 +195,7 @@ def test_an_editors_note_is_kept_audited_and_marked_on_the_charts_until_switched
 
     for back in range(5):
         day = TODAY - timedelta(days=back)
-        store.record_lookup(ACCOUNT, lookup_on(MINE, day), day, "job")
+        store.snapshots.record_lookup(ACCOUNT, lookup_on(MINE, day), day, "job")
     history = open_page("views/history.py")
     assert any("relaunched" in text for text in _annotations(history))  # a note about nothing in particular
 
@@ -208,7 +208,9 @@ def test_with_every_keywords_search_volume_known_the_volume_weighted_visibility_
 
     keywords = _keywords_mine_ranks_for()
     _record(store, keywords)
-    store.record_tracked(ACCOUNT, tracked(normalise_slug(MINE), dict.fromkeys(keywords, 5)), TODAY, "job")
+    store.snapshots.record_tracked(
+        ACCOUNT, tracked(normalise_slug(MINE), dict.fromkeys(keywords, 5)), TODAY, "job"
+    )
     at = open_page(PAGE)
     at.toggle(key="market_weighted").set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]

@@ -86,15 +86,17 @@ def team(own_store: HistoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     (settings / ".streamlit" / "secrets.toml").write_text(f"[visibility]\nctr = [{curve}]\n")
     monkeypatch.chdir(settings)
     store = own_store
-    store.watch(ACCOUNT, "domain", SITE, origin="own")
-    store.watch(ACCOUNT, "domain", RIVAL)
+    store.watchlist.watch(ACCOUNT, "domain", SITE, origin="own")
+    store.watchlist.watch(ACCOUNT, "domain", RIVAL)
     for day in DAYS:  # the site's own figures, without which a report has nothing to say
-        store.record_lookup(ACCOUNT, lookup_on(SITE, day), day, "job")
+        store.snapshots.record_lookup(ACCOUNT, lookup_on(SITE, day), day, "job")
     for keyword, places in PLACES.items():
-        store.watch(ACCOUNT, "keyword", keyword, site=SITE)
+        store.watchlist.watch(ACCOUNT, "keyword", keyword, site=SITE)
         for day, (ours, rivals) in zip(DAYS, places, strict=True):
-            store.record_keyword_report(ACCOUNT, _top10(keyword, ours, rivals), day, "job", SITE, keyword)
-    store.set_alert_setting(
+            store.snapshots.record_keyword_report(
+                ACCOUNT, _top10(keyword, ours, rivals), day, "job", SITE, keyword
+            )
+    store.alerts.set_alert_setting(
         ACCOUNT, "visibility_fell", threshold=10.0, enabled=True, person="ann@team.example"
     )
     return store
@@ -141,7 +143,7 @@ def test_every_surface_gives_the_team_curves_visibility_and_share_of_voice(
         assert f"all keywords watched for {SITE}" in text
 
     # The site's spreadsheet feed: its visibility and share of voice columns, day by day.
-    feed = team.create_feed(ACCOUNT, SITE, "ann@team.example")
+    feed = team.feeds.create_feed(ACCOUNT, SITE, "ann@team.example")
     lines = pd.read_csv(io.StringIO(feed_csv(team, feed, TODAY)), header=None, names=list(SITE_COLUMNS))
     fed = {
         (day, SITE): (visibility, share)
@@ -152,7 +154,7 @@ def test_every_surface_gives_the_team_curves_visibility_and_share_of_voice(
     # The group-visibility alert: the week's fall (told on the first day it reaches the threshold), from
     # and to the same figures.
     evaluate_alerts(team, ACCOUNT, as_of=TODAY, days=15)
-    alerts = team.alerts(ACCOUNT, state="all")
+    alerts = team.alerts.entries(ACCOUNT, state="all")
     falls = alerts[alerts["rule"] == "visibility_fell"]
     assert not falls.empty, "the site's visibility fell by more than 10 points in a week: an alert is due"
     for fall in falls.itertuples():

@@ -39,11 +39,11 @@ def _sample(*links: tuple[str, str, int, float]) -> TrustMap:
 @pytest.fixture
 def store(own_store: HistoryStore) -> HistoryStore:
     """Your site's Trust Map a week ago and today (a strong link lost), its alerts found."""
-    own_store.watch(ACCOUNT, "domain", MINE, origin="own")
-    own_store.record_trust_map(
+    own_store.watchlist.watch(ACCOUNT, "domain", MINE, origin="own")
+    own_store.snapshots.record_trust_map(
         ACCOUNT, _sample(("strong-partner.com", "live", 70, 2.0), *STEADY), TODAY - timedelta(days=7), "job"
     )
-    own_store.record_trust_map(
+    own_store.snapshots.record_trust_map(
         ACCOUNT, _sample(("strong-partner.com", "lost", 70, 2.0), *STEADY), TODAY, "job"
     )
     assert evaluate_alerts(own_store, ACCOUNT, days=7).new >= 1
@@ -54,7 +54,7 @@ def _job_finds_a_new_alert(store: HistoryStore) -> None:
     """What the daily job does in its own process: today's sample now has a spam-risky domain too, and
     the rules find it."""
     today = _sample(("strong-partner.com", "lost", 70, 2.0), ("spammy-links.biz", "live", 12, 85.0), *STEADY)
-    store.record_trust_map(ACCOUNT, today, TODAY, "job")
+    store.snapshots.record_trust_map(ACCOUNT, today, TODAY, "job")
     assert evaluate_alerts(store, ACCOUNT, days=7).new >= 1
 
 
@@ -75,11 +75,11 @@ def test_the_sidebar_and_the_open_list_agree_after_a_job_run_and_both_update_wit
     assert history.QUERY_TTL_S <= 60  # "within one minute"
     at = open_page(PAGE)
     assert not at.exception, [e.value for e in at.exception]
-    before = len(store.alerts(ACCOUNT))
+    before = len(store.alerts.entries(ACCOUNT))
     assert _sidebar(at) == _open_list(at) == before
 
     _job_finds_a_new_alert(store)
-    after = len(store.alerts(ACCOUNT))
+    after = len(store.alerts.entries(ACCOUNT))
     assert after > before
     at.run()  # within the minute: both still say what the one shared read found
     assert not at.exception, [e.value for e in at.exception]

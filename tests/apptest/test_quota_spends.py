@@ -96,9 +96,26 @@ def _spent(server: SandboxServer) -> int:
 
 
 def _rows(store: HistoryStore) -> pd.DataFrame:
-    rows = store.audit_events(ACCOUNT)
+    rows = store.audit.events(ACCOUNT)
     assert not rows.astype(str).apply(lambda column: column.str.contains(DEMO_KEY)).any().any()
     return rows
+
+
+def _the_audit_row(store: HistoryStore, spend: Spend, who: tuple[str, str, str]) -> pd.Series:
+    """The one audit row of the account: ``spend``'s operation on each of its subjects, by (person, role,
+    outcome) ``who``."""
+    rows = _rows(store)
+    assert len(rows) == 1
+    row = rows.iloc[0]
+    person, role, outcome = who
+    assert (row["person"], row["role"], row["operation"], row["outcome"]) == (
+        person,
+        role,
+        spend.operation,
+        outcome,
+    )
+    assert all(subject in row["target"] for subject in spend.subjects)
+    return row
 
 
 def _open(spend: Spend, email: str) -> AppTest:
@@ -134,16 +151,7 @@ def test_a_viewers_forged_click_spends_nothing_and_is_audited_as_refused(
     assert not at.exception, [e.value for e in at.exception]
     assert _calls(live_env, spend.path) == 0 and _spent(live_env) == 0
     assert any(w.value.startswith("Editors only") for w in at.warning)
-    rows = _rows(store)
-    assert len(rows) == 1
-    row = rows.iloc[0]
-    assert (row["person"], row["role"], row["operation"], row["outcome"]) == (
-        "bob@acme.com",
-        "viewer",
-        spend.operation,
-        "refused_by_role",
-    )
-    assert all(subject in row["target"] for subject in spend.subjects)
+    row = _the_audit_row(store, spend, ("bob@acme.com", "viewer", "refused_by_role"))
     assert row["message"] == REASON
     assert "no quota unit spent" in row["detail"].lower()
 
@@ -203,16 +211,7 @@ def test_an_editors_click_spends_once_with_one_audit_row_naming_the_units(
     assert _calls(live_env, spend.path) == spend.units and _spent(live_env) == spend.units
     at.run()  # a rerun: nothing is asked or spent again
     assert _calls(live_env, spend.path) == spend.units and _spent(live_env) == spend.units
-    rows = _rows(store)
-    assert len(rows) == 1
-    row = rows.iloc[0]
-    assert (row["person"], row["role"], row["operation"], row["outcome"]) == (
-        "ann@acme.com",
-        "editor",
-        spend.operation,
-        "sent",
-    )
-    assert all(subject in row["target"] for subject in spend.subjects)
+    row = _the_audit_row(store, spend, ("ann@acme.com", "editor", "sent"))
     plural = "s" if spend.units != 1 else ""
     assert f"{spend.units} quota unit{plural} spent" in row["detail"]
     # What the service's quota header said was left, as the last answer to arrive said it (a bulk

@@ -29,7 +29,7 @@ NOWHERE = EmailConfig("127.0.0.1", 9, "none", "reports@example.com", ("digest@ex
 
 @pytest.fixture
 def store(own_store: HistoryStore) -> HistoryStore:
-    own_store.watch(ACCOUNT, "domain", SITE, origin="own")
+    own_store.watchlist.watch(ACCOUNT, "domain", SITE, origin="own")
     return own_store
 
 
@@ -52,7 +52,7 @@ def _forged_approve(send_id: int) -> None:
 
     conn = current_connection()
     store = history_store()
-    send = store.report_send(conn.fingerprint, send_id) if store is not None else None
+    send = store.report_schedules.report_send(conn.fingerprint, send_id) if store is not None else None
     assert send is not None
     st.warning(approve(conn, send))
 
@@ -63,17 +63,17 @@ def _open(email: str, site: str = SITE) -> AppTest:
 
 
 def _audit(store: HistoryStore) -> list[list[str]]:
-    rows = store.audit_events(ACCOUNT).iloc[::-1]
+    rows = store.audit.events(ACCOUNT).iloc[::-1]
     return rows[["person", "operation", "outcome"]].values.tolist()
 
 
 def _built_for_review(store: HistoryStore) -> int:
-    store.set_report_schedule(ACCOUNT, SITE, "seo@client.com", True, "ann@acme.com")
+    store.report_schedules.set_report_schedule(ACCOUNT, SITE, "seo@client.com", True, "ann@acme.com")
     run = reports_pass(
         store, NOWHERE, account=ACCOUNT, today=date(2026, 11, 3), build_pdf=lambda *_: b"%PDF-1.7 review me"
     )
     assert run.waiting_review == 1
-    [send] = store.report_sends(ACCOUNT)
+    [send] = store.report_schedules.report_sends(ACCOUNT)
     return send.id
 
 
@@ -86,7 +86,7 @@ def test_an_editor_sets_recipients_and_review_first_and_a_typo_is_said_without_s
     at.text_area(key=f"report_schedule_recipients_{SITE}").input("seo@client.com\nboss at client")
     button(at, "Save schedule").click().run()
     assert "Not saved: 'boss' is not an e-mail address." in [w.value for w in at.warning]
-    assert store.report_schedule(ACCOUNT, SITE) is None
+    assert store.report_schedules.report_schedule(ACCOUNT, SITE) is None
     at.text_area(key=f"report_schedule_recipients_{SITE}").input("seo@client.com\nboss@client.com")
     at.checkbox(key=f"report_schedule_review_{SITE}").check()
     button(at, "Save schedule").click().run()
@@ -94,7 +94,7 @@ def test_an_editor_sets_recipients_and_review_first_and_a_typo_is_said_without_s
     assert "Schedule saved: each month's report goes to 2 recipients, after an editor approves it here." in [
         s.value for s in at.success
     ]
-    schedule = store.report_schedule(ACCOUNT, SITE)
+    schedule = store.report_schedules.report_schedule(ACCOUNT, SITE)
     assert schedule is not None
     assert (schedule.recipients, schedule.review_first, schedule.updated_by) == (
         ("seo@client.com", "boss@client.com"),
@@ -103,7 +103,7 @@ def test_an_editor_sets_recipients_and_review_first_and_a_typo_is_said_without_s
     )
     assert "an editor approves each one here before it is sent" in shown_text(at)
     button(at, "Remove schedule").click().run()
-    assert store.report_schedule(ACCOUNT, SITE) is None
+    assert store.report_schedules.report_schedule(ACCOUNT, SITE) is None
     assert _audit(store) == [
         ["ann@acme.com", "set_report_schedule", "done"],
         ["ann@acme.com", "remove_report_schedule", "done"],
@@ -120,7 +120,7 @@ def test_an_editor_approves_a_report_waiting_for_review_and_the_approval_is_audi
     at.button(key=f"report_approve_{send_id}").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("Approved: the October 2026 report goes out" in s.value for s in at.success)
-    assert store.report_sends(ACCOUNT)[0].state == "pending"
+    assert store.report_schedules.report_sends(ACCOUNT)[0].state == "pending"
     assert "No report is waiting for review." in shown_text(at)
     assert f"{SITE}, October 2026: to be sent" in as_read(shown_text(at))
     assert [row for row in _audit(store) if row[0] == "ann@acme.com"] == [
@@ -145,7 +145,7 @@ def test_a_viewer_sees_the_schedule_with_every_control_disabled_and_a_forged_app
     forged.run()
     assert not forged.exception, [e.value for e in forged.exception]
     assert any(w.value.startswith("Editors only") for w in forged.warning)
-    assert store.report_sends(ACCOUNT)[0].state == "waiting_review"
+    assert store.report_schedules.report_sends(ACCOUNT)[0].state == "waiting_review"
     assert ["val@acme.com", "approve_report", "refused_by_role"] in _audit(store)
 
 

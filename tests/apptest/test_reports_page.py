@@ -6,6 +6,7 @@ words when there is nothing to report."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -59,9 +60,12 @@ def test_an_editors_comment_is_saved_audited_and_printed_in_the_report(store: Hi
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert "Comment saved" in shown_text(at)
-    assert store.report_comment(ACCOUNT, MINE, LAST_MONTH) == "October: the <b>guides</b> went live."
+    assert (
+        store.report_comments.report_comment(ACCOUNT, MINE, LAST_MONTH)
+        == "October: the <b>guides</b> went live."
+    )
     assert "October: the &lt;b&gt;guides&lt;/b&gt; went live." in preview(at)  # its words, inert
-    assert store.audit_events(ACCOUNT, operation="comment_report")["outcome"].tolist() == ["done"]
+    assert store.audit.events(ACCOUNT, operation="comment_report")["outcome"].tolist() == ["done"]
 
 
 def test_a_viewer_reads_and_downloads_the_report_but_cannot_comment(store: HistoryStore) -> None:
@@ -107,3 +111,25 @@ def test_when_charts_cannot_be_drawn_the_pdf_button_says_what_is_missing() -> No
     assert [b.label for b in at.button if b.disabled] == ["Download PDF"]
     assert "No Chromium here." in shown_text(at)
     assert downloads(at) == {"Download HTML": False}
+
+
+def test_a_logo_that_runs_script_is_refused_in_words_and_the_report_is_made_without_it(
+    store: HistoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    logo = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
+    (tmp_path / "logo.svg").write_text(logo)
+    (tmp_path / ".streamlit").mkdir()
+    (tmp_path / ".streamlit" / "secrets.toml").write_text(
+        '[report]\nbrand = "Acme Digital"\nlogo = "logo.svg"\n'
+    )
+    monkeypatch.chdir(tmp_path)  # the secrets file the app reads its [report] settings from
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    warnings = [w.value for w in at.warning]
+    assert warnings == [
+        "[report] logo 'logo.svg' was not used: an SVG logo may not hold <script> elements (they run code "
+        "or embed other documents); the report is made without it. Fix `[report]` in the secrets file."
+    ]
+    page = preview(at)
+    assert "Acme Digital" in page and "data:image" not in page and "alert(1)" not in page
+    assert downloads(at) == {"Download PDF": False, "Download HTML": False}

@@ -16,6 +16,7 @@ from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox.data import SHELL_SITE, SUSPICIOUS_SITE, UNREACHABLE_SITE, dr_for, is_listed, is_map_cold
 from sandbox.site_checks import SEEDED_SITE_CHECKS
 from tests.apptest.app_pages import APP, as_read, empty_caches, metric, open_page, shown_text
+from tests.hostile_map import map_in_front
 
 QUOTA = 1000
 #: Deterministic sandbox domains for each situation, found through the sandbox's own rules.
@@ -48,6 +49,29 @@ def test_trust_map_shows_header_charts_and_every_referring_domain(live_env: Sand
     assert len(at.get("plotly_chart")) == 4
     assert [b.proto.label for b in at.download_button] == ["Download CSV", "Raw CSV"]  # as shown, and raw
     assert f"of {expected.total_domains:,} referring domains" in shown_text(at)  # labelled as a sample
+
+
+def test_a_trust_map_with_an_unusable_row_shows_the_usable_ones_and_names_the_other(
+    live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer's fourth referring "domain" is a spreadsheet formula (``tests.hostile_map``): the page
+    shows the three usable rows and one plain note naming the fourth, as text."""
+    with ApiClient(live_env.base_url, DEMO_KEY) as client:
+        expected = client.trust_map("stripe.com")
+    with map_in_front(live_env.base_url) as base:
+        monkeypatch.setenv("VERIFIEDDR_API_BASE", base)
+        at = open_page("views/trust-map.py", domain="stripe.com")
+    assert not at.exception, [e.value for e in at.exception]
+    assert list(at.dataframe[0].value["domain"]) == [d.domain for d in expected.domains[:3]]
+    assert metric(at, "In this map") == "3"
+    notes = [w.value for w in at.warning]
+    assert len(notes) == 1
+    assert as_read(notes[0]) == (
+        "1 referring domain in the answer could not be used: row 4 (\"=cmd|' /C calc'!A0\"): "
+        "its name is not a domain name."
+    )
+    assert "\\|" in notes[0]  # the answer's text is shown escaped, as characters, never as Markdown
+    assert "=cmd" not in "".join(at.dataframe[0].value["domain"].astype(str))
 
 
 def test_trust_map_filters_reshape_the_table_without_asking_again(live_env: SandboxServer) -> None:

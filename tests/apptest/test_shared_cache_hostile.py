@@ -57,6 +57,14 @@ def conn(live_env: SandboxServer) -> Connection:
     return Connection("live", live_env.base_url, SecretStr(DEMO_KEY), "test", 5.0)
 
 
+@pytest.fixture
+def raw(redis_on: RedisServer) -> Iterator[redis.Redis]:
+    """A plain client of that Redis, to plant, read and announce what the app would not."""
+    client = redis_on.client()
+    yield client
+    client.close()
+
+
 def _entries(raw: redis.Redis) -> list[bytes]:
     """The entry keys Redis holds (not the fill claims)."""
     return [key for key in raw.keys(cache_records.KEY_PREFIX + ":*") if b":fill:" not in key]
@@ -97,9 +105,8 @@ def _hostile_page_run(
 
 
 def test_a_402_record_without_its_fields_is_dropped_and_the_page_shows_the_services_answer(
-    redis_on: RedisServer, live_env: SandboxServer
+    raw: redis.Redis, live_env: SandboxServer
 ) -> None:
-    raw = redis_on.client()
     honest, at = _hostile_page_run(raw, live_env, lambda op, _: _payment_record(op, {}))
     assert not at.exception, at.exception
     assert [m.value for m in at.metric] == honest
@@ -112,11 +119,10 @@ def test_a_402_record_without_its_fields_is_dropped_and_the_page_shows_the_servi
     again = open_page(OVERVIEW, domain="stripe.com")
     assert not again.exception and [m.value for m in again.metric] == honest
     assert live_env.state.total_requests() == spent
-    raw.close()
 
 
 def test_a_complete_402_record_with_a_foreign_link_never_shows_that_link(
-    redis_on: RedisServer, live_env: SandboxServer
+    raw: redis.Redis, live_env: SandboxServer
 ) -> None:
     fields = {
         "message": "Your plan expired. Renew now to keep your data.",
@@ -125,7 +131,6 @@ def test_a_complete_402_record_with_a_foreign_link_never_shows_that_link(
         "required_plan": "growth",
         "blocked_feature": "renewal",
     }
-    raw = redis_on.client()
     honest, at = _hostile_page_run(
         raw, live_env, lambda op, _: _payment_record(op, fields | {"operation": op})
     )
@@ -133,15 +138,13 @@ def test_a_complete_402_record_with_a_foreign_link_never_shows_that_link(
     shown = _everything_shown(at._tree)
     assert EVIL not in shown and "plan expired" not in shown
     assert [m.value for m in at.metric] == honest
-    raw.close()
 
 
 def test_a_30_mb_record_is_dropped_and_read_from_the_service(
-    redis_on: RedisServer, conn: Connection, live_env: SandboxServer, caplog: pytest.LogCaptureFixture
+    raw: redis.Redis, conn: Connection, live_env: SandboxServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, logger=redis_cache.__name__)
     honest = data.lookup(conn, "stripe.com")
-    raw = redis_on.client()
     padding = "x" * (30 * 1024 * 1024)
 
     def padded(operation: str, record: dict[str, Any]) -> dict[str, Any]:
@@ -158,15 +161,13 @@ def test_a_30_mb_record_is_dropped_and_read_from_the_service(
     (key,) = _entries(raw)
     assert raw.strlen(key) < 1024 * 1024
     assert not [r for r in caplog.records if "shared cache at" in r.getMessage()]
-    raw.close()
 
 
 def test_a_key_of_another_type_is_dropped_and_redis_is_not_taken_for_unreachable(
-    redis_on: RedisServer, conn: Connection, live_env: SandboxServer, caplog: pytest.LogCaptureFixture
+    raw: redis.Redis, conn: Connection, live_env: SandboxServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, logger=redis_cache.__name__)
     honest = data.lookup(conn, "stripe.com")
-    raw = redis_on.client()
     (key,) = _entries(raw)
     raw.delete(key)
     raw.rpush(key, "not", "a", "record")
@@ -177,11 +178,10 @@ def test_a_key_of_another_type_is_dropped_and_redis_is_not_taken_for_unreachable
     spent = live_env.state.total_requests()
     assert data.lookup(conn, "stripe.com") == honest and live_env.state.total_requests() == spent
     assert not [r for r in caplog.records if "shared cache at" in r.getMessage()]
-    raw.close()
 
 
 def test_an_answer_too_big_to_share_is_not_stored_and_frees_its_claim_at_once(
-    redis_on: RedisServer, conn: Connection
+    raw: redis.Redis, conn: Connection
 ) -> None:
     """Other processes waiting for this fill must not wait out the lease for a record never written."""
     shared = shared_cache.current()
@@ -192,9 +192,7 @@ def test_an_answer_too_big_to_share_is_not_stored_and_frees_its_claim_at_once(
     padding = "x" * cache_records.MAX_RECORD_BYTES
     big = DomainRating.model_validate({"domain": "stripe.com", "dr": 91, "padding": padding})
     assert shared.put(*read, cache_records.Record(value=big), token=fill.token)
-    raw = redis_on.client()
     assert raw.keys(cache_records.KEY_PREFIX + ":*") == []  # neither the record nor the claim
-    raw.close()
 
 
 def test_a_real_402_gate_is_still_shared_with_the_services_own_link(

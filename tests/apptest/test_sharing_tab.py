@@ -67,7 +67,7 @@ def test_an_editor_creates_a_share_link_that_opens_its_report_then_revokes_it(st
     (shown,) = [c.value for c in at.code]
     assert shown.startswith(f"{ADDRESS}/?report=")
     token = parse_qs(urlsplit(shown).query)["report"][0]
-    link = store.open_report_link(token, audit=False)
+    link = store.report_links.open_report_link(token, audit=False)
     assert (link.site, link.period, (link.expires_at - link.created_at).days) == (SITE, PERIOD, 30)
     assert "**October 2026** · Works · created by ann@acme.com on " in as_read(shown_text(at))
 
@@ -75,8 +75,8 @@ def test_an_editor_creates_a_share_link_that_opens_its_report_then_revokes_it(st
     assert "revoked" in as_read(shown_text(at))
     assert "Revoke" not in [b.label for b in at.button]
     with pytest.raises(LinkRefused, match=REVOKED):
-        store.open_report_link(token)
-    rows = store.audit_events(ACCOUNT)
+        store.report_links.open_report_link(token)
+    rows = store.audit.events(ACCOUNT)
     assert rows[["person", "role", "operation", "outcome"]].values.tolist() == [
         ["ann@acme.com", "editor", "revoke_share_link", "done"],
         ["ann@acme.com", "editor", "create_share_link", "done"],
@@ -90,7 +90,7 @@ def test_an_editor_creates_a_feed_shown_as_a_formula_then_revokes_it(
 ) -> None:
     at = _submit(_tab(), "Create feed")  # the local user (sign-in off) may change things
     assert not at.exception, [e.value for e in at.exception]
-    (feed,) = store.feeds(ACCOUNT, SITE)
+    (feed,) = store.feeds.entries(ACCOUNT, SITE)
     url = f"{ADDRESS}/app/static/feeds/{feed.token}.csv"
     assert [c.value for c in at.code] == [f'=IMPORTDATA("{url}")']
     assert (tmp_path / "feeds" / f"{feed.token}.csv").exists()
@@ -98,23 +98,23 @@ def test_an_editor_creates_a_feed_shown_as_a_formula_then_revokes_it(
     at = button(at, "Revoke").click().run()
     assert not (tmp_path / "feeds" / f"{feed.token}.csv").exists()
     assert not at.code
-    assert [(f.live, f.revoked_by) for f in store.feeds(ACCOUNT, SITE)] == [(False, "local")]
-    assert store.audit_events(ACCOUNT)["operation"].tolist() == ["revoke_feed", "create_feed"]
+    assert [(f.live, f.revoked_by) for f in store.feeds.entries(ACCOUNT, SITE)] == [(False, "local")]
+    assert store.audit.events(ACCOUNT)["operation"].tolist() == ["revoke_feed", "create_feed"]
 
 
 def test_a_keyword_group_is_offered_for_a_feed(store: HistoryStore) -> None:
-    store.set_keyword_tags(ACCOUNT, "crm software", ["crm"])
+    store.groups.set_keyword_tags(ACCOUNT, "crm software", ["crm"])
     at = _tab()
     choices = at.selectbox[1].options
     assert choices[0] == "The site's daily figures"
     assert "Positions of the keyword group “crm”" in choices
     at.selectbox[1].select("crm")
     at = _submit(at, "Create feed")
-    assert [f.keyword_group for f in store.feeds(ACCOUNT, SITE)] == ["crm"]
+    assert [f.keyword_group for f in store.feeds.entries(ACCOUNT, SITE)] == ["crm"]
 
 
 def test_a_viewer_sees_the_controls_disabled_and_a_forged_click_changes_nothing(store: HistoryStore) -> None:
-    store.create_report_link(ACCOUNT, SITE, PERIOD, "ann@acme.com")
+    store.report_links.create_report_link(ACCOUNT, SITE, PERIOD, "ann@acme.com")
     at = _tab("bob@acme.com")
     assert not at.exception, [e.value for e in at.exception]
     controls = [*at.get("form_submit_button"), *at.button]
@@ -126,5 +126,5 @@ def test_a_viewer_sees_the_controls_disabled_and_a_forged_click_changes_nothing(
     forged._value = True  # what a hand-made message from the browser would do
     at = at.run()
     assert not at.code
-    assert len(store.report_links(ACCOUNT, SITE)) == 1
-    assert store.feeds(ACCOUNT) == []
+    assert len(store.report_links.entries(ACCOUNT, SITE)) == 1
+    assert store.feeds.entries(ACCOUNT) == []

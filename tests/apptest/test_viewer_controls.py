@@ -45,7 +45,7 @@ PAGES: list[tuple[str, dict[str, str], tuple[str, ...]]] = [
 @pytest.fixture
 def store(own_store: HistoryStore) -> HistoryStore:
     """A store of this test's own, watching a competitor (so the watchlist has one to remove)."""
-    own_store.watch(ACCOUNT, "domain", "rival-example.com")
+    own_store.watchlist.watch(ACCOUNT, "domain", "rival-example.com")
     return own_store
 
 
@@ -62,10 +62,16 @@ def _controls(at: AppTest, labels: tuple[str, ...]) -> dict[str, Any]:
     return found
 
 
-@pytest.mark.parametrize(("page", "query", "labels"), PAGES, ids=[p for p, _, _ in PAGES])
+@pytest.fixture(params=PAGES, ids=[p for p, _, _ in PAGES])
+def with_controls(request: pytest.FixtureRequest) -> tuple[str, dict[str, str], tuple[str, ...]]:
+    """A page with write controls: its file, the query that opens it, and its controls' labels."""
+    return request.param
+
+
 def test_a_viewer_sees_the_write_controls_disabled_with_the_reason(
-    store: HistoryStore, page: str, query: dict[str, str], labels: tuple[str, ...]
+    store: HistoryStore, with_controls: tuple[str, dict[str, str], tuple[str, ...]]
 ) -> None:
+    page, query, labels = with_controls
     at = _open("bob@acme.com", page, query)
     for label, control in _controls(at, labels).items():
         assert control.disabled, f"{label} is usable by a viewer"
@@ -76,10 +82,10 @@ def test_a_viewer_sees_the_write_controls_disabled_with_the_reason(
     assert not [field.label for field in at.text_input if field.disabled]
 
 
-@pytest.mark.parametrize(("page", "query", "labels"), PAGES, ids=[p for p, _, _ in PAGES])
 def test_an_editor_sees_them_enabled(
-    store: HistoryStore, page: str, query: dict[str, str], labels: tuple[str, ...]
+    store: HistoryStore, with_controls: tuple[str, dict[str, str], tuple[str, ...]]
 ) -> None:
+    page, query, labels = with_controls
     at = _open("ann@acme.com", page, query)
     for label, control in _controls(at, labels).items():
         assert not control.disabled, f"{label} is disabled for an editor"

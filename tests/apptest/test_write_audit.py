@@ -48,7 +48,7 @@ def _posts(server: SandboxServer, path: str = KEYWORDS_PATH) -> int:
 
 
 def _rows(store: HistoryStore) -> pd.DataFrame:
-    rows = store.audit_events(ACCOUNT)
+    rows = store.audit.events(ACCOUNT)
     assert not rows.astype(str).apply(lambda column: column.str.contains(DEMO_KEY)).any().any()
     return rows
 
@@ -230,12 +230,12 @@ def test_watchlist_changes_are_checked_and_audited(store: HistoryStore, live_env
         AppTest.from_function(_watch, args=("rival.com",), default_timeout=30), "val@acme.com"
     )
     assert "changed: None" in shown_text(viewer.run())
-    assert not store.is_watched(ACCOUNT, "domain", "rival.com")
+    assert not store.watchlist.is_watched(ACCOUNT, "domain", "rival.com")
     editor = _signed_in(
         AppTest.from_function(_watch, args=("rival.com",), default_timeout=30), "ann@acme.com"
     )
     assert "changed: True" in shown_text(editor.run())
-    assert store.is_watched(ACCOUNT, "domain", "rival.com")
+    assert store.watchlist.is_watched(ACCOUNT, "domain", "rival.com")
     assert _rows(store)[["person", "operation", "target", "outcome"]].values.tolist() == [
         ["ann@acme.com", "watch", "rival.com", "done"],  # kept here: nothing went to the service
         ["val@acme.com", "watch", "rival.com", "refused_by_role"],
@@ -259,7 +259,7 @@ def _unwatch(subject: str) -> None:
 def test_a_watchlist_change_that_changes_nothing_is_audited_as_no_change(
     store: HistoryStore, live_env: SandboxServer
 ) -> None:
-    store.watch(ACCOUNT, "domain", "moz.com")
+    store.watchlist.watch(ACCOUNT, "domain", "moz.com")
     watch = AppTest.from_function(_watch, args=("moz.com",), default_timeout=30)
     assert "changed: False" in shown_text(watch.run())  # watched already
     unwatch = AppTest.from_function(_unwatch, args=("moz.com",), default_timeout=30)
@@ -277,7 +277,7 @@ def test_watch_pressed_after_someone_else_watched_it_says_so_and_is_audited_as_n
 ) -> None:
     at = open_page("views/overview.py", domain="moz.com")
     assert not at.exception, [e.value for e in at.exception]
-    store.watch(ACCOUNT, "domain", "moz.com")  # meanwhile, from another session
+    store.watchlist.watch(ACCOUNT, "domain", "moz.com")  # meanwhile, from another session
     button(at, "Watch").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert "moz.com was already watched" in as_read(shown_text(at))

@@ -17,15 +17,14 @@ demo history ending on the pinned day, its last 30 days evaluated) and adds what
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, timedelta
 
 from client.settings import key_fingerprint
 from components.core.history.store import DEMO_ALERT_DAYS, seed_demo_history
 from sandbox import DEMO_KEY
 from services.alerts.evaluate import evaluate_alerts
 from store import HistoryStore
-from store.audit import AuditEvent
-from tests.store.alert_history import lookup
+from tests.store.alert_history import approve_exchange, lookup
 from tests.store.samples import keyword_report
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
@@ -90,10 +89,10 @@ def _rival_and_keyword(store: HistoryStore) -> None:
     """Ten days ending the day before the pinned day: the rival's flags go on days 6 and 7 and its
     referring domains fall 10 % on day 8; the watched keyword leaves the results on day 5."""
     start = PINNED - timedelta(days=10)
-    store.watch(ACCOUNT, "domain", RIVAL)
-    store.watch(ACCOUNT, "keyword", KEYWORD, site=OWN)
+    store.watchlist.watch(ACCOUNT, "domain", RIVAL)
+    store.watchlist.watch(ACCOUNT, "keyword", KEYWORD, site=OWN)
     days = [start + timedelta(days=n) for n in range(10)]
-    store.seed(
+    store.snapshots.seed(
         ACCOUNT,
         lookups=[
             (d, lookup(RIVAL, validated=n < 6, verified=n < 7, referring=1000 if n < 8 else 900))
@@ -113,17 +112,6 @@ def demo_with_every_rule(url: str) -> None:
     with HistoryStore.open(url) as store:
         seed_demo_history(store, ACCOUNT, DEMO_KEY, PINNED)
         evaluate_alerts(store, ACCOUNT, as_of=PINNED, days=DEMO_ALERT_DAYS)
-        store.record_audit(
-            AuditEvent(
-                person="ann@acme.com",
-                role="editor",
-                account=ACCOUNT,
-                operation="approve_exchange",
-                target=PARTNER,
-                outcome="sent",
-                detail=f"Subject: Swap links?, from {OWN}",
-                at=datetime.combine(MAPS_DAY - timedelta(days=20), time(9), tzinfo=UTC),
-            )
-        )
+        approve_exchange(store, ACCOUNT, PARTNER, OWN, MAPS_DAY - timedelta(days=20))
         evaluate_alerts(store, ACCOUNT, as_of=MAPS_DAY, days=1)
         _rival_and_keyword(store)

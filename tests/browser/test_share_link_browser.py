@@ -89,9 +89,11 @@ def visitor(shared_app: SharedApp) -> Iterator[Page]:
 
 def _link(app: SharedApp, *, days: int = 30, now: datetime | None = None, revoked: bool = False) -> str:
     with app.store() as store:
-        link, token = store.create_report_link(ACCOUNT, SITE, PERIOD, "ann@team.example", days=days, now=now)
+        link, token = store.report_links.create_report_link(
+            ACCOUNT, SITE, PERIOD, "ann@team.example", days=days, now=now
+        )
         if revoked:
-            store.revoke_report_link(ACCOUNT, link.id, "ann@team.example")
+            store.report_links.revoke_report_link(ACCOUNT, link.id, "ann@team.example")
     return token
 
 
@@ -116,7 +118,7 @@ def test_a_valid_link_opens_its_report_alone_without_signing_in(shared_app: Shar
     expect(report.locator("body")).to_contain_text("December 2024", timeout=TIMEOUT_MS)
     _nothing_of_the_app(visitor)
     with shared_app.store() as store:
-        opened = store.audit_events(ACCOUNT, operation="open_share_link")
+        opened = store.audit.events(ACCOUNT, operation="open_share_link")
     assert opened["person"].tolist() == [ANYONE]
     assert opened["target"].tolist() == [f"{SITE}, December 2024"]
 

@@ -141,7 +141,7 @@ class SignedInApp:
     def audit(self) -> pd.DataFrame:
         store = HistoryStore.open(f"sqlite:///{self.database}")
         try:
-            return store.audit_events(key_fingerprint(DEMO_KEY))
+            return store.audit.events(key_fingerprint(DEMO_KEY))
         finally:
             store.close()
 

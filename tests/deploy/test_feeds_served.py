@@ -67,10 +67,10 @@ def _get(url: str) -> httpx.Response:
 def test_a_feed_is_served_by_the_app_and_through_nginx_until_revoked(served: Served) -> None:
     with HistoryStore.open(served.database) as store:
         for offset in range(3):
-            store.record_lookup(
+            store.snapshots.record_lookup(
                 ACCOUNT, lookup("example.com", dr=40 + offset), DAY.replace(day=4 + offset), "job"
             )
-        feed = store.create_feed(ACCOUNT, "example.com", "ann@team.example")
+        feed = store.feeds.create_feed(ACCOUNT, "example.com", "ann@team.example")
         assert refresh_feeds(store, served.feeds, today=DAY).written == 1
     written = (served.feeds / feed.file_name).read_bytes().decode("utf-8")  # CRLF rows, as served
     assert written.splitlines()[0].startswith("2025-01-04,example.com,40,")  # data, no header row
@@ -85,7 +85,7 @@ def test_a_feed_is_served_by_the_app_and_through_nginx_until_revoked(served: Ser
         assert _get(f"{base}/app/static/feeds/").status_code == 404
 
     with HistoryStore.open(served.database) as store:
-        store.revoke_feed(ACCOUNT, feed.id, "ann@team.example")
+        store.feeds.revoke_feed(ACCOUNT, feed.id, "ann@team.example")
         assert refresh_feeds(store, served.feeds, today=DAY).removed == 1
     for base in (served.app_url, served.front_url):
         assert _get(f"{base}/app/static/feeds/{feed.file_name}").status_code == 404, base
@@ -95,8 +95,8 @@ def test_through_nginx_a_feed_is_never_cached_or_shared_and_nothing_else_in_stat
     served: Served,
 ) -> None:
     with HistoryStore.open(served.database) as store:
-        store.record_lookup(ACCOUNT, lookup("example.com"), DAY, "job")
-        feed = store.create_feed(ACCOUNT, "example.com", "ann@team.example")
+        store.snapshots.record_lookup(ACCOUNT, lookup("example.com"), DAY, "job")
+        feed = store.feeds.create_feed(ACCOUNT, "example.com", "ann@team.example")
         assert refresh_feeds(store, served.feeds, today=DAY).written == 1
     static = served.feeds.parent
     # What must never be served from the app's static folder: a refresh's half-written file (a dotfile),

@@ -187,7 +187,7 @@ def test_pages_and_writes_keep_working_when_redis_goes_away_mid_run(
     page.close()
     store = HistoryStore.open(history_url)
     try:
-        assert ("domain", "slack.com", "") in store.watched_subjects(key_fingerprint(DEMO_KEY))
+        assert ("domain", "slack.com", "") in store.watchlist.watched_subjects(key_fingerprint(DEMO_KEY))
     finally:
         store.close()
     for replica, domain in ((second, "slack.com"), (second, "dropbox.com"), (first, "python.org")):

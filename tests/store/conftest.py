@@ -11,15 +11,20 @@ import itertools
 import shutil
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from sqlalchemy import inspect, text
 
+from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from store.engine import make_engine
 from store.migrations import upgrade
+from tests.store.commands import StoreCommand, run_command
 from tests.store.postgres import PostgresServer, running_postgres
+
+if TYPE_CHECKING:
+    from tests.store.fault_matrix import Case, CaseId
 
 _database_numbers = itertools.count(1)
 
@@ -116,3 +121,24 @@ def database_at(store_url: str) -> Callable[..., None]:
         engine.dispose()
 
     return at
+
+
+@pytest.fixture(scope="module")
+def job_runs(request: pytest.FixtureRequest, migrated_copies: Callable[[], str]) -> dict[CaseId, Case]:
+    """The daily job's fault-matrix cases the requesting module selected (``tests.store.fault_matrix``),
+    run side by side once before its first test, on databases of the module's kind."""
+    from tests.store.fault_matrix import run_selected
+
+    return run_selected(request, migrated_copies)
+
+
+@pytest.fixture
+def demo_command(
+    sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> StoreCommand:
+    """``python -m store`` as cron runs it (in this process), with the demo key against the session's
+    sandbox."""
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
+    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
+
+    return lambda *args: run_command(capsys, *args)

@@ -8,12 +8,11 @@ rule what the alert is about and which days it compared (``days`` as offsets fro
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, timedelta
 
 from services.alerts.evaluate import evaluate_alerts
 from store import HistoryStore
-from store.audit import AuditEvent
-from tests.store.alert_history import lookup
+from tests.store.alert_history import approve_exchange, lookup
 from tests.store.samples import keyword_report, tracked, trust_map_of
 
 DROP, FELL, LAPSED = "drop.com", "fell.com", "lapsed.com"
@@ -67,9 +66,9 @@ def every_rule_history(store: HistoryStore, account: str, own: str, slug: str, s
     def day(n: int) -> date:
         return start + timedelta(days=n)
 
-    store.watch(account, "domain", own, origin="own")
+    store.watchlist.watch(account, "domain", own, origin="own")
     for domain in (DROP, FELL, LAPSED, RIVAL):
-        store.watch(account, "domain", domain)
+        store.watchlist.watch(account, "domain", domain)
     days = range(LAST + 1)
     lookups = [(day(n), lookup(DROP, dr=50 if n < 8 else 47)) for n in days]
     lookups += [(day(n), lookup(FELL, referring=1000 if n < 8 else 940)) for n in days]
@@ -78,7 +77,7 @@ def every_rule_history(store: HistoryStore, account: str, own: str, slug: str, s
         (day(n), tracked(slug, {"crm tools": 7 if n < 5 else 14, "crm software": 20 if n < 7 else 14}))
         for n in days
     ]
-    store.watch(account, "keyword", WATCHED_KEYWORD, site=own)
+    store.watchlist.watch(account, "keyword", WATCHED_KEYWORD, site=own)
     reports = [
         (day(n), keyword_report(WATCHED_KEYWORD, domain=own, position=4 if n < 4 else None), own)
         for n in days
@@ -89,19 +88,8 @@ def every_rule_history(store: HistoryStore, account: str, own: str, slug: str, s
     before = {"a.com": clean, STRONG: (70, "dofollow", "live", 1.0), PARTNER: (35, "dofollow", "live", 2.0)}
     after = {"a.com": clean, STRONG: (70, "dofollow", "lost", 1.0), SPAM: (12, "nofollow", "live", 64.0)}
     maps = [(day(2), trust_map_of(own, before)), (day(9), trust_map_of(own, after))]
-    store.seed(
+    store.snapshots.seed(
         account, lookups=lookups, trust_maps=maps, trackeds=trackeds, keyword_reports=reports, source="job"
     )
-    store.record_audit(
-        AuditEvent(
-            person="ann@acme.com",
-            role="editor",
-            account=account,
-            operation="approve_exchange",
-            target=PARTNER,
-            outcome="sent",
-            detail=f"Subject: Swap links?, from {own}",
-            at=datetime.combine(day(0), time(9), tzinfo=UTC),
-        )
-    )
+    approve_exchange(store, account, PARTNER, own, day(0))
     evaluate_alerts(store, account, as_of=day(LAST), days=LAST + 1)

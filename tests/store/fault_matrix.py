@@ -82,9 +82,9 @@ class Case:
         self.url = self.new_database()
         with HistoryStore.open(self.url) as store:
             for site in OWN_SITES:  # as after an earlier run: known even when the site list fails
-                store.watch(ACCOUNT, "domain", site, origin="own")
-            store.watch(ACCOUNT, "domain", RIVAL)
-            store.watch(ACCOUNT, "keyword", KEYWORD, site=KEYWORD_SITE)
+                store.watchlist.watch(ACCOUNT, "domain", site, origin="own")
+            store.watchlist.watch(ACCOUNT, "domain", RIVAL)
+            store.watchlist.watch(ACCOUNT, "keyword", KEYWORD, site=KEYWORD_SITE)
         with SandboxServer(SandboxConfig(), host="127.0.0.1", port=0) as sandbox:
             # A 429 is the key's limit and passes: twice here (retried and paced), where every other
             # fault stays. Retry-After as short as the sandbox allows (it says at least 1 s).
@@ -131,10 +131,10 @@ def _recorded(store: HistoryStore) -> dict[str, set[str]]:
     """What the day holds: the domains with a lookup, with a Trust Map, the own sites with tracked
     keywords (by slug) and the site the watched keyword was recorded for."""
     domains = [*OWN_SITES, RIVAL]
-    keywords = store.keyword_history(ACCOUNT, None)
+    keywords = store.queries.keyword_history(ACCOUNT, None)
     return {
-        "lookup": set(store.domain_history(ACCOUNT, domains)["domain"]),
-        "trust_map": {d for d in domains if store.trust_map_days(ACCOUNT, d)},
+        "lookup": set(store.queries.domain_history(ACCOUNT, domains)["domain"]),
+        "trust_map": {d for d in domains if store.queries.trust_map_days(ACCOUNT, d)},
         "tracked_keywords": {site for site in keywords["site"] if "." not in site},
         "keyword_report": set(keywords.loc[keywords["keyword"] == KEYWORD, "site"]) & {KEYWORD_SITE},
     }

@@ -58,7 +58,7 @@ def _wanted(rule: str, chart: str, want: Expected) -> dict[str, str]:
 
 def _alerts(store: HistoryStore) -> pd.DataFrame:
     every_rule_history(store, ACCOUNT, OWN, SLUG, START)
-    return store.alerts(ACCOUNT, state="all")
+    return store.alerts.entries(ACCOUNT, state="all")
 
 
 def test_each_rules_alert_links_to_its_window_metric_and_subject(store: HistoryStore) -> None:
@@ -139,7 +139,7 @@ def test_alerts_stored_before_the_evidence_columns_still_link_sensibly(
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD_REVISION
     engine.dispose()
     with HistoryStore.open(store_url) as opened:
-        links = {row.rule: alert_query(row) for row in opened.alerts(ACCOUNT).itertuples()}
+        links = {row.rule: alert_query(row) for row in opened.alerts.entries(ACCOUNT).itertuples()}
     week = {"history_from": "2025-03-03", "history_before": "2025-03-04", "history_to": "2025-03-11"}
     day = {"history_from": "2025-03-09", "history_before": "2025-03-10", "history_to": "2025-03-11"}
     assert links["authority_drop"] == {

@@ -35,7 +35,7 @@ def store(tmp_path: Path) -> Iterator[HistoryStore]:
 def evaluate(store: HistoryStore, last: int, days: int, account: str = ACCOUNT) -> pd.DataFrame:
     """Evaluate ``days`` days ending ``day(last)``; every alert of the account, oldest first."""
     evaluate_alerts(store, account, as_of=day(last), days=days)
-    return store.alerts(account, state="all").iloc[::-1].reset_index(drop=True)
+    return store.alerts.entries(account, state="all").iloc[::-1].reset_index(drop=True)
 
 
 def fired(frame: pd.DataFrame, rule: str) -> list[tuple[object, ...]]:
@@ -68,7 +68,7 @@ def test_a_truedr_drop_is_its_own_alert_and_a_gap_in_the_days_is_bridged(store: 
     answers = {n: lookup(OWN, dr=50, true_dr=45) for n in range(5)}
     answers |= {10: lookup(OWN, dr=50, true_dr=44), 11: lookup(OWN, dr=50, true_dr=44)}
     answers |= {12: lookup(OWN, dr=50, true_dr=42)}
-    store.seed(ACCOUNT, lookups=[(day(n), a) for n, a in answers.items()], source="job")
+    store.snapshots.seed(ACCOUNT, lookups=[(day(n), a) for n, a in answers.items()], source="job")
     assert fired(evaluate(store, 12, 13), "authority_drop") == [
         (day(12), OWN, "example.com: TrueDR fell 3 points in 8 days (45 → 42)", "45", "42")
     ]
@@ -76,11 +76,11 @@ def test_a_truedr_drop_is_its_own_alert_and_a_gap_in_the_days_is_bridged(store: 
 
 def test_nothing_fires_without_an_earlier_snapshot_to_compare_to(store: HistoryStore) -> None:
     watch_own(store, ACCOUNT)
-    store.record_lookup(
+    store.snapshots.record_lookup(
         ACCOUNT, lookup(OWN, dr=10, validated=False, verified=False, referring=1), day(0), "job"
     )
     assert evaluate_alerts(store, ACCOUNT, as_of=day(0)).new == 0
-    assert store.alerts(ACCOUNT, state="all").empty
+    assert store.alerts.entries(ACCOUNT, state="all").empty
 
 
 def test_lost_traffic_validation_and_verification_fire_when_they_go_and_only_then(
@@ -130,7 +130,9 @@ def test_keywords_leaving_the_top_10_and_moving_fire_once_each_and_not_on_small_
         {"crm tools": None, "crm software": 14, "sales crm": 36, "crm api": 4},  # out of the top 10 already
         {"crm tools": 30, "crm software": 20, "sales crm": 39, "crm api": None},  # fell 6; crm api left
     ]
-    store.seed(ACCOUNT, trackeds=[(day(n), tracked(positions=p)) for n, p in enumerate(days)], source="job")
+    store.snapshots.seed(
+        ACCOUNT, trackeds=[(day(n), tracked(positions=p)) for n, p in enumerate(days)], source="job"
+    )
     alerts = evaluate(store, 3, 4)
     assert fired(alerts, "keyword_left_top10") == [
         (day(1), "crm tools", "“crm tools” for example.com left the top 10 (#7 → #14)", "#7", "#14"),
@@ -154,9 +156,9 @@ def test_keywords_leaving_the_top_10_and_moving_fire_once_each_and_not_on_small_
 def test_a_watched_keyword_whose_report_had_the_site_in_the_top_10_fires_when_it_drops_out(
     store: HistoryStore,
 ) -> None:
-    store.watch(ACCOUNT, "keyword", "cookie free analytics", site="example.com")
+    store.watchlist.watch(ACCOUNT, "keyword", "cookie free analytics", site="example.com")
     positions = [3, 4, None, None, 9]
-    store.seed(
+    store.snapshots.seed(
         ACCOUNT,
         keyword_reports=[
             (day(n), keyword_report("cookie free analytics", position=p), "example.com")
@@ -190,10 +192,14 @@ def test_a_new_spam_risky_referring_domain_of_an_own_site_fires_once_ever(store:
     week2 = {**week1, "c.com": (20, "dofollow", "live", 49.0)}  # below 50: not spam-risky
     week3 = {name: link for name, link in week2.items() if name != "spam-new.biz"}  # out of the sample
     maps = [(day(0), week0), (day(7), week1), (day(14), week2), (day(21), week3), (day(28), week2)]
-    store.seed(ACCOUNT, trust_maps=[(d, trust_map_of(OWN, links)) for d, links in maps], source="job")
+    store.snapshots.seed(
+        ACCOUNT, trust_maps=[(d, trust_map_of(OWN, links)) for d, links in maps], source="job"
+    )
     # Spam pointing at a competitor asks nothing of the team: its map is not alerted on.
-    store.seed(ACCOUNT, trust_maps=[(d, trust_map_of(RIVAL, {})) for d, _ in maps[:1]], source="job")
-    store.seed(
+    store.snapshots.seed(
+        ACCOUNT, trust_maps=[(d, trust_map_of(RIVAL, {})) for d, _ in maps[:1]], source="job"
+    )
+    store.snapshots.seed(
         ACCOUNT, trust_maps=[(day(7), trust_map_of(RIVAL, {"spam-x.biz": (5, "nofollow", "live", 90.0)}))]
     )
     alerts = evaluate(store, 28, 29)  # spam-new.biz back in the sample on day 28 is not news again
@@ -230,7 +236,9 @@ def test_a_strong_dofollow_link_going_from_live_to_lost_fires_once(store: Histor
         if name != "gone.com"
     }
     maps = [(day(0), week0), (day(7), lost), (day(14), lost)]
-    store.seed(ACCOUNT, trust_maps=[(d, trust_map_of(OWN, links)) for d, links in maps], source="job")
+    store.snapshots.seed(
+        ACCOUNT, trust_maps=[(d, trust_map_of(OWN, links)) for d, links in maps], source="job"
+    )
     assert fired(evaluate(store, 14, 15), "strong_link_lost") == [
         (day(7), OWN, "example.com lost a dofollow link from big.com (DR 70)", "live", "lost")
     ]
@@ -251,10 +259,10 @@ def _proposal(account: str, target: str, on: int, outcome: str = "sent", source:
 
 def test_a_partner_that_linked_after_the_proposal_and_stopped_fires_once(store: HistoryStore) -> None:
     watch_own(store, ACCOUNT)
-    store.record_audit(_proposal(ACCOUNT, "partner-io", on=1))  # the app may name the partner by its site id
-    store.record_audit(_proposal(ACCOUNT, "refused.org", on=1, outcome="refused_by_service"))
-    store.record_audit(_proposal(OTHER_ACCOUNT, "other.net", on=1))
-    store.record_audit(_proposal(ACCOUNT, "late.com", on=10))  # proposed after its link was already lost
+    store.audit.record(_proposal(ACCOUNT, "partner-io", on=1))  # the app may name the partner by its site id
+    store.audit.record(_proposal(ACCOUNT, "refused.org", on=1, outcome="refused_by_service"))
+    store.audit.record(_proposal(OTHER_ACCOUNT, "other.net", on=1))
+    store.audit.record(_proposal(ACCOUNT, "late.com", on=10))  # proposed after its link was already lost
     live = (35, "dofollow", "live", 2.0)
     maps = [
         (day(0), {"a.com": live}),
@@ -265,7 +273,9 @@ def test_a_partner_that_linked_after_the_proposal_and_stopped_fires_once(store: 
         (day(14), {"a.com": live, "late.com": (35, "dofollow", "lost", 2.0)}),
         (day(21), {"a.com": live}),
     ]
-    store.seed(ACCOUNT, trust_maps=[(d, trust_map_of(OWN, links)) for d, links in maps], source="job")
+    store.snapshots.seed(
+        ACCOUNT, trust_maps=[(d, trust_map_of(OWN, links)) for d, links in maps], source="job"
+    )
     alerts = evaluate(store, 21, 22)
     assert fired(alerts, "partner_stopped_linking") == [
         (
@@ -295,16 +305,22 @@ def test_evaluating_the_same_days_again_records_nothing_new(store: HistoryStore)
     assert (again.new, again.known, again.by_rule) == (0, 1, {})
     # The default day is the latest snapshot day; the alert is about day 7, so day 8 alone finds nothing.
     assert evaluate_alerts(store, ACCOUNT).new == 0
-    assert len(store.alerts(ACCOUNT, state="all")) == 1
+    assert len(store.alerts.entries(ACCOUNT, state="all")) == 1
 
 
 def test_a_disabled_rule_does_not_fire_and_a_threshold_decides(store: HistoryStore) -> None:
     _drop_history(store)
-    store.set_alert_setting(ACCOUNT, "authority_drop", threshold=2, enabled=False, person="ann@acme.com")
+    store.alerts.set_alert_setting(
+        ACCOUNT, "authority_drop", threshold=2, enabled=False, person="ann@acme.com"
+    )
     assert evaluate_alerts(store, ACCOUNT, as_of=day(8), days=9).new == 0
-    store.set_alert_setting(ACCOUNT, "authority_drop", threshold=4, enabled=True, person="ann@acme.com")
+    store.alerts.set_alert_setting(
+        ACCOUNT, "authority_drop", threshold=4, enabled=True, person="ann@acme.com"
+    )
     assert evaluate_alerts(store, ACCOUNT, as_of=day(8), days=9).new == 0
-    store.set_alert_setting(ACCOUNT, "authority_drop", threshold=3, enabled=True, person="ann@acme.com")
+    store.alerts.set_alert_setting(
+        ACCOUNT, "authority_drop", threshold=3, enabled=True, person="ann@acme.com"
+    )
     assert evaluate_alerts(store, ACCOUNT, as_of=day(8), days=9).by_rule == {"authority_drop": 1}
 
 
@@ -312,4 +328,4 @@ def test_one_accounts_history_never_makes_another_accounts_alerts(store: History
     _drop_history(store)
     assert evaluate_alerts(store, OTHER_ACCOUNT, as_of=day(8), days=9).new == 0
     assert evaluate_alerts(store, ACCOUNT, as_of=day(8), days=9).new == 1
-    assert store.alerts(OTHER_ACCOUNT, state="all").empty
+    assert store.alerts.entries(OTHER_ACCOUNT, state="all").empty

@@ -19,6 +19,7 @@ from services.alerts.evaluate import evaluate_alerts
 from services.cli import main
 from store import HistoryStore
 from tests.store.alert_history import OWN, day, lookup, record_lookups, watch_own
+from tests.store.commands import run_command
 from tests.store.local_servers import webhook_receiver
 from tests.store.samples import OTHER_ACCOUNT, tracked
 
@@ -38,7 +39,7 @@ def url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     with HistoryStore.open(database) as store:
         watch_own(store, ACCOUNT)
         record_lookups(store, ACCOUNT, [lookup(OWN, dr=dr) for dr in [50] * 7 + [47, 47]])  # DR drop, day 7
-        store.seed(
+        store.snapshots.seed(
             OTHER_ACCOUNT,
             trackeds=[
                 (day(7), tracked(positions={"crm tools": 4})),
@@ -50,8 +51,7 @@ def url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str], str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
+    code, out, err = run_command(capsys, *args)
     return code, out.strip().splitlines(), err
 
 
@@ -73,11 +73,13 @@ def test_alerts_evaluates_every_account_once_and_says_so_on_its_last_line(
         code == 0 and out[-1] == "alerts: 0 new, 2 already known; webhook: delivered 0, waiting 0, rejected 0"
     )
     with HistoryStore.open(url) as store:
-        assert store.alerts(ACCOUNT)["title"].tolist() == [
+        assert store.alerts.entries(ACCOUNT)["title"].tolist() == [
             "example.com: DR fell 3 points in 7 days (50 → 47)"
         ]
-        assert store.alerts(ACCOUNT)["delivery"].isna().all()  # found while no webhook was set: never sent
-        assert store.alerts(OTHER_ACCOUNT)["rule"].tolist() == ["keyword_left_top10"]
+        assert (
+            store.alerts.entries(ACCOUNT)["delivery"].isna().all()
+        )  # found while no webhook was set: never sent
+        assert store.alerts.entries(OTHER_ACCOUNT)["rule"].tolist() == ["keyword_left_top10"]
 
 
 def test_alerts_delivers_each_new_alert_of_the_deployment_once_without_showing_the_webhook_address(
@@ -95,8 +97,8 @@ def test_alerts_delivers_each_new_alert_of_the_deployment_once_without_showing_t
     assert len(receiver.requests) == 1 and len(set(receiver.answered_ok())) == 1
     assert TOKEN not in "\n".join(out) + err
     with HistoryStore.open(url) as store:
-        assert store.alerts(ACCOUNT)["delivery"].tolist() == ["sent"]
-        assert store.alerts(OTHER_ACCOUNT)["delivery"].isna().all()
+        assert store.alerts.entries(ACCOUNT)["delivery"].tolist() == ["sent"]
+        assert store.alerts.entries(OTHER_ACCOUNT)["delivery"].isna().all()
 
 
 def test_alerts_with_a_bad_argument_or_database_exits_as_documented(
@@ -129,7 +131,7 @@ def test_the_snapshot_evaluates_the_day_it_recorded_and_keeps_its_last_line(
     with HistoryStore.open(url) as store:  # a week ago example.com stood 5 DR higher, all else the same
         higher = answer.authority.model_copy(update={"dr": (answer.authority.dr or 0) + 5})
         week_ago = answer.model_copy(update={"authority": higher})
-        store.seed(account, lookups=[(as_of - timedelta(days=7), week_ago)], source="job")
+        store.snapshots.seed(account, lookups=[(as_of - timedelta(days=7), week_ago)], source="job")
     monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
     monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
     with webhook_receiver() as receiver:
@@ -143,7 +145,7 @@ def test_the_snapshot_evaluates_the_day_it_recorded_and_keeps_its_last_line(
     ]
     assert len(receiver.requests) == 1 and OWN in receiver.requests[0].body.decode()
     with HistoryStore.open(url) as store:
-        assert store.alerts(account)["rule"].tolist() == ["authority_drop"]
+        assert store.alerts.entries(account)["rule"].tolist() == ["authority_drop"]
 
 
 def test_the_demo_historys_last_week_has_alerts_with_titles_and_chart_links(tmp_path: Path) -> None:
@@ -152,7 +154,7 @@ def test_the_demo_historys_last_week_has_alerts_with_titles_and_chart_links(tmp_
         seed_demo_history(store, account, DEMO_KEY, today())  # as the app seeds it in Sandbox mode
         report = evaluate_alerts(store, account, days=7)
         assert report.new >= 1 and report.by_rule, report
-        alerts = store.alerts(account)
+        alerts = store.alerts.entries(account)
         assert len(alerts) == report.new
         assert (
             alerts["title"].str.len().gt(10).all()

@@ -69,17 +69,19 @@ def run_documented(heading: str, cwd: Path, put_in: dict[str, str] | None = None
 
 def record_history(store: HistoryStore, days: int, first: date = FIRST_DAY) -> None:
     """Days of the daily job's rows: two domains' lookups, weekly Trust Maps, a site's tracked keywords."""
-    store.watch(ACCOUNT, "domain", "semrush.com")
+    store.watchlist.watch(ACCOUNT, "domain", "semrush.com")
     for n in range(days):
         day = first + timedelta(days=n)
-        store.record_lookup(
+        store.snapshots.record_lookup(
             ACCOUNT, samples.lookup("stripe.com", dr=70 + n % 5, traffic=1000 + n), day, "job"
         )
-        store.record_lookup(ACCOUNT, samples.lookup("semrush.com", dr=90 - n % 3), day, "job")
-        store.record_tracked(ACCOUNT, samples.tracked(positions={"crm software": 5 + n % 4}), day, "job")
+        store.snapshots.record_lookup(ACCOUNT, samples.lookup("semrush.com", dr=90 - n % 3), day, "job")
+        store.snapshots.record_tracked(
+            ACCOUNT, samples.tracked(positions={"crm software": 5 + n % 4}), day, "job"
+        )
         if n % 7 == 0:
             members = tuple(f"site{m}.com" for m in range(n // 7, n // 7 + 5))
-            store.record_trust_map(ACCOUNT, samples.trust_map("stripe.com", members), day, "job")
+            store.snapshots.record_trust_map(ACCOUNT, samples.trust_map("stripe.com", members), day, "job")
 
 
 def reading(store: HistoryStore) -> dict[str, Any]:
@@ -92,10 +94,10 @@ def reading(store: HistoryStore) -> dict[str, Any]:
         counts["alembic_version"] = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
     return {
         "counts": counts,
-        "domains": store.domain_history(ACCOUNT, ["stripe.com", "semrush.com"]),
-        "links": store.trust_map_links(ACCOUNT, "stripe.com", FIRST_DAY + timedelta(days=14)),
-        "keywords": store.keyword_history(ACCOUNT),
-        "watchlist": [(item.kind, item.subject) for item in store.watchlist(ACCOUNT)],
+        "domains": store.queries.domain_history(ACCOUNT, ["stripe.com", "semrush.com"]),
+        "links": store.queries.trust_map_links(ACCOUNT, "stripe.com", FIRST_DAY + timedelta(days=14)),
+        "keywords": store.queries.keyword_history(ACCOUNT),
+        "watchlist": [(item.kind, item.subject) for item in store.watchlist.entries(ACCOUNT)],
     }
 
 

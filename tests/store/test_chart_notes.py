@@ -15,26 +15,28 @@ DAY = date(2026, 5, 4)
 
 
 def test_a_note_is_kept_and_read_by_the_period_its_days_meet(store: HistoryStore) -> None:
-    kept = store.add_note(
+    kept = store.notes.add_note(
         ACCOUNT, Note(DAY, "  Pricing page   relaunched ", subject="Example.com"), "ann@acme.com"
     )
-    store.add_note(
+    store.notes.add_note(
         ACCOUNT,
         Note(DAY - timedelta(days=20), "Update", kind="google_update", end_day=DAY - timedelta(days=2)),
         "ann@acme.com",
     )
-    notes = store.notes(ACCOUNT)
+    notes = store.notes.entries(ACCOUNT)
     assert notes["text"].tolist() == ["Update", "Pricing page relaunched"]
     assert notes["subject"].tolist() == [None, "example.com"]
-    assert store.notes(ACCOUNT, since=DAY - timedelta(days=5))["text"].tolist() == [
+    assert store.notes.entries(ACCOUNT, since=DAY - timedelta(days=5))["text"].tolist() == [
         "Update",
         "Pricing page relaunched",
     ]
-    assert store.notes(ACCOUNT, since=DAY - timedelta(days=1))["text"].tolist() == ["Pricing page relaunched"]
-    assert store.notes(ACCOUNT, until=DAY - timedelta(days=1))["text"].tolist() == ["Update"]
-    assert store.remove_note("another-account", kept) is False
-    assert store.remove_note(ACCOUNT, kept) is True
-    assert store.notes(ACCOUNT)["text"].tolist() == ["Update"]
+    assert store.notes.entries(ACCOUNT, since=DAY - timedelta(days=1))["text"].tolist() == [
+        "Pricing page relaunched"
+    ]
+    assert store.notes.entries(ACCOUNT, until=DAY - timedelta(days=1))["text"].tolist() == ["Update"]
+    assert store.notes.remove_note("another-account", kept) is False
+    assert store.notes.remove_note(ACCOUNT, kept) is True
+    assert store.notes.entries(ACCOUNT)["text"].tolist() == ["Update"]
 
 
 @pytest.mark.parametrize(
@@ -48,5 +50,5 @@ def test_a_note_is_kept_and_read_by_the_period_its_days_meet(store: HistoryStore
 )
 def test_a_note_that_cannot_be_kept_says_why(store: HistoryStore, note: Note, why: str) -> None:
     with pytest.raises(BadNote, match=why):
-        store.add_note(ACCOUNT, note, "ann@acme.com")
-    assert store.notes(ACCOUNT).empty
+        store.notes.add_note(ACCOUNT, note, "ann@acme.com")
+    assert store.notes.entries(ACCOUNT).empty

@@ -19,15 +19,15 @@ from typing import TypeVar
 import pytest
 
 from client.settings import key_fingerprint
-from sandbox import DEMO_KEY, SandboxServer
+from sandbox import DEMO_KEY
 from sandbox.clock import today
 from sandbox.demo_history import lookup_on
 from services.alerts.config import AlertConfig
-from services.cli import main
 from services.delivery.webhook import DeliveryReport, deliver_pending
 from store import HistoryStore
 from tests.store.alert_history import OWN
 from tests.store.alert_samples import T0, add_alert, delivery
+from tests.store.commands import StoreCommand, run_command
 from tests.store.local_servers import webhook_receiver
 from tests.store.samples import ACCOUNT
 
@@ -112,8 +112,7 @@ def test_the_delivery_pass_stops_at_its_deadline_and_names_what_it_did_not_send(
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str], str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
+    code, out, err = run_command(capsys, *args)
     return code, out.strip().splitlines(), err
 
 
@@ -147,11 +146,7 @@ def test_the_alerts_command_ends_at_its_deadline_names_what_it_did_not_send_and_
 
 
 def test_the_snapshot_ends_although_the_webhook_trickles(
-    sandbox: SandboxServer,
-    tmp_path: Path,
-    deadlines: None,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, deadlines: None, monkeypatch: pytest.MonkeyPatch, demo_command: StoreCommand
 ) -> None:
     account = key_fingerprint(DEMO_KEY)
     as_of = today()
@@ -160,16 +155,15 @@ def test_the_snapshot_ends_although_the_webhook_trickles(
     with HistoryStore.open(url) as store:  # a week ago example.com stood 5 DR higher: today is an alert
         higher = answer.authority.model_copy(update={"dr": (answer.authority.dr or 0) + 5})
         week_ago = answer.model_copy(update={"authority": higher})
-        store.seed(account, lookups=[(as_of - timedelta(days=7), week_ago)], source="job")
-    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
+        store.snapshots.seed(account, lookups=[(as_of - timedelta(days=7), week_ago)], source="job")
     monkeypatch.setenv(
         "DASHBOARD_ALERT_DELIVERY_DEADLINE", "20"
     )  # room for the one delivery on a busy machine
     with webhook_receiver(script={f"alert-{account[:12]}-1": ["trickle"]}) as receiver:
         monkeypatch.setenv("DASHBOARD_ALERT_WEBHOOK", receiver.url("/hook"))
         args = ("snapshot", "--database-url", url, "--as-of", as_of.isoformat())
-        (code, out, err), took = guarded(lambda: _cli(capsys, *args))
+        (code, printed, err), took = guarded(lambda: demo_command(*args))
+    out = printed.strip().splitlines()
     assert took < GUARD_S
     assert code == 0, err  # the alert waits for a retry, like any timeout
     assert out[-2:] == ["webhook: delivered 0, waiting 1, rejected 0", "recorded 3, unchanged 0, failed 0"]

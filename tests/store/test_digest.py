@@ -1,7 +1,7 @@
 """The weekly digest: what it says about a constructed week, and that it arrives by real SMTP.
 
 The mail server is aiosmtpd on 127.0.0.1 (with a login, no TLS); the history is recorded through the
-store's own ``seed`` and the alerts written as evaluation writes them. SQLite only: the digest only
+store's own ``snapshots.seed`` and the alerts written as evaluation writes them. SQLite only: the digest only
 reads, through queries that the store's own tests run on both databases.
 """
 
@@ -53,11 +53,11 @@ pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiri
 def week(tmp_path: Path) -> Iterator[HistoryStore]:
     """Two weeks of history: stripe.com falls 80 → 74 this week, quiet.com stays; a keyword drops."""
     store = HistoryStore.open(f"sqlite:///{tmp_path / 'history.sqlite3'}")
-    store.watch(ACCOUNT, "domain", "stripe.com", origin="own")
-    store.watch(ACCOUNT, "domain", "quiet.com")
+    store.watchlist.watch(ACCOUNT, "domain", "stripe.com", origin="own")
+    store.watchlist.watch(ACCOUNT, "domain", "quiet.com")
     days = [AS_OF - timedelta(days=n) for n in range(13, -1, -1)]
     dr = {day: 80 if day < date(2026, 11, 18) else 74 for day in days}
-    store.seed(
+    store.snapshots.seed(
         ACCOUNT,
         lookups=[(day, lookup("stripe.com", dr=dr[day])) for day in days]
         + [(day, lookup("quiet.com", dr=40)) for day in days],
@@ -66,7 +66,7 @@ def week(tmp_path: Path) -> Iterator[HistoryStore]:
             for day in days
         ],
     )
-    store.seed(OTHER_ACCOUNT, lookups=[(AS_OF, lookup("other.com", dr=30))])
+    store.snapshots.seed(OTHER_ACCOUNT, lookups=[(AS_OF, lookup("other.com", dr=30))])
     add_alert(store, ACCOUNT, DROP_TITLE, day=date(2026, 11, 18), before="80", after="74")
     add_alert(
         store,
@@ -325,22 +325,22 @@ def test_a_keyword_tracked_and_watched_for_one_site_is_one_series_not_a_move_bet
     tmp_path: Path,
 ) -> None:
     store = HistoryStore.open(f"sqlite:///{tmp_path / 'history.sqlite3'}")
-    store.watch(ACCOUNT, "domain", "stripe.com", origin="own")
-    store.watch(ACCOUNT, "keyword", "crm software", site="stripe.com")
+    store.watchlist.watch(ACCOUNT, "domain", "stripe.com", origin="own")
+    store.watchlist.watch(ACCOUNT, "keyword", "crm software", site="stripe.com")
     start = date(2026, 11, 16)
     for n in range(1, 6):  # watched before the period: not in the top 10 (the report knows no deeper)
         day = start - timedelta(days=n)
-        store.record_keyword_report(
+        store.snapshots.record_keyword_report(
             ACCOUNT, keyword_report("crm software", "stripe.com", None), day, "job", "stripe.com"
         )
-        store.record_keyword_report(
+        store.snapshots.record_keyword_report(
             ACCOUNT, keyword_report("email marketing", "stripe.com", 8), day, "job", "stripe.com"
         )
     for n in range(7):  # tracked through the period: #14 every day, so it did not move
-        store.record_tracked(
+        store.snapshots.record_tracked(
             ACCOUNT, tracked("stripe-com", {"crm software": 14}), start + timedelta(days=n), "job"
         )
-    store.record_keyword_report(
+    store.snapshots.record_keyword_report(
         ACCOUNT, keyword_report("email marketing", "stripe.com", 5), AS_OF, "job", "stripe.com"
     )
     part = account_digest(store, ACCOUNT, start, AS_OF)
@@ -352,8 +352,10 @@ def test_a_keyword_tracked_and_watched_for_one_site_is_one_series_not_a_move_bet
 def test_the_periods_notes_and_googles_updates_are_in_the_digest_as_plain_text(week: HistoryStore) -> None:
     from store.notes import Note
 
-    week.add_note(ACCOUNT, Note(date(2026, 11, 19), "Pricing <b>relaunched</b>", subject="stripe.com"), "ann")
-    week.add_note(ACCOUNT, Note(date(2026, 11, 1), "Too early for this digest"), "ann")
+    week.notes.add_note(
+        ACCOUNT, Note(date(2026, 11, 19), "Pricing <b>relaunched</b>", subject="stripe.com"), "ann"
+    )
+    week.notes.add_note(ACCOUNT, Note(date(2026, 11, 1), "Too early for this digest"), "ann")
     part = account_digest(week, ACCOUNT, AS_OF - timedelta(days=6), AS_OF)
     assert part.notes == [("2026-11-19", "Pricing <b>relaunched</b> (stripe.com)")]
     text = render_text(Digest(AS_OF - timedelta(days=6), AS_OF, DASHBOARD, [part]))

@@ -16,9 +16,9 @@ from client.models import KeywordReport, SerpResult
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
 from sandbox.demo_history import keyword_report_on
-from services.cli import main
 from store import HistoryStore
 from store.rows import Unusable
+from tests.store.commands import run_command
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 SITE = "example.com"
@@ -39,9 +39,9 @@ def _report(*domains: str, dr: int | None = 40) -> KeywordReport:
 def test_a_watched_keywords_report_keeps_its_whole_top_10_once_per_day(store: HistoryStore) -> None:
     day = LAST_DAY
     report = keyword_report_on("cookie free analytics", day, SITE)
-    assert store.record_keyword_report(ACCOUNT, report, day, "job", SITE) == "recorded"
-    assert store.record_keyword_report(ACCOUNT, report, day, "job", SITE) == "unchanged"
-    rows = store.serp_history(ACCOUNT, SITE)
+    assert store.snapshots.record_keyword_report(ACCOUNT, report, day, "job", SITE) == "recorded"
+    assert store.snapshots.record_keyword_report(ACCOUNT, report, day, "job", SITE) == "unchanged"
+    rows = store.queries.serp_history(ACCOUNT, SITE)
     assert rows["position"].tolist() == list(range(1, 11))
     assert rows["domain"].tolist() == [r.domain for r in report.results]
     unresolved = [r.position for r in report.results if r.dr is None]
@@ -49,12 +49,14 @@ def test_a_watched_keywords_report_keeps_its_whole_top_10_once_per_day(store: Hi
 
 
 def test_a_days_new_top_10_replaces_the_old_one_whole(store: HistoryStore) -> None:
-    store.record_keyword_report(ACCOUNT, _report("a.com", "b.com", SITE), LAST_DAY, "job", SITE, "kw")
+    store.snapshots.record_keyword_report(
+        ACCOUNT, _report("a.com", "b.com", SITE), LAST_DAY, "job", SITE, "kw"
+    )
     assert (
-        store.record_keyword_report(ACCOUNT, _report(SITE, "c.com"), LAST_DAY, "job", SITE, "kw")
+        store.snapshots.record_keyword_report(ACCOUNT, _report(SITE, "c.com"), LAST_DAY, "job", SITE, "kw")
         == "recorded"
     )
-    rows = store.serp_history(ACCOUNT, SITE)
+    rows = store.queries.serp_history(ACCOUNT, SITE)
     assert list(zip(rows["position"], rows["domain"], strict=True)) == [(1, SITE), (2, "c.com")]
 
 
@@ -62,9 +64,9 @@ def test_a_top_10_that_gives_a_position_twice_is_not_kept(store: HistoryStore) -
     garbled = _report("a.com", "b.com")
     garbled.results[1].position = 1
     with pytest.raises(Unusable):
-        store.record_keyword_report(ACCOUNT, garbled, LAST_DAY, "job", SITE, "kw")
-    assert store.serp_history(ACCOUNT).empty
-    assert store.keyword_history(ACCOUNT, SITE).empty
+        store.snapshots.record_keyword_report(ACCOUNT, garbled, LAST_DAY, "job", SITE, "kw")
+    assert store.queries.serp_history(ACCOUNT).empty
+    assert store.queries.keyword_history(ACCOUNT, SITE).empty
 
 
 def _independent_figures(
@@ -98,10 +100,8 @@ def test_the_visibility_command_matches_the_formulas_on_the_sandboxs_own_reports
 ) -> None:
     reports = _record_reports(store_url)
     monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    code = main(["visibility", "--csv", "--days", str(DAYS), "--database-url", store_url])
-    out, err = capsys.readouterr()
+    code, lines, err = _visibility_csv(store_url, capsys)
     assert code == 0, err
-    lines = list(csv.DictReader(io.StringIO(out)))
     assert list(lines[0]) == ["day", "group", "domain", "visibility", "share_of_voice"]
     printed = {
         (row["day"], row["domain"]): (float(row["visibility"]), float(row["share_of_voice"])) for row in lines
@@ -115,8 +115,7 @@ def test_the_visibility_command_says_when_nothing_is_recorded_and_exits_2(
     store_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    code = main(["visibility", "--database-url", store_url])
-    out, err = capsys.readouterr()
+    code, out, err = run_command(capsys, "visibility", "--database-url", store_url)
     assert code == 2
     assert out == ""
     assert err.strip().startswith("No top 10 of the watched keywords is recorded yet")
@@ -126,19 +125,20 @@ def _record_reports(store_url: str) -> dict[date, list[KeywordReport]]:
     reports: dict[date, list[KeywordReport]] = {day: [] for day in _days()}
     with HistoryStore.open(store_url) as store:
         for keyword in KEYWORDS:
-            store.watch(ACCOUNT, "keyword", keyword, site=SITE)
+            store.watchlist.watch(ACCOUNT, "keyword", keyword, site=SITE)
             for day in _days():
                 report = keyword_report_on(keyword, day, SITE)
                 reports[day].append(report)
-                store.record_keyword_report(ACCOUNT, report, day, "job", SITE, keyword)
+                store.snapshots.record_keyword_report(ACCOUNT, report, day, "job", SITE, keyword)
     return reports
 
 
 def _visibility_csv(
     store_url: str, capsys: pytest.CaptureFixture[str], *args: str
 ) -> tuple[int, list[dict[str, str]], str]:
-    code = main(["visibility", "--csv", "--days", str(DAYS), "--database-url", store_url, *args])
-    out, err = capsys.readouterr()
+    code, out, err = run_command(
+        capsys, "visibility", "--csv", "--days", str(DAYS), "--database-url", store_url, *args
+    )
     return code, list(csv.DictReader(io.StringIO(out))), err
 
 
@@ -148,8 +148,8 @@ def test_a_tag_and_the_brand_split_are_groups_of_the_visibility_command(
     reports = _record_reports(store_url)
     with HistoryStore.open(store_url) as store:
         for keyword in KEYWORDS[:2]:
-            store.set_keyword_tags(ACCOUNT, keyword, ["Pricing"])
-        store.set_brand_terms(ACCOUNT, SITE, ["privacy"])
+            store.groups.set_keyword_tags(ACCOUNT, keyword, ["Pricing"])
+        store.groups.set_brand_terms(ACCOUNT, SITE, ["privacy"])
     monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
     for group, keywords in (("pricing", KEYWORDS[:2]), ("brand", ("privacy analytics",))):
         code, lines, err = _visibility_csv(store_url, capsys, "--group", group)
@@ -173,7 +173,7 @@ def test_the_visibility_csv_defuses_a_group_a_spreadsheet_would_run_and_keeps_th
 ) -> None:
     reports = _record_reports(store_url)
     with HistoryStore.open(store_url) as store:
-        store.set_keyword_tags(ACCOUNT, KEYWORDS[0], ["-crm"])  # a tag may start with a hyphen
+        store.groups.set_keyword_tags(ACCOUNT, KEYWORDS[0], ["-crm"])  # a tag may start with a hyphen
     monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
     code, lines, err = _visibility_csv(store_url, capsys, "--group=-crm")
     assert code == 0, err

@@ -23,7 +23,8 @@ def test_head_revision_constant_names_the_newest_migration() -> None:
 def test_a_migrated_database_opens_without_importing_alembic(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'history.sqlite3'}"
     opens = (
-        "import sys; from store import HistoryStore; HistoryStore.open(sys.argv[1]).watchlist('acct'); "
+        "import sys; from store import HistoryStore; "
+        "HistoryStore.open(sys.argv[1]).watchlist.entries('acct'); "
         "print('alembic' in sys.modules)"
     )
     first = subprocess.run(

@@ -91,7 +91,7 @@ def march(day: int) -> date:
 def _keyword_history(store: HistoryStore) -> None:
     """Two keywords whose last two days are alike but whose month is not: 8 → 7 and 18 → 20."""
     days = [march(1) + timedelta(days=n) for n in range(31)]
-    store.seed(
+    store.snapshots.seed(
         ACCOUNT,
         trackeds=[
             (
@@ -150,9 +150,9 @@ MAPS: dict[date, dict[str, Link]] = {
 
 @pytest.fixture
 def history(store: HistoryStore) -> HistoryStore:
-    store.watch(ACCOUNT, "domain", SITE, origin="own")
+    store.watchlist.watch(ACCOUNT, "domain", SITE, origin="own")
     _keyword_history(store)
-    store.seed(
+    store.snapshots.seed(
         ACCOUNT, trust_maps=[(day, trust_map_of(SITE, links)) for day, links in MAPS.items()], source="job"
     )
     evaluate_alerts(store, ACCOUNT, as_of=march(31), days=40)
@@ -222,14 +222,14 @@ def section_texts(html: str) -> dict[str, str]:
 
 def test_each_section_says_plainly_which_keywords_it_measures(history: HistoryStore) -> None:
     # example.com: tracked keywords with positions and a watched keyword with top 10s; quiet.org: neither.
-    history.watch(ACCOUNT, "keyword", "crm software", site=SITE)
-    history.seed(
+    history.watchlist.watch(ACCOUNT, "keyword", "crm software", site=SITE)
+    history.snapshots.seed(
         ACCOUNT,
         keyword_reports=[(march(n), keyword_report("crm software", SITE, 4), SITE) for n in (2, 30)],
         source="job",
     )
-    history.watch(ACCOUNT, "domain", "quiet.org", origin="own")
-    history.seed(ACCOUNT, trust_maps=[(march(5), trust_map_of("quiet.org", {}))], source="job")
+    history.watchlist.watch(ACCOUNT, "domain", "quiet.org", origin="own")
+    history.snapshots.seed(ACCOUNT, trust_maps=[(march(5), trust_map_of("quiet.org", {}))], source="job")
     for site in (SITE, "quiet.org"):
         sections = section_texts(render_html(gather(history, ACCOUNT, site, MONTH, ctr=CTR), Branding(), {}))
         assert f"keywords tracked for {site}" in sections["Keyword positions"], site

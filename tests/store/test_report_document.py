@@ -106,7 +106,7 @@ def test_the_pdf_names_the_site_the_month_and_its_sender_and_has_every_section(
 def test_the_summary_gives_the_first_and_last_recorded_values_in_words(
     demo_store: HistoryStore, report: BuiltReport, tmp_path: Path
 ) -> None:
-    history = demo_store.domain_history(ACCOUNT, [SITE], MONTH.start)
+    history = demo_store.queries.domain_history(ACCOUNT, [SITE], MONTH.start)
     history = history[pd.to_datetime(history["day"]).dt.date <= MONTH.end].sort_values("day")
     text = " ".join(pdf_text(report.pdf(), tmp_path).split())
     for column, label in (("dr", "DR"), ("trust_score", "Trust"), ("referring_domains", "Referring domains")):
@@ -163,7 +163,7 @@ def test_an_unusable_brand_setting_is_named() -> None:
 
 
 def test_an_editors_comment_is_printed(demo_store: HistoryStore, tmp_path: Path) -> None:
-    demo_store.set_report_comment(
+    demo_store.report_comments.set_report_comment(
         ACCOUNT, SITE, MONTH, "October: the new guides went live.", "ed@example.com"
     )
     try:
@@ -172,7 +172,7 @@ def test_an_editors_comment_is_printed(demo_store: HistoryStore, tmp_path: Path)
         )
         assert "October: the new guides went live." in pdf_text(built.pdf(), tmp_path)
     finally:
-        demo_store.set_report_comment(ACCOUNT, SITE, MONTH, "", "ed@example.com")
+        demo_store.report_comments.set_report_comment(ACCOUNT, SITE, MONTH, "", "ed@example.com")
 
 
 def test_hostile_service_text_a_note_and_a_comment_stay_text(tmp_path: Path) -> None:
@@ -191,8 +191,8 @@ def test_hostile_service_text_a_note_and_a_comment_stay_text(tmp_path: Path) -> 
                 timeout_s=20,
                 lines=Lines(said.append, said.append),
             )
-        store.add_note(ACCOUNT, Note(date(2026, 10, 12), f"{HOSTILE_SCRIPT} launch"), "ed@example.com")
-        store.set_report_comment(
+        store.notes.add_note(ACCOUNT, Note(date(2026, 10, 12), f"{HOSTILE_SCRIPT} launch"), "ed@example.com")
+        store.report_comments.set_report_comment(
             ACCOUNT, SITE, MONTH, f'{HOSTILE_SCRIPT}<img src=x onerror="alert(1)">', "ed@example.com"
         )
         built = build_report(store, ACCOUNT, SITE, MONTH, branding=Branding(), renderer=shared_renderer())

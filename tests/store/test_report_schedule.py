@@ -93,13 +93,15 @@ def _subjects(box: object) -> list[str]:
 
 
 def _audit(store: HistoryStore) -> list[list[str]]:
-    rows = store.audit_events(ACCOUNT).iloc[::-1]
+    rows = store.audit.events(ACCOUNT).iloc[::-1]
     return rows[["person", "operation", "target", "outcome"]].values.tolist()
 
 
 def test_each_sites_report_arrives_once_with_its_pdf_and_every_step_is_audited(store: HistoryStore) -> None:
-    store.set_report_schedule(ACCOUNT, "stripe.com", "seo@client.com\nboss@client.com", False, EDITOR)
-    store.set_report_schedule(ACCOUNT, "Acme.com", ["lead@acme.com"], False, EDITOR)
+    store.report_schedules.set_report_schedule(
+        ACCOUNT, "stripe.com", "seo@client.com\nboss@client.com", False, EDITOR
+    )
+    store.report_schedules.set_report_schedule(ACCOUNT, "Acme.com", ["lead@acme.com"], False, EDITOR)
     builder = Builder()
     with smtp_server("reports", PASSWORD) as box:
         first = _pass(store, _email(box.port), builder)
@@ -116,7 +118,7 @@ def test_each_sites_report_arrives_once_with_its_pdf_and_every_step_is_audited(s
     [attachment] = list(message.iter_attachments())
     assert attachment.get_filename() == "report-stripe.com-2026-10.pdf"
     assert attachment.get_content().startswith(b"%PDF")
-    sends = store.report_sends(ACCOUNT)
+    sends = store.report_schedules.report_sends(ACCOUNT)
     assert [(s.site, s.state, s.attempts) for s in sends] == [
         ("acme.com", "sent", 1),
         ("stripe.com", "sent", 1),
@@ -133,7 +135,7 @@ def test_each_sites_report_arrives_once_with_its_pdf_and_every_step_is_audited(s
 def test_two_runs_at_once_send_each_sites_report_exactly_once(store: HistoryStore) -> None:
     sites = ["a.com", "b.com", "c.com"]
     for site in sites:
-        store.set_report_schedule(ACCOUNT, site, f"seo@{site}", False, EDITOR)
+        store.report_schedules.set_report_schedule(ACCOUNT, site, f"seo@{site}", False, EDITOR)
     # Both runs build a.com's report at the same moment (neither has inserted its row yet): only one
     # row can land, and only that one is mailed.
     both_building = threading.Barrier(2, timeout=60)
@@ -161,13 +163,15 @@ def test_two_runs_at_once_send_each_sites_report_exactly_once(store: HistoryStor
     assert _subjects(box) == [f"{site} — October 2026 report" for site in sites]
     assert sum(run.sent for run in runs) == 3
     assert sum(run.built for run in runs) == 3  # a.com was built twice, but inserted (and sent) once
-    assert [(s.site, s.state) for s in store.report_sends(ACCOUNT)] == [(site, "sent") for site in sites]
+    assert [(s.site, s.state) for s in store.report_schedules.report_sends(ACCOUNT)] == [
+        (site, "sent") for site in sites
+    ]
 
 
 def test_a_run_killed_while_sending_is_taken_over_once_its_claim_runs_out(
     store: HistoryStore, tmp_path: Path
 ) -> None:
-    store.set_report_schedule(ACCOUNT, "stripe.com", "seo@client.com", False, EDITOR)
+    store.report_schedules.set_report_schedule(ACCOUNT, "stripe.com", "seo@client.com", False, EDITOR)
     builder = Builder()
     with trickling_server() as never_done:  # a mail server that never finishes its greeting
         # Built here (pending); the command below only has to send it.
@@ -207,7 +211,7 @@ def test_a_run_killed_while_sending_is_taken_over_once_its_claim_runs_out(
         after = _pass(store, _email(box.port), builder, now=claimed_until + timedelta(days=1))
     assert (taken.sent, after.sent) == (1, 0)
     assert _subjects(box) == ["stripe.com — October 2026 report"]
-    [send] = store.report_sends(ACCOUNT)
+    [send] = store.report_schedules.report_sends(ACCOUNT)
     assert (send.state, send.attempts) == ("sent", 3)
     assert builder.built == [("stripe.com", OCTOBER)]
 
@@ -226,24 +230,26 @@ def _claimed_until(store: HistoryStore) -> datetime:
 def test_review_first_holds_the_report_until_an_editor_approves_it_then_sends_what_was_approved(
     store: HistoryStore,
 ) -> None:
-    store.set_report_schedule(ACCOUNT, "stripe.com", "seo@client.com", True, EDITOR)
+    store.report_schedules.set_report_schedule(ACCOUNT, "stripe.com", "seo@client.com", True, EDITOR)
     builder = Builder()
     with smtp_server("reports", PASSWORD) as box:
         held = _pass(store, _email(box.port), builder)
         still = _pass(store, _email(box.port), builder, now=LATER + timedelta(days=3))
         assert held.summary == "reports: built 1, sent 0, waiting for review 1, failed 0"
         assert (still.built, still.sent, still.waiting_review, box.envelopes) == (0, 0, 1, [])
-        [waiting] = store.report_sends(ACCOUNT, "stripe.com", states=["waiting_review"])
+        [waiting] = store.report_schedules.report_sends(ACCOUNT, "stripe.com", states=["waiting_review"])
         assert waiting.words == "stripe.com, October 2026: waiting for review"
         with store.engine.connect() as conn:
             approved_pdf = conn.execute(select(SENDS.c.pdf)).scalar_one()
-        assert store.approve_report_send(ACCOUNT, waiting.id, EDITOR)
-        assert not store.approve_report_send(ACCOUNT, waiting.id, "bob@acme.com")  # approved already
+        assert store.report_schedules.approve_report_send(ACCOUNT, waiting.id, EDITOR)
+        assert not store.report_schedules.approve_report_send(
+            ACCOUNT, waiting.id, "bob@acme.com"
+        )  # approved already
         sent = _pass(store, _email(box.port), builder, now=LATER + timedelta(days=4))
     assert (sent.sent, sent.waiting_review) == (1, 0)
     [(_from, _to, message)] = box.envelopes
     assert next(message.iter_attachments()).get_content() == bytes(approved_pdf)
-    [send] = store.report_sends(ACCOUNT)
+    [send] = store.report_schedules.report_sends(ACCOUNT)
     assert (send.state, send.approved_by) == ("sent", EDITOR)
     assert builder.built == [("stripe.com", OCTOBER)]  # built once, before the review
 
@@ -251,13 +257,13 @@ def test_review_first_holds_the_report_until_an_editor_approves_it_then_sends_wh
 def test_a_refusing_or_unreachable_mail_server_leaves_the_report_pending_with_the_reason_then_failed(
     store: HistoryStore,
 ) -> None:
-    store.set_report_schedule(ACCOUNT, "stripe.com", "seo@client.com", False, EDITOR)
+    store.report_schedules.set_report_schedule(ACCOUNT, "stripe.com", "seo@client.com", False, EDITOR)
     builder = Builder()
     lines: list[str] = []
     with smtp_server("reports", PASSWORD) as box:
         wrong = _pass(store, _email(box.port, password="not-it"), builder, say=lines.append)
     assert (wrong.sent, wrong.retrying, wrong.ok) == (0, 1, False)
-    [send] = store.report_sends(ACCOUNT)
+    [send] = store.report_schedules.report_sends(ACCOUNT)
     assert send.state == "pending"
     assert send.last_error == f"the mail server 127.0.0.1:{box.port} (none) refused the user name or password"
     assert "stripe.com, October 2026: to be sent (the mail server" in send.words
@@ -273,7 +279,7 @@ def test_a_refusing_or_unreachable_mail_server_leaves_the_report_pending_with_th
             run_reports(store, _email(nobody), team=ACCOUNT, today=TODAY, say=lines.append, out=out.append)
         )
         _force_due(store)
-    [send] = store.report_sends(ACCOUNT)
+    [send] = store.report_schedules.report_sends(ACCOUNT)
     assert (send.state, send.attempts) == ("failed", 5)
     assert send.last_error == f"the mail server 127.0.0.1:{nobody} (none) refused the connection"
     assert codes[:4] == [1, 1, 1, 1] and codes[4:] == [0, 0, 0]
@@ -290,7 +296,7 @@ def _force_due(store: HistoryStore) -> None:
 
 
 def test_a_report_that_cannot_be_built_is_named_and_tried_again_by_the_next_run(store: HistoryStore) -> None:
-    store.set_report_schedule(ACCOUNT, "empty.com", "seo@client.com", False, EDITOR)
+    store.report_schedules.set_report_schedule(ACCOUNT, "empty.com", "seo@client.com", False, EDITOR)
     lines: list[str] = []
     out: list[str] = []
     with smtp_server("reports", PASSWORD) as box:
@@ -309,11 +315,11 @@ def test_a_report_that_cannot_be_built_is_named_and_tried_again_by_the_next_run(
         "reports: empty.com, October 2026 was not built: nothing about empty.com is recorded in October 2026"
         in lines
     )
-    assert store.report_sends(ACCOUNT) == [] and box.envelopes == []
+    assert store.report_schedules.report_sends(ACCOUNT) == [] and box.envelopes == []
 
 
 def test_without_mail_settings_or_a_deployment_key_nothing_is_built(store: HistoryStore) -> None:
-    store.set_report_schedule(ACCOUNT, "stripe.com", "seo@client.com", False, EDITOR)
+    store.report_schedules.set_report_schedule(ACCOUNT, "stripe.com", "seo@client.com", False, EDITOR)
     lines: list[str] = []
     builder = Builder()
     no_mail = run_reports(
@@ -325,7 +331,7 @@ def test_without_mail_settings_or_a_deployment_key_nothing_is_built(store: Histo
     assert (no_mail, no_key) == (2, 2)
     assert lines[0].startswith("The reports have nowhere to go: add an [alerts.email] section")
     assert lines[1].startswith("No report was built: no API key is configured for this deployment")
-    assert builder.built == [] and store.report_sends(ACCOUNT) == []
+    assert builder.built == [] and store.report_schedules.report_sends(ACCOUNT) == []
 
 
 def test_a_schedule_takes_e_mail_addresses_only_at_most_twenty_each_once(store: HistoryStore) -> None:
@@ -338,17 +344,21 @@ def test_a_schedule_takes_e_mail_addresses_only_at_most_twenty_each_once(store: 
         check_recipients(" \n ")
     with pytest.raises(BadSchedule, match="at most 20 recipients"):
         check_recipients([f"p{n}@x.com" for n in range(21)])
-    assert store.set_report_schedule(ACCOUNT, "Stripe.com", "a@x.com", False, EDITOR)
-    assert not store.set_report_schedule(ACCOUNT, "stripe.com", "a@x.com", False, "bob@acme.com")
-    assert store.set_report_schedule(ACCOUNT, "stripe.com", "a@x.com\nb@x.com", True, "bob@acme.com")
-    [schedule] = store.report_schedules(ACCOUNT)
+    assert store.report_schedules.set_report_schedule(ACCOUNT, "Stripe.com", "a@x.com", False, EDITOR)
+    assert not store.report_schedules.set_report_schedule(
+        ACCOUNT, "stripe.com", "a@x.com", False, "bob@acme.com"
+    )
+    assert store.report_schedules.set_report_schedule(
+        ACCOUNT, "stripe.com", "a@x.com\nb@x.com", True, "bob@acme.com"
+    )
+    [schedule] = store.report_schedules.entries(ACCOUNT)
     assert (schedule.site, schedule.recipients, schedule.review_first, schedule.updated_by) == (
         "stripe.com",
         ("a@x.com", "b@x.com"),
         True,
         "bob@acme.com",
     )
-    assert store.report_schedules("another-account") == []
-    assert store.remove_report_schedule(ACCOUNT, "stripe.com")
-    assert not store.remove_report_schedule(ACCOUNT, "stripe.com")
-    assert store.report_schedule(ACCOUNT, "stripe.com") is None
+    assert store.report_schedules.entries("another-account") == []
+    assert store.report_schedules.remove_report_schedule(ACCOUNT, "stripe.com")
+    assert not store.report_schedules.remove_report_schedule(ACCOUNT, "stripe.com")
+    assert store.report_schedules.report_schedule(ACCOUNT, "stripe.com") is None

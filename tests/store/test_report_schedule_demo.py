@@ -29,9 +29,11 @@ def test_the_real_report_of_each_scheduled_site_arrives_as_a_pdf_and_an_unknown_
     lines: list[str] = []
     with HistoryStore.open(f"sqlite:///{tmp_path / 'history.sqlite3'}") as store:
         seed_demo_history(store, ACCOUNT, DEMO_KEY, TODAY)  # as the app seeds it in Sandbox mode
-        store.set_report_schedule(ACCOUNT, mine, "seo@client.com", False, "ann@acme.com")
-        store.set_report_schedule(ACCOUNT, other, "lead@client.com", True, "ann@acme.com")
-        store.set_report_schedule(ACCOUNT, "not-mine.com", "x@client.com", False, "ann@acme.com")
+        store.report_schedules.set_report_schedule(ACCOUNT, mine, "seo@client.com", False, "ann@acme.com")
+        store.report_schedules.set_report_schedule(ACCOUNT, other, "lead@client.com", True, "ann@acme.com")
+        store.report_schedules.set_report_schedule(
+            ACCOUNT, "not-mine.com", "x@client.com", False, "ann@acme.com"
+        )
         with smtp_server() as box:
             email = EmailConfig("127.0.0.1", box.port, "none", "reports@example.com", ("digest@example.com",))
             run = reports_pass(

@@ -3,22 +3,14 @@ injects, one database and one sandbox per case (see ``tests.store.fault_matrix``
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
-from tests.store.fault_matrix import FAULTS, Case, CaseId, assert_behaved, cases, run_selected
+from tests.store.fault_matrix import FAULTS, Case, CaseId, assert_behaved, cases
 
 
 @pytest.fixture(scope="module")
 def database_kind() -> str:
     return "sqlite"
-
-
-@pytest.fixture(scope="module")
-def job_runs(request: pytest.FixtureRequest, migrated_copies: Callable[[], str]) -> dict[CaseId, Case]:
-    """This module's selected cases, run side by side once before its first test."""
-    return run_selected(request, migrated_copies)
 
 
 @pytest.mark.parametrize(("operation", "fault"), cases(FAULTS))

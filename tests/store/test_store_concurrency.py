@@ -32,10 +32,14 @@ def _counts(store: HistoryStore) -> dict[str, int]:
 def _record_rounds(store: HistoryStore, worker: int) -> None:
     for n in range(ROUNDS):
         flip = (worker + n) % 2
-        store.record_lookup(ACCOUNT, samples.lookup(dr=80 + flip), DAY, "job" if flip else "browsing")
+        store.snapshots.record_lookup(
+            ACCOUNT, samples.lookup(dr=80 + flip), DAY, "job" if flip else "browsing"
+        )
         members = ("a.com", "b.com", "c.com") if flip else ("a.com", "d.com")
-        store.record_trust_map(ACCOUNT, samples.trust_map(members=members), DAY, "job")
-        store.record_tracked(ACCOUNT, samples.tracked(positions={"crm software": 5 + flip}), DAY, "job")
+        store.snapshots.record_trust_map(ACCOUNT, samples.trust_map(members=members), DAY, "job")
+        store.snapshots.record_tracked(
+            ACCOUNT, samples.tracked(positions={"crm software": 5 + flip}), DAY, "job"
+        )
 
 
 def test_threads_of_two_stores_writing_the_same_subject_and_day(store_url: str) -> None:
@@ -45,7 +49,7 @@ def test_threads_of_two_stores_writing_the_same_subject_and_day(store_url: str) 
     def work(store: HistoryStore, worker: int) -> None:
         try:
             _record_rounds(store, worker)
-            store.watch(ACCOUNT, "domain", "stripe.com")
+            store.watchlist.watch(ACCOUNT, "domain", "stripe.com")
         except BaseException as exc:
             problems.append(exc)
 
@@ -60,9 +64,9 @@ def test_threads_of_two_stores_writing_the_same_subject_and_day(store_url: str) 
         assert counts["domain_snapshots"] == 1 and counts["trust_map_snapshots"] == 1
         assert counts["keyword_snapshots"] == 1
         # The links are those of one complete sample, never a mix of two.
-        links = sorted(app.trust_map_links(ACCOUNT, "stripe.com", DAY)["referring_domain"])
+        links = sorted(app.queries.trust_map_links(ACCOUNT, "stripe.com", DAY)["referring_domain"])
         assert links in (["a.com", "b.com", "c.com"], ["a.com", "d.com"])
-        assert len(app.watchlist(ACCOUNT)) == 1
+        assert len(app.watchlist.entries(ACCOUNT)) == 1
     finally:
         app.close()
         job.close()
@@ -76,9 +80,10 @@ from tests.store import samples
 store = HistoryStore.open(sys.argv[1])
 print("ready", flush=True)
 for n in range(int(sys.argv[2])):
-    store.record_lookup(samples.ACCOUNT, samples.lookup(dr=80 + n % 2), date(2025, 1, 6), "job")
-    store.record_trust_map(samples.ACCOUNT, samples.trust_map(members=("a.com", "b.com")[: 1 + n % 2]),
-                           date(2025, 1, 6), "job")
+    store.snapshots.record_lookup(samples.ACCOUNT, samples.lookup(dr=80 + n % 2), date(2025, 1, 6), "job")
+    store.snapshots.record_trust_map(
+        samples.ACCOUNT, samples.trust_map(members=("a.com", "b.com")[: 1 + n % 2]), date(2025, 1, 6), "job"
+    )
 print("done")
 """
 
@@ -95,8 +100,8 @@ def test_another_process_writing_while_this_one_writes(store_url: str) -> None:
         assert other.stdout is not None
         assert other.stdout.readline().strip() == "ready"  # both write from here on, at the same time
         for n in range(ROUNDS):
-            store.record_lookup(ACCOUNT, samples.lookup(dr=81 - n % 2), DAY, "browsing")
-            store.record_trust_map(
+            store.snapshots.record_lookup(ACCOUNT, samples.lookup(dr=81 - n % 2), DAY, "browsing")
+            store.snapshots.record_trust_map(
                 ACCOUNT, samples.trust_map(members=("a.com", "b.com")[: 1 + n % 2]), DAY, "job"
             )
         out, err = other.communicate(timeout=60)

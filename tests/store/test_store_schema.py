@@ -73,17 +73,17 @@ def test_a_database_made_by_the_first_schema_keeps_every_row_when_upgraded(
 
     with HistoryStore.open(store_url) as store:
         assert current_revision(store.engine) == head_revision()
-        assert [(w.subject, w.origin) for w in store.watchlist(ACCOUNT)] == [
+        assert [(w.subject, w.origin) for w in store.watchlist.entries(ACCOUNT)] == [
             ("example.com", "own"),
             ("stripe.com", "added"),
         ]
-        history = store.domain_history(ACCOUNT, ["stripe.com"], since=None)
+        history = store.queries.domain_history(ACCOUNT, ["stripe.com"], since=None)
         assert len(history) == 30
         assert history["dr"].tolist() == list(range(60, 90))
         assert history["traffic"].tolist() == [1000 * n for n in range(30)]
         assert history["global_rank"].isna().all()  # the column the second revision added
         # The upgraded database takes new kinds of rows.
-        assert store.trust_map_days(ACCOUNT, "stripe.com") == []
+        assert store.queries.trust_map_days(ACCOUNT, "stripe.com") == []
 
 
 def test_the_app_and_the_job_opening_a_new_database_at_once_both_succeed(store_url: str) -> None:
@@ -167,8 +167,8 @@ def test_a_database_that_breaks_after_opening_gives_plain_words_not_a_traceback(
         with store.engine.begin() as conn:
             conn.execute(text("DROP TABLE domain_snapshots"))
         with pytest.raises(StoreUnavailable) as caught:
-            store.record_lookup(ACCOUNT, samples.lookup(), date(2025, 1, 6), "job")
+            store.snapshots.record_lookup(ACCOUNT, samples.lookup(), date(2025, 1, 6), "job")
         assert caught.value.reason.startswith("could not write to the history database at ")
         with pytest.raises(StoreUnavailable) as caught:
-            store.domain_history(ACCOUNT, ["stripe.com"])
+            store.queries.domain_history(ACCOUNT, ["stripe.com"])
         assert caught.value.reason.startswith("could not read the history database at ")

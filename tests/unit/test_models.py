@@ -154,3 +154,45 @@ def test_the_envelope_ok_is_not_kept_as_a_field_of_top_level_resources() -> None
         cats = client.categories()
     assert "ok" not in (cats.model_extra or {})
     assert cats.max_per_site == 3
+
+
+def test_a_trust_maps_unusable_rows_are_named_one_by_one_and_the_usable_ones_kept() -> None:
+    tmap = TrustMap.model_validate(
+        {
+            "site": {"domain": "x.com"},
+            "domains": [
+                {"domain": "good.com", "dr": None, "linkType": "ugc", "status": "redirect"},
+                "not a record",
+                {"dr": 40},
+                {"domain": "  ", "dr": 40},
+                {"domain": "<b>evil</b>.com"},
+                {"domain": "bad-dr.com", "dr": "lots"},
+                {"domain": "bad-links.com", "backlinks": [1]},
+                {"domain": "bad-type.com", "linkType": 3},
+                {"domain": "bad-status.com", "status": {"a": 1}},
+                {"domain": "bad-importance.com", "importance": "high"},
+                {"domain": "bad-spam.com", "spamScore": "low"},
+                {"domain": "=" + "x" * 100},
+                {"domain": "a\x1b[31mb\nc\u202e.com"},
+            ],
+        }
+    )
+    assert [row.domain for row in tmap.domains] == ["good.com"]
+    assert [row.words for row in tmap.skipped] == [
+        "row 2: it is not a referring domain's record",
+        "row 3: it names no referring domain",
+        "row 4: it names no referring domain",
+        'row 5 ("<b>evil</b>.com"): its name is not a domain name',
+        'row 6 ("bad-dr.com"): its DR is not a whole number',
+        'row 7 ("bad-links.com"): its backlink count is not a whole number',
+        'row 8 ("bad-type.com"): its link type is not text',
+        'row 9 ("bad-status.com"): its status is not text',
+        'row 10 ("bad-importance.com"): its importance is not a number',
+        'row 11 ("bad-spam.com"): its spam score is not a number',
+        f'row 12 ("={"x" * 58}…"): its name is not a domain name',  # cut to a readable length
+        'row 13 ("a [31mb c .com"): its name is not a domain name',  # one line, no control characters
+    ]
+    # A map whose domains are not a list is not the documented shape: that fails as it always did.
+    with _client_answering({"map": {"site": {"domain": "x.com"}, "domains": "lots"}}) as client:
+        with pytest.raises(errors.InvalidResponseError):
+            client.trust_map("x.com")

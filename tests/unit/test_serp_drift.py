@@ -7,15 +7,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import statistics
-import subprocess
-import sys
 from datetime import date, timedelta
-from pathlib import Path
 
 from client.models import SerpResult
-from sandbox.clock import EPOCH_DAY, TODAY_ENV
+from sandbox.clock import EPOCH_DAY
 from sandbox.data import DEMO_SITES, dr_for
 from sandbox.demo_history import DEMO_DAYS, WATCHED_KEYWORDS, keyword_report_on
 from sandbox.keyword_data import (
@@ -31,8 +27,8 @@ from sandbox.keyword_data import (
 from sandbox.serp_drift import ENTRIES, SWAPS
 from sandbox.tracked import SEED_KEYWORDS
 from tests.sandbox_picks import keyword_with_unknown_dr
+from tests.unit.fresh_interpreter import printed_json
 
-ROOT = Path(__file__).resolve().parents[2]
 WATCHED = WATCHED_KEYWORDS["vdr_demo"]
 TRACKED = tuple(keyword for keywords in SEED_KEYWORDS.values() for keyword in keywords)
 MANY = tuple(f"serp drift probe {i}" for i in range(40))
@@ -142,18 +138,9 @@ def test_the_same_keyword_and_day_give_the_same_top_10_in_another_process() -> N
         "import json, sys; from sandbox.keyword_data import serp_on; "
         "print(json.dumps([[r.to_json_dict() for r in serp_on(k)] for k in json.loads(sys.argv[1])]))"
     )
-    env = {**os.environ, TODAY_ENV: DRIFTED_DAY.isoformat(), "PYTHONHASHSEED": "random"}
-    done = subprocess.run(
-        [sys.executable, "-c", script, json.dumps(keywords)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    shown = printed_json(script, DRIFTED_DAY, json.dumps(keywords))
     here = [[row.to_json_dict() for row in serp_on(k, DRIFTED_DAY)] for k in keywords]
-    assert json.loads(done.stdout) == json.loads(json.dumps(here))
+    assert shown == json.loads(json.dumps(here))
     for day in _window(DRIFTED_DAY, 60):  # the keyword is case-folded
         lower, upper = serp_on("cold brew coffee", day), serp_on("COLD BREW COFFEE", day)
         assert [(r.domain, r.dr) for r in lower] == [(r.domain, r.dr) for r in upper]

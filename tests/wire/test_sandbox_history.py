@@ -125,10 +125,10 @@ def test_seeded_demo_history_watches_keywords_whose_last_day_is_the_live_report(
         seed_demo_history(store, account, DEMO_KEY, EPOCH_DAY)
         watched = {
             (item.subject, item.origin, item.site)
-            for item in store.watchlist(account)
+            for item in store.watchlist.entries(account)
             if item.kind == "keyword"
         }
-        rows = store.keyword_history(account, None, None)
+        rows = store.queries.keyword_history(account, None, None)
     # Each watched keyword is watched, and recorded, for the site it is researched for.
     assert watched == {(keyword, "demo", asking_domain(DEMO_KEY, keyword)) for keyword in DEMO.keywords}
     assert set(rows["source"]) == {"demo"}

@@ -13,6 +13,7 @@ import pytest
 from client import ApiClient, errors
 from client.growth_inputs import DiscoveryFilters
 from client.inputs import slug_for
+from client.operations import READ_OPERATIONS
 from components.core.cache.cache_records import ANSWER_TYPES, MAX_RECORD_BYTES, Record, decode, encode
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
@@ -46,6 +47,17 @@ READS: dict[str, Callable[[ApiClient], Any]] = {
 
 def test_every_shared_operation_has_a_read_here() -> None:
     assert set(READS) == set(ANSWER_TYPES)
+
+
+def test_the_reads_the_client_names_are_the_shared_ones_and_each_only_reads(
+    demo: ApiClient, sandbox: SandboxServer
+) -> None:
+    assert set(READ_OPERATIONS) == set(READS)
+    for operation in READ_OPERATIONS:
+        asked = len(sandbox.state.request_log)
+        READS[operation](demo)
+        methods = {method for method, *_ in sandbox.state.request_log[asked:]}
+        assert methods == {"GET"}, f"{operation} sent {methods}"
 
 
 def _round_trip(operation: str, record: Record, service_root: str) -> Record:

@@ -14,6 +14,7 @@ import streamlit as st
 from analysis.coach import rules as coach
 from analysis.text import BadgeColour, escape_md
 from analysis.wording import NOT_AVAILABLE
+from components.core.ui.errors import callout
 from components.overview.widgets import signed
 
 #: The Coach's tabs, named after the vdr CLI's coach commands, in the CLI's order.
@@ -107,14 +108,7 @@ def action_card(action: coach.Action, rank: int, domain: str, here: str) -> None
 
 def issue_callout(issue: coach.MainIssue) -> None:
     """The main issue as a warning, an info or a success box, with its caveat when data is missing."""
-    level = ISSUE_LEVEL.get(issue.kind)
-    body = f"**Main issue:** {escape_md(issue.text)}"
-    if level == "warning":
-        st.warning(body, icon=":material/warning:")
-    elif level == "info":
-        st.info(body, icon=":material/info:")
-    else:
-        st.success(body, icon=":material/check_circle:")
+    callout(ISSUE_LEVEL.get(issue.kind, "success"), f"**Main issue:** {escape_md(issue.text)}")
     if issue.caveat:
         st.caption(escape_md(issue.caveat))
 

@@ -26,6 +26,7 @@ from analysis.text import safe_http_url
 from client import ApiClient
 from client import errors as client_errors
 from client.models import ErrorBody, QuotaInfo
+from client.operations import READ_OPERATIONS
 
 KEY_PREFIX = "adash:v1"
 
@@ -61,28 +62,8 @@ _ERROR_FIELDS: dict[type[client_errors.ApiError], frozenset[str]] = {
 #: The status each class answers with (InvalidInputError: none, it is refused before any request).
 _ERROR_STATUS = {cls: status for status, cls in client_errors.ERROR_BY_STATUS.items()}
 
-#: The read operations whose answers may be shared. Others are never stored in Redis.
-SHARED_OPERATIONS = (
-    "dr",
-    "site_check",
-    "lookup",
-    "trust_map",
-    "snippets",
-    "categories",
-    "keyword_report",
-    "keyword_suggestions",
-    "tracked_keywords",
-    "find",
-    "exchange_candidates",
-    "sites",
-    "site",
-    "site_truedr",
-    "ai_visibility",
-    "export",
-    "monitor",
-    "gsc_performance",
-    "gsc_audit",
-)
+#: The operations whose answers may be shared: every read. Writes are never stored in Redis.
+SHARED_OPERATIONS = READ_OPERATIONS
 #: Each one's answer model, as the client's own method declares it (one source: the client).
 ANSWER_TYPES: dict[str, type[BaseModel]] = {
     name: get_type_hints(getattr(ApiClient, name))["return"] for name in SHARED_OPERATIONS

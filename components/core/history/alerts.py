@@ -55,9 +55,9 @@ class OpenAlerts:
 
 
 def _read_open(store: HistoryStore, account: str) -> OpenAlerts:
-    rows = store.alerts(account, state="open", limit=OPEN_LIMIT)
+    rows = store.alerts.entries(account, state="open", limit=OPEN_LIMIT)
     # Fewer than the limit: they are all of them. Only beyond it is a second question needed.
-    count = len(rows) if len(rows) < OPEN_LIMIT else store.open_alert_count(account)
+    count = len(rows) if len(rows) < OPEN_LIMIT else store.alerts.open_alert_count(account)
     return OpenAlerts(rows, count)
 
 

@@ -88,7 +88,7 @@ def _record(
         watch, asked = _recorded_as(operation, args)
         if watch is not None and watch not in door.watched_subjects(account):
             return
-        if store.record_read(account, operation, asked, value, day, "browsing") == "recorded":
+        if store.snapshots.record_read(account, operation, asked, value, day, "browsing") == "recorded":
             door.queries.changed(account)
         door.problem = None
     except Exception as exc:  # remembered, shown on the History page

@@ -82,37 +82,37 @@ class StoreSource:
     account: str
 
     def domain_history(self, domains: Sequence[str], since: date | None) -> pd.DataFrame:
-        return self.store.domain_history(self.account, list(domains), since)
+        return self.store.queries.domain_history(self.account, list(domains), since)
 
     def trust_map_days(self, domain: str) -> list[date]:
-        return self.store.trust_map_days(self.account, domain)
+        return self.store.queries.trust_map_days(self.account, domain)
 
     def trust_map_links(self, domain: str, day: date) -> pd.DataFrame:
-        return self.store.trust_map_links(self.account, domain, day)
+        return self.store.queries.trust_map_links(self.account, domain, day)
 
     def trust_map_totals(self, domain: str, since: date | None) -> pd.DataFrame:
-        return self.store.trust_map_totals(self.account, domain, since)
+        return self.store.queries.trust_map_totals(self.account, domain, since)
 
     def keyword_history(self, site: str | None, since: date | None) -> pd.DataFrame:
-        return self.store.keyword_history(self.account, site, since)
+        return self.store.queries.keyword_history(self.account, site, since)
 
     def keyword_best(self, site: str) -> pd.DataFrame:
-        return self.store.keyword_best(self.account, site)
+        return self.store.queries.keyword_best(self.account, site)
 
     def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
-        return self.store.serp_history(self.account, site, since)
+        return self.store.queries.serp_history(self.account, site, since)
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
-        return self.store.keyword_tags(self.account)
+        return self.store.groups.keyword_tags(self.account)
 
     def notes(self, since: date | None) -> pd.DataFrame:
-        return self.store.notes(self.account, since)
+        return self.store.notes.entries(self.account, since)
 
     def brand_terms(self) -> dict[str, tuple[str, ...]]:
-        return self.store.brand_terms(self.account)
+        return self.store.groups.brand_terms(self.account)
 
     def watch_items(self) -> list[WatchTuple]:
-        return [(i.kind, i.subject, i.origin, i.site) for i in self.store.watchlist(self.account)]
+        return [(i.kind, i.subject, i.origin, i.site) for i in self.store.watchlist.entries(self.account)]
 
 
 class QueryCache:

@@ -107,7 +107,7 @@ class Door:
         if cached is not None and cached[0] > time.monotonic():
             return cached[1]
         assert self.store is not None
-        subjects = self.store.watched_subjects(account)
+        subjects = self.store.watchlist.watched_subjects(account)
         self.watched[account] = (time.monotonic() + WATCHED_TTL_S, subjects)
         return subjects
 
@@ -222,9 +222,9 @@ def set_watched(
         return False
     account = conn.fingerprint
     if watch:
-        changed = store.watch(account, kind, subject, site=site)
+        changed = store.watchlist.watch(account, kind, subject, site=site)
     else:
-        changed = store.unwatch(account, kind, subject, site)
+        changed = store.watchlist.unwatch(account, kind, subject, site)
     door.changed(account)
     _tell_others(account)
     return changed
@@ -253,7 +253,7 @@ def record_now(conn: Connection, operation: str, asked: Any, value: Any) -> bool
     from store.rows import Unusable
 
     try:
-        store.record_read(conn.fingerprint, operation, asked, value, history_day(conn), "browsing")
+        store.snapshots.record_read(conn.fingerprint, operation, asked, value, history_day(conn), "browsing")
     except Unusable:  # an answer that says nothing true enough to keep: the day stays without it
         return False
     door.queries.changed(conn.fingerprint)
@@ -269,7 +269,7 @@ def remember_own_sites(conn: Connection, domains: list[str]) -> None:
         return
     try:
         for domain in domains:
-            store.watch(conn.fingerprint, "domain", domain, origin="own")
+            store.watchlist.watch(conn.fingerprint, "domain", domain, origin="own")
     except Exception as exc:  # tried again on the next page run
         door.failed(exc)
         return
@@ -297,7 +297,7 @@ def ensure_demo_history(conn: Connection) -> bool:
             with st.spinner("Preparing the demo history (once)…"):
                 seed_if_empty(door, store, account, conn.api_key.get_secret_value(), history_day(conn))
         if account not in door.demo:
-            door.demo[account] = store.has_demo_rows(account)
+            door.demo[account] = store.snapshots.has_demo_rows(account)
     except Exception as exc:  # the page says history is unavailable; the rest of the app goes on
         door.failed(exc)
         return False
@@ -308,7 +308,7 @@ def seed_if_empty(door: Door, store: HistoryStore, account: str, key: str, today
     with _seed_lock:
         if account in door.seeded:
             return
-        if not store.has_rows(account):
+        if not store.snapshots.has_rows(account):
             seed_demo_history(store, account, key, today)
             _evaluate_demo_alerts(store, account)
         door.seeded.add(account)
@@ -331,8 +331,8 @@ def seed_demo_history(store: HistoryStore, account: str, key: str, today: date) 
 
     demo = demo_rows(key, today)
     for kind, subject, origin, site in demo.watches:
-        store.watch(account, kind, subject, origin=origin, site=site)
-    store.seed(
+        store.watchlist.watch(account, kind, subject, origin=origin, site=site)
+    store.snapshots.seed(
         account,
         demo.lookups,
         demo.trust_maps,

@@ -128,7 +128,7 @@ def record(
             message=message,
             detail=detail,
         )
-        store.record_audit(event)
+        store.audit.record(event)
     except Exception as exc:  # the audit never fails a write
         reason = getattr(exc, "reason", None) or type(exc).__name__
         logger.warning("audit row for %s (%s) not written: %s", operation, outcome, reason)

@@ -46,7 +46,6 @@ from components.core.ui.sidebar import RESULT_PREFIX
 from components.core.writes import write_audit
 
 if TYPE_CHECKING:
-    from store import HistoryStore
     from store.audit import AuditOutcome
 
 #: A repeat of the same write this soon after it succeeded is a double click, not a new intent.
@@ -368,33 +367,3 @@ def refuse_click(conn: Connection, control: str, refusal: str) -> None:
 def refused(operation: str, err: ApiError) -> WriteOutcome:
     """An outcome for input refused before the write was even built (shown like any failed write)."""
     return WriteOutcome(operation, "failed", error=err)
-
-
-def audited_history_change(
-    conn: Connection, operation: str, target: str, change: Callable[[HistoryStore, str], bool]
-) -> bool | None:
-    """A change to this account's own records in the history (a keyword's tags, a site's brand terms, a
-    note) through ``audited_store_write``: whether it changed anything, None when the person may not
-    write (audited as refused; ``refusal_words`` says why)."""
-    from components.core.history import store as history
-
-    return audited_store_write(
-        conn, operation, target, lambda: history.change_history(conn, change), changed=bool
-    )
-
-
-def refusal_words() -> str:
-    """Why the current person may not change things, in their words (whom to ask)."""
-    return access.write_permission()[1] or access.EDITORS_ONLY
-
-
-def tell_after_rerun(key: str, change: Callable[[], str]) -> None:
-    """A form's change: run it, keep what it says (or why it could not be done: a value the store
-    refuses, a ValueError, or the database's reason) under ``key`` for the rerun that shows it, rerun."""
-    try:
-        st.session_state[key] = change()
-    except ValueError as exc:
-        st.session_state[key] = f"Not saved: {exc}."
-    except Exception as exc:  # a failing database never breaks the page
-        st.session_state[key] = f"Could not save: {getattr(exc, 'reason', exc)}"
-    st.rerun()

@@ -102,11 +102,15 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
     if start == end:
         st.caption("Pick two different days.")
         return
-    result = frames.churn(source.trust_map_links(domain, start), source.trust_map_links(domain, end))
+    totals = source.trust_map_totals(domain, end - timedelta(days=364))
+    skipped = frames.skipped_on(totals, end)  # rows of the later map that could not be used: unknown
+    result = frames.churn(source.trust_map_links(domain, start), source.trust_map_links(domain, end), skipped)
     cols = st.columns(4)
     for col, (label, count) in zip(cols, result.counts().items(), strict=True):
         col.metric(label.capitalize(), count, border=True)
-    totals = source.trust_map_totals(domain, end - timedelta(days=364))
+    unknown = frames.unknown_words(result, end, skipped)
+    if unknown:
+        st.caption(escape_md(unknown))
     markers = chart_markers(
         source, key="history_churn_totals", since=end - timedelta(days=364), until=end, subjects=[domain]
     )
@@ -116,7 +120,7 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
     table = evidence.first_named(table, named)
     if named:
         _named_caption(list(table["referring_domain"].astype(str).str.lower()), named)
-    if table.empty:
+    if table.empty and result.unknown.empty:  # with unknown ones, the sample may not have held the same
         st.caption(f"The sample held the same referring domains on {start:%b %d} and {end:%b %d}.")
     table_with_export(
         table,

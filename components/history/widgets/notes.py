@@ -18,7 +18,7 @@ from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history.source import HistorySource
 from components.core.ui.tables import table_with_export
-from components.core.writes.writes import audited_history_change, refusal_words, tell_after_rerun
+from components.core.writes.history_changes import history_change_words, tell_after_rerun
 from store.notes import Note
 
 if TYPE_CHECKING:
@@ -58,20 +58,21 @@ def _add(conn: Connection, note: Note) -> str:
     person = access.current_person().email
 
     def add(store: HistoryStore, account: str) -> bool:
-        return bool(store.add_note(account, note, person))
+        return bool(store.notes.add_note(account, note, person))
 
-    done = audited_history_change(conn, "add_note", f"{note.day:%Y-%m-%d}: {note.text[:200]}", add)
-    return refusal_words() if done is None else "Note added: it shows on the charts of its day."
+    added = "Note added: it shows on the charts of its day."
+    return history_change_words(
+        conn, "add_note", f"{note.day:%Y-%m-%d}: {note.text[:200]}", add, (added, added)
+    )
 
 
 def _remove(conn: Connection, note_id: int, words: str) -> str:
     def remove(store: HistoryStore, account: str) -> bool:
-        return store.remove_note(account, note_id)
+        return store.notes.remove_note(account, note_id)
 
-    done = audited_history_change(conn, "remove_note", words, remove)
-    if done is None:
-        return refusal_words()
-    return "Note removed." if done else "That note was already removed."
+    return history_change_words(
+        conn, "remove_note", words, remove, ("Note removed.", "That note was already removed.")
+    )
 
 
 def notes_tab(

@@ -187,7 +187,7 @@ def watchlist_tab(conn: Connection, own: dict[str, str]) -> None:
     flash = st.session_state.pop(FLASH, None)
     if flash:
         st.caption(escape_md(flash[1]))
-    items = store.watchlist(conn.fingerprint)
+    items = store.watchlist.entries(conn.fingerprint)
     if not items:
         st.info("Nothing is watched yet.", icon=":material/visibility:")
         return

@@ -25,7 +25,7 @@ from client.models import KeywordReport
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.nav.pages import KEYWORD_SUGGESTIONS, TRACKED_KEYWORDS, link_to
-from components.core.ui.errors import show_error
+from components.core.ui.errors import callout, show_error
 from components.core.ui.tables import score_column, table_with_export
 from components.history.widgets import watch_controls
 from components.keywords.widgets.pieces import owned_sites, site_to_track
@@ -140,7 +140,7 @@ def _verdict(report: KeywordReport) -> None:
         "warning": ":material/hiking:",
     }
     body = f"**{escape_md(reading.headline)}**  \n{escape_md(reading.detail)}"
-    getattr(st, reading.level)(body, icon=icon[reading.level])
+    callout(reading.level, body, icon=icon[reading.level])
     tier = report.user.tier if report.user else None
     label = TIER_LABELS.get(tier or "", tier)
     st.caption((f"Tier: {escape_md(label)}. " if label else "") + TIER_NOTE)

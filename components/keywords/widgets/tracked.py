@@ -7,12 +7,14 @@ as "not one of your sites". Reading the list never triggers a live Google search
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from analysis.keywords.frames.report import TIER_LABELS
 from analysis.keywords.frames.tracked import Usage, gap_reading, tracked_column_order, tracked_frame, usage
 from analysis.text import escape_md
-from client.errors import ApiError, InvalidInputError, NotFoundError
+from client.errors import InvalidInputError, NotFoundError
 from client.models import TrackedKeywords
 from components.core.auth import access
 from components.core.cache import data
@@ -174,13 +176,10 @@ def _table(listing: TrackedKeywords, domain: str) -> None:
 
 def show_site(conn: Connection, domain: str, slug: str) -> None:
     """The site's tracked keywords: the last edit's outcome, the meters, the edits, then the table."""
-    try:
-        listing = data.tracked_keywords(conn, slug)
-    except NotFoundError as exc:
-        _not_owned(domain, exc)
-        return
-    except ApiError as exc:
-        show_error(exc, subject=domain)
+    listing = read_or_show_error(
+        data.tracked_keywords, conn, slug, subject=domain, not_found=partial(_not_owned, domain)
+    )
+    if listing is None:
         return
     remember_site(domain)
 

@@ -18,7 +18,12 @@ from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history.source import HistorySource
 from components.core.ui.tables import table_with_export
-from components.core.writes.writes import audited_history_change, refusal_words, tell_after_rerun
+from components.core.writes.history_changes import (
+    audited_history_change,
+    history_change_words,
+    refusal_words,
+    tell_after_rerun,
+)
 from store.groups import clean_tags, clean_terms
 
 if TYPE_CHECKING:
@@ -61,11 +66,11 @@ def groups_frame(
 
 
 def _tags_of(keyword: str, tags: tuple[str, ...]) -> Callable[[HistoryStore, str], bool]:
-    return lambda store, account: store.set_keyword_tags(account, keyword, tags)
+    return lambda store, account: store.groups.set_keyword_tags(account, keyword, tags)
 
 
 def _terms_of(site: str, terms: tuple[str, ...]) -> Callable[[HistoryStore, str], bool]:
-    return lambda store, account: store.set_brand_terms(account, site, terms)
+    return lambda store, account: store.groups.set_brand_terms(account, site, terms)
 
 
 def _tag(conn: Connection, keywords: list[str], tag: str, add: bool, tags: dict[str, tuple[str, ...]]) -> str:
@@ -89,10 +94,8 @@ def _tag(conn: Connection, keywords: list[str], tag: str, add: bool, tags: dict[
 def _set_terms(conn: Connection, site: str, text: str) -> str:
     wanted = clean_terms(_split(text))
     target = f"{site}: {', '.join(wanted) or 'its name'}"
-    done = audited_history_change(conn, "set_brand_terms", target, _terms_of(site, wanted))
-    if done is None:
-        return refusal_words()
-    return f"Brand terms of {site} saved." if done else "Nothing changed."
+    said = (f"Brand terms of {site} saved.", "Nothing changed.")
+    return history_change_words(conn, "set_brand_terms", target, _terms_of(site, wanted), said)
 
 
 def _tag_form(

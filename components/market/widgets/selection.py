@@ -193,6 +193,6 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
         return None
     watch = source.watch_items()
     mine = [site] if site else [s for s in own if s in sites] or list(own)
-    competitors = [s for kind, s, origin, _ in watch if kind == "domain" and origin != "own" and s not in own]
+    competitors = frames.watched_competitors(watch, own)
     domains = frames.compared_domains(figures, mine, competitors)
     return MarketView(source, since, today, top10s, group, figures, mine, competitors, domains, ctr)

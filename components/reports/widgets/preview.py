@@ -11,9 +11,9 @@ import streamlit as st
 from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import store as history
-from components.core.writes.writes import audited_history_change, refusal_words, tell_after_rerun
+from components.core.writes.history_changes import history_change_words, tell_after_rerun
 from components.reports.built import cached_report
-from services.reports.branding import BrandingError, load_branding
+from services.reports.branding import BrandingError, usable_branding
 from services.reports.document import BuiltReport, ReportProblem
 from store.reports.comments import MAX_COMMENT
 from store.reports.period import Period
@@ -34,10 +34,12 @@ def built_report(conn: Connection, site: str, period: Period) -> BuiltReport | N
         st.warning(history.history_problem() or "The history database cannot be used just now.")
         return None
     try:
-        branding = load_branding()
+        branding, logo_refused = usable_branding()
     except BrandingError as exc:
         st.error(f"The report settings cannot be used: {exc}. Fix `[report]` in the secrets file.")
         return None
+    if logo_refused:
+        st.warning(f"{logo_refused}. Fix `[report]` in the secrets file.", icon=":material/warning:")
     try:
         with st.spinner(f"Drawing the report of {site} for {period.words}…"):
             return cached_report(store, conn.fingerprint, site, period, branding)
@@ -77,12 +79,10 @@ def _save_comment(conn: Connection, site: str, period: Period, text: str) -> str
     person = access.current_person().email
 
     def save(store: HistoryStore, account: str) -> bool:
-        return store.set_report_comment(account, site, period, text, person)
+        return store.report_comments.set_report_comment(account, site, period, text, person)
 
-    done = audited_history_change(conn, "comment_report", f"{site} {period.words}: {text[:200]}", save)
-    if done is None:
-        return refusal_words()
-    return "Comment saved: it is printed in the report." if done else "The comment was already so."
+    said = ("Comment saved: it is printed in the report.", "The comment was already so.")
+    return history_change_words(conn, "comment_report", f"{site} {period.words}: {text[:200]}", save, said)
 
 
 def comment_form(conn: Connection, site: str, period: Period, current: str | None) -> None:

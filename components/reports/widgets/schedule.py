@@ -19,7 +19,12 @@ from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import store as app_history
 from components.core.history.source import HistorySource
-from components.core.writes.writes import audited_history_change, refusal_words, tell_after_rerun
+from components.core.writes.history_changes import (
+    audited_history_change,
+    history_change_words,
+    refusal_words,
+    tell_after_rerun,
+)
 from store.reports.schedules import ReportSchedule, ReportSend, check_recipients
 
 if TYPE_CHECKING:
@@ -53,7 +58,7 @@ def _save(conn: Connection, site: str, recipients: str, review_first: bool) -> s
     target = f"{site}: to {', '.join(wanted)}" + ("; review before sending" if review_first else "")
 
     def save(store: HistoryStore, account: str) -> bool:
-        return store.set_report_schedule(account, site, wanted, review_first, person)
+        return store.report_schedules.set_report_schedule(account, site, wanted, review_first, person)
 
     done = audited_history_change(conn, "set_report_schedule", target, save)
     if done is None:
@@ -67,12 +72,10 @@ def _save(conn: Connection, site: str, recipients: str, review_first: bool) -> s
 
 def _remove(conn: Connection, site: str) -> str:
     def remove(store: HistoryStore, account: str) -> bool:
-        return store.remove_report_schedule(account, site)
+        return store.report_schedules.remove_report_schedule(account, site)
 
-    done = audited_history_change(conn, "remove_report_schedule", site, remove)
-    if done is None:
-        return refusal_words()
-    return "Schedule removed: no more monthly reports of this site." if done else "There was no schedule."
+    said = ("Schedule removed: no more monthly reports of this site.", "There was no schedule.")
+    return history_change_words(conn, "remove_report_schedule", site, remove, said)
 
 
 def approve(conn: Connection, send: ReportSend) -> str:
@@ -80,7 +83,7 @@ def approve(conn: Connection, send: ReportSend) -> str:
     person = access.current_person().email
 
     def approve_it(store: HistoryStore, account: str) -> bool:
-        return store.approve_report_send(account, send.id, person)
+        return store.report_schedules.approve_report_send(account, send.id, person)
 
     done = audited_history_change(conn, "approve_report", f"{send.site}, {send.period.words}", approve_it)
     if done is None:
@@ -95,10 +98,12 @@ def _reads(
 ) -> tuple[ReportSchedule | None, list[ReportSend]]:
     account = conn.fingerprint
     schedule = app_history.cached_read(
-        account, f"report_schedule|{site}", lambda: store.report_schedule(account, site)
+        account, f"report_schedule|{site}", lambda: store.report_schedules.report_schedule(account, site)
     )
     sends = app_history.cached_read(
-        account, f"report_sends|{site}", lambda: store.report_sends(account, site, limit=RECENT)
+        account,
+        f"report_sends|{site}",
+        lambda: store.report_schedules.report_sends(account, site, limit=RECENT),
     )
     return schedule, sends
 
@@ -143,7 +148,7 @@ def _waiting(
         words, download, button = st.columns([4, 1.3, 1], vertical_alignment="center")
         to = ", ".join(escape_md(address) for address in send.recipients)
         words.markdown(f"{send.period.words}: built {screen_day(send.built_at)}, for {to}")
-        pdf = store.report_send_pdf(conn.fingerprint, send.id)
+        pdf = store.report_schedules.report_send_pdf(conn.fingerprint, send.id)
         if pdf is not None:
             download.download_button(
                 "Read the PDF",

@@ -30,7 +30,7 @@ from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history.source import HistorySource
 from components.core.history.store import history_store
-from components.core.writes.writes import audited_history_change, refusal_words
+from components.core.writes.history_changes import audited_history_change, refusal_words
 from components.reports.shared_view import PARAM, link_secret_setting
 from services.alerts.config import DASHBOARD_URL_ENV, DEFAULT_DASHBOARD_URL
 from services.reports.feeds import Feed, feed_url, importdata_formula, refresh_feeds
@@ -91,7 +91,7 @@ def _create_link(conn: Connection, site: str, period: Period, days: int) -> None
     made: dict[str, str] = {}
 
     def create(store: HistoryStore, account: str) -> bool:
-        _, made["token"] = store.create_report_link(
+        _, made["token"] = store.report_links.create_report_link(
             account, site, period, person, days=days, secret=link_secret_setting()
         )
         return True
@@ -109,7 +109,7 @@ def _revoke_link(conn: Connection, link: ShareLink) -> None:
         conn,
         "revoke_share_link",
         f"{link.about} (link {link.id})",
-        lambda store, account: store.revoke_report_link(account, link.id, person),
+        lambda store, account: store.report_links.revoke_report_link(account, link.id, person),
     )
     _say(problem or "The link was revoked: it opens nothing any more.", ok=problem is None)
 
@@ -119,7 +119,7 @@ def _create_feed(conn: Connection, site: str, choice: str) -> None:
     group = None if choice == SITE_FIGURES else choice
 
     def create(store: HistoryStore, account: str) -> bool:
-        store.create_feed(account, site, person, keyword_group=group)
+        store.feeds.create_feed(account, site, person, keyword_group=group)
         refresh_feeds(store, account=account)  # its file at once, not tomorrow
         return True
 
@@ -132,7 +132,7 @@ def _revoke_feed(conn: Connection, feed: Feed) -> None:
     person = access.current_person().email or "local"
 
     def revoke(store: HistoryStore, account: str) -> bool:
-        changed = store.revoke_feed(account, feed.id, person)
+        changed = store.feeds.revoke_feed(account, feed.id, person)
         refresh_feeds(store, account=account)  # its file goes now
         return changed
 
@@ -161,7 +161,7 @@ def _links_section(conn: Connection, store: HistoryStore, site: str, period: Per
     if new:
         st.success("Share link created. Copy it now: it is shown only once.", icon=":material/link:")
         st.code(new, language=None)
-    links = store.report_links(conn.fingerprint, site)
+    links = store.report_links.entries(conn.fingerprint, site)
     if not links:
         st.caption(f"No share link of {site} yet.")
         return
@@ -204,7 +204,7 @@ def _feeds_section(
         if st.form_submit_button("Create feed", type="primary", disabled=not may_write, help=reason):
             _create_feed(conn, site, str(choice))
             st.rerun()
-    live = [feed for feed in store.feeds(conn.fingerprint, site) if feed.live]
+    live = [feed for feed in store.feeds.entries(conn.fingerprint, site) if feed.live]
     if not live:
         st.caption(f"No live feed of {site}.")
         return

@@ -20,13 +20,13 @@ from analysis.research.frames.site_check import (
     verdict_style,
 )
 from analysis.text import escape_md
-from client.errors import ApiError, InvalidInputError, NotFoundError
+from client.errors import InvalidInputError, NotFoundError
 from client.models import SiteCheck
 from components.core.auth import access
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.nav.pages import MY_SITES, OVERVIEW, TRUST_MAP, link_to
-from components.core.ui.errors import show_error
+from components.core.ui.errors import read_or_show_error, show_error
 from components.core.ui.tables import table_with_export
 from components.core.writes.quota_spends import (
     Units,
@@ -169,12 +169,9 @@ def site_check_report(conn: Connection, raw: str) -> None:
         return
     if not _may_read(conn, domain):
         return
-    try:
-        check = data.site_check(conn, domain)
-    except NotFoundError as exc:
-        _no_report(domain, exc)
-        return
-    except ApiError as exc:
-        show_error(exc, subject=domain)
+    check = read_or_show_error(
+        data.site_check, conn, domain, subject=domain, not_found=partial(_no_report, domain)
+    )
+    if check is None:
         return
     _report(check)

@@ -10,13 +10,13 @@ import streamlit as st
 
 from analysis.research.frames.trust_map import SPAM_RISK_FROM, MapFilters, map_note
 from analysis.text import escape_md, safe_http_url
-from analysis.wording import whole_number, yes_no
+from analysis.wording import skipped_rows_words, whole_number, yes_no
 from client.errors import ApiError, InvalidInputError, NotFoundError, UnavailableError
 from client.models import TrustMap
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.nav.pages import OVERVIEW, SITE_CHECK, link_to
-from components.core.ui.errors import show_error
+from components.core.ui.errors import show_error, show_notice
 from components.core.ui.tables import score_column, table_with_export
 from components.history.widgets import watch_controls
 from components.overview.widgets import site_heading
@@ -120,9 +120,12 @@ def trust_map_report(conn: Connection, raw: str) -> None:
 
     _header(trust_map)
     watch_controls(conn, "domain", data.domain(raw), key="map")
+    if trust_map.skipped:  # the usable rows are shown; the others are named, as text
+        show_notice(skipped_rows_words(trust_map.skipped))
     table = map_table(trust_map)  # built once per map: a rerun only looks it up
     if table.frame.empty:
-        st.info("The service has no referring domains cached for this site.", icon=":material/info:")
+        if not trust_map.skipped:
+            st.info("The service has no referring domains cached for this site.", icon=":material/info:")
         return
 
     filters = _filters(table.link_types, table.statuses)

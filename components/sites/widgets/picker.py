@@ -22,6 +22,8 @@ T = TypeVar("T")
 
 #: The shared Domain input's help on the pages that show one of your sites.
 OWN_SITE_HELP = "One of your sites; shared with the other pages."
+#: What a page of one of your sites says while none is chosen, unless it says more.
+CHOOSE_A_SITE = "Choose one of your sites."
 
 
 def owned_domains(conn: Connection) -> list[str]:
@@ -51,7 +53,9 @@ def site_input(conn: Connection, *, help_text: str) -> str | None:
     return value or None
 
 
-def typed_site(conn: Connection, *, none_chosen: str, icon: str, help_text: str = OWN_SITE_HELP) -> str:
+def typed_site(
+    conn: Connection, *, icon: str, none_chosen: str = CHOOSE_A_SITE, help_text: str = OWN_SITE_HELP
+) -> str:
     """What was typed or picked in the shared Domain input; with nothing there the page says
     ``none_chosen`` and stops."""
     raw = site_input(conn, help_text=help_text)
@@ -61,7 +65,9 @@ def typed_site(conn: Connection, *, none_chosen: str, icon: str, help_text: str 
     return raw
 
 
-def chosen_site(conn: Connection, *, none_chosen: str, icon: str, help_text: str = OWN_SITE_HELP) -> str:
+def chosen_site(
+    conn: Connection, *, icon: str, none_chosen: str = CHOOSE_A_SITE, help_text: str = OWN_SITE_HELP
+) -> str:
     """``typed_site`` normalised by the data layer; refused input is explained and the page stops."""
     raw = typed_site(conn, none_chosen=none_chosen, icon=icon, help_text=help_text)
     try:
@@ -75,9 +81,9 @@ def read_chosen_site(
     conn: Connection,
     read: Callable[[Connection, str], T],
     *,
-    none_chosen: str,
     icon: str,
     not_found: str,
+    none_chosen: str = CHOOSE_A_SITE,
     help_text: str = OWN_SITE_HELP,
 ) -> tuple[str, T]:
     """The chosen site (``typed_site``) normalised and read; on any error say why and stop the page.
