@@ -39,7 +39,7 @@ class EmptyPeriod(ReportProblem):
 
 #: The summary's figures, in the order a reader meets them.
 SUMMARY_METRICS = dict(frames.TREND_METRICS)
-#: How many links gained / lost / newly spam-risky a report lists (strongest first).
+#: How many links gained / lost / newly spam-risky a report lists (strongest first; it says of how many).
 LINKS_LISTED = 10
 #: Other domains drawn beside the site in the visibility charts: the watched competitors first, then the
 #: largest shares of voice on the last day (the Market page's rule, ``compared_domains``).
@@ -135,11 +135,11 @@ def summary_rows(history: pd.DataFrame) -> list[SummaryRow]:
 
 
 def _strongest(links: pd.DataFrame) -> pd.DataFrame:
+    """All of them, strongest first (the report lists the first ``LINKS_LISTED`` and says how many)."""
     ranked = links.assign(_dr=pd.to_numeric(links["dr"], errors="coerce"))
     return (
         ranked.sort_values(["_dr", "referring_domain"], ascending=[False, True], na_position="last")
         .drop(columns="_dr")
-        .head(LINKS_LISTED)
         .reset_index(drop=True)
     )
 

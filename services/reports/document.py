@@ -21,6 +21,7 @@ from analysis.wording import NO_VALUE, direction, say_day, signed_whole, text_or
 from services.reports.branding import Branding
 from services.reports.charts import HEIGHT, WIDTH, report_charts
 from services.reports.content import (
+    LINKS_LISTED,
     EmptyPeriod,
     ReportContent,
     ReportProblem,
@@ -121,15 +122,22 @@ def _links(frame: pd.DataFrame) -> list[dict[str, str]]:
     ]
 
 
+def _link_table(title: str, frame: pd.DataFrame, what: str, *, by_day: bool = False) -> dict[str, Any]:
+    """A link table of the report: its first ``LINKS_LISTED`` rows, and how many there were when cut."""
+    cut = f"The {LINKS_LISTED} strongest of {len(frame)} {what}." if len(frame) > LINKS_LISTED else ""
+    return {"title": title, "rows": _links(frame.head(LINKS_LISTED)), "by_day": by_day, "cut": cut}
+
+
 def _churn(content: ReportContent) -> tuple[str, list[dict[str, Any]]]:
     """The Trust Map section's words and tables: gained and lost when the period has two maps or more,
     and the new spam-risky domains whenever a map of the period has one before it to compare with."""
     churn = content.churn
-    spam = {
-        "title": "New spam-risky referring domains",
-        "rows": _links(churn.new_spam_risky),
-        "by_day": True,
-    }
+    spam = _link_table(
+        "New spam-risky referring domains",
+        churn.new_spam_risky,
+        "new spam-risky referring domains",
+        by_day=True,
+    )
     if churn.first_day is None or churn.first_day == churn.last_day:
         return "", [spam] if spam["rows"] else []
     said = (
@@ -142,8 +150,8 @@ def _churn(content: ReportContent) -> tuple[str, list[dict[str, Any]]]:
     if churn.not_counted:
         said += f" {churn.not_counted}"
     tables = [
-        {"title": "Strongest referring domains gained", "rows": _links(churn.gained), "by_day": False},
-        {"title": "Strongest referring domains lost", "rows": _links(churn.lost), "by_day": False},
+        _link_table("Strongest referring domains gained", churn.gained, "referring domains gained"),
+        _link_table("Strongest referring domains lost", churn.lost, "referring domains lost"),
         spam,
     ]
     return said, tables

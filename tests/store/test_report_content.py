@@ -235,3 +235,18 @@ def test_each_section_says_plainly_which_keywords_it_measures(history: HistorySt
         assert f"keywords tracked for {site}" in sections["Keyword positions"], site
         assert f"keywords watched for {site}" in sections["Visibility and share of voice"], site
         assert "tracked keywords" in sections["Visibility and share of voice"], site  # not the ones above
+
+
+def test_a_link_table_cut_to_its_strongest_says_how_many_there_were(store: HistoryStore) -> None:
+    store.watchlist.watch(ACCOUNT, "domain", SITE, origin="own")
+    spam = {f"spam{n:02}.biz": (10 + n, "dofollow", "live", 70.0) for n in range(12)}
+    maps = {march(1): {"steady.net": (40, "dofollow", "live", 5.0)}, march(29): spam}
+    store.snapshots.seed(
+        ACCOUNT, trust_maps=[(day, trust_map_of(SITE, links)) for day, links in maps.items()], source="job"
+    )
+    sections = section_texts(render_html(gather(store, ACCOUNT, SITE, MONTH, ctr=CTR), Branding(), {}))
+    links = sections["Links: Trust Map changes"]
+    assert "The 10 strongest of 12 new spam-risky referring domains." in links
+    assert "The 10 strongest of 12 referring domains gained." in links
+    tables = tables_of(render_html(gather(store, ACCOUNT, SITE, MONTH, ctr=CTR), Branding(), {}))
+    assert len(tables.tables["New spam-risky referring domains"]) == 10
