@@ -19,7 +19,7 @@ from client.errors import InvalidInputError
 from client.inputs import normalise_domain
 from sandbox.catalog import DEMO_SITES, KNOWN_SITES
 from sandbox.clock import EPOCH_DAY, days_from_epoch, resolve
-from sandbox.drift import Knots, climb, knots, knotted, members_present, shift
+from sandbox.drift import Knots, climb, knots, knotted, members_present, shift, wobble
 from sandbox.hashing import rng_for, unit
 from sandbox.words import ADJECTIVES, NOUNS, TAGLINES, TLDS
 
@@ -244,18 +244,29 @@ def base_profile(domain: str) -> SiteProfile:
 #: move, the rest wander a few points.
 OWNED_CLIMB = 7.0
 DR_SWING = {"owned": (0.8, 0.4), "known": (1.0, 0.3), "other": (2.0, 0.5)}
+#: Weeks-long ups and downs within a month (``sandbox.drift.wobble``): DR's and TrueDR's own, in points
+#: (a well-known site's barely move); trust's in points; traffic's (at least, at most: a small site's
+#: few visits are noisier) and a large site's referring domains' as shares of the number.
+DR_WOBBLE = {"owned": 1.3, "known": 0.45, "other": 1.0}
+TRUE_DR_WOBBLE = {"owned": 1.0, "known": 0.5, "other": 0.6}
+TRUST_WOBBLE, TRAFFIC_WOBBLE, REFERRING_WOBBLE = 1.2, (0.04, 0.1), 0.012
+
+
+def _kind(domain: str) -> str:
+    return "owned" if domain in DEMO_SITES else "known" if domain in KNOWN_SITES else "other"
 
 
 def _dr_shift(domain: str, t: int) -> float:
     """How far the site's rating has moved on day ``t`` (before the weekly/monthly knots)."""
-    kind = "owned" if domain in DEMO_SITES else "known" if domain in KNOWN_SITES else "other"
+    kind = _kind(domain)
     amplitude, step = DR_SWING[kind]
-    moved = shift(("dr", domain), t, amplitude, step)
+    moved = shift(("dr", domain), t, amplitude, step) + wobble(("dr", domain), t, DR_WOBBLE[kind])
     return moved + climb(t, OWNED_CLIMB) if kind == "owned" else moved
 
 
 def _true_dr_shift(domain: str, t: int) -> float:
-    return _dr_shift(domain, t) + shift(("true-dr", domain), t, 0.8, 0.3)
+    own = wobble(("true-dr", domain), t, TRUE_DR_WOBBLE[_kind(domain)])
+    return _dr_shift(domain, t) + shift(("true-dr", domain), t, 0.8, 0.3) + own
 
 
 def _rating_day(domain: str, t: int) -> int:
@@ -286,7 +297,15 @@ def _knots(domain: str) -> tuple[Knots, Knots, Knots]:
 
 
 def _traffic_shift(domain: str, t: int) -> float:
-    return 0.015 * _dr_shift(domain, t) + shift(("traffic", domain), t, 0.05, 0.015)
+    own = shift(("traffic", domain), t, 0.05, 0.015) + wobble(("traffic", domain), t, _traffic_wobble(domain))
+    return 0.015 * _dr_shift(domain, t) + own
+
+
+@lru_cache(maxsize=16384)
+def _traffic_wobble(domain: str) -> float:
+    """A dozen visits a month still move by one or two, where a few per cent of them would round away."""
+    least, most = TRAFFIC_WOBBLE
+    return min(most, least + 0.25 / max(1, base_profile(domain).traffic or 0) ** 0.5)
 
 
 def _raw_dr(domain: str, t: int) -> int:
@@ -323,6 +342,7 @@ def _referring_at(domain: str, t: int) -> int:
     if base < MAP_SIZE:
         return max(MIN_REFERRING_DOMAINS, members_present(domain, base, t))
     moved = 0.01 * _dr_shift(domain, t) + shift(("referring", domain), t, 0.02, 0.01)
+    moved += wobble(("referring", domain), t, REFERRING_WOBBLE)
     return max(MAP_SIZE, round(base * (1 + moved)))
 
 
@@ -349,6 +369,7 @@ def _profile_at(domain: str, t: int) -> SiteProfile:
     if t == 0:
         return p
     dr_move = _dr_shift(domain, t)
+    trust_move = shift(("trust", domain), t, 2.5, 1.0) + wobble(("trust", domain), t, TRUST_WOBBLE)
     referring = _referring_at(domain, t)
     traffic = _traffic_at(domain, t)
     month_ago = _traffic_at(domain, t - 30)
@@ -358,7 +379,7 @@ def _profile_at(domain: str, t: int) -> SiteProfile:
         p,
         dr=_clamp(_raw_dr(domain, t)),
         true_dr=_clamp(_raw_true_dr(domain, t)),
-        trust_score=_clamp(p.trust_score + 0.5 * dr_move + shift(("trust", domain), t, 2.5, 1.0)),
+        trust_score=_clamp(p.trust_score + 0.5 * dr_move + trust_move),
         confidence_score=round(
             max(0.05, min(0.99, p.confidence_score + shift(("confidence", domain), t, 0.03, 0.01))), 2
         ),

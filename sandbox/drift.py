@@ -5,7 +5,9 @@ day is computed directly (no walking day by day) and agrees on every machine. A 
 few slow sine waves and a small staircase (a level that changes every few weeks), minus its value on
 the epoch day: bounded by the sum of its amplitudes for any number of years, and exactly 0.0 on the
 epoch. The sites the demo keys own follow a different shape (a slow climb with an occasional setback)
-so their trend is visible over the demo history's months.
+so their trend is visible over the demo history's months. On top of either, ``wobble`` adds the
+weeks-long ups and downs a real site's numbers show within a month (a few short waves, the same kind
+of bounded sum), so no month of a series reads "held" from its first day to its last.
 
 ``knotted`` bends a series near the epoch so that chosen past days take chosen values: the weekly
 and monthly changes the epoch's answers always reported then equal the history's own differences.
@@ -74,6 +76,34 @@ def shift(words: tuple[str, ...], t: int, amplitude: float, step: float = 0.0, w
     if step:
         value += step * (_staircase(words, t) - stair0)
     return value
+
+
+#: Shortest and longest period of the weeks-long waves, in days: long enough that a number moves
+#: by small steps from one day to the next, short enough that every month has some ups and downs.
+WOBBLE_PERIODS = (11, 34)
+
+
+@lru_cache(maxsize=65536)
+def _wobble_terms(words: tuple[str, ...]) -> tuple[tuple[float, float, float], ...]:
+    """(relative amplitude, period, phase) of the two short waves; amplitudes add up to 1."""
+    r = rng_for("wobble-terms", *words)
+    raw = [(r.uniform(0.5, 1.0), r.uniform(*WOBBLE_PERIODS), r.uniform(0, _TAU)) for _ in range(2)]
+    total = sum(a for a, _, _ in raw)
+    return tuple((a / total, period, phase) for a, period, phase in raw)
+
+
+def _wobble_at(words: tuple[str, ...], t: int) -> float:
+    return sum(a * math.sin(_TAU * t / period + phase) for a, period, phase in _wobble_terms(words))
+
+
+def wobble(words: tuple[str, ...], t: int, amplitude: float) -> float:
+    """Weeks-long ups and downs (|wobble| ≤ 2 × amplitude), exactly 0.0 when t is 0.
+
+    The day-to-day move is at most about amplitude × 2π / 11, so an amplitude of a point and a half
+    moves a rating by at most a point a day."""
+    if t == 0:
+        return 0.0
+    return amplitude * (_wobble_at(words, t) - _wobble_at(words, 0))
 
 
 def _sawtooth(t: int) -> float:

@@ -2,10 +2,11 @@
 
 A keyword's SERP is a pure function of the keyword (case-insensitive) and the day. ``serp`` is the
 epoch day's top 10; ``serp_on`` is a day's: now and then one of the keyword's challengers enters it
-for a stint of days to weeks in place of a row no demo key owns, and two adjacent rows trade places
-for a while (``sandbox.serp_drift`` says when), so domains enter and leave and positions move. Every
-row's DR is the same number /dr gives for that domain on the day, so the report, the tracked
-snapshot and a DR lookup of any result always agree.
+for a stint of days to weeks in place of a row no demo key owns (so does one of the leaders of its
+head terms, the sites ranking for its single words), two adjacent rows trade places for a while, and
+so do the leading three and an owned row and its neighbour (``sandbox.serp_drift`` says when), so
+domains enter and leave and positions move. Every row's DR is the same number /dr gives for that
+domain on the day, so the report, the tracked snapshot and a DR lookup of any result always agree.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from sandbox.words import MODIFIERS, TOPICS
 TOP_N = 10
 #: How many challengers (domains outside its epoch top 10 that enter it now and then) a keyword has.
 CHALLENGERS = (2, 4)
+#: How many leaders of each head term (a single word of the keyword) compete for the keyword too.
+HEAD_LEADERS = 2
 #: Share of SERP rows whose DR the service could not resolve (sent as null, never as 0).
 UNRESOLVED_SHARE = 1 / 12
 #: Share of ordinary domains with no qualifying rankings (an empty suggestion list).
@@ -166,15 +169,59 @@ def challengers(keyword: str) -> tuple[SerpResult, ...]:
 
 
 @lru_cache(maxsize=2048)
+def head_leaders(keyword: str) -> tuple[SerpResult, ...]:
+    """The leaders of the keyword's head terms: the first ``HEAD_LEADERS`` domains no demo key owns of
+    each of its words' own top 10s, outside its epoch top 10 and its challengers. They enter its top 10
+    now and then (``serp_drift``), as the sites of a topic compete for all of its keywords, so a
+    market's domains rank for several of its keywords rather than each for one."""
+    tokens = _tokens(keyword)
+    if len(tokens) < 2:
+        return ()
+    taken = {row.domain for row in (*serp(keyword), *challengers(keyword))} | set(DEMO_SITES)
+    leaders: list[SerpResult] = []
+    for token in tokens:
+        heads = [row.domain for row in serp(token) if row.domain not in DEMO_SITES][:HEAD_LEADERS]
+        for domain in heads:
+            if domain not in taken:
+                taken.add(domain)
+                leaders.append(_row(keyword, TOP_N, domain))
+    return tuple(leaders)
+
+
+@lru_cache(maxsize=2048)
 def open_places(keyword: str) -> tuple[int, ...]:
     """The epoch positions (4–10) a challenger may take: rows of a domain no demo key owns."""
     return tuple(row.position for row in serp(keyword) if row.position >= 4 and row.domain not in DEMO_SITES)
 
 
+@lru_cache(maxsize=2048)
+def owned_rows(keyword: str) -> tuple[str, ...]:
+    """The demo-owned domains of the keyword's epoch top 10, best placed first."""
+    return tuple(row.domain for row in serp(keyword) if row.domain in DEMO_SITES)
+
+
+def _move_owned(rows: list[SerpResult], move: tuple[int, bool] | None) -> None:
+    """Trade an owned row with its neighbour (above, or below when it is first or asked to go down),
+    unless a swap has already moved it or the neighbour is owned too: an owned site moves one place at
+    most, and never leaves the top 10."""
+    owned = [i for i, row in enumerate(rows) if row.domain in DEMO_SITES]
+    if move is None or not owned:
+        return
+    which, up = move
+    i = owned[min(which, len(owned) - 1)]
+    if rows[i].position != i + 1:  # a swap has moved it from its own place today
+        return
+    j = i - 1 if (up and i > 0) or i == len(rows) - 1 else i + 1
+    if rows[j].domain not in DEMO_SITES:
+        rows[i], rows[j] = rows[j], rows[i]
+
+
 def serp_on(keyword: str, day: date | None = None) -> list[SerpResult]:
     """The top 10 on ``day`` (default: the sandbox's day): the epoch's, with a challenger in place of one
-    non-owned row at 4–10 during its stint and two adjacent rows traded during theirs (``serp_drift``),
-    each resolved row rated as /dr rates it on the day. The epoch day's is exactly ``serp``."""
+    non-owned row at 4–10 during its stint (and a head term's leader in another), two adjacent rows
+    traded during theirs (two of the leading three during theirs) and an owned row moved a place
+    during its own (``serp_drift``), each resolved row rated as /dr rates it on the day. The epoch
+    day's is exactly ``serp``."""
     day = resolve(day)
     t = days_from_epoch(day)
     folded = keyword.casefold()
@@ -184,9 +231,18 @@ def serp_on(keyword: str, day: date | None = None) -> list[SerpResult]:
     entry = serp_drift.entry_on(folded, t, len(rivals), len(places))
     if entry is not None:
         rows[places[entry[1]] - 1] = rivals[entry[0]]
+    leaders = head_leaders(keyword)
+    leader = serp_drift.leader_entry_on(folded, t, len(leaders), len(places))
+    if leader is not None and len(places) > 1:
+        place = leader[1] if entry is None or leader[1] != entry[1] else (leader[1] + 1) % len(places)
+        rows[places[place] - 1] = leaders[leader[0]]
     swap = serp_drift.swap_on(folded, t, len(rows))
     if swap is not None:
         rows[swap - 1], rows[swap] = rows[swap], rows[swap - 1]
+    top = serp_drift.top_swap_on(folded, t)
+    if top is not None and (swap is None or swap > top + 2):  # rows a swap has not moved today
+        rows[top - 1], rows[top] = rows[top], rows[top - 1]
+    _move_owned(rows, serp_drift.owned_move_on(folded, t, len(owned_rows(keyword))))
     return [
         row.model_copy(
             update={"position": position, "dr": None if row.dr is None else dr_for(row.domain, day)}

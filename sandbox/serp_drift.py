@@ -6,7 +6,13 @@ day by day, the same on every machine), which ``keyword_data.serp_on`` applies:
 
 * an **entry**: one of the keyword's challengers (domains outside its epoch top 10) takes the place
   of one of its rows for days to weeks, then leaves and the row comes back;
-* a **swap**: two adjacent rows trade places for a few days to two weeks.
+* a **leader's entry**: the same for one of the leaders of the keyword's head terms (sites that rank
+  for its single words, and so compete for every keyword with that word), in another row;
+* a **swap**: two adjacent rows trade places for a few days to two weeks; the leading three results
+  also trade places among themselves now and then (a **top swap**), as a market's leaders do;
+* an **owned move**: a row a demo key owns trades places with its neighbour above or below for days
+  to a couple of weeks (a site's own rankings are what its owner watches move, so they move more
+  often than a generic swap would move them; never out of the top 10).
 
 Each kind runs on its own timeline of blocks, whose length and phase are the keyword's own, so
 different keywords change on different days while any one keyword changes only now and then. A
@@ -38,6 +44,9 @@ class Timeline:
 
 ENTRIES = Timeline("serp-entry", block=(24, 42), chance=0.92, span=(7, 28))
 SWAPS = Timeline("serp-swap", block=(18, 36), chance=0.75, span=(3, 14))
+TOP_SWAPS = Timeline("serp-top-swap", block=(30, 56), chance=0.55, span=(4, 12))
+LEADER_ENTRIES = Timeline("serp-leader-entry", block=(30, 56), chance=0.7, span=(7, 28))
+OWNED_MOVES = Timeline("serp-owned-move", block=(12, 26), chance=0.85, span=(4, 14))
 
 
 @dataclass(frozen=True)
@@ -88,9 +97,31 @@ def entry_on(folded: str, t: int, challengers: int, places: int) -> tuple[int, i
     return int(stint.first * challengers), int(stint.second * places)
 
 
+def leader_entry_on(folded: str, t: int, leaders: int, places: int) -> tuple[int, int] | None:
+    """(which head-term leader, which of the ``places`` it takes) on day ``t``, or None when none is in."""
+    stint = stint_on(LEADER_ENTRIES, folded, t)
+    if stint is None or not leaders or not places:
+        return None
+    return int(stint.first * leaders), int(stint.second * places)
+
+
 def swap_on(folded: str, t: int, rows: int) -> int | None:
     """The upper position (1-based) of the two adjacent rows trading places on day ``t``, or None."""
     stint = stint_on(SWAPS, folded, t)
     if stint is None or rows < 2:
         return None
     return 1 + int(stint.first * (rows - 1))
+
+
+def top_swap_on(folded: str, t: int) -> int | None:
+    """The upper position (1 or 2) of the two leading rows trading places on day ``t``, or None."""
+    stint = stint_on(TOP_SWAPS, folded, t)
+    return None if stint is None else 1 + int(stint.first * 2)
+
+
+def owned_move_on(folded: str, t: int, owned: int) -> tuple[int, bool] | None:
+    """(which of the keyword's ``owned`` rows, whether it moves up) on day ``t``, or None."""
+    stint = stint_on(OWNED_MOVES, folded, t)
+    if stint is None or not owned:
+        return None
+    return int(stint.first * owned), stint.second < 0.5

@@ -51,7 +51,7 @@ class RuleAlert:
 
 ALERTS: dict[str, RuleAlert] = {
     "authority_drop": RuleAlert(
-        "semrush.com: TrueDR fell 2 points", "Domain trends", "DR and TrueDR", None, "TrueDR 92", "TrueDR 90"
+        "semrush.com: TrueDR fell 2 points", "Domain trends", "DR and TrueDR", None, "TrueDR 91", "TrueDR 89"
     ),
     "traffic_validation_lost": RuleAlert(
         f"{RIVAL}: traffic is no longer validated", "Domain trends", "Traffic", None,

@@ -17,6 +17,7 @@ from sandbox.demo_history import DEMO_DAYS, WATCHED_KEYWORDS, keyword_report_on
 from sandbox.keyword_data import (
     CHALLENGERS,
     challengers,
+    head_leaders,
     keyword_report,
     median_and_min,
     open_places,
@@ -68,12 +69,12 @@ def test_the_epoch_days_top_10_is_the_one_the_demo_always_gave() -> None:
 def test_every_day_has_positions_1_to_10_once_each_held_by_10_distinct_domains() -> None:
     for keyword in (*WATCHED, *MANY[:10]):
         epoch = {row.domain: row for row in serp(keyword)}
-        rivals = {row.domain: row for row in challengers(keyword)}
+        rivals = {row.domain: row for row in (*challengers(keyword), *head_leaders(keyword))}
         for day in _window(DRIFTED_DAY, 365):
             rows = serp_on(keyword, day)
             assert [row.position for row in rows] == list(range(1, 11)), (keyword, day)
             assert len({row.domain for row in rows}) == 10, (keyword, day)
-            for row in rows:  # every row is the epoch's (or its challenger's), moved and re-rated
+            for row in rows:  # every row is the epoch's (or its challenger's or leader's), moved and re-rated
                 made = epoch.get(row.domain) or rivals[row.domain]
                 assert row.url == made.url and row.title == made.title
                 assert row.tracked_slug == made.tracked_slug
@@ -109,12 +110,32 @@ def test_over_180_days_each_watched_keyword_sees_domains_enter_and_leave_and_pos
 def test_a_change_holds_for_days_a_challenger_for_a_week_or_more() -> None:
     for keyword in (*WATCHED, *MANY[:10]):
         lists = _lists(keyword, _window(DRIFTED_DAY, 365))
-        for rival in challengers(keyword):
+        for rival in (*challengers(keyword), *head_leaders(keyword)):
             stints = list(_runs([any(row.domain == rival.domain for row in rows) for rows in lists]))
             assert all(length >= ENTRIES.span[0] for length in stints), (keyword, rival.domain, stints)
         home = {row.domain: row.position for row in serp(keyword)}
         swapped = [any(home.get(row.domain, row.position) != row.position for row in rows) for rows in lists]
         assert any(swapped) and all(length >= SWAPS.span[0] for length in _runs(swapped)), keyword
+
+
+def test_the_leaders_of_a_head_term_compete_for_several_of_its_keywords() -> None:
+    """A market's domains rank for several of its keywords: on some days a head term's leader is in the
+    top 10s of two watched keywords at once (never a demo-owned site, never a row of the epoch)."""
+    shared: set[str] = set()
+    for keyword in WATCHED:
+        leaders = {row.domain for row in head_leaders(keyword)}
+        assert not leaders & set(DEMO_SITES) and not leaders & {row.domain for row in serp(keyword)}
+    for day in _window(DRIFTED_DAY, 90):
+        seen: dict[str, int] = {}
+        for keyword in WATCHED:
+            for row in serp_on(keyword, day):
+                seen[row.domain] = seen.get(row.domain, 0) + 1
+        shared |= {
+            domain
+            for domain, count in seen.items()
+            if count >= 2 and any(domain in {r.domain for r in head_leaders(k)} for k in WATCHED)
+        }
+    assert shared
 
 
 def test_keywords_change_on_different_days_each_only_now_and_then() -> None:
