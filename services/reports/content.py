@@ -14,9 +14,11 @@ from datetime import date
 import pandas as pd
 
 from analysis.figures import history_frames as frames
+from analysis.figures import link_changes
 from analysis.market.standing import compared_domains, complete_lines, watched_competitors
 from analysis.shaping import over_period
 from client.inputs import slug_for
+from schema.history import LINK_COLUMNS
 from services.alerts.link_rules import Links, links_by_domain, newly_spam_risky, spam_threshold
 from services.market import keyword_set_words, site_market, team_ctr
 from store.history import HistoryStore
@@ -164,7 +166,7 @@ def new_spam_risky(store: HistoryStore, account: str, site: str, period: Period)
             found.append(frame[frame["referring_domain"].isin(names)].assign(day=day))
         previous = links
     if not found:
-        return frames.empty((*frames.LINK_COLUMNS, "day"))
+        return frames.empty((*LINK_COLUMNS, "day"))
     return pd.concat(found, ignore_index=True)
 
 
@@ -172,13 +174,15 @@ def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> 
     days = [day for day in store.queries.trust_map_days(account, site) if period.start <= day <= period.end]
     totals = _in(store.queries.trust_map_totals(account, site, period.start), period)
     spam = _strongest(new_spam_risky(store, account, site, period))
-    empty = frames.empty(frames.LINK_COLUMNS)
+    empty = frames.empty(LINK_COLUMNS)
     if len(days) < 2:
         return LinkChurn(days[0] if days else None, days[-1] if days else None, totals, empty, empty, spam)
     before = store.queries.trust_map_links(account, site, days[0])
     after = store.queries.trust_map_links(account, site, days[-1])
-    skipped = frames.skipped_on(totals, days[-1])  # rows of the last map that could not be used: unknown
-    change = frames.live_change(before, after, skipped)
+    skipped = link_changes.skipped_on(
+        totals, days[-1]
+    )  # rows of the last map that could not be used: unknown
+    change = link_changes.live_change(before, after, skipped)
     return LinkChurn(
         days[0],
         days[-1],
@@ -186,7 +190,7 @@ def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> 
         _strongest(change.gained),
         _strongest(change.lost),
         spam,
-        frames.unknown_words(change, days[-1], skipped),
+        link_changes.unknown_words(change, days[-1], skipped),
     )
 
 
