@@ -7,7 +7,8 @@
   tab is signed by the team's ``[report] brand``, never by this app;
 - the app itself still asks to sign in: at its start page in a fresh browser, and within the very session
   the link opened, on a move to another page;
-- the opening is in the audit log, by "someone with the link".
+- the opening is in the audit log, by "someone with the link";
+- on a computer set to dark mode, the report reads as on paper: its own dark text on its own white.
 
 Each visitor is a browser context of their own (no cookies), loopback only. One app for the module.
 """
@@ -28,6 +29,7 @@ from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from store.reports.links import ANYONE, EXPIRED, NOT_VALID, REVOKED
 from store.reports.period import parse_month
+from tests.browser.contrast import READ_FIRST, drawn_in_frame, page_background
 from tests.browser.oidc import SignInSecrets, Someone, loopback_only, mock_provider, write_secrets
 from tests.browser.tabs import COUNT_SERVER_MESSAGES, SIDEBAR, TIMEOUT_MS, BrowserProfile, go_to, settled
 
@@ -131,6 +133,23 @@ def test_a_valid_link_opens_its_report_alone_without_signing_in(shared_app: Shar
     go_to(visitor, f"{shared_app.url}/history")
     expect(visitor.get_by_role("button", name="Sign in")).to_be_visible(timeout=TIMEOUT_MS)
     assert visitor.locator("iframe").count() == 0
+
+
+def test_a_link_opened_on_a_computer_in_dark_mode_shows_the_report_readable(shared_app: SharedApp) -> None:
+    context = shared_app.browser.new_context(viewport={"width": 1280, "height": 1000}, color_scheme="dark")
+    loopback_only(context)
+    context.add_init_script(COUNT_SERVER_MESSAGES)
+    try:
+        page = context.new_page()
+        _open(page, shared_app, _link(shared_app))
+        report = page.frame_locator("iframe").first
+        expect(report.locator("h1").first).to_have_text(SITE, timeout=TIMEOUT_MS)
+        assert page_background(page) < 0.1  # the app follows the computer: its own background is dark
+        for selector, least in READ_FIRST.items():
+            drawn = drawn_in_frame(page, report, "iframe", selector)
+            assert drawn.contrast >= least, drawn
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize(
