@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import statistics
 import sys
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from typing import Any
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bench.harness import Figures, chromium, wait_until_idle
+from bench.page_loads import VIEWPORT, Load, cold_loads, median, returning_loads
 from rigs.page_visits import PAGE_VISITS, Draws, PageVisit
 from rigs.processes import app_process, sandbox_process
 
@@ -58,93 +58,6 @@ SWITCH_TARGET_S = 0.300
 SWITCH_DOMAIN = "example.com"
 CHART = ".js-plotly-plot .main-svg"
 TABLE = '[data-testid="stDataFrame"]'
-VIEWPORT = {"width": 1400, "height": 1000}
-
-#: Installed before a page's own scripts: notes in ``window.__p3`` the first animation frame (ms since
-#: the navigation started) at which the ready selector is on screen and, when asked, the first at which
-#: the title and a card or text after the page's own description are. Checked at most once a frame.
-_MARKS_JS = """
-(() => {
-  const READY = %s, CONTENT = %s;
-  const marks = (window.__p3 = {});
-  const shown = (el) => { const box = el.getBoundingClientRect(); return box.width > 0 && box.height > 0; };
-  const KINDS = ["stMetric", "stAlert", "stHeading", "stMarkdown", "stCode"]
-    .map((id) => `[data-stale="false"] [data-testid="${id}"]`).join(",");
-  const contentShown = () => {
-    const main = document.querySelector('[data-testid="stMain"]');
-    const title = main && main.querySelector('[data-stale="false"] h1');
-    if (!title || !shown(title)) return false;
-    const header = title.closest('[data-testid="stElementContainer"]');
-    const next = header && header.nextElementSibling;
-    const description = next && next.querySelector('[data-testid="stCaptionContainer"]') ? next : null;
-    return [...main.querySelectorAll(KINDS)].some((el) =>
-      !el.contains(title) && !(description && description.contains(el)) &&
-      (title.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) && shown(el));
-  };
-  let pending = false;
-  const check = () => {
-    pending = false;
-    const now = performance.now();
-    if (marks.ready === undefined && [...document.querySelectorAll(READY)].some(shown)) marks.ready = now;
-    if (CONTENT && marks.content === undefined && contentShown()) marks.content = now;
-    if (marks.ready !== undefined && (!CONTENT || marks.content !== undefined)) {
-      marks.done = true;
-      watcher.disconnect();
-    }
-  };
-  const watcher = new MutationObserver(() => {
-    if (!pending) { pending = true; requestAnimationFrame(check); }
-  });
-  watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-})();
-"""
-
-
-@dataclass(frozen=True)
-class Load:
-    """One page load: seconds from navigation to the main element, and to the first content."""
-
-    ready: float
-    content: float | None
-
-
-def _context(browser: Any, ready: str, content: bool) -> Any:
-    """A new browser context whose pages note when ``ready`` (and, asked, the first content) show."""
-    context = browser.new_context(viewport=VIEWPORT)
-    # A fresh context's first run: nothing on screen is stale, and layout blocks carry no mark.
-    context.add_init_script(script=_MARKS_JS % (json.dumps(ready), json.dumps(content)))
-    return context
-
-
-def _open(context: Any, url: str, content: bool) -> Load:
-    page = context.new_page()
-    page.goto(url, wait_until="commit")
-    page.wait_for_function("() => window.__p3 && window.__p3.done", timeout=60_000, polling=100)
-    marks = page.evaluate("() => window.__p3")
-    page.close()
-    return Load(marks["ready"] / 1000, marks["content"] / 1000 if content else None)
-
-
-def _cold_loads(browser: Any, url: str, ready: str, repeats: int, content: bool = False) -> list[Load]:
-    loads = []
-    for _ in range(repeats):
-        context = _context(browser, ready, content)
-        loads.append(_open(context, url, content))
-        context.close()
-    return loads
-
-
-def _returning_loads(browser: Any, url: str, ready: str, repeats: int) -> list[Load]:
-    """New tabs (new sessions) in a browser that has loaded the page once: front-end files cached."""
-    context = _context(browser, ready, False)
-    _open(context, url, False)
-    loads = [_open(context, url, False) for _ in range(repeats)]
-    context.close()
-    return loads
-
-
-def _median(loads: list[Load], which: str = "ready") -> float:
-    return statistics.median(getattr(load, which) for load in loads)
 
 
 def _p90(times: list[float]) -> float:
@@ -243,7 +156,7 @@ class Floor:
     samples: list[float] = field(default_factory=list)
 
     def sample(self, browser: Any, repeats: int = 1) -> None:
-        self.samples += [load.ready for load in _cold_loads(browser, self.url, self.ready, repeats)]
+        self.samples += [load.ready for load in cold_loads(browser, self.url, self.ready, repeats)]
 
     @property
     def median(self) -> float:
@@ -265,7 +178,7 @@ def _floors(browser: Any, servers: contextlib.ExitStack, repeats: int) -> dict[s
     for name, script, ready in FLOOR_PAGES:
         server = servers.enter_context(app_process(script))
         floors[name] = Floor(name, server.url, ready)
-        _cold_loads(browser, server.url, ready, 1)  # the server's own first run
+        cold_loads(browser, server.url, ready, 1)  # the server's own first run
         floors[name].sample(browser, repeats)
     return floors
 
@@ -289,7 +202,7 @@ def _page_figures(
     bare = floors["bare page"]
     floor_name, limit = COLD_TARGETS[visit.draws]
     floor = floors[floor_name]
-    cold, content = _median(loads), _median(loads, "content")
+    cold, content = median(loads), median(loads, "content")
     figures.show(f"p3_cold_{visit.name}", cold, "s", baseline=floor, base=floor_name)
     figures.show(f"p3_first_content_{visit.name}", content, "s", baseline=bare, base="bare page")
     cold_ok, content_ok = cold <= limit * floor, content <= FIRST_CONTENT_TARGET * bare
@@ -367,28 +280,28 @@ def main(argv: list[str] | None = None) -> int:
         floors = _floors(browser, servers, repeats)
         if args.returning:
             bare = floors["bare page"]
-            returning_bare = _median(_returning_loads(browser, bare.url, bare.ready, 3))
+            returning_bare = median(returning_loads(browser, bare.url, bare.ready, 3))
             figures.show("p3_bare_page_returning", returning_bare, "s")
         with app_process("bench/bare_nav_app.py") as nav:
             bare_switch = statistics.median(_bare_switch_times(browser, nav.url, rounds=max(rounds, 5)))
         figures.show("p3_bare_page_switch_median", bare_switch, "s")
 
         with sandbox_process(latency_ms=LATENCY_MS) as sandbox, app_process(api_base=sandbox.base_url) as app:
-            _cold_loads(browser, app.url, "h1", 1)  # the server's own first run, not a page's
+            cold_loads(browser, app.url, "h1", 1)  # the server's own first run, not a page's
             for visit in visits:
                 floors["bare page"].sample(browser)
                 if visit.draws != "text":
                     floors[COLD_TARGETS[visit.draws][0]].sample(browser)
-                loads[visit.name] = _cold_loads(
+                loads[visit.name] = cold_loads(
                     browser, visit.url(app.url), visit.ready, repeats, content=True
                 )
                 print(
-                    f"  {visit.name}: ready {_median(loads[visit.name]):.2f} s, "
-                    f"first content {_median(loads[visit.name], 'content'):.2f} s",
+                    f"  {visit.name}: ready {median(loads[visit.name]):.2f} s, "
+                    f"first content {median(loads[visit.name], 'content'):.2f} s",
                     flush=True,
                 )
                 if args.returning:
-                    again = _median(_returning_loads(browser, visit.url(app.url), visit.ready, 3))
+                    again = median(returning_loads(browser, visit.url(app.url), visit.ready, 3))
                     figures.show(
                         f"p3_returning_{visit.name}", again, "s", baseline=returning_bare, base="bare page"
                     )

@@ -3,10 +3,11 @@
 
 Exit codes: 0 done; 1 the snapshot ran but some subjects failed (each is named on stderr), or its alerts
 could not be evaluated, or the webhook refused an alert, or the delivery pass ran out of time before
-every due alert was sent (each is named), or some rows of a watch import were refused; 2 it could not
+every due alert was sent (each is named); 2 it could not
 start (no API key, a bad argument or alert setting; for ``alerts``, a webhook but no API key for the
 deployment, whose account is the only one the team's channels carry) or ``watch add`` refused the
-subject (an unlisted domain); 3 the history database cannot be reached or migrated. Progress goes to
+subject (an unlisted domain), or ``watch import`` refused its file (every bad line named; nothing
+watched); 3 the history database cannot be reached or migrated. Progress goes to
 stderr; the snapshot's last line on stdout is exactly ``recorded N, unchanged M, failed K`` (its alert
 lines come before it), and the ``alerts`` command's is ``alerts: N new, M already known; webhook: …``,
 so cron mail and scripts can read the outcome.
@@ -298,7 +299,7 @@ def reports_command(args: argparse.Namespace) -> int:
 
 
 def watch_command(args: argparse.Namespace) -> int:
-    from services.jobs import watch
+    from services.jobs import watch, watch_import
 
     settings, key = _api_settings()
     account = key_fingerprint(key)
@@ -312,9 +313,10 @@ def watch_command(args: argparse.Namespace) -> int:
             day = datetime.now(UTC).date()
             with ApiClient(settings.api_base, key, timeout=settings.timeout_s, max_retries=0) as client:
                 if args.action == "add":
-                    one = watch.wanted(store, account, args.kind, args.subject, args.site)
+                    mine = watch.own_sites_of(store, account)
+                    one = watch.wanted(args.kind, args.subject, args.site, mine)
                     return watch.add(store, client, account, day, one, _say)
-                return watch.import_file(store, client, account, day, text, _say)
+                return watch_import.import_file(store, client, account, day, text, _say)
         except watch.Refused as exc:
             _say(f"Not watched: {exc}.")
             return EXIT_USAGE
@@ -357,15 +359,13 @@ def report_command(args: argparse.Namespace) -> int:
 
 
 def _import_text(name: str) -> str:
-    """The file to import (``-``: standard input); ``_CannotStart`` when it cannot be read."""
-    if name == "-":
-        return sys.stdin.read()
+    """The file to import (``-``: standard input); ``_CannotStart`` when it is too big or cannot be read."""
+    from services.jobs.watch_import import FileRefused, file_text
+
     try:
-        return Path(name).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _CannotStart(
-            f"The file {name} cannot be read: {getattr(exc, 'strerror', None) or exc}"
-        ) from None
+        return file_text(name, sys.stdin.buffer)
+    except FileRefused as exc:
+        raise _CannotStart(str(exc)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

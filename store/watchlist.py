@@ -135,25 +135,43 @@ class Watchlist(Connected):
         site: str | None = None,
     ) -> bool:
         """Watch a subject (a keyword for ``site``); True when it was not watched before (idempotent)."""
+        return self.watch_many(account, [(kind, subject, site)], origin)[0]
+
+    def watch_many(
+        self,
+        account: str,
+        subjects: Sequence[tuple[WatchKind, str, str | None]],
+        origin: WatchOrigin = "added",
+    ) -> list[bool]:
+        """Watch every ``(kind, subject, site)`` in one transaction: all of them, or none when the
+        database fails part-way. For each, True when it was not watched before (idempotent)."""
         if origin not in WATCH_ORIGINS:
             raise ValueError(f"origin is one of {', '.join(WATCH_ORIGINS)}")
-        row = {
-            "account": check_account(account),
-            "kind": kind,
-            "subject": normalise_subject(kind, subject),
-            "site": normalise_site(kind, site),
-            "origin": origin,
-            "added_at": datetime.now(UTC),
-        }
+        now = datetime.now(UTC)
+        rows = [
+            {
+                "account": check_account(account),
+                "kind": kind,
+                "subject": normalise_subject(kind, subject),
+                "site": normalise_site(kind, site),
+                "origin": origin,
+                "added_at": now,
+            }
+            for kind, subject, site in subjects
+        ]
+        added: list[bool] = []
+        if not rows:
+            return added
         with self._writing() as conn:
-            added = insert_if_new(conn, WATCH, row, WATCH_KEY) is not None
-            if not added and origin == "own":
-                conn.execute(
-                    update(WATCH)
-                    .where(*(WATCH.c[name] == row[name] for name in WATCH_KEY))
-                    .where(WATCH.c.origin != "own")
-                    .values(origin="own")
-                )
+            for row in rows:
+                added.append(insert_if_new(conn, WATCH, row, WATCH_KEY) is not None)
+                if not added[-1] and origin == "own":
+                    conn.execute(
+                        update(WATCH)
+                        .where(*(WATCH.c[name] == row[name] for name in WATCH_KEY))
+                        .where(WATCH.c.origin != "own")
+                        .values(origin="own")
+                    )
         return added
 
     def unwatch(self, account: str, kind: WatchKind, subject: str, site: str | None = None) -> bool:

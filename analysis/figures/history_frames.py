@@ -7,14 +7,11 @@ line, never a 0.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 import pandas as pd
 
-from analysis.figures.common import SPAM_RISK_FROM
-from analysis.wording import counted, screen_day
-from schema.history import KEYWORD_BEST_COLUMNS, LINK_COLUMNS
+from schema.history import KEYWORD_BEST_COLUMNS
 
 #: The numbers a domain's trend shows, as a person calls them.
 TREND_METRICS: dict[str, str] = {
@@ -31,11 +28,6 @@ TOP_10 = 10
 #: The smallest week-over-week DR / TrueDR move worth a mark: ratings are whole numbers, so a point
 #: either way is often rounding, not a change anyone should act on.
 MIN_MOVE = 2
-#: How a churn row says what changed.
-APPEARED = "appeared"
-DISAPPEARED = "disappeared"
-NEW_SPAM_RISK = "new spam risk"
-LIVE_TO_LOST = "live → lost"
 
 
 def empty(columns: tuple[str, ...]) -> pd.DataFrame:
@@ -155,108 +147,6 @@ def largest_moves(
         return empty(columns)
     moves = moves.sort_values(["size", "day"], ascending=[False, False], kind="stable").head(n)
     return moves.loc[:, list(columns)].reset_index(drop=True)
-
-
-# --- Trust Map churn -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Churn:
-    """What changed in a site's Trust Map sample between two snapshots (each a frame of LINK_COLUMNS).
-
-    ``unknown``: referring domains missing from the later sample on a day some of its rows could not be
-    used; any of them may be among those rows, so none is counted as disappeared."""
-
-    appeared: pd.DataFrame
-    disappeared: pd.DataFrame
-    new_spam_risky: pd.DataFrame
-    live_to_lost: pd.DataFrame
-    unknown: pd.DataFrame = field(default_factory=lambda: empty(LINK_COLUMNS))
-
-    def counts(self) -> dict[str, int]:
-        return {
-            APPEARED: len(self.appeared),
-            DISAPPEARED: len(self.disappeared),
-            NEW_SPAM_RISK: len(self.new_spam_risky),
-            LIVE_TO_LOST: len(self.live_to_lost),
-        }
-
-
-def _risky(links: pd.DataFrame) -> pd.Series:
-    return pd.to_numeric(links["spam_score"], errors="coerce").ge(SPAM_RISK_FROM).fillna(False).astype(bool)
-
-
-def skipped_on(totals: pd.DataFrame, day: date) -> int:
-    """How many rows of the day's Trust Map could not be used, from a ``trust_map_totals`` frame (0 when
-    the frame has no such day or no count)."""
-    if totals.empty or "skipped" not in totals:
-        return 0
-    on_day = totals.loc[pd.to_datetime(totals["day"]).dt.date == day, "skipped"]
-    values = pd.to_numeric(on_day, errors="coerce").dropna()
-    return int(values.iloc[-1]) if not values.empty else 0
-
-
-def churn(before: pd.DataFrame, after: pd.DataFrame, skipped_after: int = 0) -> Churn:
-    """Referring domains that appeared or disappeared between two samples, those that are spam-risky
-    now and were not (new, or their score rose past the line), and links that went from live to lost.
-    When ``skipped_after`` rows of the later map could not be used, a domain missing from it is
-    ``unknown``, not disappeared: it may be one of them."""
-    before = before.drop_duplicates("referring_domain").set_index(before["referring_domain"].rename(None))
-    after = after.drop_duplicates("referring_domain").set_index(after["referring_domain"].rename(None))
-    appeared = after[~after.index.isin(before.index)]
-    disappeared = before[~before.index.isin(after.index)]
-    risky_before = set(before.index[_risky(before)])
-    now_risky = after[_risky(after)]
-    new_risky = now_risky[~now_risky.index.isin(risky_before)]
-    both = after.index.intersection(before.index)
-    lost = after.loc[both][
-        (before.loc[both, "status"].astype(str) == "live").to_numpy()
-        & (after.loc[both, "status"].astype(str) == "lost").to_numpy()
-    ]
-
-    def tidy(frame: pd.DataFrame) -> pd.DataFrame:
-        out = frame.reset_index(drop=True).sort_values("referring_domain", kind="stable")
-        return out.reset_index(drop=True).loc[:, list(LINK_COLUMNS)]
-
-    if skipped_after > 0:
-        return Churn(
-            tidy(appeared), tidy(disappeared.iloc[0:0]), tidy(new_risky), tidy(lost), tidy(disappeared)
-        )
-    return Churn(tidy(appeared), tidy(disappeared), tidy(new_risky), tidy(lost))
-
-
-def unknown_words(result: Churn, day: date, skipped: int) -> str:
-    """Why the domains missing from ``day``'s sample are not counted as gone ("" when none is)."""
-    missing = len(result.unknown)
-    if not missing:
-        return ""
-    one = missing == 1
-    return (
-        f"{counted(missing, 'referring domain')} missing from the sample of {screen_day(day)} "
-        f"{'is' if one else 'are'} not counted as gone: {counted(skipped, 'row')} of that day's Trust Map "
-        f"could not be used, and {'it' if one else 'they'} may be among them."
-    )
-
-
-def churn_table(result: Churn) -> pd.DataFrame:
-    """The churn as one table: a ``change`` column saying what happened, then the link's columns
-    (as the later snapshot has them; as the earlier one had them for a domain that disappeared)."""
-    parts = [
-        frame.assign(change=label)
-        for label, frame in (
-            (APPEARED, result.appeared),
-            (DISAPPEARED, result.disappeared),
-            (NEW_SPAM_RISK, result.new_spam_risky),
-            (LIVE_TO_LOST, result.live_to_lost),
-        )
-        if not frame.empty
-    ]
-    if not parts:
-        return empty(("change", *LINK_COLUMNS))
-    return pd.concat(parts, ignore_index=True).loc[:, ["change", *LINK_COLUMNS]]
-
-
-# --- keyword positions -----------------------------------------------------------------------------
 
 
 def best_positions(history: pd.DataFrame) -> pd.DataFrame:

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 
 import pandas as pd
 
+from analysis.shaping import over_period
+
 #: Lines one chart compares at most (the History page's colours).
 MAX_DOMAINS = 8
 #: The largest other shares of voice compared however many sites and competitors are watched.
@@ -105,19 +107,17 @@ def standing(figures: pd.DataFrame, own: Iterable[str], competitors: Iterable[st
     domains = list(dict.fromkeys([*own, *competitors, *present]))
     lines = complete_lines(figures, domains)
     last = lines[lines["day"] == last_day].set_index("domain")
-    first = lines[lines["day"] == first_day].set_index("domain")
+    # Every domain stands on every day of the lines (0 where absent): a change over the period.
+    visibility = over_period(lines, "visibility", "domain").set_index("domain")
+    share = over_period(lines, "share_of_voice", "domain").set_index("domain")
     table = pd.DataFrame(
         {
             "domain": domains,
             "role": [YOURS if d in own else COMPETITOR if d in competitors else OTHER for d in domains],
             "visibility": last.loc[domains, "visibility"].to_numpy(),
-            "visibility_change": (
-                last.loc[domains, "visibility"] - first.loc[domains, "visibility"]
-            ).to_numpy(),
+            "visibility_change": visibility.loc[domains, "change"].to_numpy(),
             "share_of_voice": last.loc[domains, "share_of_voice"].to_numpy(),
-            "share_change": (
-                last.loc[domains, "share_of_voice"] - first.loc[domains, "share_of_voice"]
-            ).to_numpy(),
+            "share_change": share.loc[domains, "change"].to_numpy(),
             "weighted_visibility": last.loc[domains, "weighted_visibility"].to_numpy(),
         }
     )

@@ -78,6 +78,8 @@ def _draw(token: str) -> None:
 
 
 def _refused(reason: str) -> None:
+    # The tab is signed as the report would be: by the brand when one is set, never by this app then.
+    st.set_page_config(page_title=f"{TITLE} — {_branding().signed_by}")
     st.title(TITLE, anchor=False)
     st.error(reason, icon=":material/link_off:")
 

@@ -20,7 +20,7 @@ from datetime import date, timedelta
 
 import pandas as pd
 
-from analysis.figures.history_frames import skipped_on
+from analysis.figures.link_changes import skipped_on
 from analysis.market import group_names
 from services.alerts import market_rules
 from services.alerts.link_rules import Partner, links_by_domain, partner_findings, partners_from_audit

@@ -27,7 +27,7 @@ import pandas as pd
 
 from analysis.wording import is_missing, say_day
 from services.alerts.rules import threshold_of
-from store.alerts.catalog import Finding, RuleSetting
+from store.alerts.catalog import RULES, Finding, RuleSetting
 
 Links = dict[str, dict[str, object]]
 _FROM_SITE = re.compile(r"(?:^|,\s*)from\s+(\S+)\s*$")
@@ -83,6 +83,26 @@ def _dr(link: Mapping[str, object]) -> int | None:
     return None if value is None else int(value)  # type: ignore[call-overload]  # a stored number (the frame's column)
 
 
+def spam_threshold(settings: Mapping[str, RuleSetting]) -> float:
+    """The spam score from which a referring domain counts as spam-risky: the team's setting of the
+    ``spam_risky_link`` rule, or the rule's default while the rule is off."""
+    chosen = threshold_of(settings, "spam_risky_link")
+    default = RULES["spam_risky_link"].default_threshold
+    return chosen if chosen is not None else float(default if default is not None else 0.0)
+
+
+def newly_spam_risky(links: Links, previous_links: Links, spam_at: float) -> list[str]:
+    """The referring domains of a map (``links``) with a spam score of at least ``spam_at`` that the map
+    before it (``previous_links``) did not have at that score: not in it, or below it. The one meaning of
+    "new spam-risky" that the alert and the report's table share."""
+    found = []
+    for name, link in sorted(links.items()):
+        score, earlier = _score(link), _score(previous_links.get(name))
+        if score is not None and score >= spam_at and (earlier is None or earlier < spam_at):
+            found.append(name)
+    return found
+
+
 def trust_map_findings(
     domain: str,
     day: date,
@@ -97,10 +117,8 @@ def trust_map_findings(
     found: list[Finding] = []
     spam_at = threshold_of(settings, "spam_risky_link")
     if spam_at is not None:
-        for name, link in sorted(links.items()):
-            score, earlier = _score(link), _score(previous_links.get(name))
-            if score is None or score < spam_at or (earlier is not None and earlier >= spam_at):
-                continue
+        for name in newly_spam_risky(links, previous_links, spam_at):
+            score, earlier = _score(links[name]), _score(previous_links.get(name))
             before = "not in the sample" if name not in previous_links else f"spam score {earlier or 0:g}"
             found.append(
                 _link_finding(

@@ -20,7 +20,7 @@ words and the tally.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -98,8 +98,13 @@ class SnapshotJob:
         progress: Callable[[str], None] = lambda _line: None,
         workers: int = 8,
         pacer: Pacer | None = None,
+        hold: bool = False,
     ) -> None:
         self.store, self.client, self.account, self.day = store, client, account, day
+        #: With ``hold``, answers are read but not recorded: ``record_held`` records them later (``watch``
+        #: records a subject only once it is watched). Failures are settled at once: they write nothing.
+        self.hold = hold
+        self._held: list[tuple[Request, ItemResult[Any]]] = []
         self.progress = progress
         self.workers = workers
         self.pacer = pacer or Pacer()
@@ -186,10 +191,25 @@ class SnapshotJob:
         for result in runner.run(list(by_item)):
             request = by_item[result.item]
             subject = self.results[request.subject]
-            self._settle(subject, request, result)
+            if self.hold and result.ok:
+                self._held.append((request, result))
+            else:
+                self._settle(subject, request, result)
             subject.pending -= 1
-            if subject.pending == 0:
+            if subject.pending == 0 and not self.hold:
                 self._finish(subject)
+
+    def record_held(self, labels: Collection[str]) -> SnapshotReport:
+        """Record the answers held for the subjects ``labels`` names and count those subjects; the answers
+        held for any other subject are dropped unrecorded."""
+        held, self._held = self._held, []
+        for request, result in held:
+            if request.subject in labels:
+                self._settle(self.results[request.subject], request, result)
+        for label in labels:
+            if label in self.results:
+                self._finish(self.results[label])
+        return self.report
 
     def _settle(self, subject: SubjectResult, request: Request, result: ItemResult[Any]) -> None:
         what = WHAT[request.operation]

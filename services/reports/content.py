@@ -14,8 +14,12 @@ from datetime import date
 import pandas as pd
 
 from analysis.figures import history_frames as frames
+from analysis.figures import link_changes
 from analysis.market.standing import compared_domains, complete_lines, watched_competitors
+from analysis.shaping import over_period
 from client.inputs import slug_for
+from schema.history import LINK_COLUMNS
+from services.alerts.link_rules import Links, links_by_domain, newly_spam_risky, spam_threshold
 from services.market import keyword_set_words, site_market, team_ctr
 from store.history import HistoryStore
 from store.reports.period import Period
@@ -37,7 +41,7 @@ class EmptyPeriod(ReportProblem):
 
 #: The summary's figures, in the order a reader meets them.
 SUMMARY_METRICS = dict(frames.TREND_METRICS)
-#: How many links gained / lost / newly spam-risky a report lists (strongest first).
+#: How many links gained / lost / newly spam-risky a report lists (strongest first; it says of how many).
 LINKS_LISTED = 10
 #: Other domains drawn beside the site in the visibility charts: the watched competitors first, then the
 #: largest shares of voice on the last day (the Market page's rule, ``compared_domains``).
@@ -59,7 +63,8 @@ class SummaryRow:
 
 @dataclass(frozen=True)
 class LinkChurn:
-    """The Trust Map sample's changes between the period's first and last snapshot."""
+    """The Trust Map sample's changes in the period: referring domains gained and lost between its first
+    and last map (by their links being live), and the new spam-risky ones of each of its maps."""
 
     first_day: date | None
     last_day: date | None
@@ -67,6 +72,8 @@ class LinkChurn:
     totals: pd.DataFrame
     gained: pd.DataFrame
     lost: pd.DataFrame
+    #: As the alert rule finds them: each map of the period against the map before it (which may be
+    #: older than the period), on the ``day`` of the map that first showed them in the period.
     new_spam_risky: pd.DataFrame
     #: Why some referring domains missing from the last map are not among those lost ("" when none is).
     not_counted: str = ""
@@ -121,45 +128,69 @@ def _in(frame: pd.DataFrame, period: Period) -> pd.DataFrame:
 def summary_rows(history: pd.DataFrame) -> list[SummaryRow]:
     """Each figure's first and last recorded value in the period (a figure never recorded: both None)."""
     rows = []
-    ordered = frames.with_days(history).sort_values("day", kind="stable") if not history.empty else history
     for metric, label in SUMMARY_METRICS.items():
-        values = (
-            pd.to_numeric(ordered[metric], errors="coerce").dropna() if not ordered.empty else pd.Series()
-        )
-        first = float(values.iloc[0]) if len(values) else None
-        last = float(values.iloc[-1]) if len(values) else None
+        ends = over_period(history, metric) if not history.empty else pd.DataFrame()
+        first = float(ends["first"].iloc[0]) if len(ends) else None
+        last = float(ends["last"].iloc[0]) if len(ends) else None
         rows.append(SummaryRow(label, first, last))
     return rows
 
 
 def _strongest(links: pd.DataFrame) -> pd.DataFrame:
+    """All of them, strongest first (the report lists the first ``LINKS_LISTED`` and says how many)."""
     ranked = links.assign(_dr=pd.to_numeric(links["dr"], errors="coerce"))
     return (
         ranked.sort_values(["_dr", "referring_domain"], ascending=[False, True], na_position="last")
         .drop(columns="_dr")
-        .head(LINKS_LISTED)
         .reset_index(drop=True)
     )
+
+
+def new_spam_risky(store: HistoryStore, account: str, site: str, period: Period) -> pd.DataFrame:
+    """The referring domains the ``spam_risky_link`` alert rule finds (with the team's threshold) in the
+    period's Trust Maps of ``site``, each map against the one before it: the rows of the map that first
+    showed each in the period, with its ``day``."""
+    days = store.queries.trust_map_days(account, site)
+    earlier = [day for day in days if day < period.start]
+    compared = earlier[-1:] + [day for day in days if period.start <= day <= period.end]
+    spam_at = spam_threshold(store.alerts.alert_settings(account))
+    found: list[pd.DataFrame] = []
+    seen: set[str] = set()
+    previous: Links | None = None
+    for day in compared:
+        frame = store.queries.trust_map_links(account, site, day)
+        links = links_by_domain(frame)
+        if previous is not None:
+            names = [name for name in newly_spam_risky(links, previous, spam_at) if name not in seen]
+            seen.update(names)
+            found.append(frame[frame["referring_domain"].isin(names)].assign(day=day))
+        previous = links
+    if not found:
+        return frames.empty((*LINK_COLUMNS, "day"))
+    return pd.concat(found, ignore_index=True)
 
 
 def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> LinkChurn:
     days = [day for day in store.queries.trust_map_days(account, site) if period.start <= day <= period.end]
     totals = _in(store.queries.trust_map_totals(account, site, period.start), period)
-    empty = frames.empty(frames.LINK_COLUMNS)
+    spam = _strongest(new_spam_risky(store, account, site, period))
+    empty = frames.empty(LINK_COLUMNS)
     if len(days) < 2:
-        return LinkChurn(days[0] if days else None, days[-1] if days else None, totals, empty, empty, empty)
+        return LinkChurn(days[0] if days else None, days[-1] if days else None, totals, empty, empty, spam)
     before = store.queries.trust_map_links(account, site, days[0])
     after = store.queries.trust_map_links(account, site, days[-1])
-    skipped = frames.skipped_on(totals, days[-1])  # rows of the last map that could not be used: unknown
-    result = frames.churn(before, after, skipped)
+    skipped = link_changes.skipped_on(
+        totals, days[-1]
+    )  # rows of the last map that could not be used: unknown
+    change = link_changes.live_change(before, after, skipped)
     return LinkChurn(
         days[0],
         days[-1],
         totals,
-        _strongest(result.appeared),
-        _strongest(result.disappeared),
-        _strongest(result.new_spam_risky),
-        frames.unknown_words(result, days[-1], skipped),
+        _strongest(change.gained),
+        _strongest(change.lost),
+        spam,
+        link_changes.unknown_words(change, days[-1], skipped),
     )
 
 
@@ -168,13 +199,24 @@ def _top_10(rows: pd.DataFrame, day: pd.Timestamp) -> set[str]:
     return set(on_day.loc[on_day["position"] <= frames.TOP_10, "keyword"].astype(str))
 
 
+def with_period_change(summary: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """The keyword summary with its ``change`` over the period (each keyword's first recorded day in it to
+    its last; up the ranking is positive), as the report's summary counts change, in place of the
+    History page's change since the day before."""
+    ends = over_period(rows, "position", "keyword", skip_missing=False).set_index("keyword")
+    rising = -ends["change"].reindex(summary["keyword"].astype(str))
+    return frames.whole_numbers(summary.assign(change=rising.to_numpy()), ["change"])
+
+
 def keyword_section(store: HistoryStore, account: str, site: str, period: Period) -> Keywords:
     slug = slug_for(site)
     rows = _in(store.queries.keyword_history(account, slug, period.start), period)
     if rows.empty:
         empty = frames.empty(("keyword",))
         return Keywords(empty, rows, [], [], [])
-    summary = frames.keyword_summary(rows, store.queries.keyword_best(account, slug))
+    summary = with_period_change(
+        frames.keyword_summary(rows, store.queries.keyword_best(account, slug)), rows
+    )
     shaped = frames.keyword_rows(rows, sorted(set(rows["keyword"].astype(str))))
     days = sorted(shaped["day"].unique())
     first, last = _top_10(shaped, days[0]), _top_10(shaped, days[-1])

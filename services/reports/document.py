@@ -21,6 +21,7 @@ from analysis.wording import NO_VALUE, direction, say_day, signed_whole, text_or
 from services.reports.branding import Branding
 from services.reports.charts import HEIGHT, WIDTH, report_charts
 from services.reports.content import (
+    LINKS_LISTED,
     EmptyPeriod,
     ReportContent,
     ReportProblem,
@@ -115,25 +116,43 @@ def _links(frame: pd.DataFrame) -> list[dict[str, str]]:
             "dr": whole_number(row.dr, NO_VALUE),
             "spam": whole_number(row.spam_score, NO_VALUE),
             "status": "" if pd.isna(row.status) else str(row.status),
+            "day": say_day(row.day) if "day" in frame else "",
         }
         for row in frame.itertuples()
     ]
 
 
+def _link_table(title: str, frame: pd.DataFrame, what: str, *, by_day: bool = False) -> dict[str, Any]:
+    """A link table of the report: its first ``LINKS_LISTED`` rows, and how many there were when cut."""
+    cut = f"The {LINKS_LISTED} strongest of {len(frame)} {what}." if len(frame) > LINKS_LISTED else ""
+    return {"title": title, "rows": _links(frame.head(LINKS_LISTED)), "by_day": by_day, "cut": cut}
+
+
 def _churn(content: ReportContent) -> tuple[str, list[dict[str, Any]]]:
+    """The Trust Map section's words and tables: gained and lost when the period has two maps or more,
+    and the new spam-risky domains whenever a map of the period has one before it to compare with."""
     churn = content.churn
+    spam = _link_table(
+        "New spam-risky referring domains",
+        churn.new_spam_risky,
+        "new spam-risky referring domains",
+        by_day=True,
+    )
     if churn.first_day is None or churn.first_day == churn.last_day:
-        return "", []
+        return "", [spam] if spam["rows"] else []
     said = (
-        f"Between {say_day(churn.first_day)} and {say_day(churn.last_day)} the Trust Map sample gained "
-        f"referring domains such as those below and lost others; new spam-risky domains are listed apart."
+        f"Between {say_day(churn.first_day)} and {say_day(churn.last_day)}, the Trust Map sample gained the "
+        f"referring domains with a live link on {say_day(churn.last_day)} that had none on "
+        f"{say_day(churn.first_day)}, and lost those with a live link then that are lost or gone from the "
+        f"sample now. New spam-risky domains are counted as their alert counts them: each Trust Map "
+        f"against the one before it, on the day it showed them."
     )
     if churn.not_counted:
         said += f" {churn.not_counted}"
     tables = [
-        {"title": "Strongest referring domains gained", "rows": _links(churn.gained)},
-        {"title": "Strongest referring domains lost", "rows": _links(churn.lost)},
-        {"title": "New spam-risky referring domains", "rows": _links(churn.new_spam_risky)},
+        _link_table("Strongest referring domains gained", churn.gained, "referring domains gained"),
+        _link_table("Strongest referring domains lost", churn.lost, "referring domains lost"),
+        spam,
     ]
     return said, tables
 
@@ -154,8 +173,8 @@ def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
         for row in summary.itertuples()
     ]
     words = [
-        f"The keywords tracked for {content.site} (the Tracked keywords page); the visibility below "
-        f"measures the keywords watched for it (the Market page)."
+        f"Change is in places, from each keyword's first recorded day in {content.period.words} to its "
+        f"last (+ is up the ranking), like the summary's.",
     ]
     entered, left = content.keywords.entered_top_10, content.keywords.left_top_10
     words.append(
@@ -163,6 +182,21 @@ def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
     )
     words.append(f"Left the top 10: {', '.join(left)}." if left else "No keyword left the top 10.")
     return rows, words
+
+
+def _keywords_measured(content: ReportContent) -> tuple[str, str]:
+    """What the keyword section and the visibility section each measure, said whether or not anything
+    was recorded: the tracked keywords, then the watched ones (two lists a team keeps apart)."""
+    site = content.site
+    tracked = (
+        f"The keywords tracked for {site} (the Tracked keywords page); the visibility below measures the "
+        f"keywords watched for it (the Market page)."
+    )
+    watched = (
+        f"This section measures {content.visibility.keyword_set or f'the keywords watched for {site}'} "
+        f"(the Market page), not the tracked keywords above."
+    )
+    return tracked, watched
 
 
 def _visibility(content: ReportContent) -> tuple[list[dict[str, str]], str]:
@@ -204,6 +238,7 @@ def render_html(content: ReportContent, branding: Branding, charts: dict[str, Ma
     churn_said, churn_tables = _churn(content)
     keyword_rows, keyword_words = _keywords(content)
     visibility_rows, visibility_said = _visibility(content)
+    keywords_measured, visibility_measures = _keywords_measured(content)
     period = content.period
     return _ENVIRONMENT.get_template(TEMPLATE).render(
         site=content.site,
@@ -234,6 +269,8 @@ def render_html(content: ReportContent, branding: Branding, charts: dict[str, Ma
         churn_tables=churn_tables,
         keywords=keyword_rows,
         keyword_words=keyword_words,
+        keywords_measured=keywords_measured,
+        visibility_measures=visibility_measures,
         visibility=visibility_rows,
         visibility_said=visibility_said,
         alerts=_alerts(content.alerts),

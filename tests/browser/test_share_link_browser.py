@@ -3,10 +3,12 @@
 
 - a valid link opens its report (the site and the period, the report document itself) without signing
   in, and nothing else of the app: no sidebar, no navigation, no sign-in page;
-- an expired, a revoked and an altered link say so in one sentence and show no report;
+- an expired, a revoked and an altered link say so in one sentence and show no report, and the browser
+  tab is signed by the team's ``[report] brand``, never by this app;
 - the app itself still asks to sign in: at its start page in a fresh browser, and within the very session
   the link opened, on a move to another page;
-- the opening is in the audit log, by "someone with the link".
+- the opening is in the audit log, by "someone with the link";
+- on a computer set to dark mode, the report reads as on paper: its own dark text on its own white.
 
 Each visitor is a browser context of their own (no cookies), loopback only. One app for the module.
 """
@@ -27,6 +29,7 @@ from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from store.reports.links import ANYONE, EXPIRED, NOT_VALID, REVOKED
 from store.reports.period import parse_month
+from tests.browser.contrast import READ_FIRST, drawn_in_frame, page_background
 from tests.browser.oidc import SignInSecrets, Someone, loopback_only, mock_provider, write_secrets
 from tests.browser.tabs import COUNT_SERVER_MESSAGES, SIDEBAR, TIMEOUT_MS, BrowserProfile, go_to, settled
 
@@ -39,6 +42,8 @@ PERIOD = parse_month("2024-12")
 TODAY = date(2025, 1, 6)
 VIEWER = Someone("vic@team.example", "Vic Viewer")
 NAVIGATION = '[data-testid="stSidebarNav"]'
+#: The white label the module's app is given (``[report] brand`` in the secrets of its home folder).
+BRAND = "Acme Digital"
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,9 @@ def shared_app(
     database = f"sqlite:///{folder / 'history.sqlite3'}"
     with HistoryStore.open(database) as store:
         seed_demo_history(store, ACCOUNT, DEMO_KEY, TODAY)
+    home = folder / "home"
+    (home / ".streamlit").mkdir(parents=True)
+    (home / ".streamlit" / "secrets.toml").write_text(f'[report]\nbrand = "{BRAND}"\n', encoding="utf-8")
     with mock_provider([VIEWER]) as provider:
         secrets_file = write_secrets(
             folder / "secrets.toml", provider, SignInSecrets.fresh(), {"viewers": ["@team.example"]}
@@ -69,6 +77,7 @@ def shared_app(
             extra=["--secrets.files", str(secrets_file)],
             log_path=folder / "streamlit.log",
             database_url=database,
+            env={"HOME": str(home)},
         ) as app:
             yield SharedApp(app.url, database, browser)
 
@@ -126,6 +135,23 @@ def test_a_valid_link_opens_its_report_alone_without_signing_in(shared_app: Shar
     assert visitor.locator("iframe").count() == 0
 
 
+def test_a_link_opened_on_a_computer_in_dark_mode_shows_the_report_readable(shared_app: SharedApp) -> None:
+    context = shared_app.browser.new_context(viewport={"width": 1280, "height": 1000}, color_scheme="dark")
+    loopback_only(context)
+    context.add_init_script(COUNT_SERVER_MESSAGES)
+    try:
+        page = context.new_page()
+        _open(page, shared_app, _link(shared_app))
+        report = page.frame_locator("iframe").first
+        expect(report.locator("h1").first).to_have_text(SITE, timeout=TIMEOUT_MS)
+        assert page_background(page) < 0.1  # the app follows the computer: its own background is dark
+        for selector, least in READ_FIRST.items():
+            drawn = drawn_in_frame(page, report, "iframe", selector)
+            assert drawn.contrast >= least, drawn
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize(
     ("kind", "reason"),
     [("expired", EXPIRED), ("revoked", REVOKED), ("altered", NOT_VALID)],
@@ -143,6 +169,7 @@ def test_a_link_that_cannot_open_says_why_and_shows_no_report(
         token = f"{head}.{claims}.{signature[::-1]}"
     _open(visitor, shared_app, token)
     expect(visitor.get_by_text(reason, exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    expect(visitor).to_have_title(f"Shared report — {BRAND}", timeout=TIMEOUT_MS)
     assert visitor.locator("iframe").count() == 0
     assert SITE not in visitor.locator("body").inner_text()
     _nothing_of_the_app(visitor)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What the app, its commands and the sandbox are made of (coverage's ``source`` in pyproject.toml).
-PRODUCT = ("app.py", "views", "components", "client", "store", "sandbox")
+PRODUCT = ("app.py", "views", "components", "services", "analysis", "store", "schema", "client", "sandbox")
 #: Packages that exist for tests and benchmarks only.
 NOT_PRODUCT = frozenset({"rigs", "bench", "tests"})
 
@@ -37,3 +37,19 @@ def test_product_code_imports_no_test_or_benchmark_package() -> None:
         if (found := _imported_packages(path) & NOT_PRODUCT)
     }
     assert not wrong, wrong
+
+
+#: What is held to the size a reader takes in at once (tests are long lists of cases and are not).
+SIZED = (*PRODUCT, "rigs", "bench")
+MAX_LINES = 400
+
+
+def test_no_module_of_the_app_its_rigs_or_its_benchmarks_is_over_400_lines() -> None:
+    """Files by cohesion, under about 400 lines: a longer one is two ideas, or one written twice."""
+    files = [
+        path
+        for name in SIZED
+        for path in ([ROOT / name] if name.endswith(".py") else sorted((ROOT / name).rglob("*.py")))
+    ]
+    long = {str(p.relative_to(ROOT)): n for p in files if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert not long, long

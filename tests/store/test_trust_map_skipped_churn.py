@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.figures import history_frames as frames
+from analysis.figures import link_changes
 from client.models import TrustMap
 from services.alerts.evaluate import evaluate_alerts
 from services.reports.content import link_churn
@@ -43,21 +43,21 @@ def store(tmp_path: Path) -> Iterator[HistoryStore]:
 
 def test_the_history_churn_counts_no_loss_for_a_day_with_a_skipped_row(store: HistoryStore) -> None:
     totals = store.queries.trust_map_totals(ACCOUNT, OWN)
-    skipped = frames.skipped_on(totals, day(7))
+    skipped = link_changes.skipped_on(totals, day(7))
     assert skipped == 1
-    result = frames.churn(
+    result = link_changes.churn(
         store.queries.trust_map_links(ACCOUNT, OWN, day(0)),
         store.queries.trust_map_links(ACCOUNT, OWN, day(7)),
         skipped,
     )
     assert result.counts() == {"appeared": 0, "disappeared": 0, "new spam risk": 0, "live → lost": 0}
     assert result.unknown["referring_domain"].tolist() == ["partner.io"]
-    assert frames.unknown_words(result, day(7), skipped) == (
+    assert link_changes.unknown_words(result, day(7), skipped) == (
         f"1 referring domain missing from the sample of {day(7):%b %d, %Y} is not counted as gone: 1 row "
         "of that day's Trust Map could not be used, and it may be among them."
     )
     # Without a skipped row, the same missing domain is a disappearance, as it always was.
-    plain = frames.churn(
+    plain = link_changes.churn(
         store.queries.trust_map_links(ACCOUNT, OWN, day(0)),
         store.queries.trust_map_links(ACCOUNT, OWN, day(7)),
     )

@@ -1,10 +1,12 @@
-"""``python -m store watch``: add, remove, list and import, against the session's sandbox server and a
-real database (SQLite and PostgreSQL), as a script or a person at a terminal would run it."""
+"""``python -m store watch``: add, remove, list and import (all of a file or nothing), against the
+session's sandbox server and a real database (SQLite and PostgreSQL), as a script or a person at a
+terminal would run it."""
 
 from __future__ import annotations
 
 import csv
 import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
 from sandbox.keyword_data import serp_on
+from services.jobs.watch_import import MAX_IMPORT_BYTES, MAX_IMPORT_ROWS
 from store import HistoryStore
 from tests.sandbox_picks import new_domain
 from tests.store.commands import StoreCommand
@@ -120,35 +123,135 @@ def test_list_as_csv_defuses_a_subject_a_spreadsheet_would_run(run, store_url: s
     assert subjects == sorted("'" + subject for subject in stored)
 
 
-def test_import_keeps_the_good_rows_and_names_each_bad_one_by_its_line(
+def _nothing_watched_nor_recorded(store_url: str, *domains: str) -> None:
+    with HistoryStore.open(store_url) as store:
+        assert store.watchlist.entries(ACCOUNT) == []
+        assert store.queries.domain_history(ACCOUNT, list(domains)).empty
+        assert store.audit.events(ACCOUNT).empty
+
+
+def test_import_with_bad_lines_watches_nothing_and_names_every_bad_line(
     run, store_url: str, tmp_path: Path
 ) -> None:
-    unlisted = new_domain("cli-import-unlisted-", listed=False)
+    too_long = f"https://{RIVAL}/{'x' * 200_000}"  # past the csv module's own limit too
     csv_file = tmp_path / "watch.csv"
     csv_file.write_text(
-        "kind,subject,site\n"
-        f"domain,{RIVAL},\n"  # line 2
-        "domain,not a domain,\n"  # line 3
-        "keyword,cold brew coffee,northwind-coffee.com\n"  # line 4
-        f"domain,{unlisted},\n"  # line 5
-        "page,example.com,\n"  # line 6
-        f"domain,https://{RIVAL}/x,\n"  # line 7: the same as line 2
-        "keyword,crm software,not a site\n",  # line 8
+        "kind,subject,site,tags\n"
+        f"domain,{RIVAL},,\n"  # line 2
+        "domain,not a domain,,\n"  # line 3
+        "keyword,cold brew coffee,northwind-coffee.com,coffee\n"  # line 4
+        "page,example.com,,\n"  # line 5
+        f"domain,{too_long},,\n"  # line 6: longer than any cell may be
+        "keyword,crm software,not a site,\n"  # line 7
+        "keyword,cookie free analytics,example.com,<b>bold</b>\n",  # line 8: not a tag
         encoding="utf-8",
     )
     code, out, err = run("import", str(csv_file))
-    assert code == 1
-    assert out.strip().splitlines()[-1] == "watched 2, already watched 0, refused 4"
-    refused = sorted(line.split(":")[0] for line in err.splitlines() if line.startswith("line "))
-    assert refused == ["line 3", "line 5", "line 6", "line 8"]
-    assert f"line 5: not watched: {unlisted} is not a listed site on VerifiedDR" in err
+    assert code == 2
+    assert out.strip().splitlines()[-1] == "watched 0, already watched 0, refused 5"
+    named = [line.split(":")[0] for line in err.splitlines() if line.startswith("line ")]
+    assert named == ["line 3", "line 5", "line 6", "line 7", "line 8"]
+    assert f"line 6: the subject cell is {len(too_long):,} characters long; a cell holds at most 2,048" in err
+    assert "line 8: tags: a tag is a short label" in err
+    assert "Nothing was watched: 5 lines of the file cannot be watched as they are." in err
+    _nothing_watched_nor_recorded(store_url, RIVAL)
+
+
+def test_import_refused_by_the_service_watches_nothing_then_the_corrected_file_watches_all(
+    run, store_url: str, tmp_path: Path
+) -> None:
+    unlisted = new_domain("cli-import-unlisted-", listed=False)
+    good = f"kind,subject,site\ndomain,{RIVAL},\nkeyword,cold brew coffee,northwind-coffee.com\n"
+    csv_file = tmp_path / "watch.csv"
+    csv_file.write_text(good + f"domain,{unlisted},\ndomain,https://{RIVAL}/x,\n", encoding="utf-8")
+    code, out, err = run("import", str(csv_file))
+    assert code == 2
+    assert f"line 4: {unlisted} is not a listed site on VerifiedDR" in err
+    assert out.strip().splitlines()[-1] == "watched 0, already watched 0, refused 1"
+    _nothing_watched_nor_recorded(store_url, RIVAL)  # what was read for the other lines is not kept
+
+    csv_file.write_text(good + f"domain,https://{RIVAL}/x,\n", encoding="utf-8")  # line 4: as line 2
+    code, out, err = run("import", str(csv_file))
+    assert code == 0, err
+    assert out.strip().splitlines()[-1] == "watched 2, already watched 0, refused 0"
     with HistoryStore.open(store_url) as store:
         assert store.watchlist.is_watched(ACCOUNT, "domain", RIVAL)
         assert store.watchlist.is_watched(ACCOUNT, "keyword", "cold brew coffee", site="northwind-coffee.com")
-        assert not store.watchlist.is_watched(ACCOUNT, "domain", unlisted)
         assert len(store.queries.domain_history(ACCOUNT, [RIVAL])) == 1
+        assert len(store.audit.events(ACCOUNT, operation="watch")) == 2
     code, out, _err = run("import", str(csv_file))
-    assert out.strip().splitlines()[-1] == "watched 0, already watched 2, refused 4"
+    assert code == 0 and out.strip().splitlines()[-1] == "watched 0, already watched 2, refused 0"
+
+
+def test_import_refuses_a_file_too_big_before_reading_it_too_many_rows_and_names_twenty_bad_lines(
+    run, store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    huge = tmp_path / "huge.csv"
+    with huge.open("wb") as file:
+        file.truncate(MAX_IMPORT_BYTES + 1)  # a hole: nothing in it is ever read
+    code, _out, err = run("import", str(huge))
+    assert code == 2
+    assert f"is {MAX_IMPORT_BYTES + 1:,} bytes: an import takes at most {MAX_IMPORT_BYTES:,} bytes" in err
+    piped = b"kind,subject,site\n" + b"domain,semrush.com,\n" * (MAX_IMPORT_BYTES // 20)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(piped)))
+    code, _out, err = run("import", "-")
+    assert code == 2 and f"is more than {MAX_IMPORT_BYTES:,} bytes" in err
+    many = tmp_path / "many.csv"
+    many.write_text("kind,subject,site\n" + f"domain,{RIVAL},\n" * (MAX_IMPORT_ROWS + 1), encoding="utf-8")
+    code, _out, err = run("import", str(many))
+    assert code == 2 and f"the file has more than {MAX_IMPORT_ROWS:,} rows" in err
+    bad = tmp_path / "bad.csv"
+    bad.write_text("kind,subject,site\n" + "page,example.com,\n" * 25, encoding="utf-8")
+    code, _out, err = run("import", str(bad))
+    assert code == 2 and len([line for line in err.splitlines() if line.startswith("line ")]) == 20
+    assert "… and 5 more lines that cannot be watched" in err  # the rest counted, not listed
+    _nothing_watched_nor_recorded(store_url, RIVAL)
+
+
+def _refuse_insert(store_url: str, table: str, when: str, message: str) -> None:
+    """A trigger that makes the database refuse an insert into ``table`` when ``when`` (about NEW) holds."""
+    with HistoryStore.open(store_url) as store, store.engine.begin() as conn:
+        if conn.dialect.name == "sqlite":
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER refuse BEFORE INSERT ON {table} WHEN {when} "
+                f"BEGIN SELECT RAISE(ABORT, '{message}'); END"
+            )
+            return
+        conn.exec_driver_sql(
+            "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            f"IF {when} THEN RAISE EXCEPTION '{message}'; END IF; RETURN NEW; END $$"
+        )
+        conn.exec_driver_sql(
+            f"CREATE TRIGGER refuse BEFORE INSERT ON {table} FOR EACH ROW EXECUTE FUNCTION refuse()"
+        )
+
+
+def test_import_the_database_fails_half_way_through_watches_nothing(
+    run, store_url: str, tmp_path: Path
+) -> None:
+    first, second, third = (new_domain(f"cli-import-{n}-", listed=True) for n in "abc")
+    _refuse_insert(store_url, "watch_items", f"NEW.subject = '{third}'", "the disk is full")
+    csv_file = tmp_path / "watch.csv"
+    csv_file.write_text(f"kind,subject,site\ndomain,{first},\ndomain,{second},\ndomain,{third},\n")
+    code, _out, err = run("import", str(csv_file))
+    assert code == 3
+    assert "the disk is full" in err
+    _nothing_watched_nor_recorded(store_url, first, second, third)
+
+
+def test_a_subjects_numbers_are_recorded_only_once_it_is_watched(run, store_url: str, tmp_path: Path) -> None:
+    unwatched = (
+        "NOT EXISTS (SELECT 1 FROM watch_items w WHERE w.account = NEW.account AND w.subject = NEW.domain)"
+    )
+    _refuse_insert(store_url, "domain_snapshots", unwatched, "recorded before it was watched")
+    csv_file = tmp_path / "watch.csv"
+    csv_file.write_text(f"kind,subject,site\ndomain,{RIVAL},\n")
+    assert run("import", str(csv_file))[0] == 0
+    other = new_domain("cli-add-watched-first-", listed=True)
+    code, _out, err = run("add", "domain", other)
+    assert code == 0 and "recorded before" not in err
+    with HistoryStore.open(store_url) as store:
+        assert len(store.queries.domain_history(ACCOUNT, [RIVAL, other])) == 2
 
 
 def test_import_tags_keywords_from_its_tags_column_and_audits_each_change(
@@ -159,18 +262,23 @@ def test_import_tags_keywords_from_its_tags_column_and_audits_each_change(
         "kind,subject,site,tags\n"
         "keyword,cold brew coffee,northwind-coffee.com,Coffee; Blog\n"  # line 2
         "keyword,website heatmap tool,example.com,\n"  # line 3: no tags, none given
-        "keyword,cookie free analytics,example.com,<b>bold</b>\n",  # line 4: not a tag
+        "keyword,cookie free analytics,example.com,Privacy\n",  # line 4
         encoding="utf-8",
     )
     code, out, err = run("import", str(csv_file))
-    assert code == 1, err
-    assert out.strip().splitlines()[-1] == "watched 3, already watched 0, refused 1"
-    assert "line 4: tags not kept: a tag is a short label" in err
+    assert code == 0, err
+    assert out.strip().splitlines()[-1] == "watched 3, already watched 0, refused 0"
     with HistoryStore.open(store_url) as store:
-        assert store.groups.keyword_tags(ACCOUNT) == {"cold brew coffee": ("blog", "coffee")}
+        assert store.groups.keyword_tags(ACCOUNT) == {
+            "cold brew coffee": ("blog", "coffee"),
+            "cookie free analytics": ("privacy",),
+        }
         audited = store.audit.events(ACCOUNT, operation="tag_keyword")
-    assert audited["target"].tolist() == ["“cold brew coffee”: coffee, blog"]
-    assert audited["person"].tolist() == ["command line"]
+    assert sorted(audited["target"].tolist()) == [
+        "“cold brew coffee”: coffee, blog",
+        "“cookie free analytics”: privacy",
+    ]
+    assert audited["person"].tolist() == ["command line", "command line"]
 
 
 def test_import_of_a_file_without_the_columns_says_what_the_first_line_must_be(run, tmp_path: Path) -> None:

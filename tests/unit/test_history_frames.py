@@ -10,6 +10,7 @@ import pytest
 
 from analysis.figures import history_charts as charts
 from analysis.figures import history_frames as frames
+from analysis.figures import link_changes
 from components.core.history.source import QueryCache
 from rigs.frame_source import FrameSource
 from schema.history import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS
@@ -143,13 +144,13 @@ def test_since_counts_today_as_a_day_of_the_period() -> None:
 def test_churn_names_what_appeared_disappeared_turned_risky_and_was_lost() -> None:
     before = links(("a.com", "live", 10), ("b.com", "live", 10), ("c.com", "live", 40), ("d.com", "lost", 5))
     after = links(("a.com", "lost", 10), ("c.com", "live", 65), ("d.com", "lost", 5), ("e.com", "live", 80))
-    result = frames.churn(before, after)
+    result = link_changes.churn(before, after)
     assert list(result.appeared["referring_domain"]) == ["e.com"]
     assert list(result.disappeared["referring_domain"]) == ["b.com"]
     assert list(result.new_spam_risky["referring_domain"]) == ["c.com", "e.com"]
     assert list(result.live_to_lost["referring_domain"]) == ["a.com"]
     assert result.counts() == {"appeared": 1, "disappeared": 1, "new spam risk": 2, "live → lost": 1}
-    table = frames.churn_table(result)
+    table = link_changes.churn_table(result)
     assert list(table["change"]) == [
         "appeared",
         "disappeared",
@@ -162,9 +163,31 @@ def test_churn_names_what_appeared_disappeared_turned_risky_and_was_lost() -> No
 
 def test_a_domain_already_spam_risky_is_not_new_and_same_samples_have_no_churn() -> None:
     sample = links(("a.com", "live", 90), ("b.com", "live", None))
-    result = frames.churn(sample, sample.copy())
+    result = link_changes.churn(sample, sample.copy())
     assert sum(result.counts().values()) == 0
-    assert frames.churn_table(result).empty
+    assert link_changes.churn_table(result).empty
+
+
+def test_gained_and_lost_links_are_judged_by_being_live_so_each_status_agrees_with_its_side() -> None:
+    before = links(("a.com", "live", 10), ("b.com", "live", 10), ("d.com", "lost", 5), ("f.com", "live", 5))
+    after = links(("a.com", "lost", 10), ("d.com", "live", 5), ("e.com", "live", 8), ("g.com", "lost", 3))
+    after = pd.concat([after, links(("f.com", "live", 5))], ignore_index=True)
+    change = link_changes.live_change(before, after)
+    assert dict(zip(change.gained["referring_domain"], change.gained["status"], strict=True)) == {
+        "d.com": "live",  # lost before, live again
+        "e.com": "live",  # g.com joined with a lost link: no gain
+    }
+    assert dict(zip(change.lost["referring_domain"], change.lost["status"], strict=True)) == {
+        "a.com": "lost",
+        "b.com": link_changes.GONE_FROM_SAMPLE,
+    }
+    assert list(change.lost.columns) == list(LINK_COLUMNS)
+    # Some rows of the later map could not be used: b.com may be one of them, so it is not counted lost.
+    unsure = link_changes.live_change(before, after, skipped_after=2)
+    assert list(unsure.lost["referring_domain"]) == ["a.com"]
+    assert list(unsure.unknown["referring_domain"]) == ["b.com"] and list(unsure.unknown["status"]) == [
+        "live"
+    ]
 
 
 # --- keyword positions -----------------------------------------------------------------------------

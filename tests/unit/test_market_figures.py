@@ -163,3 +163,18 @@ def test_the_competitors_compared_are_the_watched_domains_that_are_not_your_site
     ]
     assert standing.watched_competitors(watched) == ["rival.com", "other-own.com", "second.com"]
     assert standing.watched_competitors(watched, own=["other-own.com"]) == ["rival.com", "second.com"]
+
+
+def test_a_domains_standing_changes_over_the_period_from_0_where_it_was_absent() -> None:
+    top10s = _top10s(
+        [(DAY1, "a", 1, "mine.com", 30), (DAY2, "a", 1, "new.com", 20), (DAY2, "a", 2, "mine.com", 30)]
+    )
+    figures = visibility_and_share(top10s, DEFAULT_CTR)
+    table = standing.standing(figures, ["mine.com"], []).set_index("domain")
+    new_on_day2 = _on(figures, DAY2, "new.com")
+    assert table.loc["new.com", "visibility_change"] == pytest.approx(new_on_day2["visibility"])
+    assert table.loc["new.com", "share_change"] == pytest.approx(new_on_day2["share_of_voice"])
+    mine = _on(figures, DAY2, "mine.com")["visibility"] - _on(figures, DAY1, "mine.com")["visibility"]
+    assert table.loc["mine.com", "visibility_change"] == pytest.approx(mine)
+    one_day = standing.standing(figures[figures["day"] == pd.Timestamp(DAY1)], ["mine.com"], [])
+    assert one_day["visibility_change"].isna().all()

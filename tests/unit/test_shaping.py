@@ -20,6 +20,7 @@ from analysis.overview.frames import (
     problems_note,
     true_dr_gap,
 )
+from analysis.shaping import over_period
 from analysis.text import escape_md, safe_http_url
 from analysis.wording import whole_number
 from client import errors
@@ -200,3 +201,25 @@ def test_every_error_kind_gets_its_own_words(err: errors.ApiError) -> None:
     others = {describe_error(e).title for e in (errors.ServerError("boom", status=500),)}
     if not isinstance(err, errors.ServerError):
         assert view.title not in others
+
+
+def test_a_change_over_a_period_runs_from_its_first_recorded_day_to_its_last() -> None:
+    rows = pd.DataFrame(
+        {
+            "day": ["2025-03-02", "2025-03-01", "2025-03-03", "2025-03-01", "2025-03-03"],
+            "keyword": ["a", "a", "a", "b", "b"],
+            "position": [5, 8, None, 3, 4],
+        }
+    )
+    skipped = over_period(rows, "position", "keyword").set_index("keyword")
+    assert skipped.loc["a", ["first", "last", "change"]].tolist() == [
+        8.0,
+        5.0,
+        -3.0,
+    ]  # a failed read: skipped
+    assert skipped.loc["a", "last_day"] == date(2025, 3, 2)
+    kept = over_period(rows, "position", "keyword", skip_missing=False).set_index("keyword")
+    assert pd.isna(kept.loc["a", "change"]) and kept.loc["b", "change"] == 1.0  # not ranking: no change
+    whole = over_period(rows, "position")
+    assert whole[["first", "last", "change"]].iloc[0].tolist() == [8.0, 4.0, -4.0]
+    assert over_period(rows.iloc[:0], "position").empty

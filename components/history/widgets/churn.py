@@ -11,7 +11,7 @@ from datetime import date, timedelta
 import streamlit as st
 
 from analysis.figures import history_evidence as evidence
-from analysis.figures import history_frames as frames
+from analysis.figures import link_changes
 from analysis.figures.history_charts import trust_map_totals_chart
 from analysis.figures.history_evidence import LinkedEvidence
 from analysis.links import DOMAIN_PARAM
@@ -103,19 +103,21 @@ def churn_tab(source: HistorySource, own: dict[str, str]) -> None:
         st.caption("Pick two different days.")
         return
     totals = source.trust_map_totals(domain, end - timedelta(days=364))
-    skipped = frames.skipped_on(totals, end)  # rows of the later map that could not be used: unknown
-    result = frames.churn(source.trust_map_links(domain, start), source.trust_map_links(domain, end), skipped)
+    skipped = link_changes.skipped_on(totals, end)  # rows of the later map that could not be used: unknown
+    result = link_changes.churn(
+        source.trust_map_links(domain, start), source.trust_map_links(domain, end), skipped
+    )
     cols = st.columns(4)
     for col, (label, count) in zip(cols, result.counts().items(), strict=True):
         col.metric(label.capitalize(), count, border=True)
-    unknown = frames.unknown_words(result, end, skipped)
+    unknown = link_changes.unknown_words(result, end, skipped)
     if unknown:
         st.caption(escape_md(unknown))
     markers = chart_markers(
         source, key="history_churn_totals", since=end - timedelta(days=364), until=end, subjects=[domain]
     )
     st.plotly_chart(data.figure(trust_map_totals_chart, totals, domain, markers), key="history_churn_totals")
-    table = frames.churn_table(result)
+    table = link_changes.churn_table(result)
     named = shown.referring_domain if shown is not None else None
     table = evidence.first_named(table, named)
     if named:
