@@ -38,4 +38,5 @@ else:
         show=single_site,
         demos=DEMO_DOMAINS,
         demo_key="demo",
+        start_on_demo_site=True,
     )

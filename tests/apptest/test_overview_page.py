@@ -124,6 +124,7 @@ def test_a_demo_domain_is_one_click_away_on_the_sandbox(monkeypatch: pytest.Monk
     monkeypatch.setenv("VERIFIEDDR_API_KEY", "")
     empty_caches()
     at = open_page()
+    at.text_input(key="domain").input("").run()  # the start page opened on the demo's own site
     demo_buttons = [b for b in at.button if b.key and b.key.startswith("demo_")]
     assert demo_buttons, "no demo domains offered on the sandbox"
     chosen = demo_buttons[0]
@@ -131,3 +132,36 @@ def test_a_demo_domain_is_one_click_away_on_the_sandbox(monkeypatch: pytest.Monk
     assert not at.exception
     assert at.text_input(key="domain").value == chosen.label
     assert metric(at, "DR") != "not available"
+
+
+def test_the_first_page_opens_on_the_demos_own_site_on_the_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's first command promises demo data: with no key and no domain chosen yet, the start
+    page shows the demo account's first own site (and says so in its address), not an empty field."""
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", "")
+    empty_caches()
+    at = open_page()
+    assert not at.exception
+    assert at.text_input(key="domain").value == DEMO_SITE
+    assert at.query_params["domain"] == DEMO_SITE
+    assert metric(at, "DR") != "not available"
+    # Emptied by the person, the field stays empty (the demo buttons show), also after another page.
+    at.text_input(key="domain").input("").run()
+    assert not at.exception
+    assert any(b.key and b.key.startswith("demo_") for b in at.button)
+    at.switch_page("views/trust-map.py").run()
+    at.switch_page("views/overview.py").run()
+    assert not at.exception
+    assert at.text_input(key="domain").value == ""
+
+
+def test_a_domain_in_the_address_wins_over_the_demo_site(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFIEDDR_API_KEY", "")
+    empty_caches()
+    at = open_page(domain="stripe.com")
+    assert at.text_input(key="domain").value == "stripe.com"
+
+
+def test_live_mode_opens_on_an_empty_field(live_env: SandboxServer) -> None:
+    at = open_page()
+    assert not at.exception
+    assert not at.text_input(key="domain").value  # no demo to promise on a real account

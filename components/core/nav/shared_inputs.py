@@ -28,12 +28,14 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 
 from components.core.cache.connection import Connection
 from components.core.ui.demo_picker import DEMO_DOMAIN_LABEL, demo_picker
+from sandbox.accounts import ACCOUNTS
 
 DOMAIN_KEY = "domain"
 #: Widget keys that mean the same thing on every page that draws them.
 SHARED_KEYS = (DOMAIN_KEY,)
 _MEMO = "_shared_input:"
 _PAGE = "_shared_input_page"
+_DEMO_OFFERED = "_shared_input_demo_offered"
 
 
 def _address_on_back_or_forward() -> dict[str, list[str]] | None:
@@ -102,6 +104,27 @@ def domain_input(*, help_text: str, label: str = "Domain", placeholder: str = "e
     return text if text and text.strip() else None
 
 
+def demo_own_site(conn: Connection) -> str | None:
+    """The first site the sandbox's demo account of ``conn`` owns; None in Live mode."""
+    if conn.mode != "sandbox" or conn.api_key is None:
+        return None
+    account = ACCOUNTS.get(conn.api_key.get_secret_value())
+    return account.sites[0] if account and account.sites else None
+
+
+def _offer_demo_site(conn: Connection) -> None:
+    """Once per session, on the sandbox: while no domain has been chosen yet (none in the field, none
+    remembered from another page, none in the address), the field starts on the demo's own site, so the
+    first page shows demo data. A field the person emptied stays empty."""
+    if st.session_state.get(_DEMO_OFFERED):
+        return
+    st.session_state[_DEMO_OFFERED] = True
+    chosen = st.session_state.get(DOMAIN_KEY) or st.session_state.get(_MEMO + DOMAIN_KEY)
+    site = demo_own_site(conn)
+    if site and not chosen and DOMAIN_KEY not in st.query_params:
+        st.session_state[DOMAIN_KEY] = site
+
+
 def domain_or_demo(
     conn: Connection,
     *,
@@ -110,9 +133,14 @@ def domain_or_demo(
     demos: Sequence[str],
     demo_key: str,
     demo_label: str = DEMO_DOMAIN_LABEL,
+    start_on_demo_site: bool = False,
 ) -> None:
     """The body of a page that reads one domain: the Domain field, then ``show(conn, text)`` for what
-    was typed, or (while the field is empty) the sandbox's demo buttons under ``demo_key``."""
+    was typed, or (while the field is empty) the sandbox's demo buttons under ``demo_key``. With
+    ``start_on_demo_site`` (the start page), a session on the sandbox that has chosen no domain yet
+    starts on the demo account's own site."""
+    if start_on_demo_site:
+        _offer_demo_site(conn)
     text = domain_input(help_text=help_text)
     if text:
         show(conn, text)
