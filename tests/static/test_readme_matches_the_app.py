@@ -1,22 +1,25 @@
-"""The README's first screen says what the app really has: its tour names the sidebar's groups and pages
-as the page registry defines them.
+"""The README's first screen says what the app and CI really have: its tour names the sidebar's groups and
+pages as the page registry defines them, and its set-up names every Debian package ``.ci/run`` installs.
 
-It drifted once (the tour kept groups the sidebar never had), so it is read from the registry here
-rather than copied.
+Both drifted once (the tour kept groups the sidebar never had; the set-up forgot Pango, which reports
+need), so each is read from its source here rather than copied.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 from components.core.nav.pages import SECTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+CI_RUN = ROOT / ".ci" / "run"
 
 _GROUP = re.compile(r"^\*\*(.+?)\*\*\s*$")
 _PAGE = re.compile(r"^- \[(.+?)\]\(")
+_APT_INSTALL = re.compile(r"apt-get install ([^`\n>;&|)]+)")
 
 
 def section(text: str, heading: str) -> str:
@@ -42,6 +45,14 @@ def tour(text: str) -> dict[str, list[str]]:
 def sidebar() -> dict[str, list[str]]:
     """The sidebar's groups and page titles, in order, from the page registry."""
     return {name: [page.title for page in pages] for name, pages in SECTIONS.items()}
+
+
+def apt_packages(text: str) -> set[str]:
+    """Every package an ``apt-get install`` in ``text`` names (options and redirections left out)."""
+    found: set[str] = set()
+    for arguments in _APT_INSTALL.findall(text):
+        found |= {word for word in shlex.split(arguments) if not word.startswith("-")}
+    return found
 
 
 def tour_problems(text: str) -> list[str]:
@@ -77,3 +88,21 @@ def test_a_tour_that_drifts_from_the_sidebar_is_caught() -> None:
     assert tour_problems(dropped) == [f"{second}: page {real[second][0]!r} is missing"]
     swapped = good.replace(f"- [{real[first][0]}](", "- [Nowhere](")
     assert f"{first}: page 'Nowhere' is not in this group" in tour_problems(swapped)
+
+
+def test_the_set_up_names_every_debian_package_ci_installs() -> None:
+    """``.ci/run`` installs what the suite needs on a fresh machine; the README's set-up must name each,
+    so a newcomer's machine and CI's cannot drift apart again."""
+    ci = apt_packages(CI_RUN.read_text(encoding="utf-8"))
+    readme = apt_packages(section(README.read_text(encoding="utf-8"), "Quick start"))
+    assert {"chromium", "postgresql", "libpango-1.0-0"} <= ci  # the parser found .ci/run's installs
+    assert not ci - readme, f"README.md's Quick start does not install {sorted(ci - readme)}"
+    assert not readme - ci, f"README.md's Quick start installs {sorted(readme - ci)}, which CI never does"
+
+
+def test_package_names_are_read_from_install_commands() -> None:
+    text = (
+        "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server nginx-light >/dev/null\n"
+        "`apt-get install -y chromium libpango-1.0-0`; then `apt-get update`\n"
+    )
+    assert apt_packages(text) == {"redis-server", "nginx-light", "chromium", "libpango-1.0-0"}
