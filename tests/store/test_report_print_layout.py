@@ -26,6 +26,7 @@ from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY
 from services.alerts.evaluate import evaluate_alerts
 from services.reports.branding import Branding
+from services.reports.charts import report_charts
 from services.reports.content import ReportContent, gather
 from services.reports.document import build_report
 from services.reports.render import shared_renderer
@@ -205,3 +206,23 @@ def test_every_text_of_the_pdf_is_in_one_font_family(reports: list[Printed]) -> 
     fonts = reports[0].fonts
     families = {re.sub(r"^[A-Z]{6}\+", "", font).split("-Bold")[0].split("-Oblique")[0] for font in fonts}
     assert families == {"DejaVu-Sans"}, fonts
+
+
+def test_the_charts_have_a_key_for_the_note_lines_and_none_for_hidden_zero_lines(
+    reports: list[Printed],
+) -> None:
+    charts = report_charts(reports[0].content)
+    for name, fig in charts.items():
+        assert fig.layout.shapes, f"{name} draws no line for the note"
+        keyed = [trace.name for trace in fig.data if trace.showlegend is not False]
+        assert "Note" in keyed, f"{name}: {keyed}"
+    for name in ("visibility", "share_of_voice"):
+        zero = [
+            trace.name
+            for trace in charts[name].data
+            if trace.y is not None and len(trace.y) and all(value == 0 for value in trace.y)
+        ]
+        assert zero, name  # the demo's month has domains without a top-10 place
+        listed = [trace.name for trace in charts[name].data if trace.showlegend is not False]
+        assert not set(zero) & set(listed), listed
+        assert any(all(domain in entry for domain in zero) for entry in listed), listed
