@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
@@ -44,13 +45,15 @@ CLICKS = 3
 TARGET = 1.5
 
 
+@dataclass
 class CountedPrinter:
-    def __init__(self) -> None:
-        self.prints = 0
-        self._lock = threading.Lock()
+    """WeasyPrint's printer, its prints counted."""
+
+    prints: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __call__(self, html: str) -> bytes:
-        with self._lock:
+        with self.lock:
             self.prints += 1
         return html_to_pdf(html)
 
