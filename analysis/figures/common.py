@@ -58,6 +58,14 @@ def inert_figure(fig: Any) -> Any:
     return fig
 
 
+def legend_entry(name: str, line: dict[str, Any]) -> go.Scatter:
+    """A legend entry and nothing drawn: the key of what a chart draws otherwise (a marker's line, the
+    lines one entry stands for)."""
+    return go.Scatter(
+        x=[None], y=[None], mode="lines", name=name, line=line, hoverinfo="skip", showlegend=True
+    )
+
+
 def empty_figure(title: str, message: str, height: int = 260) -> go.Figure:
     """A titled, axis-free figure that says why there is nothing to draw (instead of a blank chart)."""
     fig = go.Figure()

@@ -1,5 +1,6 @@
 """Markers on time charts: a dotted line on a note's day (a band over a Google update's days) and, at
-the top of the plot, a small label whose hover says the whole note. Pure: no Streamlit.
+the top of the plot, a small label whose hover says the whole note; the legend names each kind of line
+("Note", "Google update"), the key a printed chart needs without a hover. Pure: no Streamlit.
 
 The markers frame is ``analysis.market.markers``' (day, end_day, kind, label, text, …). Text is shown as
 its characters (escaped), never as markup: a note is free text and so is a keyword.
@@ -13,7 +14,7 @@ from datetime import timedelta
 import pandas as pd
 import plotly.graph_objects as go
 
-from analysis.figures.common import NEUTRAL
+from analysis.figures.common import NEUTRAL, legend_entry
 
 #: One colour per kind of marker, readable on a light and a dark background.
 MARKER_COLOURS = {"note": "#e377c2", "google_update": "#9b6bd6", "keyword_set": NEUTRAL}
@@ -53,4 +54,12 @@ def add_markers(fig: go.Figure, markers: pd.DataFrame | None) -> go.Figure:
             font={"size": 10, "color": colour},
             textangle=0,
         )
+    for kind in dict.fromkeys(str(kind) for kind in markers["kind"]):
+        fig.add_trace(marker_key(kind))
     return fig
+
+
+def marker_key(kind: str) -> go.Scatter:
+    """The legend's entry for one kind of marker: its dotted line and its name."""
+    line = {"color": MARKER_COLOURS.get(kind, NEUTRAL), "dash": "dot", "width": 1}
+    return legend_entry(KIND_WORDS.get(kind, "Note"), line)

@@ -2,7 +2,9 @@
 DR over time. Pure: no Streamlit.
 
 One colour per compared domain, the same in every panel (the History page's palette: your site
-first); ``st.plotly_chart`` with the Streamlit theme supplies the light or dark background.
+first); ``st.plotly_chart`` with the Streamlit theme supplies the light or dark background. A domain
+at 0 % all period lies under the others on the axis: the legend names such domains together, in one
+grey entry, instead of listing colours no reader can find.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from analysis.figures.common import NEUTRAL, empty_figure
+from analysis.figures.common import NEUTRAL, empty_figure, legend_entry
 from analysis.figures.history_charts import DAY, LEGEND, MARGIN, domain_colours
 from analysis.figures.markers import add_markers
 
@@ -26,6 +28,7 @@ def _line_chart(
     if lines.empty:
         return empty_figure(title, "No top 10 is recorded in this period yet.")
     colours = domain_colours(domains)
+    at_zero = _at_zero(lines, domains, column)
     fig = go.Figure()
     for domain in domains:
         rows = lines[lines["domain"] == domain]
@@ -35,15 +38,30 @@ def _line_chart(
                 y=rows[column].to_numpy(dtype=float),
                 mode="lines+markers" if len(rows) <= 2 else "lines",
                 name=domain,
-                line={"color": colours[domain], "width": 3 if domain == domains[0] else 2},
+                line={
+                    "color": NEUTRAL if domain in at_zero else colours[domain],
+                    "width": 3 if domain == domains[0] else 2,
+                },
+                showlegend=False if domain in at_zero else None,
                 hovertemplate=f"{domain}<br>{DAY}<br>{label} %{{y:.1f}}%<extra></extra>",
             )
         )
+    if at_zero:
+        fig.add_trace(legend_entry(f"0 % all period: {', '.join(at_zero)}", {"color": NEUTRAL, "width": 2}))
     fig.update_layout(
         title=title, margin=MARGIN, legend=LEGEND, hovermode="closest", yaxis_title=f"{label} (%)"
     )
     fig.update_yaxes(rangemode="tozero")
     return add_markers(fig, markers)
+
+
+def _at_zero(lines: pd.DataFrame, domains: list[str], column: str) -> list[str]:
+    """The domains whose every recorded value of ``column`` is 0: their lines lie on the axis, one
+    under the other."""
+    values = lines.groupby("domain")[column].agg(
+        lambda series: series.notna().any() and (series.fillna(0) == 0).all()
+    )
+    return [domain for domain in domains if bool(values.get(domain, False))]
 
 
 def visibility_chart(

@@ -11,7 +11,8 @@ the link" (``store.reports.links``).
 The report is the same document the Reports page and the monthly mail show, from the same cache entry
 as the Reports page's preview (``components.reports.built``), so reloads are quick and a new comment
 shows at once; when its charts cannot be drawn here it is shown anyway,
-and "Download PDF" appears only when a PDF can be made.
+and "Download PDF" appears only when a PDF can be made. Its PDF is printed once for every viewer of the
+link (and the Reports page) in the process, on the first click.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import streamlit as st
 
 from components.core.history.store import history_store
 from components.core.nav import pages
-from components.reports.built import cached_report
+from components.reports.built import cached_report, report_pdf
 from services.reports.branding import Branding, BrandingError, usable_branding
 from services.reports.document import ReportProblem
 from store.reports.links import LinkRefused, ShareLink
@@ -114,7 +115,7 @@ def _report(link: ShareLink) -> None:
     if built.charts_missing is None:
         st.download_button(
             "Download PDF",
-            data=built.pdf,  # printed when asked for, not on every run
+            data=report_pdf(link.account, built),  # printed when first asked for, then kept
             file_name=f"{built.file_stem}.pdf",
             mime="application/pdf",
             icon=":material/picture_as_pdf:",

@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from analysis.text import WORD_JOINER
 from components.core.cache import data
+from components.reports import built
 from components.research import map_view
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -78,6 +79,8 @@ def button(at: AppTest, label: str) -> Any:
 
 
 def empty_caches() -> None:
-    """Start from nothing cached: the data layer's answers, their ledger, the built figures and views."""
+    """Start from nothing cached: the data layer's answers, their ledger, the built figures and views, the
+    reports' printed PDFs."""
     data.clear_caches()
     map_view.clear()
+    built.forget_pdfs()

@@ -104,7 +104,8 @@ def test_when_charts_cannot_be_drawn_the_pdf_button_says_what_is_missing() -> No
         downloads(
             BuiltReport(
                 "acme.com", parse_month("2026-10"), "<p>report</p>", charts_missing="No Chromium here."
-            )
+            ),
+            "account",
         )
 
     at = AppTest.from_function(page).run()

@@ -72,6 +72,54 @@ def test_threads_sharing_one_cache_never_exceed_its_bound() -> None:
     assert len(cache) == 16
 
 
+def test_a_cache_sized_by_bytes_keeps_at_most_that_many_and_no_value_larger() -> None:
+    cache: BoundedCache[str, bytes] = BoundedCache(10, size_of=len)
+    cache.put("a", b"1234")
+    cache.put("b", b"123456")
+    cache.put("c", b"12")  # 12 bytes would be kept: the least recent goes
+    assert (cache.peek("a"), cache.peek("b"), cache.peek("c")) == (None, b"123456", b"12")
+    cache.put("c", b"x" * 11)  # larger than the whole budget: not kept, nor its older value
+    assert cache.peek("c") is None and cache.peek("b") == b"123456"
+
+
+def test_once_makes_a_value_once_and_keeps_it_but_not_an_error() -> None:
+    cache: BoundedCache[str, int] = BoundedCache(2)
+    made: list[int] = []
+    assert cache.once("a", lambda: made.append(1) or 1) == 1
+    assert cache.once("a", lambda: made.append(2) or 2) == 1 and made == [1]
+
+    def failing() -> int:
+        raise RuntimeError("cannot")
+
+    with pytest.raises(RuntimeError, match="cannot"):
+        cache.once("b", failing)
+    assert cache.once("b", lambda: 3) == 3  # the failure was not kept
+
+
+def test_once_asked_by_several_threads_makes_the_value_once() -> None:
+    cache: BoundedCache[str, int] = BoundedCache(2)
+    making, go = threading.Event(), threading.Event()
+    made: list[int] = []
+
+    def make() -> int:
+        made.append(1)
+        making.set()
+        assert go.wait(30)
+        return 7
+
+    got: list[int] = []
+    first = threading.Thread(target=lambda: got.append(cache.once("a", make)))
+    first.start()
+    assert making.wait(30)
+    others = [threading.Thread(target=lambda: got.append(cache.once("a", make))) for _ in range(3)]
+    for thread in others:
+        thread.start()
+    go.set()
+    for thread in [first, *others]:
+        thread.join(30)
+    assert got == [7, 7, 7, 7] and made == [1]
+
+
 def test_the_quota_board_keeps_the_latest_quotas_and_a_read_does_not_keep_one_longer() -> None:
     board = QuotaBoard(2)
     board.record("https://a", "fp", None)  # no quota headers: nothing to write down

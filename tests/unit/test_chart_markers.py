@@ -103,3 +103,19 @@ def test_a_marker_is_a_dotted_line_with_its_note_as_inert_hover_text() -> None:
     (annotation,) = fig.layout.annotations
     assert "&lt;a href=x&gt;" in annotation.hovertext and "<a" not in annotation.hovertext
     assert annotation.hovertext.startswith("Google update, May 04, 2026 – May 07, 2026")
+
+
+def test_each_kind_of_marker_has_one_legend_entry_in_its_colour_and_draws_nothing() -> None:
+    notes = pd.DataFrame(
+        [
+            (1, DAY, None, "note", "Launch", None, None, None, "ann"),
+            (2, DAY + timedelta(days=2), None, "note", "Relaunch", None, None, None, "ann"),
+            (3, DAY, DAY + timedelta(days=3), "google_update", "Core update", None, None, None, "ann"),
+        ],
+        columns=["id", "day", "end_day", "kind", "text", "subject", "keyword_group", "link", "created_by"],
+    )
+    fig = add_markers(go.Figure(go.Scatter(x=[DAY], y=[1], name="DR")), note_markers(notes))
+    keys = {trace.name: trace for trace in fig.data if trace.name != "DR"}
+    assert list(keys) == ["Note", "Google update"]
+    assert keys["Note"].line.dash == "dot" and keys["Note"].line.color == "#e377c2"
+    assert all(list(trace.y) == [None] and trace.showlegend for trace in keys.values())

@@ -12,7 +12,7 @@ from components.core.auth import access
 from components.core.cache.connection import Connection
 from components.core.history import store as history
 from components.core.writes.history_changes import history_change_words, tell_after_rerun
-from components.reports.built import cached_report
+from components.reports.built import cached_report, report_pdf
 from services.reports.branding import BrandingError, usable_branding
 from services.reports.document import BuiltReport, ReportProblem
 from store.reports.comments import MAX_COMMENT
@@ -48,7 +48,9 @@ def built_report(conn: Connection, site: str, period: Period) -> BuiltReport | N
         return None
 
 
-def downloads(built: BuiltReport) -> None:
+def downloads(built: BuiltReport, account: str) -> None:
+    """The PDF (printed on the first click in the process, then kept) and the HTML of ``account``'s
+    report."""
     pdf_column, html_column = st.columns(2)
     if built.charts_missing:
         pdf_column.button("Download PDF", disabled=True, key="report_pdf_missing", use_container_width=True)
@@ -56,7 +58,7 @@ def downloads(built: BuiltReport) -> None:
     else:
         pdf_column.download_button(
             "Download PDF",
-            data=built.pdf,
+            data=report_pdf(account, built),  # printed when asked for, not on every run
             file_name=f"{built.file_stem}.pdf",
             mime="application/pdf",
             type="primary",
@@ -109,6 +111,6 @@ def preview_tab(conn: Connection, site: str, period: Period) -> None:
     built = built_report(conn, site, period)
     if built is None:
         return
-    downloads(built)
+    downloads(built, conn.fingerprint)
     comment_form(conn, site, period, built.comment)
     st.iframe(built.html, height=PREVIEW_HEIGHT)
