@@ -17,6 +17,9 @@ DOMAIN_VALUES = (
 #: A Trust Map snapshot's totals; the digest of its links tells a changed sample from an unchanged one.
 #: ``skipped``: the answer's rows that could not be used (so not in the sample; unknown, not lost).
 TRUST_MAP_TOTALS = ("total_domains", "sampled", "live", "lost", "spam_risky", "skipped")
+#: A referring domain is spam-risky from this spam score (0-100) on, as the vendor CLI flags it: the
+#: stored ``spam_risky`` count and every page, chart and churn that says "spam-risky" use this one line.
+SPAM_RISK_FROM = 50
 TRUST_MAP_VALUES = (*TRUST_MAP_TOTALS, "links_digest")
 LINK_VALUES = ("dr", "backlinks", "link_type", "status", "spam_score", "importance")
 #: A top-10 result's columns beside its key (account, site, keyword, day, position).

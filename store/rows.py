@@ -17,12 +17,11 @@ from client.map_rows import plain_domain
 from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
 from schema.history import (
     LINK_VALUES,
+    SPAM_RISK_FROM,
 )
 
 #: How deep a keyword's kept top 10 goes.
 TOP_POSITIONS = 10
-#: A referring domain with a spam score at or above this is "spam-risky" (the Coach's threshold too).
-SPAM_RISKY_SCORE = 50.0
 
 
 def subject_name(value: str) -> str:
@@ -69,7 +68,7 @@ def lookup_values(lookup: Lookup, domain: str | None = None) -> dict[str, Any]:
 
 
 def _is_spam_risky(score: float | None) -> bool:
-    return score is not None and score >= SPAM_RISKY_SCORE
+    return score is not None and score >= SPAM_RISK_FROM
 
 
 def skipped_rows(trust_map: TrustMap) -> int:

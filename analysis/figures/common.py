@@ -15,9 +15,6 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-#: The vendor CLI flags a referring domain as spam from this spamScore (0–100) on.
-SPAM_RISK_FROM = 50
-
 UP = "#2e9e5b"
 DOWN = "#d64545"
 DR_COLOUR = "#5b8def"

@@ -11,10 +11,9 @@ from datetime import date
 
 import pandas as pd
 
-from analysis.figures.common import SPAM_RISK_FROM
 from analysis.figures.history_frames import empty
 from analysis.wording import counted, screen_day
-from schema.history import LINK_COLUMNS
+from schema.history import LINK_COLUMNS, SPAM_RISK_FROM
 
 #: How a churn row says what changed.
 APPEARED = "appeared"

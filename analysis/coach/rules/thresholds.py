@@ -6,6 +6,8 @@ same number, and a change of rule is one edit.
 
 from __future__ import annotations
 
+from schema.history import SPAM_RISK_FROM
+
 # --- thresholds: the CLI's, for parity ---------------------------------------------------------
 
 #: A gap this negative or worse means DR clearly outruns the evidence (CLI: "inflated" branches).
@@ -20,8 +22,9 @@ LOW_TRUST = 50
 THIN_REFERRING_DOMAINS = 50
 #: Confidence level at which TrueDR is considered firm; anything else earns the confidence action (CLI).
 FIRM_CONFIDENCE = "high"
-#: A referring domain with a spam score at or above this is flagged as spam (CLI's map legend).
-SPAM_FLAG = 50
+#: A referring domain with a spam score at or above this is flagged as spam (CLI's map legend): the one
+#: spam-risky line the history, the pages and the churn draw too.
+SPAM_FLAG = SPAM_RISK_FROM
 #: Analyze shows this many actions (CLI).
 TOP_ACTIONS = 3
 #: Boost turns this many actions into a campaign, padding with a partner-links idea (CLI).

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analysis.figures.common import SPAM_RISK_FROM
 from client.errors import InvalidInputError
 from client.inputs import normalise_domain
 from client.models import ReferringDomain, TrustMap
+from schema.history import SPAM_RISK_FROM
 
 #: DR bands of the distribution chart: 0–9, 10–19, …, 90–100 (100 joins the top band).
 BAND_WIDTH = 10
