@@ -137,12 +137,13 @@ def readable_frame(
         candidates += [c for c in frame.columns if c not in candidates]
     shown = [c for c in candidates if c in frame.columns and (c not in labels or labels[c] is not None)]
     readable = frame.loc[:, shown].copy()
+    places = decimals or {}
     for column in shown:
         if _is_true_false(readable[column]):
             readable[column] = readable[column].astype(object).map(YES_NO.get, na_action="ignore")
-        elif column in (decimals or {}) and pd.api.types.is_numeric_dtype(readable[column]):
-            rounded = readable[column].round((decimals or {})[column])
-            readable[column] = rounded.astype("Int64") if not (decimals or {})[column] else rounded
+        elif column in places and pd.api.types.is_numeric_dtype(readable[column]):
+            rounded = readable[column].round(places[column])
+            readable[column] = rounded if places[column] else rounded.astype("Int64")
     headers = [labels.get(c) or humanised(c) for c in shown]
     repeated = {h for h in headers if headers.count(h) > 1}
     readable.columns = [f"{h} ({c})" if h in repeated else h for h, c in zip(headers, shown, strict=True)]
