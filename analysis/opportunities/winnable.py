@@ -7,15 +7,23 @@ DR moves in steps and a day is much like the day before, so daily points would p
 off as evidence and make the band too narrow. Through the weekly points: the Theil–Sen line (the
 median of the slopes between every pair of points, so one odd day or week barely moves it) and Sen's
 confidence interval of the slope (from the ranks of the pairwise slopes, ties counted; Sen 1968, the
-interval ``scipy.stats.theilslopes`` gives). It is written here in numpy (about 20 lines) rather than
-taken from scipy: scipy would add some 40 MB to every install for one function, and the app uses
-nothing else of it; the tests hold this one to worked examples.
+interval ``scipy.stats.theilslopes`` gives). Weeks can still carry a deviation into the next (a DR
+that sits above its trend for a month); the interval's variance is widened by (1 + ρ) / (1 − ρ), ρ the
+weekly residuals' lag-1 autocorrelation (the modified Mann–Kendall correction; never narrowed). It is
+written here in numpy (about 30 lines) rather than taken from scipy: scipy would add some 40 MB to
+every install for one function, and the app uses nothing else of it; the tests hold this one to
+worked examples and the backtest to known answers.
 
-**The crossing.** Both lines are read at the last recorded day ("now"). The gap now, divided by how
-fast the site gains on the top 10 (its slope minus the top 10's), is the time to the crossing. The
-band of that time comes from the band of the gaining speed: the two slopes' intervals are taken as
-independent and their half-widths added in quadrature, so the band keeps about the slopes' level
-(``LEVEL``); the backtest (``bench/winnable_backtest.py``) measures how often it holds.
+**The crossing.** Each line pivots on the middle of its weekly points, where it is surest; the month
+is where the two lines meet, counted from the last recorded day ("now"). Its band comes from the band
+of how fast the site gains on the top 10 (its slope minus the top 10's): the two slopes' intervals are
+taken as independent and their half-widths added in quadrature (shared between the two slopes in
+proportion to their variances), each edge pivoting on its line's middle, so an uncertain slope also
+makes today's level uncertain. The band keeps about the slopes' level (``LEVEL``); the backtest
+(``bench/winnable_backtest.py``) measures how often it holds.
+
+**Within reach now** when the site's line is at or above the top 10's now, or the site's last
+recorded week (its median) at or above the top 10's last recorded week.
 
 **What it will not claim.**
 - Less than ``MIN_WEEKS`` weeks of history (a reading in each of 8 different weeks, the first and
@@ -40,17 +48,19 @@ import pandas as pd
 
 State = Literal["within_reach", "in_months", "not_at_this_pace", "too_little_history", "too_uncertain"]
 Target = Literal["median", "lowest"]
-#: Why the site does not reach the top 10 at this pace: the top 10 rises at least as fast as the
-#: site; the site does not gain on a flat or falling top 10; the crossing lies beyond the horizon.
+#: Why no month is stated. Not at this pace: the top 10 rises at least as fast as the site
+#: ("hardening"); the site does not gain on a flat or falling top 10; the crossing lies beyond the
+#: horizon. Too uncertain: the band's slow end never arrives ("unbounded"), or lies too far ("too_wide").
 Reason = Literal["", "hardening", "not_gaining", "beyond_horizon", "unbounded", "too_wide"]
 
 #: Days in an average month (365.25 / 12): months are counted as this many days.
 MONTH_DAYS = 30.4375
 #: Weeks of history a projection needs (and so days from the first reading to the last, inclusive).
 MIN_WEEKS = 8
-MIN_DAYS = MIN_WEEKS * 7
 #: The level of each slope's interval, and so (about) of the crossing's band.
 LEVEL = 0.90
+#: The most week-to-week persistence the band allows for (its width grows with it, ×4.4 at 0.9).
+MAX_PERSISTENCE = 0.9
 #: No crossing is stated further ahead than this.
 HORIZON_MONTHS = 24
 #: A band whose slow end lies beyond this is too wide to state.
@@ -59,28 +69,37 @@ UNCERTAIN_BEYOND_MONTHS = 36
 
 @dataclass(frozen=True)
 class Trend:
-    """A Theil–Sen line through weekly points: ``value`` on ``anchor`` (the last recorded day), ``slope``
-    in DR per day with its interval (``low``, ``high``) at ``LEVEL``."""
+    """A Theil–Sen line through weekly points: ``level`` on ``centre`` (the middle of the weekly points,
+    where the line is surest), ``slope`` in DR per day with its interval (``low``, ``high``) at
+    ``LEVEL``; ``anchor`` is the last recorded day ("now")."""
 
     anchor: date
-    value: float
+    centre: date
+    level: float
     slope: float
     low: float
     high: float
     points: int
 
     def at(self, day: date, slope: float | None = None) -> float:
-        """The line's value on ``day`` (with ``slope``: one of its band's edges, pivoting on the anchor)."""
-        return self.value + (self.slope if slope is None else slope) * (day - self.anchor).days
+        """The line's value on ``day`` (with ``slope``: one of its band's edges, pivoting on the centre)."""
+        return self.level + (self.slope if slope is None else slope) * (day - self.centre).days
+
+    @property
+    def value(self) -> float:
+        """The line's value now (on ``anchor``)."""
+        return self.at(self.anchor)
 
 
 @dataclass(frozen=True)
 class Projection:
     """When the site's DR reaches the keyword's top 10 (``target``: its median DR or its lowest DR).
 
-    ``months`` and ``band`` (months from ``now``) and ``day`` and ``band_days`` are set for
-    ``in_months`` only; ``weeks`` is how many weeks of history the fit had (for the words when too
-    little); ``site`` and ``top10`` are the fitted lines for the chart (None with too little history).
+    ``months`` and ``band`` (months from ``now``) and ``day`` and ``band_days`` (as days) are set for
+    ``in_months``; a ``too_uncertain`` one keeps its central ``months`` (and its ``band`` when bounded)
+    for the chart, never for the words; ``weeks`` is how many weeks of history the fit had (for the
+    words when too little); ``site`` and ``top10`` are the fitted lines for the chart (None with too
+    little history).
     """
 
     state: State
@@ -98,10 +117,13 @@ class Projection:
     target_now: float | None = None
 
 
-def theil_sen(x: np.ndarray, y: np.ndarray, level: float = LEVEL) -> tuple[float, float, float, float]:
+def theil_sen(
+    x: np.ndarray, y: np.ndarray, level: float = LEVEL, inflation: float = 1.0
+) -> tuple[float, float, float, float]:
     """The Theil–Sen slope of y on x, its intercept (median of y − slope·x) and the slope's two-sided
-    interval at ``level`` by Sen's method (the variance of Kendall's S with ties in x and in y removed):
-    (slope, intercept, low, high). Needs at least two distinct x."""
+    interval at ``level`` by Sen's method (the variance of Kendall's S with ties in x and in y removed,
+    times ``inflation`` for points that are not independent): (slope, intercept, low, high). Needs at
+    least two distinct x."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     dx = x[:, None] - x[None, :]
     dy = y[:, None] - y[None, :]
@@ -117,7 +139,7 @@ def theil_sen(x: np.ndarray, y: np.ndarray, level: float = LEVEL) -> tuple[float
         counts = np.unique(values, return_counts=True)[1]
         return float(np.sum(counts * (counts - 1) * (2 * counts + 5)))
 
-    variance = (n * (n - 1) * (2 * n + 5) - tied(x) - tied(y)) / 18.0
+    variance = inflation * (n * (n - 1) * (2 * n + 5) - tied(x) - tied(y)) / 18.0
     z = NormalDist().inv_cdf(0.5 + level / 2)
     spread = z * math.sqrt(max(variance, 0.0))
     total = len(slopes)
@@ -154,13 +176,38 @@ def history_weeks(series: pd.Series) -> int:
 
 
 def fit(series: pd.Series, level: float = LEVEL) -> Trend:
-    """The Theil–Sen line of a day → DR series through its weekly points, anchored on its last day."""
+    """The Theil–Sen line of a day → DR series through its weekly points, centred on their middle."""
     values = pd.to_numeric(series, errors="coerce").dropna()
     days = pd.to_datetime(pd.Series(values.index)).dt.normalize()
     first, last = days.min().date(), days.max().date()
     points = weekly(values)
-    slope, intercept, low, high = theil_sen(points.index.to_numpy(dtype=float), points.to_numpy(), level)
-    return Trend(last, intercept + slope * (last - first).days, slope, low, high, len(points))
+    x, y = points.index.to_numpy(dtype=float), points.to_numpy(dtype=float)
+    slope, intercept = theil_sen(x, y, level)[:2]
+    _, _, low, high = theil_sen(x, y, level, persistence_inflation(y - intercept - slope * x))
+    middle = round(float(np.median(x)))
+    centre = first + timedelta(days=middle)
+    return Trend(last, centre, intercept + slope * middle, slope, low, high, len(points))
+
+
+def persistence_inflation(residuals: np.ndarray) -> float:
+    """How much wider a slope's interval must be when one week's deviation from the line carries into
+    the next: (1 + ρ) / (1 − ρ), ρ the residuals' lag-1 autocorrelation (0 when negative, at most
+    ``MAX_PERSISTENCE``), the correction for persistent noise of the modified Mann–Kendall test."""
+    centred = residuals - residuals.mean()
+    scale = float(np.sum(centred**2))
+    if len(centred) < 3 or not scale:
+        return 1.0
+    rho = min(max(float(np.sum(centred[1:] * centred[:-1])) / scale, 0.0), MAX_PERSISTENCE)
+    return (1 + rho) / (1 - rho)
+
+
+def crossing_days(site: Trend, top10: Trend, site_slope: float, top10_slope: float) -> float:
+    """Days after now (``site.anchor``) at which the site's line, at ``site_slope``, meets the top 10's,
+    at ``top10_slope`` (each pivoting on its centre); the two slopes must differ."""
+    origin = site.anchor.toordinal()
+    site_centre, top_centre = site.centre.toordinal() - origin, top10.centre.toordinal() - origin
+    numerator = top10.level - top10_slope * top_centre - site.level + site_slope * site_centre
+    return numerator / (site_slope - top10_slope)
 
 
 def _months(days: float) -> float:
@@ -187,26 +234,35 @@ def project(
         return Projection("too_little_history", target, now, weeks)
     site, top10 = fit(site_values, level), fit(top_values, level)
     site_now, target_now = site.at(now), top10.at(now)
-    reached = max(site_now, float(site_values.sort_index().iloc[-1]))
+    # Fitted against fitted, recorded against recorded: a single day's reading against a line would
+    # call a lucky day "within reach".
+    this_week = float(weekly(site_values).iloc[-1]) >= float(weekly(top_values).iloc[-1])
     fitted = Projection(
-        "within_reach", target, now, weeks, site=site, top10=top10, site_now=reached, target_now=target_now
+        "within_reach", target, now, weeks, site=site, top10=top10, site_now=site_now, target_now=target_now
     )
-    if reached >= target_now:
+    if site_now >= target_now or this_week:
         return fitted
     gaining = site.slope - top10.slope
     if gaining <= 0:
         return replace(
             fitted, state="not_at_this_pace", reason="hardening" if top10.slope > 0 else "not_gaining"
         )
-    gap = target_now - site_now
-    central = _months(gap / gaining)
+    central = _months(crossing_days(site, top10, site.slope, top10.slope))
     if central > horizon_months:
         return replace(fitted, state="not_at_this_pace", reason="beyond_horizon")
-    fast = gaining + math.hypot(site.high - site.slope, top10.slope - top10.low)
-    slow = gaining - math.hypot(site.slope - site.low, top10.high - top10.slope)
-    if slow <= 0:
+    # The band's edges: the gaining speed moved by the two intervals' half-widths added in quadrature,
+    # shared between the two slopes in proportion to their variances (the likeliest split).
+    rises, falls = site.high - site.slope, top10.slope - top10.low
+    spread = math.hypot(rises, falls)
+    fast = (site.slope + rises**2 / spread, top10.slope - falls**2 / spread) if spread else None
+    drops, climbs = site.slope - site.low, top10.high - top10.slope
+    spread = math.hypot(drops, climbs)
+    slow = (site.slope - drops**2 / spread, top10.slope + climbs**2 / spread) if spread else None
+    earliest = _months(crossing_days(site, top10, *fast)) if fast else central
+    if slow is not None and slow[0] <= slow[1]:
         return replace(fitted, state="too_uncertain", reason="unbounded", months=central)
-    earliest, latest = _months(gap / fast), _months(gap / slow)
+    latest = _months(crossing_days(site, top10, *slow)) if slow else central
+    earliest, latest = max(min(earliest, central), 0.0), max(latest, central)
     if latest > UNCERTAIN_BEYOND_MONTHS:
         return replace(
             fitted, state="too_uncertain", reason="too_wide", months=central, band=(earliest, latest)
