@@ -175,3 +175,33 @@ def test_weeks_that_carry_their_deviation_into_the_next_widen_the_band() -> None
     wide, narrow = fit(site), fit(independent)
     assert (wide.high - wide.low) > 3.5 * (narrow.high - narrow.low)  # about 2.3 × without the correction
     assert project(site, top10).band is not None
+
+
+def test_the_words_round_the_band_outwards_and_say_a_near_month_plainly() -> None:
+    now = date(2026, 6, 1)
+    soon = Projection("in_months", "median", now, 20, months=0.4, band=(0.1, 1.2))
+    assert projection_words(soon) == "In less than a month (at most 2)"
+    later = Projection(
+        "in_months",
+        "lowest",
+        now,
+        20,
+        months=5.4,
+        band=(3.6, 8.2),
+        day=date(2026, 11, 12),
+        band_days=(date(2026, 9, 19), date(2027, 2, 6)),
+    )
+    assert projection_words(later) == "In about 5 months (between 3 and 9)"
+    assert projection_dates(later) == "around Nov 2026, between Sep 2026 and Feb 2027"
+    wide = Projection("too_uncertain", "median", now, 20, reason="too_wide", months=14, band=(6.5, 50))
+    assert projection_words(wide) == (
+        "Too uncertain to say yet — the history allows anything from 6 to more than 36 months"
+    )
+
+
+def test_the_chart_never_draws_past_two_years() -> None:
+    site, top10 = _line(30, 0.6, 120, noise=0.5), _line(40, 0.0, 120, noise=0.5, seed=1)
+    projection = project(site, top10)
+    fig = winnable_chart(site, top10, projection, "k")
+    last = max(pd.Timestamp(x) for trace in fig.data for x in trace.x)
+    assert last <= pd.Timestamp(projection.now) + pd.Timedelta(days=round(24 * MONTH_DAYS))
