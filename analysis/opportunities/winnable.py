@@ -201,10 +201,10 @@ def persistence_inflation(residuals: np.ndarray) -> float:
     return (1 + rho) / (1 - rho)
 
 
-def crossing_days(site: Trend, top10: Trend, site_slope: float, top10_slope: float) -> float:
-    """Days after now (``site.anchor``) at which the site's line, at ``site_slope``, meets the top 10's,
-    at ``top10_slope`` (each pivoting on its centre); the two slopes must differ."""
-    origin = site.anchor.toordinal()
+def crossing_days(site: Trend, top10: Trend, now: date, site_slope: float, top10_slope: float) -> float:
+    """Days after ``now`` at which the site's line, at ``site_slope``, meets the top 10's, at
+    ``top10_slope`` (each pivoting on its centre); the two slopes must differ."""
+    origin = now.toordinal()
     site_centre, top_centre = site.centre.toordinal() - origin, top10.centre.toordinal() - origin
     numerator = top10.level - top10_slope * top_centre - site.level + site_slope * site_centre
     return numerator / (site_slope - top10_slope)
@@ -247,7 +247,7 @@ def project(
         return replace(
             fitted, state="not_at_this_pace", reason="hardening" if top10.slope > 0 else "not_gaining"
         )
-    central = _months(crossing_days(site, top10, site.slope, top10.slope))
+    central = _months(crossing_days(site, top10, now, site.slope, top10.slope))
     if central > horizon_months:
         return replace(fitted, state="not_at_this_pace", reason="beyond_horizon")
     # The band's edges: the gaining speed moved by the two intervals' half-widths added in quadrature,
@@ -258,10 +258,10 @@ def project(
     drops, climbs = site.slope - site.low, top10.high - top10.slope
     spread = math.hypot(drops, climbs)
     slow = (site.slope - drops**2 / spread, top10.slope + climbs**2 / spread) if spread else None
-    earliest = _months(crossing_days(site, top10, *fast)) if fast else central
+    earliest = _months(crossing_days(site, top10, now, *fast)) if fast else central
     if slow is not None and slow[0] <= slow[1]:
         return replace(fitted, state="too_uncertain", reason="unbounded", months=central)
-    latest = _months(crossing_days(site, top10, *slow)) if slow else central
+    latest = _months(crossing_days(site, top10, now, *slow)) if slow else central
     earliest, latest = max(min(earliest, central), 0.0), max(latest, central)
     if latest > UNCERTAIN_BEYOND_MONTHS:
         return replace(

@@ -205,3 +205,10 @@ def test_the_chart_never_draws_past_two_years() -> None:
     fig = winnable_chart(site, top10, projection, "k")
     last = max(pd.Timestamp(x) for trace in fig.data for x in trace.x)
     assert last <= pd.Timestamp(projection.now) + pd.Timedelta(days=round(24 * MONTH_DAYS))
+
+
+def test_the_month_counts_from_the_latest_reading_when_the_site_was_last_read_earlier() -> None:
+    site, top10 = _line(40, 1.0, 110), _line(50, 0.0, 120)  # the site's last ten days not recorded
+    projection = project(site, top10)
+    assert projection.now == START + timedelta(days=119)
+    assert projection.months == pytest.approx(50 - 40 - 119 / MONTH_DAYS, abs=0.05)
