@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analysis.opportunities.series import site_dr_series, top10_dr_series
+from analysis.opportunities.series import site_dr_series, top10_dr_by_keyword
 from analysis.opportunities.winnable import Projection, Target, project
 from analysis.opportunities.words import projection_dates, projection_words
 
@@ -37,6 +37,11 @@ TARGET_DRS = ("site_dr", "median_dr", "min_dr")
 #: The order of the states in the table: the nearest first, those with nothing to say last.
 _STATE_ORDER = {"within_reach": 0, "in_months": 1, "not_at_this_pace": 2, "too_uncertain": 3}
 _LAST = len(_STATE_ORDER)
+#: A keyword without a rated top 10 (as ``top10_dr_series`` gives it).
+_NO_TOP10 = pd.DataFrame(
+    {"median_dr": pd.Series(dtype="float64"), "min_dr": pd.Series(dtype="float64")},
+    index=pd.DatetimeIndex([], name="day"),
+)
 
 
 @dataclass(frozen=True)
@@ -63,12 +68,12 @@ def outlooks(
     """The outlook of each (site, keyword) pair: the site's DR from ``domain_rows`` (``domain_history``
     rows), the keyword's top 10 without the site from ``serp_rows`` (``serp_history`` rows)."""
     found: list[Outlook] = []
-    sites: dict[str, pd.Series] = {}
+    sites: dict[str, tuple[pd.Series, dict[str, pd.DataFrame]]] = {}
     for site, keyword in pairs:
         if site not in sites:
-            sites[site] = site_dr_series(domain_rows, site)
-        site_dr = sites[site]
-        top10 = top10_dr_series(serp_rows, keyword, site=site)
+            sites[site] = (site_dr_series(domain_rows, site), top10_dr_by_keyword(serp_rows, site))
+        site_dr, top10s = sites[site]
+        top10 = top10s.get(keyword, _NO_TOP10)
         median, lowest = (project(site_dr, top10[TARGET_COLUMNS[t]], t) for t in ("median", "lowest"))
         found.append(Outlook(site, keyword, site_dr, top10, median, lowest))
     return found

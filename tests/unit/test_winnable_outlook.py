@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.opportunities import OUTLOOK_COLUMNS, outlook_table, outlooks
-from analysis.opportunities.winnable import MONTH_DAYS
+from analysis.opportunities.series import top10_dr_by_keyword, top10_dr_series
+from analysis.opportunities.winnable import MONTH_DAYS, weekly
 
 START = date(2026, 1, 1)
 DAYS = 120
@@ -70,3 +71,25 @@ def test_a_site_without_a_recorded_dr_has_too_little_history_not_a_zero() -> Non
 def test_no_pairs_give_an_empty_table_with_its_columns() -> None:
     table = outlook_table([])
     assert table.empty and list(table.columns) == OUTLOOK_COLUMNS
+
+
+def test_every_keywords_top_10_at_once_is_each_keywords_own() -> None:
+    serps = pd.concat(
+        [
+            _serps("a", {"x.com": (50, 1.0), "y.com": (30, 0.0)}, days=30),
+            _serps("b", {"x.com": (60, 0.0), "z.com": (20, 2.0), "w.com": (40, 0.0)}, days=10),
+        ]
+    )
+    together = top10_dr_by_keyword(serps, SITE)
+    assert set(together) == {"a", "b"}
+    for keyword, frame in together.items():
+        pd.testing.assert_frame_equal(frame, top10_dr_series(serps, keyword, site=SITE))
+
+
+def test_weekly_points_are_each_weeks_median_on_its_middle_day_counted_back_from_the_last() -> None:
+    # Days 0–9 with several readings on day 9: weeks counted back from day 9 are days 3–9 and 0–2.
+    days = [*pd.date_range(START, periods=10), pd.Timestamp(START) + pd.Timedelta(days=9, hours=6)]
+    values = pd.Series([1.0, 3.0, 2.0, 10.0, 10.0, 12.0, 14.0, None, 11.0, 20.0, 30.0], index=days)
+    points = weekly(values)
+    assert points.index.tolist() == [1.0, 6.0]  # the middle reading day of each week
+    assert points.tolist() == [2.0, 12.0]  # the median of 1, 3, 2; of 10, 10, 12, 14, 11, 20, 30

@@ -12,6 +12,7 @@ from analysis.opportunities import winnable_chart
 from analysis.opportunities.outlook import Outlook, outlook_table, outlooks
 from analysis.opportunities.winnable import MIN_WEEKS
 from analysis.text import escape_md
+from analysis.wording import counted
 from components.core.cache import data
 from components.core.ui.tables import WRAPPED_ROW_HEIGHT, table_with_export
 from components.market.frames import FiguresMemo
@@ -62,7 +63,8 @@ def _outlooks(view: MarketView, pairs: list[tuple[str, str]]) -> list[Outlook]:
     serp_rows = view.source.serp_history(view.site, None)
 
     def compute() -> tuple[pd.DataFrame, list[Outlook]]:
-        return domain_rows, outlooks(domain_rows, serp_rows, pairs)
+        with st.spinner(f"Fitting the trends of {counted(len(pairs), 'keyword')}…"):
+            return domain_rows, outlooks(domain_rows, serp_rows, pairs)
 
     # The entry holds ``domain_rows``, so its identity in the key stays its own while the entry lives.
     return _MEMO.get(serp_rows, (tuple(pairs), id(domain_rows)), compute)[1]
