@@ -75,13 +75,14 @@ def _unrecorded_sites(found: list[Outlook]) -> list[str]:
 
 
 def _charts(found: list[Outlook], single_site: bool) -> None:
-    def label(o: Outlook) -> str:
-        return o.keyword if single_site else f"{o.keyword} (watched for {o.site})"
+    """The chosen keyword's two charts; the keywords in the table's order (the nearest first)."""
+    by_pair = {(o.site, o.keyword): o for o in found}
 
-    chosen = st.selectbox(
-        "Keyword", range(len(found)), format_func=lambda i: label(found[i]), key=KEYWORD_KEY
-    )
-    outlook = found[chosen if chosen is not None and chosen < len(found) else 0]
+    def label(pair: tuple[str, str]) -> str:
+        return pair[1] if single_site else f"{pair[1]} (watched for {pair[0]})"
+
+    chosen = st.selectbox("Keyword", list(by_pair), format_func=label, key=KEYWORD_KEY)
+    outlook = by_pair.get(chosen, found[0]) if chosen is not None else found[0]
     for target in ("median", "lowest"):
         projection = outlook.projection(target)
         st.plotly_chart(
@@ -97,8 +98,8 @@ def winnable_tab(view: MarketView) -> None:
     if not pairs:
         st.info(
             "None of these keywords is watched for one of your sites. Watch a keyword for a site on "
-            "**Keyword research**: its top 10 is kept every day, and once 8 weeks are recorded this tab "
-            "says when the site's DR reaches it.",
+            "**Keyword research**: its top 10 is kept every day, and once "
+            f"{MIN_WEEKS} weeks are recorded this tab says when the site's DR reaches it.",
             icon=":material/hourglass_empty:",
         )
         return
@@ -111,6 +112,8 @@ def winnable_tab(view: MarketView) -> None:
             icon=":material/hourglass_empty:",
         )
     table = outlook_table(found)
+    rank = {pair: i for i, pair in enumerate(zip(table["site"], table["keyword"], strict=True))}
+    found = sorted(found, key=lambda o: rank[(o.site, o.keyword)])
     single_site = view.site is not None
     if single_site:
         table = table.drop(columns="site")
