@@ -44,7 +44,7 @@ _NO_TOP10 = pd.DataFrame(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # its frames are compared by identity, never hashed
 class Outlook:
     """One keyword watched for ``site``: the series the projections were fitted to, and the projections."""
 
