@@ -4,8 +4,8 @@ It is a composition of one repository per area, each an attribute with a plain n
 SQLAlchemy engine: ``watchlist`` (``store.watchlist``), ``snapshots`` (the writes, ``store.recording``),
 ``queries`` (the reads, ``store.queries``), ``audit`` (the append-only audit log, ``store.audit``),
 ``alerts`` (``store.alerts.state``), ``groups`` (keyword tags and brand terms, ``store.groups``),
-``notes`` (``store.notes``), and the reports' ``report_comments``, ``report_links``, ``feeds`` and
-``report_schedules`` (``store.reports``). Callers name the area: ``store.watchlist.watch(...)``,
+``notes`` (``store.notes``), and the reports' ``report_comments``, ``report_charts``, ``report_links``,
+``feeds`` and ``report_schedules`` (``store.reports``). Callers name the area: ``store.watchlist.watch(...)``,
 ``store.queries.domain_history(...)``. A repository that needs another is given it when it is made
 (the report links write to the audit log); none reaches another through the store.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
@@ -30,6 +30,7 @@ from store.migrations import SchemaUnknown, upgrade
 from store.notes import ChartNotes
 from store.queries import Queries
 from store.recording import Snapshots
+from store.reports.charts import ReportCharts
 from store.reports.comments import ReportComments
 from store.reports.feed_records import Feeds
 from store.reports.links import ReportLinks
@@ -50,6 +51,7 @@ class HistoryStore:
     groups: KeywordGroups
     notes: ChartNotes
     report_comments: ReportComments
+    report_charts: ReportCharts
     report_links: ReportLinks
     feeds: Feeds
     report_schedules: ReportSchedules
@@ -66,6 +68,7 @@ class HistoryStore:
         self.groups = KeywordGroups(*on)
         self.notes = ChartNotes(*on)
         self.report_comments = ReportComments(*on)
+        self.report_charts = ReportCharts(*on)
         self.report_links = ReportLinks(*on, audit=self.audit)
         self.feeds = Feeds(*on)
         self.report_schedules = ReportSchedules(*on)

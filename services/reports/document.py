@@ -29,7 +29,8 @@ from services.reports.content import (
     UnknownSite,
     gather,
 )
-from services.reports.render import ChartRenderer, PdfUnavailable, RendererUnavailable, html_to_pdf
+from services.reports.drawings import DrawsCharts, KeptDrawings
+from services.reports.render import PdfUnavailable, RendererUnavailable, html_to_pdf
 from services.templates import html_templates
 from store.history import HistoryStore
 from store.reports.period import Period
@@ -80,7 +81,7 @@ def _css_text(text: str) -> Markup:
     return Markup(safe)  # noqa: S704 - escaped above for the CSS string it goes in
 
 
-def _svg(name: str, fig: go.Figure, renderer: ChartRenderer) -> Markup:
+def _svg(name: str, fig: go.Figure, renderer: DrawsCharts) -> Markup:
     svg = renderer.svg(fig, WIDTH, HEIGHT)
     return Markup(f'<figure class="chart" data-chart="{name}">{svg}</figure>')  # noqa: S704 - SVG from plotly
 
@@ -90,9 +91,7 @@ def _interactive(name: str, fig: go.Figure, with_plotly_js: bool) -> Markup:
     return Markup(f'<figure class="chart" data-chart="{name}">{div}</figure>')  # noqa: S704
 
 
-def draw_charts(
-    content: ReportContent, renderer: ChartRenderer | None
-) -> tuple[dict[str, Markup], str | None]:
+def draw_charts(content: ReportContent, renderer: DrawsCharts | None) -> tuple[dict[str, Markup], str | None]:
     """Each chart as markup, and why they are not all images (no renderer, or it cannot draw here):
     from the first chart it cannot draw on, charts are interactive plotly, plotly.js included once."""
     missing_why = None if renderer is not None else "Charts were not drawn as images for this copy."
@@ -278,7 +277,7 @@ def render_html(content: ReportContent, branding: Branding, charts: dict[str, Ma
     )
 
 
-def write_report(content: ReportContent, branding: Branding, renderer: ChartRenderer | None) -> BuiltReport:
+def write_report(content: ReportContent, branding: Branding, renderer: DrawsCharts | None) -> BuiltReport:
     charts, charts_missing = draw_charts(content, renderer)
     html = render_html(content, branding, charts)
     return BuiltReport(
@@ -293,13 +292,15 @@ def build_report(
     period: Period,
     *,
     branding: Branding,
-    renderer: ChartRenderer | None,
+    renderer: DrawsCharts | None,
 ) -> BuiltReport:
     """The report of ``site`` (one of the account's own sites) for ``period``, from the history store
     only (no API call); UnknownSite or EmptyPeriod when there is nothing to report. The Reports page,
     ``python -m store report``, the scheduled ``reports`` job and the share link all call it, so each
-    shows the same report."""
-    return write_report(gather(store, account, site, period), branding, renderer)
+    shows the same report. A chart any of them drew before is read back from the store, not drawn again
+    (``services.reports.drawings``)."""
+    kept = None if renderer is None else KeptDrawings(renderer, store.report_charts, account, site, period)
+    return write_report(gather(store, account, site, period), branding, kept)
 
 
 __all__ = [

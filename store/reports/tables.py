@@ -1,5 +1,6 @@
 """The report tables (revision 0010): editors' comments, monthly schedules and their outbox, share
-links, spreadsheet feeds, and the one signing secret every replica and the cron jobs share.
+links, spreadsheet feeds, and the one signing secret every replica and the cron jobs share; and the
+report charts already drawn (revision 0012).
 
 Kept beside the reports rather than in ``store.models``, on the same ``Base``: the migrations' metadata
 (``store.migrations.env``) and ``HistoryStore`` (through the report repositories) import them, so every table
@@ -120,3 +121,19 @@ class StoreSecretRow(Base):
     name: Mapped[str] = mapped_column(String(SHORT_LEN), primary_key=True)
     value: Mapped[str] = mapped_column(String(TOKEN_LEN * 2))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReportChartRow(Base):
+    """A report chart as drawn (an SVG document), under the digest of the figure and size it was drawn
+    from: drawn once for the whole deployment, by whichever app process or command drew it first."""
+
+    __tablename__ = "report_charts"
+    __table_args__ = (Index(None, "drawn_at"), Index(None, "account", "site", "period_start"))
+
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN), primary_key=True)
+    digest: Mapped[str] = mapped_column(String(TOKEN_LEN), primary_key=True)
+    #: The report it was first drawn for (a page asks whether that report was drawn before).
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    period_start: Mapped[date] = mapped_column(Date)
+    svg: Mapped[str] = mapped_column(Text)
+    drawn_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

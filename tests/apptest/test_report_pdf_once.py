@@ -1,6 +1,7 @@
 """A built report's PDF is printed once and reused: "Download PDF" clicked twice in a session, in two
 sessions of one share link, or by two threads at once prints it once; a page that is only viewed
-prints nothing; a new snapshot in the history makes the next download print again.
+prints nothing; a change to the report (an editor's comment) makes the next download print again, a
+snapshot the report does not show does not.
 
 Prints are counted at the boundary, the printer the report calls (``html_to_pdf``, here a quick stand-in
 that says which HTML it printed); a click runs what Streamlit runs on one: the function registered
@@ -116,17 +117,22 @@ def test_two_sessions_of_one_share_link_print_once(
     assert printer.prints == 1
 
 
-def test_a_new_snapshot_makes_the_next_download_print_again(
+def test_a_snapshot_that_leaves_the_report_unchanged_prints_nothing_and_a_comment_prints_again(
     store: HistoryStore, printer: Printer, clicks: dict[str, Callable[[], object]], live_env: SandboxServer
 ) -> None:
     at = open_page(PAGE)
     download_pdf(at, clicks)
-    download_pdf(at.run(), clicks)
-    assert printer.prints == 1
     conn = Connection("live", live_env.base_url, SecretStr(DEMO_KEY), "test", 5.0)
-    with ApiClient(live_env.base_url, DEMO_KEY) as api:
+    with ApiClient(live_env.base_url, DEMO_KEY) as api:  # today's figures: not in last month's report
         history.record_now(conn, "lookup", MINE, api.lookup(MINE))
-    download_pdf(at.run(), clicks)
+    download_pdf(at.run(), clicks)  # the report was built again, from a history it does not show
+    assert printer.prints == 1
+    (area,) = at.text_area
+    area.set_value("October: the guides went live.")
+    next(b for b in at.button if b.label == "Save comment").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    download_pdf(at, clicks)
     assert printer.prints == 2
 
 

@@ -88,6 +88,14 @@ def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HistoryStor
         yield store
 
 
+@pytest.fixture
+def undrawn_store(tmp_path: Path) -> Iterator[HistoryStore]:
+    """The demo history where no report chart was drawn yet (a drawn chart is read back, not drawn)."""
+    with HistoryStore.open(f"sqlite:///{tmp_path / 'history.sqlite3'}") as store:
+        seed_demo_history(store, ACCOUNT, DEMO_KEY, TODAY)
+        yield store
+
+
 @pytest.fixture(scope="module")
 def report(demo_store: HistoryStore) -> BuiltReport:
     return build_report(demo_store, ACCOUNT, SITE, MONTH, branding=Branding(), renderer=shared_renderer())
@@ -214,27 +222,35 @@ def test_an_unknown_site_or_an_empty_month_says_so(demo_store: HistoryStore) -> 
 
 
 def test_without_chromium_the_html_still_works_and_the_pdf_says_what_is_missing(
-    demo_store: HistoryStore, monkeypatch: pytest.MonkeyPatch
+    undrawn_store: HistoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BROWSER_PATH", "/nowhere/chromium")
-    built = build_report(demo_store, ACCOUNT, SITE, MONTH, branding=Branding(), renderer=ChartRenderer())
+    built = build_report(undrawn_store, ACCOUNT, SITE, MONTH, branding=Branding(), renderer=ChartRenderer())
     assert 'data-chart="ratings"' in built.html and "Plotly.newPlot" in built.html
     with pytest.raises(PdfUnavailable, match="Chromium"):
         built.pdf()
 
 
-def test_a_renderer_that_stops_answering_fails_with_a_message_instead_of_hanging(tmp_path: Path) -> None:
-    # kaleido's own trap: a wrong option kills its server thread, and the next chart waits forever.
+def test_a_renderer_whose_browser_died_says_so_and_the_next_chart_starts_a_new_one(tmp_path: Path) -> None:
+    # In a process of its own: the browser is killed under the renderer between two charts, as an
+    # out-of-memory kill or a crash would; the chart after that fails in words, bounded, never hangs,
+    # and the one after it is drawn by a new browser.
     script = """
-import sys, kaleido, plotly.graph_objects as go
+import os, signal, sys, time
+import plotly.graph_objects as go
 from services.reports.render import ChartRenderer, RendererUnavailable
-kaleido.start_sync_server(page="wrong option name", silence_warnings=True)
+renderer = ChartRenderer(timeout_s=20)
+print(renderer.svg(go.Figure(go.Bar(y=[1])), 300, 200)[:4])
+os.kill(renderer._page.subprocess.pid, signal.SIGKILL)
+time.sleep(1)
+started = time.monotonic()
 try:
-    ChartRenderer(timeout_s=2).svg(go.Figure(go.Bar(y=[1])), 300, 200)
+    renderer.svg(go.Figure(go.Bar(y=[2])), 300, 200)
+    print("drawn by a dead browser")
 except RendererUnavailable as exc:
-    print(exc)
-    sys.exit(0)
-sys.exit(1)
+    print("refused:", exc, round(time.monotonic() - started))
+print(renderer.svg(go.Figure(go.Bar(y=[3])), 300, 200)[:4])
+renderer.close()
 """
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
@@ -242,11 +258,13 @@ sys.exit(1)
         cwd=root,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=240,
         env={**os.environ, "PYTHONPATH": str(root)},
     )
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
-    assert "gave no answer" in done.stdout
+    first, refused, again = done.stdout.strip().splitlines()[-3:]
+    assert first == "<svg" and again == "<svg"
+    assert refused.startswith("refused: ") and int(refused.rsplit(" ", 1)[1]) <= 30, refused
 
 
 def test_a_period_reads_as_people_write_it() -> None:
@@ -328,9 +346,10 @@ class _DiesAfterOneChart(ChartRenderer):
 
 
 def test_a_renderer_lost_halfway_leaves_the_other_charts_interactive_and_says_why_there_is_no_pdf(
-    demo_store: HistoryStore,
+    undrawn_store: HistoryStore,
 ) -> None:
-    built = build_report(demo_store, ACCOUNT, SITE, MONTH, branding=Branding(), renderer=_DiesAfterOneChart())
+    renderer = _DiesAfterOneChart()
+    built = build_report(undrawn_store, ACCOUNT, SITE, MONTH, branding=Branding(), renderer=renderer)
     first, second = (
         built.html.split('data-chart="ratings"')[1],
         built.html.split('data-chart="referring_domains"')[1],

@@ -173,6 +173,46 @@ def test_the_query_cache_keeps_no_answer_read_while_its_account_was_written() ->
     assert cache.get(("acct", "q"), lambda: "fresh") == "fresh"
 
 
+def test_sessions_asking_the_query_cache_at_once_wait_for_the_one_read() -> None:
+    # Two first views of a page (or two share links of one report) at the same moment: one read.
+    cache = QueryCache(ttl_s=60)
+    reading, go = threading.Event(), threading.Event()
+    reads: list[str] = []
+
+    def slow_read() -> str:
+        reads.append("read")
+        reading.set()
+        assert go.wait(30)
+        return "rows"
+
+    got: list[str] = []
+
+    def ask() -> None:
+        got.append(cache.get(("acct", "q"), slow_read))
+
+    first = threading.Thread(target=ask)
+    first.start()
+    assert reading.wait(30)
+    others = [threading.Thread(target=ask) for _ in range(2)]
+    for thread in others:
+        thread.start()
+    go.set()
+    for thread in [first, *others]:
+        thread.join(30)
+    assert got == ["rows", "rows", "rows"] and reads == ["read"]
+
+
+def test_a_failed_read_fails_every_waiting_session_and_the_next_ask_reads_again() -> None:
+    cache = QueryCache(ttl_s=60)
+
+    def failing() -> str:
+        raise RuntimeError("database gone")
+
+    with pytest.raises(RuntimeError, match="database gone"):
+        cache.get(("acct", "q"), failing)
+    assert cache.get(("acct", "q"), lambda: "back") == "back"
+
+
 def test_the_figures_memo_answers_by_the_frames_identity_and_key() -> None:
     memo: FiguresMemo[str] = FiguresMemo(size=2)
     assert memo.size == 2

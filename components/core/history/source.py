@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import pandas as pd
 
@@ -121,7 +122,9 @@ class QueryCache:
     A key starts with the account it belongs to. An answer is used for ``ttl_s`` at most (rows the
     daily job or another replica writes show within that time) and never after ``changed(account)``
     (a write from this process for that account: a Watch, a recorded read). Answers are shared, not
-    copied: callers must not change a frame they get.
+    copied: callers must not change a frame they get. Sessions asking for the same answer at the same
+    moment (two first views of a page, a report being built) wait for the one read under way instead
+    of reading it again.
     """
 
     def __init__(self, ttl_s: float = 60.0, max_entries: int = 64) -> None:
@@ -130,6 +133,8 @@ class QueryCache:
         self._versions: dict[Any, int] = {}
         #: key → (expiry in ``now()`` seconds, the account's generation when read, the answer).
         self._entries: BoundedCache[tuple[Any, ...], tuple[float, int, Any]] = BoundedCache(max_entries)
+        #: (key, generation) → the read under way; guarded by ``_entries.lock``.
+        self._reading: dict[tuple[tuple[Any, ...], int], Future[Any]] = {}
 
     @property
     def max_entries(self) -> int:
@@ -148,11 +153,25 @@ class QueryCache:
             version = self._versions.get(key[0], 0)
             hit = self._entries.get(key, lambda entry: entry[0] > started and entry[1] == version)
             if hit is not None:
-                return hit[2]
-        value = read()
+                return cast(T, hit[2])
+            under_way = self._reading.get((key, version))
+            if under_way is None:
+                mine: Future[Any] = Future()
+                self._reading[(key, version)] = mine
+        if under_way is not None:
+            return cast(T, under_way.result())
+        try:
+            value = read()
+        except BaseException as exc:
+            with self._entries.lock:
+                del self._reading[(key, version)]
+            mine.set_exception(exc)
+            raise
         with self._entries.lock:
+            del self._reading[(key, version)]
             if self._versions.get(key[0], 0) == version:  # not written meanwhile: still current
                 self._entries.put(key, (started + self.ttl_s, version, value))
+        mine.set_result(value)
         return value
 
 

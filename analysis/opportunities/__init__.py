@@ -1,0 +1,44 @@
+"""What to do next, in numbers: the opportunities queue and when each watched keyword becomes winnable.
+Pure (frames in, frames, typed answers and figures out), backtested by ``bench/winnable_backtest.py``.
+
+- ``score``: per keyword the position, volume, the top 10's DR against the site's, the clicks reaching
+  the target position would bring under the team's CTR curve, and the opportunity score with its parts;
+  ``labels``: those columns as a page labels them.
+- ``winnable``: the site's DR trend against the top 10's (Theil–Sen lines with their bands) and the
+  month they cross; ``series``: the series it fits, from the history's frames; ``words``: its
+  sentence; ``charts``: its figure.
+"""
+
+from analysis.opportunities.charts import winnable_chart
+from analysis.opportunities.labels import OPPORTUNITY_LABELS, labelled
+from analysis.opportunities.score import (
+    OPPORTUNITY_COLUMNS,
+    STRIKING_DISTANCE,
+    TARGET_POSITION,
+    filter_opportunities,
+    opportunity_rows,
+    score_opportunities,
+)
+from analysis.opportunities.series import site_dr_series, top10_dr_series
+from analysis.opportunities.winnable import Projection, Trend, project, theil_sen
+from analysis.opportunities.words import projection_dates, projection_words
+
+__all__ = [
+    "OPPORTUNITY_COLUMNS",
+    "OPPORTUNITY_LABELS",
+    "STRIKING_DISTANCE",
+    "TARGET_POSITION",
+    "Projection",
+    "Trend",
+    "filter_opportunities",
+    "labelled",
+    "opportunity_rows",
+    "project",
+    "projection_dates",
+    "projection_words",
+    "score_opportunities",
+    "site_dr_series",
+    "theil_sen",
+    "top10_dr_series",
+    "winnable_chart",
+]

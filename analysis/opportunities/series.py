@@ -1,0 +1,35 @@
+"""The series a projection fits, read from the history's frames: a site's DR by day (``domain_history``
+rows) and a keyword's top-10 median and lowest DR by day (``serp_history`` rows). Pure.
+
+The top 10's DR is taken without the site's own results: the site is measured against the domains it
+has to pass, and its own DR among them would pull their median and lowest towards it (a site in the
+top 10 would always be "within reach" of its own DR). The day's median and lowest are the market's
+(``analysis.market.dr_spread``), so the Market page's DR spread chart and these series agree when the
+site is not in the top 10. An unrated result is left out, never counted as 0.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis.market import dr_spread, one_top10_per_keyword
+
+
+def site_dr_series(domain_rows: pd.DataFrame, site: str) -> pd.Series:
+    """``site``'s recorded DR by day (days without a DR left out)."""
+    rows = domain_rows.loc[domain_rows["domain"] == site].dropna(subset=["dr"])
+    values = pd.Series(rows["dr"].astype("float64").to_numpy(), index=pd.to_datetime(rows["day"]).to_numpy())
+    return values.sort_index().rename("dr")
+
+
+def top10_dr_series(serp_rows: pd.DataFrame, keyword: str, site: str | None = None) -> pd.DataFrame:
+    """``keyword``'s top 10 by day without ``site``'s own results: ``median_dr`` and ``min_dr``
+    (columns), indexed by day."""
+    rows = serp_rows.loc[serp_rows["keyword"] == keyword]
+    if site is not None:
+        rows = rows.loc[rows["domain"] != site]
+    spread = dr_spread(one_top10_per_keyword(rows))
+    if spread.empty:
+        return pd.DataFrame({"median_dr": pd.Series(dtype="float64"), "min_dr": pd.Series(dtype="float64")})
+    frame = spread.assign(day=pd.to_datetime(spread["day"])).set_index("day").sort_index()
+    return frame[["median_dr", "min_dr"]].astype("float64")
