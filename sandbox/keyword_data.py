@@ -1,4 +1,5 @@
-"""Keyword demo data: the top 10 of a keyword, suggestions for a domain, tracked-keyword snapshots.
+"""Keyword demo data: the top 10 of a keyword, tracked-keyword snapshots (suggestions for a domain:
+``sandbox.suggestions``).
 
 A keyword's SERP is a pure function of the keyword (case-insensitive) and the day. ``serp`` is the
 epoch day's top 10; ``serp_on`` is a day's: now and then one of the keyword's challengers enters it
@@ -17,7 +18,7 @@ import statistics
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 
-from client.models import KeywordReport, KeywordSnapshot, KeywordUser, SerpResult, Suggestion
+from client.models import KeywordReport, KeywordSnapshot, KeywordUser, SerpResult
 from sandbox import serp_drift
 from sandbox.accounts import owner_of
 from sandbox.clock import days_from_epoch, resolve
@@ -26,14 +27,12 @@ from sandbox.data import (
     KNOWN_SITES,
     SANDBOX_EPOCH,
     base_dr,
-    category_for,
     dr_for,
     made_up_domain,
     site_name,
     slug_of,
 )
 from sandbox.hashing import rng_for, unit
-from sandbox.words import MODIFIERS, TOPICS
 
 TOP_N = 10
 #: How many challengers (domains outside its epoch top 10 that enter it now and then) a keyword has.
@@ -44,10 +43,6 @@ HEAD_LEADERS = 2
 FOLLOWED_AT_ONCE = 2
 #: Share of SERP rows whose DR the service could not resolve (sent as null, never as 0).
 UNRESOLVED_SHARE = 1 / 12
-#: Share of ordinary domains with no qualifying rankings (an empty suggestion list).
-NO_SUGGESTIONS_SHARE = 0.1
-SUGGESTION_WINDOW = (4, 30)
-MAX_SUGGESTIONS = 20
 #: Organic click-through rate by position 1..10; deeper positions decay from the last value.
 _CTR_TOP10 = (0.28, 0.15, 0.10, 0.07, 0.05, 0.04, 0.03, 0.025, 0.02, 0.018)
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -333,41 +328,6 @@ def keyword_report(
         user=user,
         fetched_at=fetched,
     )
-
-
-def _raw_rankings(domain: str) -> list[tuple[str, int, int]]:
-    """Everything the domain ranks for, before the service's filters: (keyword, position, volume)."""
-    r = rng_for("rankings", domain)
-    demo = DEMO_SITES.get(domain)
-    topics = demo.themes if demo else TOPICS[category_for(domain)]
-    brand = site_name(domain).lower()
-    rows: list[tuple[str, int, int]] = []
-    for _ in range(r.randint(20, 45)):
-        if r.random() < 0.08:
-            keyword = f"{brand} {r.choice(('login', 'pricing', 'reviews', 'app'))}"
-        else:
-            keyword = r.choice(MODIFIERS).format(t=r.choice(topics))
-        rows.append((keyword, r.randint(1, 50), int(10 ** r.uniform(1.3, 4.6))))
-    return rows
-
-
-def suggestions(domain: str) -> list[Suggestion]:
-    """GET /keywords/suggestions: winnable non-brand keywords, best estimated traffic value first."""
-    if domain not in DEMO_SITES and unit("no-suggestions", domain) < NO_SUGGESTIONS_SHARE:
-        return []
-    brand = site_name(domain).lower()
-    low, high = SUGGESTION_WINDOW
-    best: dict[str, tuple[int, int]] = {}
-    for keyword, position, volume in _raw_rankings(domain):
-        if not low <= position <= high or len(keyword.split()) < 2 or brand in keyword:
-            continue  # outside the window, a one-word head, or a brand query
-        if keyword not in best or position < best[keyword][0]:
-            best[keyword] = (position, volume)
-    ranked = sorted(best.items(), key=lambda item: (-item[1][1] * ctr(item[1][0]), item[0]))
-    return [
-        Suggestion(keyword=keyword, position=position, search_volume=volume)
-        for keyword, (position, volume) in ranked[:MAX_SUGGESTIONS]
-    ]
 
 
 def keyword_metrics(keyword: str) -> tuple[int, float]:
