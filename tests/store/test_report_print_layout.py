@@ -59,7 +59,7 @@ HEADINGS = {
     "Notes",
     "Strongest referring domains gained",
     "Strongest referring domains lost",
-    "New spam-risky referring domains",
+    "New referring domains with a spam score of 50 or more",
 }
 FOOTER = re.compile(r"Page \d+ of \d+\s*$")
 
