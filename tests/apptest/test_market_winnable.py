@@ -60,9 +60,11 @@ def test_each_watched_keyword_says_when_it_becomes_winnable_with_a_csv_and_a_cha
         for words in table[column]:
             assert words.startswith(SENTENCES), words
             assert "_" not in words, words
-    # Within reach first, then the nearest months (against the median).
-    order = [next(i for i, s in enumerate(SENTENCES) if w.startswith(s)) for w in table["median_when"]]
-    assert order[0] == 0 and table["median_when"].iloc[0] == "Within reach now"
+    # Within reach first, then the nearest months, then not at this pace, too uncertain, too little
+    # history (against the median).
+    rank = {0: 0, 1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 4}
+    order = [rank[next(i for i, s in enumerate(SENTENCES) if w.startswith(s))] for w in table["median_when"]]
+    assert order == sorted(order) and len(set(order)) > 1, table["median_when"].tolist()
     stated = table["median_dates"].astype(str).str.startswith("around ")
     assert table.loc[stated, "median_when"].str.startswith("In ").all()
     assert table["site_dr"].notna().all() and table["median_dr"].notna().all()
