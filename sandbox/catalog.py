@@ -37,6 +37,11 @@ class DemoSite:
     gsc_connected: bool = False
     #: The traffic provider has no value for this site (shows the "missing signal" path).
     traffic_missing: bool = False
+    #: DR points the site climbs in a year (``sandbox.drift.climb``), and how many days its yearly
+    #: climb and setback run ahead of the other sites': a site that earns links faster climbs more, and
+    #: the sites' setbacks fall in different seasons, so on most days one of them is clearly gaining.
+    climb: float = 7.0
+    climb_lead: int = 0
 
 
 KNOWN_SITES: dict[str, KnownSite] = {
@@ -108,6 +113,8 @@ DEMO_SITES: dict[str, DemoSite] = {
         verified=True,
         topics=("widget",),
         themes=("industrial widgets", "steel widgets", "widget parts", "widgets", "fasteners"),
+        climb=9.0,
+        climb_lead=50,
     ),
     "northwind-coffee.com": DemoSite(
         dr=18,

@@ -240,9 +240,8 @@ def base_profile(domain: str) -> SiteProfile:
 
 
 # --- the profile on any day --------------------------------------------------------------------
-#: How far a rating swings: owned sites climb (see ``sandbox.drift.climb``), well-known sites barely
-#: move, the rest wander a few points.
-OWNED_CLIMB = 7.0
+#: How far a rating swings: owned sites climb (``DemoSite.climb``), well-known sites barely move, the
+#: rest wander a few points.
 DR_SWING = {"owned": (0.8, 0.4), "known": (1.0, 0.3), "other": (2.0, 0.5)}
 #: Weeks-long ups and downs within a month (``sandbox.drift.wobble``): DR's and TrueDR's own, in points
 #: (a well-known site's barely move); trust's in points; traffic's (at least, at most: a small site's
@@ -261,7 +260,9 @@ def _dr_shift(domain: str, t: int) -> float:
     kind = _kind(domain)
     amplitude, step = DR_SWING[kind]
     moved = shift(("dr", domain), t, amplitude, step) + wobble(("dr", domain), t, DR_WOBBLE[kind])
-    return moved + climb(t, OWNED_CLIMB) if kind == "owned" else moved
+    if kind != "owned":
+        return moved
+    return moved + climb(t, DEMO_SITES[domain].climb, DEMO_SITES[domain].climb_lead)
 
 
 def _true_dr_shift(domain: str, t: int) -> float:

@@ -47,6 +47,9 @@ WATCHED_KEYWORDS: dict[str, tuple[str, ...]] = {
         "custom widgets",
     ),
 }
+#: Watched keywords the key began watching recently, and how many days ago: their history is only that
+#: long (a few weeks, too little to say when the keyword becomes winnable).
+WATCHED_SINCE: dict[str, dict[str, int]] = {"vdr_demo": {"coffee subscription": 24}}
 #: Demo Trust Maps are seeded once a week (60 referring domains each): churn between any two of them
 #: reads like a real history, and seeding stays a matter of seconds.
 DEMO_MAP_EVERY_DAYS = 7
@@ -141,6 +144,7 @@ def demo_rows(key: str, last_day: date) -> DemoRows:
     weekly = days[::-DEMO_MAP_EVERY_DAYS][::-1]  # ending last_day
     sites = {keyword: asking_domain(key, keyword) for keyword in subjects.keywords}
     measured = {keyword: site for keyword, site in sites.items() if site is not None}
+    since = WATCHED_SINCE.get(key, {})
     return DemoRows(
         watches=(
             *(("domain", domain, "own", "") for domain in subjects.own_sites),
@@ -155,6 +159,6 @@ def demo_rows(key: str, last_day: date) -> DemoRows:
         keyword_reports=(
             (day, keyword_report_on(keyword, day, site), site)
             for keyword, site in measured.items()
-            for day in days
+            for day in days[-since.get(keyword, DEMO_DAYS) :]
         ),
     )

@@ -115,11 +115,12 @@ def _sawtooth(t: int) -> float:
     return (1 + math.cos(math.pi * fall)) / 2
 
 
-def climb(t: int, amplitude: float) -> float:
-    """The owned sites' shape: a slow rise of ``amplitude`` with a setback once a year; 0.0 at t = 0."""
+def climb(t: int, amplitude: float, lead: int = 0) -> float:
+    """The owned sites' shape: a slow rise of ``amplitude`` with a setback once a year, ``lead`` days
+    ahead of the other sites'; 0.0 at t = 0."""
     if t == 0:
         return 0.0
-    return amplitude * (_sawtooth(t) - _sawtooth(0))
+    return amplitude * (_sawtooth(t + lead) - _sawtooth(lead))
 
 
 Knots = tuple[tuple[int, float], ...]
