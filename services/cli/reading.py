@@ -1,0 +1,47 @@
+"""The commands that print what the history and the service say: ``visibility`` (the market figures)
+and ``report`` (one site's month as a file)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from client.settings import key_fingerprint
+from services.cli.common import CannotStart, api_settings, open_store, say, tell
+from services.jobs import report, visibility
+
+
+def visibility_command(args: argparse.Namespace) -> int:
+    from analysis.market import CtrCurveError
+    from client.errors import InvalidInputError
+    from client.inputs import normalise_domain
+    from services.market import load_ctr_curve
+
+    _settings, key = api_settings()
+    try:
+        ctr = load_ctr_curve()
+    except CtrCurveError as exc:
+        raise CannotStart(f"The CTR curve cannot be used: {exc}") from None
+    try:
+        site = normalise_domain(args.site) if args.site else None
+    except InvalidInputError as exc:
+        raise CannotStart(f"The site cannot be used: {exc}") from None
+    with open_store(args.database_url) as store:
+        return visibility.run(
+            store,
+            key_fingerprint(key),
+            ctr,
+            visibility.Asked(site, args.days, args.as_of, group=" ".join(args.group.split()).lower()),
+            as_csv=args.csv,
+            out=sys.stdout,
+            say=say,
+        )
+
+
+def report_command(args: argparse.Namespace) -> int:
+    _settings, key = api_settings()
+    site = " ".join(args.site.split()).lower()
+    with open_store(args.database_url) as store:
+        return report.run(
+            store, key_fingerprint(key), site=site, month=args.month, output=args.output, say=say, tell=tell
+        )
