@@ -7,10 +7,11 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
+from analysis.opportunities import TARGET_POSITION
 from services.cli.common import URL_HELP, CannotStart, say
 from services.cli.common import day_argument as _day
 from services.cli.common import days_argument as _days
-from services.cli.reading import report_command, visibility_command
+from services.cli.reading import opportunities_command, report_command, visibility_command
 from services.cli.recording import (
     alerts_command,
     digest_command,
@@ -21,6 +22,7 @@ from services.cli.recording import (
 from services.cli.watching import add_watch_parser, watch_command
 from services.jobs import report, visibility
 from services.jobs.exit_codes import EXIT_DATABASE, EXIT_FAILED, EXIT_USAGE
+from services.jobs.opportunities import DEFAULT_MAX_CALLS
 from store.engine import StoreUnavailable
 
 
@@ -65,7 +67,34 @@ def _parser() -> argparse.ArgumentParser:
     market.add_argument("--csv", action="store_true", help="as CSV: " + ",".join(visibility.CLI_COLUMNS))
     market.add_argument("--database-url", help=url_help)
     report.add_parser(commands, url_help)
+    _opportunities_parser(commands, url_help)
     return parser
+
+
+def _opportunities_parser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], url_help: str
+) -> None:
+    found = commands.add_parser(
+        "opportunities",
+        help="one of your sites' keywords ranked by the clicks reaching the target position would bring "
+        "for the DR it lacks (reads the service: suggestions, tracked keywords, missing top 10s)",
+    )
+    found.add_argument("--site", required=True, help="one of your sites (a domain)")
+    found.add_argument(
+        "--target",
+        type=int,
+        default=TARGET_POSITION,
+        help=f"the position aimed for (default {TARGET_POSITION})",
+    )
+    found.add_argument(
+        "--max-calls",
+        type=int,
+        default=DEFAULT_MAX_CALLS,
+        help="the most keyword reports (one call each) to read for keywords without a recorded top 10 "
+        f"(default {DEFAULT_MAX_CALLS})",
+    )
+    found.add_argument("--csv", action="store_true", help="as CSV, every column (formula-defused)")
+    found.add_argument("--database-url", help=url_help)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -78,6 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "watch": watch_command,
         "visibility": visibility_command,
         "report": report_command,
+        "opportunities": opportunities_command,
         "reports": reports_command,
     }
     try:

@@ -1,0 +1,315 @@
+"""The opportunities list of one of an account's own sites, from what the service already gives: the one
+function the page, the report section and ``python -m store opportunities`` all call.
+
+- From the history: the site's DR by day, each watched keyword's recorded top 10 (its median and lowest
+  DR without the site's own results) and position, and when each watched keyword becomes winnable at
+  the site's pace (``analysis.opportunities.project``, for the median and for the lowest DR).
+- From the service: the site's keyword suggestions (positions 4–30 with their search volume) and its
+  tracked keywords (positions, Search Console impressions, stored difficulty snapshots): two calls.
+- A keyword whose top 10 is neither recorded nor in a stored snapshot costs one keyword report
+  (``calls_needed`` says how many before any is spent), read at the service's rate limit, at most
+  ``max_calls`` of them; a read that fails is that keyword's failure, in the app's words
+  (``analysis.error_wording``), never a zero: the keyword stays in the list without a score.
+
+The numbers are ``analysis.opportunities.score_opportunities`` under the team's CTR curve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from analysis.error_wording import describe_error
+from analysis.opportunities import (
+    OPPORTUNITY_COLUMNS,
+    Projection,
+    opportunity_rows,
+    project,
+    projection_words,
+    score_opportunities,
+    site_dr_series,
+    top10_dr_series,
+)
+from analysis.opportunities.score import IMPRESSIONS, INPUT_COLUMNS, SEARCH_VOLUME, TARGET_POSITION
+from client import ApiClient
+from client.bulk import BulkRunner, ItemResult, Pacer
+from client.errors import ApiError
+from client.inputs import slug_for
+from client.models import KeywordReport
+from schema.history import SERP_COLUMNS
+from store.history import HistoryStore
+
+#: Where a keyword's top 10 comes from (``top10_from``).
+RECORDED, STORED_SNAPSHOT, KEYWORD_REPORT = "recorded top 10", "stored difficulty snapshot", "keyword report"
+#: Each projection's columns, for the median DR and for the lowest (``median_state``, ``lowest_band``, …):
+#: the state, its sentence, the month (YYYY-MM) and its band ("YYYY-MM to YYYY-MM"); "" for a keyword
+#: that is not watched (no history to project from).
+PROJECTION_FIELDS = ("state", "words", "month", "band")
+PROJECTION_COLUMNS = tuple(
+    f"{target}_{name}" for target in ("median", "lowest") for name in PROJECTION_FIELDS
+)
+#: The list's columns: the score and its parts, where the top 10 came from, why a keyword has no top 10
+#: (the failure in words; "" when read), and the projections.
+COLUMNS = (*OPPORTUNITY_COLUMNS, "top10_from", "problem", *PROJECTION_COLUMNS)
+#: Keyword reports read at once (the pacer holds them to the key's rate limit).
+WORKERS = 4
+
+
+def _no_progress(_line: str) -> None:
+    return None
+
+
+@dataclass
+class Candidates:
+    """The site's keywords before any keyword report: one dict per keyword (``INPUT_COLUMNS`` plus
+    ``top10_from`` and ``problem``), the projections of the watched ones, and the sources that could not
+    be read (in words)."""
+
+    site: str
+    #: The site's DR: its latest recorded, else the first the service gave (a stored snapshot, a report).
+    site_dr: float | None = None
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
+    projections: dict[str, dict[str, Projection]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    #: The keywords whose keyword report failed, and those left unread by the limit of calls.
+    failed: list[str] = field(default_factory=list)
+    over_limit: list[str] = field(default_factory=list)
+
+    def unread(self) -> list[str]:
+        """The keywords whose top 10 is known from nowhere yet, in the order they were found."""
+        return [
+            keyword
+            for keyword, row in self.rows.items()
+            if not row["top10_from"] and keyword not in self.failed and keyword not in self.over_limit
+        ]
+
+
+@dataclass(frozen=True)
+class Opportunities:
+    """The list (``COLUMNS``, highest score first, keywords without a score last), the projections of
+    the watched keywords, the sources that could not be read, and the keyword reports spent."""
+
+    site: str
+    target: int
+    scored: pd.DataFrame
+    projections: dict[str, dict[str, Projection]]
+    problems: list[str]
+    calls: int
+    failed: tuple[str, ...] = ()
+    over_limit: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Every source and every keyword report asked for was read (keywords left unread by the limit
+        of calls are not failures: they were not asked)."""
+        return not self.problems and not self.failed
+
+    def problem_lines(self) -> list[str]:
+        """Each source or keyword that could not be read, in words."""
+        problems = self.scored.set_index("keyword")["problem"]
+        return [*self.problems, *(f"“{keyword}”: {problems[keyword]}" for keyword in self.failed)]
+
+
+def _words(err: ApiError | None, subject: str) -> str:
+    if err is None:
+        return "not read: the run stopped before it was asked"
+    view = describe_error(err, subject=subject)
+    return f"{view.title}: {view.advice}"
+
+
+def _read(what: str, read: Callable[[], Any], problems: list[str]) -> Any:
+    """One of the two listing reads (suggestions, tracked keywords), or None with its failure kept."""
+    result = BulkRunner(lambda _item: read(), workers=1).run_all([what])[0]
+    if not result.ok:
+        problems.append(f"{what} could not be read ({_words(result.error, what)})")
+        return None
+    return result.value
+
+
+def _missing(value: Any) -> bool:
+    return value is None or bool(pd.isna(value))
+
+
+def _row(keyword: str) -> dict[str, Any]:
+    empty: dict[str, Any] = dict.fromkeys(INPUT_COLUMNS)
+    return {**empty, "keyword": keyword, "top10_from": "", "problem": ""}
+
+
+def read_candidates(store: HistoryStore, client: ApiClient, account: str, site: str) -> Candidates:
+    """The site's keywords from the history and from two reads of the service (suggestions, tracked)."""
+    site_dr = site_dr_series(store.queries.domain_history(account, [site]), site)
+    latest_dr = float(site_dr.iloc[-1]) if len(site_dr) else None
+    found = Candidates(site, latest_dr)
+    watched = [
+        item.subject
+        for item in store.watchlist.entries(account)
+        if item.kind == "keyword" and item.site == site
+    ]
+    recorded = opportunity_rows(store.queries.keyword_history(account, site)).set_index("keyword")
+    serps = store.queries.serp_history(account, site)
+    for keyword in watched:
+        row = found.rows.setdefault(keyword, _row(keyword))
+        if keyword in recorded.index:
+            mine = recorded.loc[keyword]
+            row.update(position=mine["position"], volume=mine["volume"], volume_source=mine["volume_source"])
+        top10 = top10_dr_series(serps, keyword, site)
+        if len(top10):
+            row.update(median_dr=top10["median_dr"].iloc[-1], min_dr=top10["min_dr"].iloc[-1])
+            row["top10_from"] = RECORDED
+        found.projections[keyword] = {
+            "median": project(site_dr, top10["median_dr"], "median"),
+            "lowest": project(site_dr, top10["min_dr"], "lowest"),
+        }
+    suggested = _read("keyword suggestions", lambda: client.keyword_suggestions(site), found.problems)
+    for suggestion in suggested.suggestions if suggested is not None else []:
+        row = found.rows.setdefault(suggestion.keyword, _row(suggestion.keyword))
+        row["position"] = suggestion.position
+        if suggestion.search_volume is not None:
+            row.update(volume=suggestion.search_volume, volume_source=SEARCH_VOLUME)
+    tracked = _read("tracked keywords", lambda: client.tracked_keywords(slug_for(site)), found.problems)
+    for keyword in tracked.keywords if tracked is not None else []:
+        row = found.rows.setdefault(keyword.keyword, _row(keyword.keyword))
+        snapshot = keyword.snapshot
+        if _missing(row["position"]) and snapshot is not None:
+            row["position"] = snapshot.user_position
+        if _missing(row["volume"]) and snapshot is not None and snapshot.search_volume is not None:
+            row.update(volume=snapshot.search_volume, volume_source=SEARCH_VOLUME)
+        if _missing(row["volume"]) and keyword.impressions is not None:
+            row.update(volume=keyword.impressions, volume_source=IMPRESSIONS)
+        if found.site_dr is None and snapshot is not None and snapshot.user_dr is not None:
+            found.site_dr = float(snapshot.user_dr)
+        if not row["top10_from"] and snapshot is not None and snapshot.median_dr is not None:
+            row.update(median_dr=snapshot.median_dr, min_dr=snapshot.min_dr, top10_from=STORED_SNAPSHOT)
+    return found
+
+
+def calls_needed(candidates: Candidates, max_calls: int | None = None) -> int:
+    """The keyword reports a refresh of the list spends: one per keyword whose top 10 is known from
+    nowhere, at most ``max_calls``."""
+    needed = len(candidates.unread())
+    return needed if max_calls is None else min(needed, max(0, max_calls))
+
+
+def _report_top10(report: KeywordReport, site: str) -> tuple[float | None, float | None, int | None]:
+    """The top 10's median and lowest DR without the site's own results (as the history's are taken),
+    and the site's position in it (None: not in the top 10)."""
+    rows = pd.DataFrame(
+        [("", report.keyword, pd.Timestamp(0), r.position, r.domain, r.dr) for r in report.results],
+        columns=list(SERP_COLUMNS),
+    )
+    top10 = top10_dr_series(rows, report.keyword, site)
+    position = next((r.position for r in report.results if r.domain == site), None)
+    if top10.empty:
+        return None, None, position
+    return float(top10["median_dr"].iloc[-1]), float(top10["min_dr"].iloc[-1]), position
+
+
+def read_top10s(
+    candidates: Candidates,
+    client: ApiClient,
+    *,
+    max_calls: int | None = None,
+    progress: Callable[[str], None] = _no_progress,
+    pacer: Pacer | None = None,
+) -> int:
+    """Read the keyword report of each keyword whose top 10 is unknown (at most ``max_calls``) into
+    ``candidates``; each failure kept on its keyword. The number of reports asked for."""
+    unread = candidates.unread()
+    asked = unread[: calls_needed(candidates, max_calls)]
+    for keyword in unread[len(asked) :]:
+        candidates.over_limit.append(keyword)
+        candidates.rows[keyword]["problem"] = (
+            f"top 10 not read: over the limit of {max_calls} keyword-report calls for this refresh"
+        )
+    if not asked:
+        return 0
+    site = candidates.site
+    runner: BulkRunner[KeywordReport] = BulkRunner(
+        lambda keyword: client.keyword_report(keyword, site), workers=WORKERS, pacer=pacer or Pacer()
+    )
+    for done, result in enumerate(runner.run(asked), start=1):
+        line = _settle(candidates.rows[result.item], result, site)
+        user = result.value.user if result.value is not None else None
+        if candidates.site_dr is None and user is not None and user.dr is not None:
+            candidates.site_dr = float(user.dr)
+        if not result.ok:
+            candidates.failed.append(result.item)
+        progress(f"[{done}/{len(asked)}] top 10 of “{result.item}”: {line}")
+    return len(asked)
+
+
+def _settle(row: dict[str, Any], result: ItemResult[KeywordReport], site: str) -> str:
+    report = result.value
+    if not result.ok or report is None:
+        row["problem"] = f"top 10 not read ({_words(result.error, f'“{result.item}”')})"
+        return f"failed: {row['problem']}"
+    median, lowest, position = _report_top10(report, site)
+    if median is None:
+        row.update(top10_from=KEYWORD_REPORT, problem="top 10 read, but none of its results has a DR")
+        return row["problem"]
+    row.update(median_dr=median, min_dr=lowest, top10_from=KEYWORD_REPORT)
+    if _missing(row["position"]):
+        row["position"] = position
+    return "read"
+
+
+def _projection_cells(projections: dict[str, Projection] | None) -> dict[str, str]:
+    cells = dict.fromkeys(PROJECTION_COLUMNS, "")
+    for target, projection in (projections or {}).items():
+        cells[f"{target}_state"] = projection.state
+        cells[f"{target}_words"] = projection_words(projection)
+        if projection.day is not None and projection.band_days is not None:
+            early, late = projection.band_days
+            cells[f"{target}_month"] = f"{projection.day:%Y-%m}"
+            cells[f"{target}_band"] = f"{early:%Y-%m} to {late:%Y-%m}"
+    return cells
+
+
+def score_candidates(
+    candidates: Candidates, ctr: tuple[float, ...], target: int = TARGET_POSITION
+) -> pd.DataFrame:
+    """The list (``COLUMNS``) from the candidates as they stand."""
+    rows = [{**row, "site_dr": candidates.site_dr} for row in candidates.rows.values()]
+    frame = pd.DataFrame(rows, columns=[*INPUT_COLUMNS, "top10_from", "problem"])
+    scored = score_opportunities(frame, ctr, target)
+    extra = frame.set_index("keyword")[["top10_from", "problem"]]
+    cells = pd.DataFrame(
+        [_projection_cells(candidates.projections.get(keyword)) for keyword in scored["keyword"]],
+        columns=list(PROJECTION_COLUMNS),
+    )
+    joined = scored.join(extra, on="keyword")
+    return pd.concat([joined.reset_index(drop=True), cells], axis=1).loc[:, list(COLUMNS)]
+
+
+def gather_opportunities(
+    store: HistoryStore,
+    client: ApiClient,
+    account: str,
+    site: str,
+    *,
+    ctr: tuple[float, ...],
+    target: int = TARGET_POSITION,
+    max_calls: int | None = None,
+    progress: Callable[[str], None] = _no_progress,
+    candidates: Candidates | None = None,
+    pacer: Pacer | None = None,
+) -> Opportunities:
+    """The opportunities list of ``site`` (one of ``account``'s own sites): ``candidates`` as
+    ``read_candidates`` gave them (read now when None), the missing top 10s read (at most
+    ``max_calls``), scored for ``target`` under ``ctr``."""
+    found = candidates if candidates is not None else read_candidates(store, client, account, site)
+    calls = read_top10s(found, client, max_calls=max_calls, progress=progress, pacer=pacer)
+    scored = score_candidates(found, ctr, target)
+    return Opportunities(
+        site,
+        target,
+        scored,
+        found.projections,
+        list(found.problems),
+        calls,
+        tuple(found.failed),
+        tuple(found.over_limit),
+    )
