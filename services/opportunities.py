@@ -216,7 +216,8 @@ def read_top10s(
     pacer: Pacer | None = None,
 ) -> int:
     """Read the keyword report of each keyword whose top 10 is unknown (at most ``max_calls``) into
-    ``candidates``; each failure kept on its keyword. The number of reports asked for."""
+    ``candidates``; each failure kept on its keyword. The number of requests sent (a 429 retried is
+    one more; a keyword the reads stopped before, after a refusal of every further one, is none)."""
     unread = candidates.unread()
     asked = unread[: calls_needed(candidates, max_calls)]
     for keyword in unread[len(asked) :]:
@@ -230,7 +231,9 @@ def read_top10s(
     runner: BulkRunner[KeywordReport] = BulkRunner(
         lambda keyword: client.keyword_report(keyword, site), workers=WORKERS, pacer=pacer or Pacer()
     )
+    sent = 0
     for done, result in enumerate(runner.run(asked), start=1):
+        sent += result.attempts
         line = _settle(candidates.rows[result.item], result, site)
         user = result.value.user if result.value is not None else None
         if candidates.site_dr is None and user is not None and user.dr is not None:
@@ -238,14 +241,19 @@ def read_top10s(
         if not result.ok:
             candidates.failed.append(result.item)
         progress(f"[{done}/{len(asked)}] top 10 of “{result.item}”: {line}")
-    return len(asked)
+    return sent
 
 
 def _settle(row: dict[str, Any], result: ItemResult[KeywordReport], site: str) -> str:
     report = result.value
     if not result.ok or report is None:
-        row["problem"] = f"top 10 not read ({_words(result.error, f'“{result.item}”')})"
-        return f"failed: {row['problem']}"
+        words = _words(result.error, f"“{result.item}”")
+        row["problem"] = (
+            f"top 10 not asked: the reads stopped ({words})"
+            if result.skipped
+            else (f"top 10 not read ({words})")
+        )
+        return "not asked" if result.skipped else "failed"
     median, lowest, position = _report_top10(report, site)
     if median is None:
         row.update(top10_from=KEYWORD_REPORT, problem="top 10 read, but none of its results has a DR")

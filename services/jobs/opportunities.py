@@ -21,6 +21,7 @@ from typing import TextIO
 import pandas as pd
 
 from analysis.spreadsheet import csv_text
+from analysis.wording import counted
 from client import ApiClient
 from client.bulk import Pacer
 from services.jobs.exit_codes import EXIT_FAILED, EXIT_OK
@@ -79,7 +80,7 @@ def run(
     limit = f"; {needed - spend} left unread by --max-calls {max_calls}" if spend < needed else ""
     say(
         f"{len(candidates.rows)} keywords; {needed} without a recorded top 10: "
-        f"{spend} keyword-report calls{limit}"
+        f"{counted(spend, 'keyword-report call')}{limit}"
     )
     found: Opportunities = gather_opportunities(
         store,
@@ -99,6 +100,6 @@ def run(
     scored = int(found.scored["score"].notna().sum())
     say(
         f"{len(found.scored)} keywords, {scored} scored for position {target}; "
-        f"{found.calls} keyword-report calls spent, {len(found.problem_lines())} failed"
+        f"{counted(found.calls, 'keyword-report call')} sent, {len(found.problem_lines())} not read"
     )
     return EXIT_OK if found.ok else EXIT_FAILED
