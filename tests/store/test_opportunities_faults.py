@@ -123,9 +123,12 @@ class Run:
             found.append(f"lost {sorted(expected - keywords)}")
         if WATCHED in keywords and rows.loc[WATCHED, "top10_from"] != "recorded top 10":
             found.append("the watched keyword's recorded top 10 was not used")
-        no_top10 = rows["median_dr"].isna()
-        if rows.loc[no_top10, "score"].notna().any() or (rows.loc[no_top10, "problem"] == "").any():
+        reasons = rows["problem"].astype(object).fillna("")
+        no_top10, unread = rows["median_dr"].isna(), reasons != ""
+        if rows.loc[no_top10, "score"].notna().any() or (reasons[no_top10] == "").any():
             found.append("a keyword without a top 10 was scored, or left without its reason")
+        if rows.loc[unread, ["median_dr", "min_dr", "score"]].notna().any().any():
+            found.append("a keyword whose top 10 was not read has numbers (a zero?) for it")
         if self.fault in UNREADABLE:
             found += self._named(failures)
         elif self.fault == 429 and self.code != 0:
