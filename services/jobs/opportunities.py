@@ -59,6 +59,13 @@ def write_list(scored: pd.DataFrame, as_csv: bool, out: TextIO) -> None:
     out.write(table.to_string(index=False, float_format=lambda value: f"{value:.1f}") + "\n")
 
 
+def _repeats(sent: int, asked: int) -> str:
+    """Why more requests were sent than keywords asked: a 429 or a brief outage is asked again."""
+    if sent <= asked:
+        return ""
+    return f" for {counted(asked, 'keyword')} ({sent - asked} asked again after the rate limit or an outage)"
+
+
 def run(
     store: HistoryStore,
     client: ApiClient,
@@ -100,6 +107,7 @@ def run(
     scored = int(found.scored["score"].notna().sum())
     say(
         f"{len(found.scored)} keywords, {scored} scored for position {target}; "
-        f"{counted(found.calls, 'keyword-report call')} sent, {len(found.problem_lines())} not read"
+        f"{counted(found.calls, 'keyword-report request')} sent{_repeats(found.calls, spend)}, "
+        f"{len(found.problem_lines())} not read"
     )
     return EXIT_OK if found.ok else EXIT_FAILED
