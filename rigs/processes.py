@@ -152,7 +152,9 @@ def app_process(
     database_url: str | None = None,
     env: Mapping[str, str] | None = None,
 ) -> Iterator[AppProcess]:
-    """``streamlit run`` on a free loopback port; ``api_base`` set → Live mode against that sandbox.
+    """``streamlit run`` on a free loopback port; ``api_base`` set → Live mode against that sandbox with
+    ``api_key``; not set → Sandbox mode (no key reaches the app: with a key and no base it would ask the
+    real service, and a test or benchmark sends traffic only to this machine).
 
     Its output goes to ``log_path`` when given (a test reads it), else nowhere. Its history database
     is ``database_url``, else the caller's ``DASHBOARD_DATABASE_URL``, else a new SQLite file in a
@@ -160,7 +162,8 @@ def app_process(
     ``env`` adds settings of its own (a Redis URL, a cookie secret) on top of the caller's environment.
     """
     port = free_port()
-    process_env = {**os.environ, **(env or {}), "VERIFIEDDR_API_KEY": api_key or ""}
+    process_env = {**os.environ, **(env or {}), "VERIFIEDDR_API_KEY": (api_key or "") if api_base else ""}
+    process_env.pop("VERIFIEDDR_API_BASE", None)
     if api_base:
         process_env["VERIFIEDDR_API_BASE"] = api_base
     with contextlib.ExitStack() as history_folder:

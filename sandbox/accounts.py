@@ -23,6 +23,10 @@ class Account:
     sites: tuple[str, ...]
     #: Monthly tracked-keyword checks (adds and refreshes); None on paid plans, as the service says.
     monthly_checks: int | None
+    #: Well-known competitors the key follows beside its own sites. They compete for its sites'
+    #: keywords: each enters the top 10 of a keyword about a site's topic for weeks at a time
+    #: (``sandbox.keyword_data.followed_competitors``), as a market's big players do.
+    competitors: tuple[str, ...] = ()
 
 
 ACCOUNTS: dict[str, Account] = {
@@ -32,6 +36,7 @@ ACCOUNTS: dict[str, Account] = {
         growth_program=True,
         sites=("example.com", "acme-widgets.com", "northwind-coffee.com"),
         monthly_checks=None,
+        competitors=("semrush.com", "ahrefs.com", "moz.com", "hubspot.com"),
     ),
     FREE_KEY: Account(
         key=FREE_KEY,
@@ -39,6 +44,7 @@ ACCOUNTS: dict[str, Account] = {
         growth_program=False,
         sites=("tinyblog.net",),
         monthly_checks=10,
+        competitors=("medium.com", "wordpress.org", "notion.so"),
     ),
 }
 

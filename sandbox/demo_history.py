@@ -27,10 +27,10 @@ from sandbox.tracked import seed_targets, tracked_listing
 
 #: How many days of demo history an empty store is seeded with (ending at the sandbox's day).
 DEMO_DAYS = 180
-#: Well-known competitors each key's history follows beside its own sites.
+#: Well-known competitors each key's history follows beside its own sites (the account's own list: they
+#: compete for its sites' keywords).
 COMPETITORS: dict[str, tuple[str, ...]] = {
-    "vdr_demo": ("semrush.com", "ahrefs.com", "moz.com", "hubspot.com"),
-    "vdr_free": ("medium.com", "wordpress.org", "notion.so"),
+    key: account.competitors for key, account in ACCOUNTS.items() if account.competitors
 }
 #: Keywords each key watches (researched, not tracked): none of its sites tracks them. Only keys in the
 #: growth program can research keywords, so only they watch any.

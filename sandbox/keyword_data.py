@@ -1,4 +1,5 @@
-"""Keyword demo data: the top 10 of a keyword, suggestions for a domain, tracked-keyword snapshots.
+"""Keyword demo data: the top 10 of a keyword, tracked-keyword snapshots (suggestions for a domain:
+``sandbox.suggestions``).
 
 A keyword's SERP is a pure function of the keyword (case-insensitive) and the day. ``serp`` is the
 epoch day's top 10; ``serp_on`` is a day's: now and then one of the keyword's challengers enters it
@@ -17,34 +18,31 @@ import statistics
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 
-from client.models import KeywordReport, KeywordSnapshot, KeywordUser, SerpResult, Suggestion
+from client.models import KeywordReport, KeywordSnapshot, KeywordUser, SerpResult
 from sandbox import serp_drift
+from sandbox.accounts import owner_of
 from sandbox.clock import days_from_epoch, resolve
 from sandbox.data import (
     DEMO_SITES,
     KNOWN_SITES,
     SANDBOX_EPOCH,
     base_dr,
-    category_for,
     dr_for,
     made_up_domain,
     site_name,
     slug_of,
 )
 from sandbox.hashing import rng_for, unit
-from sandbox.words import MODIFIERS, TOPICS
 
 TOP_N = 10
 #: How many challengers (domains outside its epoch top 10 that enter it now and then) a keyword has.
 CHALLENGERS = (2, 4)
 #: How many leaders of each head term (a single word of the keyword) compete for the keyword too.
 HEAD_LEADERS = 2
+#: How many of the competitors a demo key follows hold rows of one keyword's top 10 on any day at most.
+FOLLOWED_AT_ONCE = 2
 #: Share of SERP rows whose DR the service could not resolve (sent as null, never as 0).
 UNRESOLVED_SHARE = 1 / 12
-#: Share of ordinary domains with no qualifying rankings (an empty suggestion list).
-NO_SUGGESTIONS_SHARE = 0.1
-SUGGESTION_WINDOW = (4, 30)
-MAX_SUGGESTIONS = 20
 #: Organic click-through rate by position 1..10; deeper positions decay from the last value.
 _CTR_TOP10 = (0.28, 0.15, 0.10, 0.07, 0.05, 0.04, 0.03, 0.025, 0.02, 0.018)
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -189,6 +187,22 @@ def head_leaders(keyword: str) -> tuple[SerpResult, ...]:
 
 
 @lru_cache(maxsize=2048)
+def followed_competitors(keyword: str) -> tuple[SerpResult, ...]:
+    """The well-known competitors followed by the owners of the demo sites whose topic the keyword is
+    about (outside its epoch top 10, its challengers and its head-term leaders): they compete for the
+    keyword and hold one of its rows for weeks at a time (``serp_drift``), so a key's followed
+    competitors rank for its sites' keywords, each its own days and places."""
+    folded = keyword.casefold()
+    taken = {row.domain for row in (*serp(keyword), *challengers(keyword), *head_leaders(keyword))}
+    followed: list[str] = []
+    for site, demo in DEMO_SITES.items():
+        owner = owner_of(site)
+        if owner is not None and any(topic in folded for topic in demo.topics):
+            followed += [domain for domain in owner.competitors if domain not in taken]
+    return tuple(_row(keyword, TOP_N, domain) for domain in dict.fromkeys(followed))
+
+
+@lru_cache(maxsize=2048)
 def open_places(keyword: str) -> tuple[int, ...]:
     """The epoch positions (4–10) a challenger may take: rows of a domain no demo key owns."""
     return tuple(row.position for row in serp(keyword) if row.position >= 4 and row.domain not in DEMO_SITES)
@@ -216,9 +230,15 @@ def _move_owned(rows: list[SerpResult], move: tuple[int, bool] | None) -> None:
         rows[i], rows[j] = rows[j], rows[i]
 
 
+def _from(first: int, count: int) -> list[int]:
+    """The indexes 0..count-1, starting at ``first`` and wrapping round."""
+    return [(first + step) % count for step in range(count)]
+
+
 def serp_on(keyword: str, day: date | None = None) -> list[SerpResult]:
     """The top 10 on ``day`` (default: the sandbox's day): the epoch's, with a challenger in place of one
-    non-owned row at 4–10 during its stint (and a head term's leader in another), two adjacent rows
+    non-owned row at 4–10 during its stint (and a head term's leader in another, and each followed
+    competitor of a demo key in another during its own, while rows are left), two adjacent rows
     traded during theirs (two of the leading three during theirs) and an owned row moved a place
     during its own (``serp_drift``), each resolved row rated as /dr rates it on the day. The epoch
     day's is exactly ``serp``."""
@@ -233,9 +253,24 @@ def serp_on(keyword: str, day: date | None = None) -> list[SerpResult]:
         rows[places[entry[1]] - 1] = rivals[entry[0]]
     leaders = head_leaders(keyword)
     leader = serp_drift.leader_entry_on(folded, t, len(leaders), len(places))
+    taken = set() if entry is None else {entry[1]}
     if leader is not None and len(places) > 1:
         place = leader[1] if entry is None or leader[1] != entry[1] else (leader[1] + 1) % len(places)
         rows[places[place] - 1] = leaders[leader[0]]
+        taken.add(place)
+    followed = followed_competitors(keyword)
+    bands = [
+        (serp_drift.rival_entry_on(folded, rival.domain, (rank, len(followed)), t, len(places)), rank)
+        for rank, rival in enumerate(followed)
+    ]
+    wanting = sorted((wanted, rank) for wanted, rank in bands if wanted is not None)
+    held = 0
+    for (_, place), rank in wanting:  # who came first keeps its row: a later stint waits for room
+        free = [p for p in _from(place, len(places)) if p not in taken]
+        if free and held < FOLLOWED_AT_ONCE:
+            rows[places[free[0]] - 1] = followed[rank]
+            taken.add(free[0])
+            held += 1
     swap = serp_drift.swap_on(folded, t, len(rows))
     if swap is not None:
         rows[swap - 1], rows[swap] = rows[swap], rows[swap - 1]
@@ -293,41 +328,6 @@ def keyword_report(
         user=user,
         fetched_at=fetched,
     )
-
-
-def _raw_rankings(domain: str) -> list[tuple[str, int, int]]:
-    """Everything the domain ranks for, before the service's filters: (keyword, position, volume)."""
-    r = rng_for("rankings", domain)
-    demo = DEMO_SITES.get(domain)
-    topics = demo.themes if demo else TOPICS[category_for(domain)]
-    brand = site_name(domain).lower()
-    rows: list[tuple[str, int, int]] = []
-    for _ in range(r.randint(20, 45)):
-        if r.random() < 0.08:
-            keyword = f"{brand} {r.choice(('login', 'pricing', 'reviews', 'app'))}"
-        else:
-            keyword = r.choice(MODIFIERS).format(t=r.choice(topics))
-        rows.append((keyword, r.randint(1, 50), int(10 ** r.uniform(1.3, 4.6))))
-    return rows
-
-
-def suggestions(domain: str) -> list[Suggestion]:
-    """GET /keywords/suggestions: winnable non-brand keywords, best estimated traffic value first."""
-    if domain not in DEMO_SITES and unit("no-suggestions", domain) < NO_SUGGESTIONS_SHARE:
-        return []
-    brand = site_name(domain).lower()
-    low, high = SUGGESTION_WINDOW
-    best: dict[str, tuple[int, int]] = {}
-    for keyword, position, volume in _raw_rankings(domain):
-        if not low <= position <= high or len(keyword.split()) < 2 or brand in keyword:
-            continue  # outside the window, a one-word head, or a brand query
-        if keyword not in best or position < best[keyword][0]:
-            best[keyword] = (position, volume)
-    ranked = sorted(best.items(), key=lambda item: (-item[1][1] * ctr(item[1][0]), item[0]))
-    return [
-        Suggestion(keyword=keyword, position=position, search_volume=volume)
-        for keyword, (position, volume) in ranked[:MAX_SUGGESTIONS]
-    ]
 
 
 def keyword_metrics(keyword: str) -> tuple[int, float]:

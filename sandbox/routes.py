@@ -18,10 +18,11 @@ from sandbox.data import is_map_cold
 from sandbox.endpoints import body_endpoint, endpoint, listed, now
 from sandbox.growth_routes import growth_routes
 from sandbox.guard import Answer, Call
-from sandbox.keyword_data import keyword_report, suggestions
+from sandbox.keyword_data import keyword_report
 from sandbox.owners import owned_path_site
 from sandbox.problems import bad_request, not_found, program_gate, unavailable
 from sandbox.site_checks import saved_report
+from sandbox.suggestions import suggestions
 from sandbox.tracked import tracked_listing
 
 API_PREFIX = "/api/v1"

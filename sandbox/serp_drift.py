@@ -8,6 +8,9 @@ day by day, the same on every machine), which ``keyword_data.serp_on`` applies:
   of one of its rows for days to weeks, then leaves and the row comes back;
 * a **leader's entry**: the same for one of the leaders of the keyword's head terms (sites that rank
   for its single words, and so compete for every keyword with that word), in another row;
+* a **rival's entry**: each of the well-known competitors a demo key follows holds a row of a keyword
+  about one of its sites' topics for weeks at a time, then is out of it for a while (each rival on a
+  timeline of its own, so the key's competitors rank on different days at different places);
 * a **swap**: two adjacent rows trade places for a few days to two weeks; the leading three results
   also trade places among themselves now and then (a **top swap**), as a market's leaders do;
 * an **owned move**: a row a demo key owns trades places with its neighbour above or below for days
@@ -46,6 +49,7 @@ ENTRIES = Timeline("serp-entry", block=(24, 42), chance=0.92, span=(7, 28))
 SWAPS = Timeline("serp-swap", block=(18, 36), chance=0.75, span=(3, 14))
 TOP_SWAPS = Timeline("serp-top-swap", block=(30, 56), chance=0.55, span=(4, 12))
 LEADER_ENTRIES = Timeline("serp-leader-entry", block=(30, 56), chance=0.7, span=(7, 28))
+RIVAL_ENTRIES = Timeline("serp-rival-entry", block=(30, 60), chance=0.95, span=(20, 58))
 OWNED_MOVES = Timeline("serp-owned-move", block=(12, 26), chance=0.85, span=(4, 14))
 
 
@@ -103,6 +107,23 @@ def leader_entry_on(folded: str, t: int, leaders: int, places: int) -> tuple[int
     if stint is None or not leaders or not places:
         return None
     return int(stint.first * leaders), int(stint.second * places)
+
+
+def rival_entry_on(
+    folded: str, rival: str, band: tuple[int, int], t: int, places: int
+) -> tuple[int, int] | None:
+    """(the day its stint began, which of the ``places`` it takes) for the followed competitor ``rival``
+    on day ``t``, or None when it is out of the keyword's top 10 that day.
+
+    ``band`` is (the rival's rank among the keyword's followed competitors, how many there are): each
+    ranks within its own band of the places, the first highest, as a market's big players keep their
+    standing from one of its keywords to the next. The day its stint began says who came first when
+    more want in than there is room for."""
+    stint = stint_on(RIVAL_ENTRIES, f"{folded}\x1f{rival}", t)
+    if stint is None or not places:
+        return None
+    rank, rivals = band
+    return stint.start, min(places - 1, int((rank + stint.first) / rivals * places))
 
 
 def swap_on(folded: str, t: int, rows: int) -> int | None:

@@ -1,5 +1,6 @@
 """Market: your sites' visibility and share of voice against every domain in your watched keywords'
-top 10s, who entered and left those top 10s, and whether each keyword is getting harder.
+top 10s, who entered and left those top 10s, whether each keyword is getting harder, and when each
+becomes winnable at your site's pace.
 
 The rows come from the history store (``history.page_source``), the figures from ``analysis.market`` (the
 same numbers ``python -m store visibility`` prints); no API call. Each tab is drawn by its module in
@@ -25,19 +26,22 @@ from components.market.widgets import (
     SHARE_TAB,
     TAB_KEY,
     VISIBILITY_TAB,
+    WINNABLE_TAB,
     churn_tab,
     difficulty_tab,
     groups_tab,
     market_view,
     share_tab,
     visibility_tab,
+    winnable_tab,
 )
 
 conn = current_connection()
 page_header(
     MARKET,
     "How visible your sites are for the keywords you watch, against every domain in their top 10s: "
-    "visibility and share of voice over time, who entered and left, and whether a keyword is getting harder.",
+    "visibility and share of voice over time, who entered and left, whether a keyword is getting harder, "
+    "and when it becomes winnable at your site's pace.",
 )
 source = page_history(conn)
 maybe_view = market_view(source, own_sites(conn), history.history_day(conn))
@@ -53,6 +57,7 @@ lazy_tabs(
         SHARE_TAB: guarded(lambda: share_tab(view)),
         CHURN_TAB: guarded(lambda: churn_tab(view)),
         DIFFICULTY_TAB: guarded(lambda: difficulty_tab(view)),
+        WINNABLE_TAB: guarded(lambda: winnable_tab(view)),
         GROUPS_TAB: guarded(lambda: groups_tab(conn, source)),
         NOTES_TAB: guarded(
             lambda: notes_tab(

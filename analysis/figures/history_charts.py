@@ -17,6 +17,7 @@ from plotly.subplots import make_subplots
 from analysis.figures.common import DOWN, DR_COLOUR, TRUE_DR_COLOUR, UP, empty_figure
 from analysis.figures.history_frames import RATINGS, TOP_10, TREND_METRICS, with_days
 from analysis.figures.markers import add_markers
+from schema.history import SPAM_RISK_FROM
 
 #: One colour per compared domain (the first is yours), readable on a light and a dark background.
 #: One colour per line: enough for the Market page's sites and competitors beside its leading domains.
@@ -247,7 +248,7 @@ def trust_map_totals_chart(
     for column, label, colour in (
         ("live", "Live links", UP),
         ("lost", "Lost links", DOWN),
-        ("spam_risky", "Spam-risky domains", "#9b6bd6"),
+        ("spam_risky", f"Spam-risky domains (spam score {SPAM_RISK_FROM}+)", "#9b6bd6"),
     ):
         fig.add_scatter(
             x=_days(frame),

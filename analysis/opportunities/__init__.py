@@ -6,11 +6,12 @@ Pure (frames in, frames, typed answers and figures out), backtested by ``bench/w
   ``labels``: those columns as a page labels them.
 - ``winnable``: the site's DR trend against the top 10's (Theil–Sen lines with their bands) and the
   month they cross; ``series``: the series it fits, from the history's frames; ``words``: its
-  sentence; ``charts``: its figure.
+  sentence; ``charts``: its figure; ``outlook``: every watched keyword's projections and their table.
 """
 
 from analysis.opportunities.charts import winnable_chart
 from analysis.opportunities.labels import OPPORTUNITY_LABELS, labelled
+from analysis.opportunities.outlook import OUTLOOK_COLUMNS, Outlook, outlook_table, outlooks
 from analysis.opportunities.score import (
     OPPORTUNITY_COLUMNS,
     STRIKING_DISTANCE,
@@ -26,13 +27,17 @@ from analysis.opportunities.words import projection_dates, projection_words
 __all__ = [
     "OPPORTUNITY_COLUMNS",
     "OPPORTUNITY_LABELS",
+    "OUTLOOK_COLUMNS",
     "STRIKING_DISTANCE",
     "TARGET_POSITION",
+    "Outlook",
     "Projection",
     "Trend",
     "filter_opportunities",
     "labelled",
     "opportunity_rows",
+    "outlook_table",
+    "outlooks",
     "project",
     "projection_dates",
     "projection_words",

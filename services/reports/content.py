@@ -18,7 +18,7 @@ from analysis.figures import link_changes
 from analysis.market.standing import compared_domains, complete_lines, watched_competitors
 from analysis.shaping import over_period
 from client.inputs import slug_for
-from schema.history import LINK_COLUMNS
+from schema.history import LINK_COLUMNS, SPAM_RISK_FROM
 from services.alerts.link_rules import Links, links_by_domain, newly_spam_risky, spam_threshold
 from services.market import keyword_set_words, site_market, team_ctr
 from store.history import HistoryStore
@@ -77,6 +77,9 @@ class LinkChurn:
     new_spam_risky: pd.DataFrame
     #: Why some referring domains missing from the last map are not among those lost ("" when none is).
     not_counted: str = ""
+    #: The spam score from which ``new_spam_risky`` counts a domain: the team's alert threshold, which
+    #: may differ from the line the Trust Map's totals count from (``SPAM_RISK_FROM``), so both are named.
+    spam_from: float = SPAM_RISK_FROM
 
 
 @dataclass(frozen=True)
@@ -146,14 +149,15 @@ def _strongest(links: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def new_spam_risky(store: HistoryStore, account: str, site: str, period: Period) -> pd.DataFrame:
-    """The referring domains the ``spam_risky_link`` alert rule finds (with the team's threshold) in the
-    period's Trust Maps of ``site``, each map against the one before it: the rows of the map that first
-    showed each in the period, with its ``day``."""
+def new_spam_risky(
+    store: HistoryStore, account: str, site: str, period: Period, spam_at: float
+) -> pd.DataFrame:
+    """The referring domains the ``spam_risky_link`` alert rule finds (with the team's threshold,
+    ``spam_at``) in the period's Trust Maps of ``site``, each map against the one before it: the rows of
+    the map that first showed each in the period, with its ``day``."""
     days = store.queries.trust_map_days(account, site)
     earlier = [day for day in days if day < period.start]
     compared = earlier[-1:] + [day for day in days if period.start <= day <= period.end]
-    spam_at = spam_threshold(store.alerts.alert_settings(account))
     found: list[pd.DataFrame] = []
     seen: set[str] = set()
     previous: Links | None = None
@@ -173,10 +177,12 @@ def new_spam_risky(store: HistoryStore, account: str, site: str, period: Period)
 def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> LinkChurn:
     days = [day for day in store.queries.trust_map_days(account, site) if period.start <= day <= period.end]
     totals = _in(store.queries.trust_map_totals(account, site, period.start), period)
-    spam = _strongest(new_spam_risky(store, account, site, period))
+    spam_at = spam_threshold(store.alerts.alert_settings(account))
+    spam = _strongest(new_spam_risky(store, account, site, period, spam_at))
     empty = frames.empty(LINK_COLUMNS)
     if len(days) < 2:
-        return LinkChurn(days[0] if days else None, days[-1] if days else None, totals, empty, empty, spam)
+        first, last = (days[0], days[-1]) if days else (None, None)
+        return LinkChurn(first, last, totals, empty, empty, spam, spam_from=spam_at)
     before = store.queries.trust_map_links(account, site, days[0])
     after = store.queries.trust_map_links(account, site, days[-1])
     skipped = link_changes.skipped_on(
@@ -191,6 +197,7 @@ def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> 
         _strongest(change.lost),
         spam,
         link_changes.unknown_words(change, days[-1], skipped),
+        spam_from=spam_at,
     )
 
 

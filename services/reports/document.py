@@ -131,10 +131,11 @@ def _churn(content: ReportContent) -> tuple[str, list[dict[str, Any]]]:
     """The Trust Map section's words and tables: gained and lost when the period has two maps or more,
     and the new spam-risky domains whenever a map of the period has one before it to compare with."""
     churn = content.churn
+    spam_line = f"a spam score of {whole_number(churn.spam_from, NO_VALUE)} or more"
     spam = _link_table(
-        "New spam-risky referring domains",
+        f"New referring domains with {spam_line}",
         churn.new_spam_risky,
-        "new spam-risky referring domains",
+        f"new referring domains with {spam_line}",
         by_day=True,
     )
     if churn.first_day is None or churn.first_day == churn.last_day:
@@ -143,8 +144,8 @@ def _churn(content: ReportContent) -> tuple[str, list[dict[str, Any]]]:
         f"Between {say_day(churn.first_day)} and {say_day(churn.last_day)}, the Trust Map sample gained the "
         f"referring domains with a live link on {say_day(churn.last_day)} that had none on "
         f"{say_day(churn.first_day)}, and lost those with a live link then that are lost or gone from the "
-        f"sample now. New spam-risky domains are counted as their alert counts them: each Trust Map "
-        f"against the one before it, on the day it showed them."
+        f"sample now. New referring domains with {spam_line} (the team's spam alert threshold) are counted "
+        f"as their alert counts them: each Trust Map against the one before it, on the day it showed them."
     )
     if churn.not_counted:
         said += f" {churn.not_counted}"

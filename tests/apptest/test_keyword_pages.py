@@ -18,7 +18,8 @@ from client.inputs import slug_for
 from components.core.nav import pages
 from sandbox import DEMO_KEY, FREE_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
-from sandbox.keyword_data import serp_on, suggestions
+from sandbox.keyword_data import serp_on
+from sandbox.suggestions import suggestions
 from tests.apptest.app_pages import button, metric, open_page, shown_text
 from tests.sandbox_picks import keyword_with_unknown_dr
 

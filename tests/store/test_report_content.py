@@ -16,6 +16,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+from analysis.figures.history_charts import trust_map_totals_chart
 from client.inputs import slug_for
 from services.alerts.evaluate import evaluate_alerts
 from services.reports.branding import Branding
@@ -24,6 +25,9 @@ from services.reports.document import render_html
 from store import HistoryStore
 from store.reports.period import parse_month
 from tests.store.samples import ACCOUNT, Link, keyword_report, tracked, trust_map_of
+
+#: The new spam table's title with the team's default spam alert threshold.
+SPAM_TABLE = "New referring domains with a spam score of 50 or more"
 
 SITE = "example.com"
 MONTH = parse_month("2025-03")
@@ -204,11 +208,25 @@ def test_the_new_spam_risky_table_lists_what_the_periods_alerts_say(history: His
     told = content.alerts[content.alerts["rule"] == "spam_risky_link"]
     assert set(told["referring_domain"]) == {"early-spam.info", "spammy.biz"}
     tables = tables_of(render_html(content, Branding(), {}))
-    listed = _links(tables, "New spam-risky referring domains")
+    listed = _links(tables, SPAM_TABLE)
     assert set(listed) == set(told["referring_domain"])
     assert listed["spammy.biz"]["Status"] == "lost" and listed["early-spam.info"]["Status"] == "live"
     # Each on the day its alert has.
     assert listed["early-spam.info"]["Day"] == "1 Mar 2025" and listed["spammy.biz"]["Day"] == "29 Mar 2025"
+
+
+def test_the_new_spam_table_names_the_teams_alert_threshold_apart_from_the_charts_line(
+    history: HistoryStore,
+) -> None:
+    # The team's spam alert fires from 30; the Trust Map's spam-risky count stays from 50: two lines,
+    # each named by its number, so no reader takes one for the other.
+    history.alerts.set_alert_setting(ACCOUNT, "spam_risky_link", threshold=30, enabled=True, person="ann")
+    content = gather(history, ACCOUNT, SITE, MONTH, ctr=CTR)
+    tables = tables_of(render_html(content, Branding(), {}))
+    assert "New referring domains with a spam score of 30 or more" in tables.tables
+    assert SPAM_TABLE not in tables.tables
+    legend = [trace.name for trace in trust_map_totals_chart(content.churn.totals, SITE).data]
+    assert "Spam-risky domains (spam score 50+)" in legend
 
 
 def section_texts(html: str) -> dict[str, str]:
@@ -246,7 +264,7 @@ def test_a_link_table_cut_to_its_strongest_says_how_many_there_were(store: Histo
     )
     sections = section_texts(render_html(gather(store, ACCOUNT, SITE, MONTH, ctr=CTR), Branding(), {}))
     links = sections["Links: Trust Map changes"]
-    assert "The 10 strongest of 12 new spam-risky referring domains." in links
+    assert "The 10 strongest of 12 new referring domains with a spam score of 50 or more." in links
     assert "The 10 strongest of 12 referring domains gained." in links
     tables = tables_of(render_html(gather(store, ACCOUNT, SITE, MONTH, ctr=CTR), Branding(), {}))
-    assert len(tables.tables["New spam-risky referring domains"]) == 10
+    assert len(tables.tables[SPAM_TABLE]) == 10

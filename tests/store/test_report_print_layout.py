@@ -1,7 +1,8 @@
 """The report's print layout, read back from the PDF page by page (poppler's ``pdftotext`` and
 ``pdffonts``), as a client holding the printed report meets it.
 
-The demo's October for acme-widgets.com, with an editor's note on a chart day, is printed twice for
+The demo's October for acme-widgets.com, with an editor's note on a chart day (and one more watched
+competitor, ranking for none of the site's keywords), is printed twice for
 the whole module: without a comment, and with one of several lines (which moves every later section
 down the pages, so tables and headings meet a page's foot in other places). What a reader would
 notice: a cover that is mostly blank, a heading at the bottom of a page with its chart over the leaf,
@@ -38,6 +39,9 @@ ACCOUNT = key_fingerprint(DEMO_KEY)
 TODAY = date(2026, 11, 26)
 MONTH = parse_month("2026-10")
 SITE = "acme-widgets.com"
+#: A competitor the team also watches that ranks for none of the site's keywords in the month (the
+#: demo's own competitors compete for them): its lines stand at 0.
+ABSENT = "medium.com"
 NOTE = "Launched the new guides"
 COMMENT = "\n".join(f"Point {i} of the month's work with your team." for i in range(1, 11))
 #: Each section's heading and the title of the chart it opens with.
@@ -55,7 +59,7 @@ HEADINGS = {
     "Notes",
     "Strongest referring domains gained",
     "Strongest referring domains lost",
-    "New spam-risky referring domains",
+    "New referring domains with a spam score of 50 or more",
 }
 FOOTER = re.compile(r"Page \d+ of \d+\s*$")
 
@@ -109,6 +113,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Printed]]
     folder = tmp_path_factory.mktemp("print")
     with HistoryStore.open(f"sqlite:///{folder / 'history.sqlite3'}") as store:
         seed_demo_history(store, ACCOUNT, DEMO_KEY, TODAY)
+        store.watchlist.watch(ACCOUNT, "domain", ABSENT)  # a competitor in none of the site's top 10s
         evaluate_alerts(store, ACCOUNT, days=60)
         store.notes.add_note(ACCOUNT, Note(date(2026, 10, 12), NOTE), "ed@example.com")
         plain = _print(store, folder / "plain.pdf")
@@ -222,7 +227,7 @@ def test_the_charts_have_a_key_for_the_note_lines_and_none_for_hidden_zero_lines
             for trace in charts[name].data
             if trace.y is not None and len(trace.y) and all(value == 0 for value in trace.y)
         ]
-        assert zero, name  # the demo's month has domains without a top-10 place
+        assert zero == [ABSENT], name  # the one compared domain without a top-10 place in the month
         listed = [trace.name for trace in charts[name].data if trace.showlegend is not False]
         assert not set(zero) & set(listed), listed
         assert any(all(domain in entry for domain in zero) for entry in listed), listed

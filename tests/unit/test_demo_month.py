@@ -1,7 +1,8 @@
 """A month of demo days reads like a real site's month: ratings, traffic, referring domains and tracked
 positions move over weeks (by bounded daily steps), a month has something that rose and something
 that fell, and the watched keywords' top 10s reshuffle so visibility and share of voice differ between
-domains and move over 90 days. All of it pure: the sandbox's answers for a day, no server and no store.
+domains (the key's followed competitors among them) and move over 90 days. All of it pure: the
+sandbox's answers for a day, no server and no store.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pandas as pd
 
 from analysis.market import DEFAULT_CTR
 from analysis.market.figures import visibility_and_share
+from analysis.market.standing import compared_domains, complete_lines
 from client.models import Lookup
 from sandbox.demo_history import WATCHED_KEYWORDS, asking_domain, demo_subjects, lookup_on, tracked_on
 from sandbox.keyword_data import serp_on
@@ -133,3 +135,18 @@ def test_the_top_domains_shares_of_voice_differ_from_one_another_and_move() -> N
     for domain in total.index:
         daily = figures[figures["domain"] == domain]["share_of_voice"].round(2)
         assert daily.nunique() >= 2, domain
+
+
+def test_on_most_days_no_three_compared_domains_share_a_visibility() -> None:
+    """The lines the Market page compares for each demo site's watched keywords (the site, the key's
+    followed competitors, the largest other shares of voice) are distinct on most days of 90: three or
+    more of them share a day's visibility on at most one day in five. The followed competitors rank
+    for the sites' keywords, so they do not all stand at 0 together, each in its own band of places."""
+    for site in DEMO.own_sites:
+        figures = _market(site, LAST_DAY, 90)
+        lines = complete_lines(figures, compared_domains(figures, [site], DEMO.competitors))
+        tied = lines.groupby("day")["visibility"].agg(lambda day: day.round(2).value_counts().max() >= 3)
+        assert len(tied) == 90 and tied.mean() <= 0.2, (site, tied.mean())
+        for competitor in DEMO.competitors:  # in the site's top 10s on most days, not a line at 0
+            ranking = lines.loc[lines["domain"] == competitor, "visibility"] > 0
+            assert ranking.mean() >= 0.5, (site, competitor)

@@ -44,7 +44,8 @@ from analysis.keywords.frames.tracked import (
 )
 from client import errors
 from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
-from sandbox.keyword_data import keyword_report, suggestions
+from sandbox.keyword_data import keyword_report
+from sandbox.suggestions import suggestions
 from tests.sandbox_picks import keyword_with_unknown_dr
 
 

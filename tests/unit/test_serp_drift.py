@@ -13,10 +13,12 @@ from datetime import UTC, date, datetime, timedelta
 from client.models import SerpResult
 from sandbox.clock import EPOCH_DAY
 from sandbox.data import DEMO_SITES, dr_for
-from sandbox.demo_history import DEMO_DAYS, WATCHED_KEYWORDS, keyword_report_on
+from sandbox.demo_history import COMPETITORS, DEMO_DAYS, WATCHED_KEYWORDS, keyword_report_on
 from sandbox.keyword_data import (
     CHALLENGERS,
+    FOLLOWED_AT_ONCE,
     challengers,
+    followed_competitors,
     head_leaders,
     keyword_report,
     median_and_min,
@@ -69,12 +71,13 @@ def test_the_epoch_days_top_10_is_the_one_the_demo_always_gave() -> None:
 def test_every_day_has_positions_1_to_10_once_each_held_by_10_distinct_domains() -> None:
     for keyword in (*WATCHED, *MANY[:10]):
         epoch = {row.domain: row for row in serp(keyword)}
-        rivals = {row.domain: row for row in (*challengers(keyword), *head_leaders(keyword))}
+        outsiders = (*challengers(keyword), *head_leaders(keyword), *followed_competitors(keyword))
+        rivals = {row.domain: row for row in outsiders}
         for day in _window(DRIFTED_DAY, 365):
             rows = serp_on(keyword, day)
             assert [row.position for row in rows] == list(range(1, 11)), (keyword, day)
             assert len({row.domain for row in rows}) == 10, (keyword, day)
-            for row in rows:  # every row is the epoch's (or its challenger's or leader's), moved and re-rated
+            for row in rows:  # every row is the epoch's (or an outsider's competing for it), moved, re-rated
                 made = epoch.get(row.domain) or rivals[row.domain]
                 assert row.url == made.url and row.title == made.title
                 assert row.tracked_slug == made.tracked_slug
@@ -113,9 +116,34 @@ def test_a_change_holds_for_days_a_challenger_for_a_week_or_more() -> None:
         for rival in (*challengers(keyword), *head_leaders(keyword)):
             stints = list(_runs([any(row.domain == rival.domain for row in rows) for rows in lists]))
             assert all(length >= ENTRIES.span[0] for length in stints), (keyword, rival.domain, stints)
+        if followed_competitors(keyword):
+            continue  # outsiders in both rows of a swap hide it; the swaps are seen where fewer compete
         home = {row.domain: row.position for row in serp(keyword)}
         swapped = [any(home.get(row.domain, row.position) != row.position for row in rows) for rows in lists]
         assert any(swapped) and all(length >= SWAPS.span[0] for length in _runs(swapped)), keyword
+
+
+def test_the_competitors_a_demo_key_follows_compete_for_its_sites_keywords_two_at_most() -> None:
+    """A keyword about a demo site's topic has the site owner's followed competitors among its outsiders:
+    each holds one of its rows for weeks on end and is out of it for a while, never more than
+    ``FOLLOWED_AT_ONCE`` of them on a day, never in place of a demo key's site. Other keywords have none."""
+    followed = set(COMPETITORS["vdr_demo"])
+    assert not any(followed_competitors(keyword) for keyword in MANY)
+    for keyword in WATCHED:
+        rivals = {row.domain for row in followed_competitors(keyword)}
+        if keyword == "website heatmap tool":  # about no demo site's topic
+            assert not rivals
+            continue
+        assert rivals and rivals <= followed, keyword
+        epoch = serp(keyword)
+        lists = _lists(keyword, _window(DRIFTED_DAY, 365))
+        held = [[row for row in rows if row.domain in rivals] for rows in lists]
+        assert max(len(rows) for rows in held) == FOLLOWED_AT_ONCE, keyword
+        for rival in rivals:  # each ranks on some days and not on others
+            present = [any(row.domain == rival for row in rows) for rows in held]
+            assert 0.1 < sum(present) / len(present) < 0.95, (keyword, rival)
+        owned = {row.domain for row in epoch} & set(DEMO_SITES)
+        assert all(owned <= {row.domain for row in rows} for rows in lists), keyword  # never in their place
 
 
 def test_the_leaders_of_a_head_term_compete_for_several_of_its_keywords() -> None:

@@ -37,3 +37,13 @@ def test_a_history_database_the_caller_names_is_used_and_kept(tmp_path: Path) ->
     with app_process(api_key=None, database_url=url) as app:
         assert _environment(app.pid)[DATABASE_ENV] == url
     assert tmp_path.is_dir()
+
+
+def test_an_app_started_without_a_sandbox_to_ask_runs_on_its_own_and_gets_no_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A key without an address would send the app to the real service: a benchmark asks this machine only.
+    monkeypatch.setenv("VERIFIEDDR_API_BASE", "https://elsewhere.invalid")
+    with app_process() as app:
+        started_with = _environment(app.pid)
+    assert started_with["VERIFIEDDR_API_KEY"] == "" and "VERIFIEDDR_API_BASE" not in started_with

@@ -40,8 +40,9 @@ from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
 from sandbox.accounts import ACCOUNTS, OWNED_SITES
 from sandbox.data import KNOWN_SITES, is_listed, is_map_cold
 from sandbox.faults import HOSTILE_MARKDOWN, HOSTILE_TIER, OPERATIONS
-from sandbox.keyword_data import ctr, difficulty, suggestions
+from sandbox.keyword_data import ctr, difficulty
 from sandbox.site_checks import SEEDED_SITE_CHECKS
+from sandbox.suggestions import suggestions
 from tests.polling import until
 from tests.sandbox_picks import first_domain
 from tests.wire.wire_format import API, GATE_FIELDS, assert_camel_case, auth

@@ -1,11 +1,13 @@
 """The Market page's Streamlit parts: the choices and figures every tab shares (``selection``), and one
-module per tab (``standing``: visibility and share of voice; ``serp``: churn and DR over time)."""
+module per tab (``standing``: visibility and share of voice; ``serp``: churn and DR over time;
+``winnable``: when each watched keyword becomes winnable)."""
 
 from analysis.links import MARKET_CHARTS, MARKET_TAB_PARAM
 from components.market.widgets.groups import groups_tab
 from components.market.widgets.selection import GROUPS_TAB, MarketView, market_view
 from components.market.widgets.serp import churn_tab, difficulty_tab
 from components.market.widgets.standing import share_tab, visibility_tab
+from components.market.widgets.winnable import WINNABLE_TAB, winnable_tab
 
 #: The tabs an alert's link names are the links' own words (``analysis.links``).
 TAB_KEY = MARKET_TAB_PARAM
@@ -23,6 +25,7 @@ __all__ = [
     "SHARE_TAB",
     "TAB_KEY",
     "VISIBILITY_TAB",
+    "WINNABLE_TAB",
     "MarketView",
     "churn_tab",
     "difficulty_tab",
@@ -30,4 +33,5 @@ __all__ = [
     "market_view",
     "share_tab",
     "visibility_tab",
+    "winnable_tab",
 ]

@@ -1,0 +1,126 @@
+"""When each watched keyword becomes winnable, for a page's table: per site and keyword watched for it, the
+site's DR series, the top 10's median and lowest DR series, and their two projections (``project``),
+from the history's frames; and the table a page shows of them, nearest first. Pure.
+
+The numbers "now" are the last recorded ones (the site's last DR, the top 10's last day's median and
+lowest without the site's own result), never a fitted value: the table says what was read, the
+sentence what the lines say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from analysis.opportunities.series import site_dr_series, top10_dr_by_keyword
+from analysis.opportunities.winnable import Projection, Target, project
+from analysis.opportunities.words import projection_dates, projection_words
+
+#: Each target and the column of ``top10_dr_series`` it is fitted to.
+TARGET_COLUMNS: dict[Target, str] = {"median": "median_dr", "lowest": "min_dr"}
+#: The table's columns, in order.
+OUTLOOK_COLUMNS = [
+    "site",
+    "keyword",
+    "site_dr",
+    "median_dr",
+    "min_dr",
+    "median_when",
+    "median_dates",
+    "lowest_when",
+    "lowest_dates",
+]
+#: The DR columns (numbers; unknown when nothing was recorded).
+TARGET_DRS = ("site_dr", "median_dr", "min_dr")
+#: The order of the states in the table: the nearest first, those with nothing to say last.
+_STATE_ORDER = {"within_reach": 0, "in_months": 1, "not_at_this_pace": 2, "too_uncertain": 3}
+_LAST = len(_STATE_ORDER)
+#: A keyword without a rated top 10 (as ``top10_dr_series`` gives it).
+_NO_TOP10 = pd.DataFrame(
+    {"median_dr": pd.Series(dtype="float64"), "min_dr": pd.Series(dtype="float64")},
+    index=pd.DatetimeIndex([], name="day"),
+)
+
+
+@dataclass(frozen=True, eq=False)  # its frames are compared by identity, never hashed
+class Outlook:
+    """One keyword watched for ``site``: the series the projections were fitted to, and the projections."""
+
+    site: str
+    keyword: str
+    site_dr: pd.Series
+    top10: pd.DataFrame
+    median: Projection
+    lowest: Projection
+
+    def projection(self, target: Target) -> Projection:
+        return self.median if target == "median" else self.lowest
+
+    def target_series(self, target: Target) -> pd.Series:
+        return self.top10[TARGET_COLUMNS[target]]
+
+
+def outlooks(
+    domain_rows: pd.DataFrame, serp_rows: pd.DataFrame, pairs: Iterable[tuple[str, str]]
+) -> list[Outlook]:
+    """The outlook of each (site, keyword) pair: the site's DR from ``domain_rows`` (``domain_history``
+    rows), the keyword's top 10 without the site from ``serp_rows`` (``serp_history`` rows)."""
+    found: list[Outlook] = []
+    sites: dict[str, tuple[pd.Series, dict[str, pd.DataFrame]]] = {}
+    for site, keyword in pairs:
+        if site not in sites:
+            sites[site] = (site_dr_series(domain_rows, site), top10_dr_by_keyword(serp_rows, site))
+        site_dr, top10s = sites[site]
+        top10 = top10s.get(keyword, _NO_TOP10)
+        median, lowest = (project(site_dr, top10[TARGET_COLUMNS[t]], t) for t in ("median", "lowest"))
+        found.append(Outlook(site, keyword, site_dr, top10, median, lowest))
+    return found
+
+
+def _last(series: pd.Series) -> float | None:
+    values = pd.to_numeric(series, errors="coerce").dropna()
+    return float(values.sort_index().iloc[-1]) if len(values) else None
+
+
+def _order(projection: Projection) -> tuple[int, float]:
+    rank = _STATE_ORDER.get(projection.state, _LAST)
+    months = projection.months if projection.state == "in_months" and projection.months is not None else 0.0
+    return rank, months
+
+
+def outlook_table(found: list[Outlook]) -> pd.DataFrame:
+    """One row per outlook (``OUTLOOK_COLUMNS``): the DRs now, and for each target its sentence and its
+    months as dates; "within reach now" and the nearest months against the median first, then against
+    the lowest DR, then by keyword."""
+    rows = [
+        {
+            "site": o.site,
+            "keyword": o.keyword,
+            "site_dr": _last(o.site_dr),
+            "median_dr": _last(o.top10["median_dr"]),
+            "min_dr": _last(o.top10["min_dr"]),
+            "median_when": projection_words(o.median),
+            "median_dates": projection_dates(o.median),
+            "lowest_when": projection_words(o.lowest),
+            "lowest_dates": projection_dates(o.lowest),
+            "_order": (*_order(o.median), *_order(o.lowest), o.keyword, o.site),
+        }
+        for o in found
+    ]
+    if not rows:
+        return pd.DataFrame({name: pd.Series(dtype="object") for name in OUTLOOK_COLUMNS})
+    table = pd.DataFrame(rows)
+    table = table.iloc[sorted(range(len(table)), key=lambda i: table["_order"].iloc[i])]
+    numbers = {name: pd.to_numeric(table[name], errors="coerce").astype("float64") for name in TARGET_DRS}
+    return table.assign(**numbers)[OUTLOOK_COLUMNS].reset_index(drop=True)
+
+
+def state_counts(found: list[Outlook]) -> dict[str, int]:
+    """How many projections (both targets) end in each state."""
+    counts: dict[str, int] = {}
+    for o in found:
+        for projection in (o.median, o.lowest):
+            counts[projection.state] = counts.get(projection.state, 0) + 1
+    return counts
