@@ -11,7 +11,8 @@ from typing import Any
 import pandas as pd
 
 from analysis.error_wording import describe_error
-from analysis.opportunities import Projection, opportunity_rows, project, site_dr_series, top10_dr_series
+from analysis.opportunities import Projection, opportunity_rows, site_dr_series, top10_dr_series
+from analysis.opportunities.outlook import outlooks
 from analysis.opportunities.score import IMPRESSIONS, INPUT_COLUMNS, SEARCH_VOLUME
 from client import ApiClient
 from client.bulk import BulkRunner, ItemResult, Pacer
@@ -83,29 +84,26 @@ def _row(keyword: str) -> dict[str, Any]:
 
 def read_candidates(store: HistoryStore, client: ApiClient, account: str, site: str) -> Candidates:
     """The site's keywords from the history and from two reads of the service (suggestions, tracked)."""
-    site_dr = site_dr_series(store.queries.domain_history(account, [site]), site)
+    domain_rows = store.queries.domain_history(account, [site])
+    site_dr = site_dr_series(domain_rows, site)
     latest_dr = float(site_dr.iloc[-1]) if len(site_dr) else None
     found = Candidates(site, latest_dr)
     watched = [
-        item.subject
+        (site, item.subject)
         for item in store.watchlist.entries(account)
         if item.kind == "keyword" and item.site == site
     ]
     recorded = opportunity_rows(store.queries.keyword_history(account, site)).set_index("keyword")
-    serps = store.queries.serp_history(account, site)
-    for keyword in watched:
+    for outlook in outlooks(domain_rows, store.queries.serp_history(account, site), watched):
+        keyword, top10 = outlook.keyword, outlook.top10
         row = found.rows.setdefault(keyword, _row(keyword))
         if keyword in recorded.index:
             mine = recorded.loc[keyword]
             row.update(position=mine["position"], volume=mine["volume"], volume_source=mine["volume_source"])
-        top10 = top10_dr_series(serps, keyword, site)
         if len(top10):
             row.update(median_dr=top10["median_dr"].iloc[-1], min_dr=top10["min_dr"].iloc[-1])
             row["top10_from"] = RECORDED
-        found.projections[keyword] = {
-            "median": project(site_dr, top10["median_dr"], "median"),
-            "lowest": project(site_dr, top10["min_dr"], "lowest"),
-        }
+        found.projections[keyword] = {"median": outlook.median, "lowest": outlook.lowest}
     suggested = _read("keyword suggestions", lambda: client.keyword_suggestions(site), found.problems)
     for suggestion in suggested.suggestions if suggested is not None else []:
         row = found.rows.setdefault(suggestion.keyword, _row(suggestion.keyword))
