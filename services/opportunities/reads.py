@@ -93,7 +93,7 @@ def read_candidates(store: HistoryStore, client: ApiClient, account: str, site: 
         for item in store.watchlist.entries(account)
         if item.kind == "keyword" and item.site == site
     ]
-    recorded = opportunity_rows(store.queries.keyword_history(account, site)).set_index("keyword")
+    recorded = opportunity_rows(store.queries.keyword_history(account, slug_for(site))).set_index("keyword")
     for outlook in outlooks(domain_rows, store.queries.serp_history(account, site), watched):
         keyword, top10 = outlook.keyword, outlook.top10
         row = found.rows.setdefault(keyword, _row(keyword))

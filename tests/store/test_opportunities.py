@@ -144,3 +144,26 @@ def test_what_cannot_be_asked_is_said_and_spends_nothing(
     code, _out, err = demo_command("opportunities", *args, "--database-url", store_url)
     assert code == 2 and words in err
     assert sandbox.state.total_requests() == before
+
+
+def test_a_watched_keyword_the_site_tracks_keeps_its_recorded_position_when_the_tracked_read_fails(
+    store: HistoryStore, demo: ApiClient, sandbox: SandboxServer
+) -> None:
+    # The daily job recorded the site's tracked keywords (under its slug); today the service fails on
+    # them: a tracked keyword also watched for the site still has its position and volume, from the history.
+    day = datetime.now(UTC).date()
+    listed = demo.tracked_keywords("northwind-coffee-com")
+    suggested = {s.keyword for s in demo.keyword_suggestions(SITE).suggestions}
+    keyword = next(
+        k for k in listed.keywords if k.keyword not in suggested and k.snapshot and k.snapshot.user_position
+    )
+    store.watchlist.watch(ACCOUNT, "domain", SITE, origin="own")
+    store.watchlist.watch(ACCOUNT, "keyword", keyword.keyword, site=SITE)
+    store.snapshots.record_read(ACCOUNT, "lookup", SITE, demo.lookup(SITE), day, "job")
+    store.snapshots.record_read(ACCOUNT, "tracked_keywords", "northwind-coffee-com", listed, day, "job")
+    sandbox.state.add_fault("tracked_keywords", 503, key=DEMO_KEY, retry_after=0)
+    row = read_candidates(store, demo, ACCOUNT, SITE).rows[keyword.keyword]
+    snapshot = keyword.snapshot
+    assert snapshot is not None
+    assert row["position"] == snapshot.user_position
+    assert row["volume"] == snapshot.search_volume and row["volume_source"] == "search volume"
