@@ -6,7 +6,9 @@ PostgreSQL)."""
 
 from __future__ import annotations
 
+import html
 import io
+import re
 from datetime import UTC, datetime
 
 import numpy as np
@@ -16,7 +18,9 @@ import pytest
 from analysis.market import DEFAULT_CTR
 from client import ApiClient
 from client.settings import key_fingerprint
+from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY, SandboxServer
+from sandbox.clock import today as sandbox_today
 from services.opportunities import (
     KEYWORD_REPORT,
     RECORDED,
@@ -24,7 +28,11 @@ from services.opportunities import (
     gather_opportunities,
     read_candidates,
 )
+from services.reports.branding import Branding
+from services.reports.content import gather
+from services.reports.document import render_html
 from store import HistoryStore
+from store.reports.period import Period
 from tests.store.commands import StoreCommand
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
@@ -167,3 +175,29 @@ def test_a_watched_keyword_the_site_tracks_keeps_its_recorded_position_when_the_
     assert snapshot is not None
     assert row["position"] == snapshot.user_position
     assert row["volume"] == snapshot.search_volume and row["volume_source"] == "search volume"
+
+
+def test_the_reports_whats_next_says_the_numbers_and_months_the_command_prints(
+    store: HistoryStore, store_url: str, demo_command: StoreCommand
+) -> None:
+    # The demo's history up to today; this month's report of example.com against the command's CSV.
+    today = sandbox_today()
+    seed_demo_history(store, ACCOUNT, DEMO_KEY, today)
+    site = "example.com"
+    report = render_html(gather(store, ACCOUNT, site, Period(today.replace(day=1), today)), Branding(), {})
+    section = report.split("<h2>What's next</h2>")[1].split("</section>")[0]
+    code, out, err = demo_command("opportunities", "--site", site, "--csv", "--database-url", store_url)
+    assert code == 0, err
+    printed = pd.read_csv(io.StringIO(out), keep_default_na=False, na_values=[""]).set_index("keyword")
+    rows = re.findall(r"<tr><td>([^<]+)</td>((?:<td[^>]*>[^<]*</td>)+)</tr>", section)
+    kinds = {len(re.findall(r"<td", cells)) for _, cells in rows}
+    assert kinds == {5, 2}, section  # opportunities and watched keywords' outlooks, both listed
+    for keyword, cells in rows:
+        values = [html.unescape(v) for v in re.findall(r"<td[^>]*>([^<]*)</td>", cells)]
+        command = printed.loc[html.unescape(keyword)]
+        if len(values) == 5:  # an opportunity: position, volume, clicks gained, DR lacking, score
+            numbers = [float(v.replace(",", "")) for v in values]
+            expected = [command[c] for c in ("position", "volume", "clicks_gained", "difficulty", "score")]
+            assert np.allclose(numbers, expected, atol=0.5), (keyword, values, expected)
+        else:  # a watched keyword: when it becomes winnable, against the median and the lowest DR
+            assert values == [command["median_words"], command["lowest_words"]], keyword
