@@ -23,13 +23,13 @@ import pandas as pd
 
 from analysis.opportunities import OPPORTUNITY_COLUMNS, Projection, projection_words, score_opportunities
 from analysis.opportunities.score import INPUT_COLUMNS, TARGET_POSITION
-from client import ApiClient
 from client.bulk import Pacer
 from services.opportunities.reads import (
     KEYWORD_REPORT,
     RECORDED,
     STORED_SNAPSHOT,
     Candidates,
+    KeywordReads,
     calls_needed,
     read_candidates,
     read_top10s,
@@ -43,6 +43,7 @@ __all__ = [
     "RECORDED",
     "STORED_SNAPSHOT",
     "Candidates",
+    "KeywordReads",
     "Opportunities",
     "calls_needed",
     "gather_opportunities",
@@ -123,7 +124,7 @@ def score_candidates(
 
 def gather_opportunities(
     store: HistoryStore,
-    client: ApiClient,
+    client: KeywordReads,
     account: str,
     site: str,
     *,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import pandas as pd
 
@@ -14,11 +14,10 @@ from analysis.error_wording import describe_error
 from analysis.opportunities import Projection, opportunity_rows, site_dr_series, top10_dr_series
 from analysis.opportunities.outlook import outlooks
 from analysis.opportunities.score import IMPRESSIONS, INPUT_COLUMNS, SEARCH_VOLUME
-from client import ApiClient
 from client.bulk import BulkRunner, ItemResult, Pacer
 from client.errors import ApiError
 from client.inputs import slug_for
-from client.models import KeywordReport
+from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
 from schema.history import SERP_COLUMNS
 from store.history import HistoryStore
 
@@ -30,6 +29,17 @@ WORKERS = 4
 
 def _no_progress(_line: str) -> None:
     return None
+
+
+class KeywordReads(Protocol):
+    """The three reads the list makes: the API client itself (the command, the report), or a page's
+    reads through the app's cache, which answer a read asked before without a request."""
+
+    def keyword_suggestions(self, domain: str) -> KeywordSuggestions: ...
+
+    def tracked_keywords(self, slug: str) -> TrackedKeywords: ...
+
+    def keyword_report(self, keyword: str, domain: str | None = None) -> KeywordReport: ...
 
 
 @dataclass
@@ -82,7 +92,7 @@ def _row(keyword: str) -> dict[str, Any]:
     return {**empty, "keyword": keyword, "top10_from": "", "problem": ""}
 
 
-def read_candidates(store: HistoryStore, client: ApiClient, account: str, site: str) -> Candidates:
+def read_candidates(store: HistoryStore, client: KeywordReads, account: str, site: str) -> Candidates:
     """The site's keywords from the history and from two reads of the service (suggestions, tracked)."""
     domain_rows = store.queries.domain_history(account, [site])
     site_dr = site_dr_series(domain_rows, site)
@@ -150,7 +160,7 @@ def _report_top10(report: KeywordReport, site: str) -> tuple[float | None, float
 
 def read_top10s(
     candidates: Candidates,
-    client: ApiClient,
+    client: KeywordReads,
     *,
     max_calls: int | None = None,
     progress: Callable[[str], None] = _no_progress,
