@@ -6,17 +6,22 @@ failed read of the suggestions said in words."""
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from client.settings import key_fingerprint
+from components.core.history import reads as history_reads
 from components.core.history.store import seed_demo_history
 from components.opportunities.widgets.choice import SITE_KEY, TARGET_KEY
 from components.opportunities.widgets.reads import READ_KEY
-from components.opportunities.widgets.table import STRIKING_KEY
+from components.opportunities.widgets.table import STRIKING_KEY, TABLE_KEY
+from components.opportunities.widgets.watching import WATCH_KEY
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
 from store import HistoryStore
@@ -29,10 +34,27 @@ PAGE = "views/opportunities.py"
 REPORT_PATH = "/api/v1/keywords"
 
 
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's history in an SQLite file, seeded once for the module (seeding takes seconds)."""
+    path = tmp_path_factory.mktemp("opportunities") / "seeded.sqlite3"
+    with HistoryStore.open(f"sqlite:///{path}") as opened:
+        seed_demo_history(opened, ACCOUNT, DEMO_KEY, TODAY)
+    return path
+
+
 @pytest.fixture
-def store(own_store: HistoryStore) -> HistoryStore:
-    seed_demo_history(own_store, ACCOUNT, DEMO_KEY, TODAY)
-    return own_store
+def store(
+    seeded: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_env: SandboxServer
+) -> Iterator[HistoryStore]:
+    """A copy of the seeded history of this test's own, the one the app opens."""
+    path = tmp_path / "history.sqlite3"
+    shutil.copyfile(seeded, path)
+    url = f"sqlite:///{path}"
+    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
+    with HistoryStore.open(url) as opened:
+        yield opened
+    history_reads.wait_for_recording()
 
 
 def _table(at: AppTest) -> pd.DataFrame:
@@ -105,3 +127,53 @@ def test_the_cost_is_said_before_any_report_is_spent_and_the_button_spends_exact
     assert "keyword-report call" not in shown_text(at)
     at.run()  # a rerun spends nothing again
     assert _reports_spent(live_env) == missing
+
+
+def _watched(store: HistoryStore) -> set[str]:
+    return {i.subject for i in store.watchlist.entries(ACCOUNT) if i.kind == "keyword" and i.site == MINE}
+
+
+def _choose(at: AppTest, rows: list[int]) -> AppTest:
+    at.session_state[f"{TABLE_KEY}_table"] = {"selection": {"rows": rows, "columns": [], "cells": []}}
+    return at.run()
+
+
+def test_watching_two_chosen_keywords_watches_them_for_the_site_and_audits_each(store: HistoryStore) -> None:
+    at = open_page(PAGE)
+    table = _table(at)
+    fresh = [i for i, keyword in enumerate(table["keyword"]) if keyword.lower() not in _watched(store)][:2]
+    chosen = [str(table["keyword"].iloc[i]) for i in fresh]
+    _choose(at, fresh)
+    button = at.button(key=WATCH_KEY)
+    assert button.label == f"Watch for {MINE}" and not button.disabled
+    button.click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert {keyword.lower() for keyword in chosen} <= _watched(store)
+    rows = store.audit.events(ACCOUNT, operation="watch")
+    assert rows["outcome"].tolist() == ["done", "done"]
+    said = as_read(shown_text(at))
+    assert all(f"Watching “{keyword}” for {MINE}" in said for keyword in chosen), said
+
+
+def test_a_viewer_sees_the_watch_disabled_with_the_reason(store: HistoryStore) -> None:
+    access = {"editors": ["ann@acme.com"], "viewers": ["@acme.com"], "contact": "it@acme.com"}
+    at = open_page(PAGE, email="bob@acme.com", access=access)
+    assert not at.exception, [e.value for e in at.exception]
+    _choose(at, [0, 1])
+    reason = "Editors only: you can read everything here; ask it@acme.com to change things."
+    button = at.button(key=WATCH_KEY)
+    assert button.disabled and button.help == reason
+    assert as_read(shown_text(at)).count(reason) == 1
+    assert not at.button(key=READ_KEY).disabled  # reading costs no quota unit: viewers may read
+
+
+def test_a_failed_read_of_the_suggestions_is_said_in_words_and_the_rest_of_the_list_stays(
+    store: HistoryStore, live_env: SandboxServer
+) -> None:
+    live_env.state.add_fault("keyword_suggestions", 503, key=DEMO_KEY, retry_after=60.0)
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    warnings = " ".join(str(w.value) for w in at.warning)
+    assert "keyword suggestions could not be read" in as_read(warnings), warnings
+    assert "Traceback" not in shown_text(at)
+    assert len(_table(at))  # the tracked and watched keywords are still listed
