@@ -20,7 +20,7 @@ from components.core.history import reads as history_reads
 from components.core.history.store import seed_demo_history
 from components.opportunities.widgets.choice import SITE_KEY, TARGET_KEY
 from components.opportunities.widgets.reads import READ_KEY
-from components.opportunities.widgets.table import STRIKING_KEY, TABLE_KEY
+from components.opportunities.widgets.table import STRIKING_KEY, table_key
 from components.opportunities.widgets.watching import WATCH_KEY
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
@@ -134,7 +134,8 @@ def _watched(store: HistoryStore) -> set[str]:
 
 
 def _choose(at: AppTest, rows: list[int]) -> AppTest:
-    at.session_state[f"{TABLE_KEY}_table"] = {"selection": {"rows": rows, "columns": [], "cells": []}}
+    key = table_key(list(_table(at)["keyword"]))
+    at.session_state[key] = {"selection": {"rows": rows, "columns": [], "cells": []}}
     return at.run()
 
 
@@ -143,6 +144,10 @@ def test_watching_two_chosen_keywords_watches_them_for_the_site_and_audits_each(
     table = _table(at)
     fresh = [i for i, keyword in enumerate(table["keyword"]) if keyword.lower() not in _watched(store)][:2]
     chosen = [str(table["keyword"].iloc[i]) for i in fresh]
+    _choose(at, fresh)
+    at.toggle(key=STRIKING_KEY).set_value(True).run()  # other rows: the choice does not carry over
+    assert at.button(key=WATCH_KEY).disabled
+    at.toggle(key=STRIKING_KEY).set_value(False).run()
     _choose(at, fresh)
     button = at.button(key=WATCH_KEY)
     assert button.label == f"Watch for {MINE}" and not button.disabled
@@ -177,3 +182,22 @@ def test_a_failed_read_of_the_suggestions_is_said_in_words_and_the_rest_of_the_l
     assert "keyword suggestions could not be read" in as_read(warnings), warnings
     assert "Traceback" not in shown_text(at)
     assert len(_table(at))  # the tracked and watched keywords are still listed
+
+
+def test_a_failed_keyword_report_is_named_on_its_row_and_summed_up_in_words(
+    store: HistoryStore, live_env: SandboxServer
+) -> None:
+    at = open_page(PAGE)
+    missing = int((_table(at)["top10_from"] == "").sum())
+    live_env.state.add_fault("keyword_report", "nonjson", key=DEMO_KEY, times=1)
+    at.button(key=READ_KEY).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _reports_spent(live_env) == missing
+    table = _table(at)
+    failed = table[table["top10_from"] == ""]
+    assert len(failed) == 1 and failed["problem"].iloc[0].startswith("top 10 not read (")
+    warnings = as_read(" ".join(str(w.value) for w in at.warning))
+    assert "1 top 10 could not be read" in warnings and failed["problem"].iloc[0] in warnings
+    assert "Traceback" not in shown_text(at)
+    at.run()  # the failure stays on its row for the session
+    assert (_table(at)["problem"] != "").sum() == 1

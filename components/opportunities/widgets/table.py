@@ -3,7 +3,8 @@ parts beside it, the watched keywords' projection sentences, its downloads, and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 import streamlit as st
@@ -64,6 +65,13 @@ COLUMNS = {
 }
 #: What the table shows, in order: the score and its parts first.
 SHOWN = list(COLUMNS)
+
+
+def table_key(keywords: Sequence[str]) -> str:
+    """The table's widget key, new whenever its rows change (a filter, a read, another site): a choice
+    of rows is a choice of positions, which must never carry over to other keywords."""
+    digest = hashlib.sha256("\n".join(keywords).encode()).hexdigest()[:12]
+    return f"{TABLE_KEY}_table_{digest}"
 
 
 def filters(tags: Mapping[str, tuple[str, ...]]) -> tuple[bool, float | None, str]:
@@ -134,7 +142,7 @@ def opportunities_table(frame: pd.DataFrame, site: str, total: int) -> list[str]
         hide_index=True,
         column_config=COLUMNS,
         column_order=SHOWN,
-        key=f"{TABLE_KEY}_table",
+        key=table_key(list(frame["keyword"])),
         on_select="rerun",
         selection_mode="multi-row",
         placeholder="—",

@@ -72,8 +72,9 @@ def watch_chosen(conn: Connection, site: str, chosen: list[str]) -> None:
         )
         if not locked:
             st.caption(
-                f"{counted(len(chosen), 'keyword')} chosen"
+                f"{counted(len(chosen), 'keyword')} chosen: {escape_md(', '.join(chosen[:5]))}"
+                + (" and more" if len(chosen) > 5 else "")
                 if chosen
-                else "Choose rows in the table to watch them."
+                else "Choose rows in the table (the boxes at their left) to watch them."
             )
     access.read_only_note(locked)
