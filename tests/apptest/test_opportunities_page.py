@@ -15,12 +15,13 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analysis.market import NON_BRAND
 from client.settings import key_fingerprint
 from components.core.history import reads as history_reads
 from components.core.history.store import seed_demo_history
 from components.opportunities.widgets.choice import SITE_KEY, TARGET_KEY
 from components.opportunities.widgets.reads import READ_KEY
-from components.opportunities.widgets.table import STRIKING_KEY, table_key
+from components.opportunities.widgets.table import GAP_KEY, GROUP_KEY, STRIKING_KEY, table_key
 from components.opportunities.widgets.watching import WATCH_KEY
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
@@ -100,6 +101,14 @@ def test_the_list_is_ranked_with_the_parts_of_its_score_striking_distance_first(
     everything = _table(at)
     watched = everything[everything["top10_from"] == "recorded top 10"]
     assert len(watched) and (watched["median_words"] != "").all()
+    # The largest gap, then a keyword group (as the Market page names them).
+    at.number_input(key=GAP_KEY).set_value(10).run()
+    narrowed = _table(at)
+    assert len(narrowed) < len(everything) and (narrowed["gap"] <= 10).all()
+    at.number_input(key=GAP_KEY).set_value(None).run()
+    at.selectbox(key=GROUP_KEY).set_value(NON_BRAND).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert set(_table(at)["keyword"]) <= set(everything["keyword"])
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Download CSV" in labels and "Raw CSV" in labels
 
