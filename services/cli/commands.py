@@ -15,6 +15,7 @@ from services.cli.reading import opportunities_command, report_command, visibili
 from services.cli.recording import (
     alerts_command,
     digest_command,
+    draw_reports_command,
     reports_command,
     snapshot_command,
     upgrade_command,
@@ -55,6 +56,11 @@ def _parser() -> argparse.ArgumentParser:
     reports = commands.add_parser("reports", help="build and mail the scheduled monthly reports due")
     reports.add_argument("--as-of", type=_day, help="the day to act as (YYYY-MM-DD; default today, UTC)")
     reports.add_argument("--database-url", help=url_help)
+    draw = commands.add_parser(
+        "draw-reports", help="draw last month's and this month's report charts of every own site, ahead"
+    )
+    draw.add_argument("--as-of", type=_day, help="the day to act as (YYYY-MM-DD; default today, UTC)")
+    draw.add_argument("--database-url", help=url_help)
     market = commands.add_parser(
         "visibility", help="visibility and share of voice per day and domain, from the recorded top 10s"
     )
@@ -109,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "report": report_command,
         "opportunities": opportunities_command,
         "reports": reports_command,
+        "draw-reports": draw_reports_command,
     }
     try:
         return commands[args.command](args)

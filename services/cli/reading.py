@@ -11,17 +11,23 @@ from services.cli.common import CannotStart, api_settings, open_store, say, tell
 from services.jobs import report, visibility
 
 
-def visibility_command(args: argparse.Namespace) -> int:
+def team_curve() -> tuple[float, ...]:
+    """The team's CTR curve (``[visibility] ctr``); CannotStart saying what is wrong with it."""
     from analysis.market import CtrCurveError
-    from client.errors import InvalidInputError
-    from client.inputs import normalise_domain
     from services.market import load_ctr_curve
 
-    _settings, key = api_settings()
     try:
-        ctr = load_ctr_curve()
+        return load_ctr_curve()
     except CtrCurveError as exc:
         raise CannotStart(f"The CTR curve cannot be used: {exc}") from None
+
+
+def visibility_command(args: argparse.Namespace) -> int:
+    from client.errors import InvalidInputError
+    from client.inputs import normalise_domain
+
+    _settings, key = api_settings()
+    ctr = team_curve()
     try:
         site = normalise_domain(args.site) if args.site else None
     except InvalidInputError as exc:
@@ -48,19 +54,14 @@ def report_command(args: argparse.Namespace) -> int:
 
 
 def opportunities_command(args: argparse.Namespace) -> int:
-    from analysis.market import CtrCurveError
     from client import ApiClient
     from client.errors import InvalidInputError
     from client.inputs import normalise_domain
     from services.jobs import opportunities
-    from services.market import load_ctr_curve
     from store.watchlist import own_sites
 
     settings, key = api_settings()
-    try:
-        ctr = load_ctr_curve()
-    except CtrCurveError as exc:
-        raise CannotStart(f"The CTR curve cannot be used: {exc}") from None
+    ctr = team_curve()
     if not 1 <= args.target <= len(ctr):
         raise CannotStart(f"The target position must be from 1 to {len(ctr)} (the CTR curve's positions).")
     if args.max_calls < 0:

@@ -11,6 +11,7 @@ from client.safe_urls import display_url
 from client.settings import key_fingerprint
 from services.cli.common import (
     STANDARD_LINES,
+    CannotStart,
     Lines,
     alert_config,
     api_settings,
@@ -124,3 +125,14 @@ def reports_command(args: argparse.Namespace) -> int:
     with open_store(args.database_url) as store:
         today = args.as_of or datetime.now(UTC).date()
         return run_reports(store, config.email, team=team, today=today, say=say, out=tell)
+
+
+def draw_reports_command(args: argparse.Namespace) -> int:
+    from services.jobs.draw_ahead import draw_ahead
+
+    team = team_account()
+    if team is None:
+        raise CannotStart("No API key is configured: the reports drawn ahead are the deployment account's.")
+    with open_store(args.database_url) as store:
+        today = args.as_of or datetime.now(UTC).date()
+        return draw_ahead(store, team, today, say=say)
