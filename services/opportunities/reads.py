@@ -23,8 +23,9 @@ from store.history import HistoryStore
 
 #: Where a keyword's top 10 comes from (``top10_from``).
 RECORDED, STORED_SNAPSHOT, KEYWORD_REPORT = "recorded top 10", "stored difficulty snapshot", "keyword report"
-#: Keyword reports read at once (the pacer holds them to the key's rate limit).
-WORKERS = 4
+#: Keyword reports read at once (the pacer holds them to the key's rate limit): as many as the bulk
+#: runner's default, since a keyword report takes longer to answer than a DR lookup.
+WORKERS = 8
 
 
 def _no_progress(_line: str) -> None:
