@@ -89,6 +89,15 @@ PAGE_VISITS: tuple[PageVisit, ...] = (
         title="Tracked keywords",
         draws="table",
     ),
+    # Your first site's keywords from its suggestions and tracked keywords, ranked: a table, no chart.
+    PageVisit(
+        "opportunities",
+        "opportunities",
+        "",
+        ready='[data-testid="stDataFrame"]',
+        title="Opportunities",
+        draws="table",
+    ),
     PageVisit("discover", "discover", "", title="Discover sites", heading="Discover trusted sites"),
     PageVisit(
         "exchanges",

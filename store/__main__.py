@@ -1,4 +1,4 @@
-"""``python -m store upgrade|snapshot``: see ``services.cli``."""
+"""``python -m store …``: see ``services.cli``."""
 
 import sys
 

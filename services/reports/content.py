@@ -21,6 +21,7 @@ from client.inputs import slug_for
 from schema.history import LINK_COLUMNS, SPAM_RISK_FROM
 from services.alerts.link_rules import Links, links_by_domain, newly_spam_risky, spam_threshold
 from services.market import keyword_set_words, site_market, team_ctr
+from services.reports.next_steps import NextSteps, next_steps
 from store.history import HistoryStore
 from store.reports.period import Period
 from store.watchlist import own_sites
@@ -119,6 +120,8 @@ class ReportContent:
     notes: pd.DataFrame
     comment: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+    #: What to go for next, as the period ended (None: not gathered).
+    next: NextSteps | None = None
 
 
 def _in(frame: pd.DataFrame, period: Period) -> pd.DataFrame:
@@ -282,6 +285,7 @@ def gather(
     if history.empty and keywords.rows.empty and churn.first_day is None:
         raise EmptyPeriod(f"Nothing about {site} is recorded in {period.words}.")
     days = sorted(pd.to_datetime(history["day"]).dt.date) if not history.empty else []
+    curve = ctr or team_ctr().curve
     return ReportContent(
         site=site,
         period=period,
@@ -291,8 +295,9 @@ def gather(
         last_day=days[-1] if days else None,
         churn=churn,
         keywords=keywords,
-        visibility=visibility_section(store, account, site, period, ctr or team_ctr().curve),
+        visibility=visibility_section(store, account, site, period, curve),
         alerts=period_alerts(store, account, site, period),
         notes=store.notes.entries(account, period.start, period.end),
         comment=store.report_comments.report_comment(account, site, period),
+        next=next_steps(store, account, site, period, curve),
     )

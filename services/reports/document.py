@@ -216,6 +216,41 @@ def _visibility(content: ReportContent) -> tuple[list[dict[str, str]], str]:
     return rows, said
 
 
+def _next(content: ReportContent) -> dict[str, Any] | None:
+    """The "What's next" section: the opportunities and the watched keywords' outlooks, in words."""
+    steps = content.next
+    if steps is None or steps.empty:
+        return None
+    shown = len(steps.opportunities)
+    which = f"{shown} of {steps.scored}" if shown < steps.scored else f"{shown}"
+    scored = (
+        f"The {which} tracked keywords of {content.site} worth the most clicks for the DR "
+        f"they ask, if each reached position {steps.target}: the opportunity score is the monthly volume × "
+        f"the click-through rate gained ÷ the DR points the site lacks against the top 10's median (at "
+        f"least 1), under the team's click curve."
+        if shown
+        else ""
+    )
+    return {
+        "scored": scored,
+        "opportunities": [
+            {
+                "keyword": str(row.keyword),
+                "position": whole_number(row.position, NO_VALUE),
+                "volume": whole_number(row.volume, NO_VALUE),
+                "gained": whole_number(row.clicks_gained, NO_VALUE),
+                "lacking": whole_number(row.difficulty, NO_VALUE),
+                "score": whole_number(row.score, NO_VALUE),
+            }
+            for row in steps.opportunities.itertuples()
+        ],
+        "outlooks": [
+            {"keyword": str(row.keyword), "median": str(row.median_when), "lowest": str(row.lowest_when)}
+            for row in steps.outlooks.itertuples()
+        ],
+    }
+
+
 def _alerts(frame: pd.DataFrame) -> list[dict[str, str]]:
     return [
         {
@@ -273,6 +308,7 @@ def render_html(content: ReportContent, branding: Branding, charts: dict[str, Ma
         visibility_measures=visibility_measures,
         visibility=visibility_rows,
         visibility_said=visibility_said,
+        next=_next(content),
         alerts=_alerts(content.alerts),
         notes=_notes(content.notes),
     )

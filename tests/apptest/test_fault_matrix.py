@@ -62,6 +62,8 @@ CATALOGUE: tuple[PageCase, ...] = (
     PageCase("views/keyword-research.py", ("keyword_report",), typed={"keyword": KEYWORD, "domain": MINE}),
     PageCase("views/keyword-suggestions.py", ("keyword_suggestions",), typed={"domain": MINE}),
     PageCase("views/tracked-keywords.py", ("tracked_keywords",), params={"site": MINE}),
+    # The site comes from the history or the service's list of your sites; the suggestions then fail.
+    PageCase("views/opportunities.py", ("keyword_suggestions",)),
     PageCase("views/discover.py", ("find",)),
     PageCase("views/exchanges.py", ("lookup", "exchange_candidates"), typed={"domain": MINE}),
     PageCase("views/my-sites.py", ("sites",)),

@@ -290,6 +290,21 @@ def dr_with_client(conn: Connection, domain: str, client: ApiClient) -> DomainRa
     return outcome.value
 
 
+def keyword_report_with_client(
+    conn: Connection, keyword: str, domain: str | None, client: ApiClient
+) -> KeywordReport:
+    """``keyword_report`` through the same cache entry, asked on a miss with ``client`` (one that does
+    not sleep through 429s, so a run's shared pacer sees them): the Opportunities page's reads of the
+    missing top 10s. Thread-safe, like ``dr_with_client``."""
+    if not conn.has_key:
+        raise AuthError("No API key is set.", operation="keyword_report")
+    args = (normalise_keyword(keyword), normalise_domain(domain) if domain else None)
+    outcome: Outcome = _cached_call(conn.base_url, conn.fingerprint, "keyword_report", args, client)
+    if outcome.error is not None:
+        raise outcome.error
+    return outcome.value
+
+
 def site_check(conn: Connection, domain: str) -> SiteCheck:
     return call(conn, "site_check", normalise_domain(domain))
 

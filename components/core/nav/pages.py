@@ -53,6 +53,7 @@ KEYWORD_SUGGESTIONS = AppPage(
     "keyword-suggestions", "Keyword suggestions", ":material/lightbulb:", "Keywords"
 )
 TRACKED_KEYWORDS = AppPage("tracked-keywords", "Tracked keywords", ":material/track_changes:", "Keywords")
+OPPORTUNITIES = AppPage("opportunities", "Opportunities", ":material/trending_up:", "Keywords")
 # --- Growth ----------------------------------------------------------------------------------------
 DISCOVER = AppPage("discover", "Discover sites", ":material/explore:", "Growth")
 EXCHANGES = AppPage("exchanges", "Link exchanges", ":material/handshake:", "Growth")
@@ -83,6 +84,7 @@ ALL: tuple[AppPage, ...] = (
     KEYWORD_RESEARCH,
     KEYWORD_SUGGESTIONS,
     TRACKED_KEYWORDS,
+    OPPORTUNITIES,
     DISCOVER,
     EXCHANGES,
     MY_SITES,

@@ -1,0 +1,216 @@
+"""The reads behind the opportunities list: a site's keywords from the history and from two listing
+calls (``read_candidates``), what the missing top 10s will cost (``calls_needed``), and those keyword
+reports read at the rate limit (``read_top10s``), each failure kept on its keyword in the app's words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import pandas as pd
+
+from analysis.error_wording import describe_error
+from analysis.opportunities import Projection, opportunity_rows, site_dr_series, top10_dr_series
+from analysis.opportunities.outlook import outlooks
+from analysis.opportunities.score import IMPRESSIONS, INPUT_COLUMNS, SEARCH_VOLUME
+from client.bulk import BulkRunner, ItemResult, Pacer
+from client.errors import ApiError
+from client.inputs import slug_for
+from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
+from schema.history import SERP_COLUMNS
+from store.history import HistoryStore
+
+#: Where a keyword's top 10 comes from (``top10_from``).
+RECORDED, STORED_SNAPSHOT, KEYWORD_REPORT = "recorded top 10", "stored difficulty snapshot", "keyword report"
+#: Keyword reports read at once (the pacer holds them to the key's rate limit): as many as the bulk
+#: runner's default, since a keyword report takes longer to answer than a DR lookup.
+WORKERS = 8
+
+
+def _no_progress(_line: str) -> None:
+    return None
+
+
+class KeywordReads(Protocol):
+    """The three reads the list makes: the API client itself (the command, the report), or a page's
+    reads through the app's cache, which answer a read asked before without a request."""
+
+    def keyword_suggestions(self, domain: str) -> KeywordSuggestions: ...
+
+    def tracked_keywords(self, slug: str) -> TrackedKeywords: ...
+
+    def keyword_report(self, keyword: str, domain: str | None = None) -> KeywordReport: ...
+
+
+@dataclass
+class Candidates:
+    """The site's keywords before any keyword report: one dict per keyword (``INPUT_COLUMNS`` plus
+    ``top10_from`` and ``problem``), the projections of the watched ones, and the sources that could not
+    be read (in words)."""
+
+    site: str
+    #: The site's DR: its latest recorded, else the first the service gave (a stored snapshot, a report).
+    site_dr: float | None = None
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
+    projections: dict[str, dict[str, Projection]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    #: The keywords whose keyword report failed, and those left unread by the limit of calls.
+    failed: list[str] = field(default_factory=list)
+    over_limit: list[str] = field(default_factory=list)
+
+    def unread(self) -> list[str]:
+        """The keywords whose top 10 is known from nowhere yet, in the order they were found."""
+        return [
+            keyword
+            for keyword, row in self.rows.items()
+            if not row["top10_from"] and keyword not in self.failed and keyword not in self.over_limit
+        ]
+
+
+def _words(err: ApiError | None, subject: str) -> str:
+    if err is None:
+        return "not read: the run stopped before it was asked"
+    view = describe_error(err, subject=subject)
+    return f"{view.title}: {view.advice}"
+
+
+def _read(what: str, read: Callable[[], Any], problems: list[str]) -> Any:
+    """One of the two listing reads (suggestions, tracked keywords), or None with its failure kept."""
+    result = BulkRunner(lambda _item: read(), workers=1).run_all([what])[0]
+    if not result.ok:
+        problems.append(f"{what} could not be read ({_words(result.error, what)})")
+        return None
+    return result.value
+
+
+def _missing(value: Any) -> bool:
+    return value is None or bool(pd.isna(value))
+
+
+def _row(keyword: str) -> dict[str, Any]:
+    empty: dict[str, Any] = dict.fromkeys(INPUT_COLUMNS)
+    return {**empty, "keyword": keyword, "top10_from": "", "problem": ""}
+
+
+def read_candidates(store: HistoryStore, client: KeywordReads, account: str, site: str) -> Candidates:
+    """The site's keywords from the history and from two reads of the service (suggestions, tracked)."""
+    domain_rows = store.queries.domain_history(account, [site])
+    site_dr = site_dr_series(domain_rows, site)
+    latest_dr = float(site_dr.iloc[-1]) if len(site_dr) else None
+    found = Candidates(site, latest_dr)
+    watched = [
+        (site, item.subject)
+        for item in store.watchlist.entries(account)
+        if item.kind == "keyword" and item.site == site
+    ]
+    recorded = opportunity_rows(store.queries.keyword_history(account, slug_for(site))).set_index("keyword")
+    for outlook in outlooks(domain_rows, store.queries.serp_history(account, site), watched):
+        keyword, top10 = outlook.keyword, outlook.top10
+        row = found.rows.setdefault(keyword, _row(keyword))
+        if keyword in recorded.index:
+            mine = recorded.loc[keyword]
+            row.update(position=mine["position"], volume=mine["volume"], volume_source=mine["volume_source"])
+        if len(top10):
+            row.update(median_dr=top10["median_dr"].iloc[-1], min_dr=top10["min_dr"].iloc[-1])
+            row["top10_from"] = RECORDED
+        found.projections[keyword] = {"median": outlook.median, "lowest": outlook.lowest}
+    suggested = _read("keyword suggestions", lambda: client.keyword_suggestions(site), found.problems)
+    for suggestion in suggested.suggestions if suggested is not None else []:
+        row = found.rows.setdefault(suggestion.keyword, _row(suggestion.keyword))
+        row["position"] = suggestion.position
+        if suggestion.search_volume is not None:
+            row.update(volume=suggestion.search_volume, volume_source=SEARCH_VOLUME)
+    tracked = _read("tracked keywords", lambda: client.tracked_keywords(slug_for(site)), found.problems)
+    for keyword in tracked.keywords if tracked is not None else []:
+        row = found.rows.setdefault(keyword.keyword, _row(keyword.keyword))
+        snapshot = keyword.snapshot
+        if _missing(row["position"]) and snapshot is not None:
+            row["position"] = snapshot.user_position
+        if _missing(row["volume"]) and snapshot is not None and snapshot.search_volume is not None:
+            row.update(volume=snapshot.search_volume, volume_source=SEARCH_VOLUME)
+        if _missing(row["volume"]) and keyword.impressions is not None:
+            row.update(volume=keyword.impressions, volume_source=IMPRESSIONS)
+        if found.site_dr is None and snapshot is not None and snapshot.user_dr is not None:
+            found.site_dr = float(snapshot.user_dr)
+        if not row["top10_from"] and snapshot is not None and snapshot.median_dr is not None:
+            row.update(median_dr=snapshot.median_dr, min_dr=snapshot.min_dr, top10_from=STORED_SNAPSHOT)
+    return found
+
+
+def calls_needed(candidates: Candidates, max_calls: int | None = None) -> int:
+    """The keyword reports a refresh of the list spends: one per keyword whose top 10 is known from
+    nowhere, at most ``max_calls``."""
+    needed = len(candidates.unread())
+    return needed if max_calls is None else min(needed, max(0, max_calls))
+
+
+def _report_top10(report: KeywordReport, site: str) -> tuple[float | None, float | None, int | None]:
+    """The top 10's median and lowest DR without the site's own results (as the history's are taken),
+    and the site's position in it (None: not in the top 10)."""
+    rows = pd.DataFrame(
+        [("", report.keyword, pd.Timestamp(0), r.position, r.domain, r.dr) for r in report.results],
+        columns=list(SERP_COLUMNS),
+    )
+    top10 = top10_dr_series(rows, report.keyword, site)
+    position = next((r.position for r in report.results if r.domain == site), None)
+    if top10.empty:
+        return None, None, position
+    return float(top10["median_dr"].iloc[-1]), float(top10["min_dr"].iloc[-1]), position
+
+
+def read_top10s(
+    candidates: Candidates,
+    client: KeywordReads,
+    *,
+    max_calls: int | None = None,
+    progress: Callable[[str], None] = _no_progress,
+    pacer: Pacer | None = None,
+) -> int:
+    """Read the keyword report of each keyword whose top 10 is unknown (at most ``max_calls``) into
+    ``candidates``; each failure kept on its keyword. The number of requests sent (a 429 retried is
+    one more; a keyword the reads stopped before, after a refusal of every further one, is none)."""
+    unread = candidates.unread()
+    asked = unread[: calls_needed(candidates, max_calls)]
+    for keyword in unread[len(asked) :]:
+        candidates.over_limit.append(keyword)
+        candidates.rows[keyword]["problem"] = (
+            f"top 10 not read: over the limit of {max_calls} keyword-report calls for this refresh"
+        )
+    if not asked:
+        return 0
+    site = candidates.site
+    runner: BulkRunner[KeywordReport] = BulkRunner(
+        lambda keyword: client.keyword_report(keyword, site), workers=WORKERS, pacer=pacer or Pacer()
+    )
+    sent = 0
+    for done, result in enumerate(runner.run(asked), start=1):
+        sent += result.attempts
+        line = _settle(candidates.rows[result.item], result, site)
+        user = result.value.user if result.value is not None else None
+        if candidates.site_dr is None and user is not None and user.dr is not None:
+            candidates.site_dr = float(user.dr)
+        if not result.ok:
+            candidates.failed.append(result.item)
+        progress(f"[{done}/{len(asked)}] top 10 of “{result.item}”: {line}")
+    return sent
+
+
+def _settle(row: dict[str, Any], result: ItemResult[KeywordReport], site: str) -> str:
+    report = result.value
+    if not result.ok or report is None:
+        words = _words(result.error, f"“{result.item}”")
+        row["problem"] = (
+            f"top 10 not asked: the reads stopped ({words})"
+            if result.skipped
+            else (f"top 10 not read ({words})")
+        )
+        return "not asked" if result.skipped else "failed"
+    median, lowest, position = _report_top10(report, site)
+    if median is None:
+        row.update(top10_from=KEYWORD_REPORT, problem="top 10 read, but none of its results has a DR")
+        return row["problem"]
+    row.update(median_dr=median, min_dr=lowest, top10_from=KEYWORD_REPORT)
+    if _missing(row["position"]):
+        row["position"] = position
+    return "read"

@@ -1,0 +1,68 @@
+"""The report's "What's next" section: the site's tracked keywords worth the most clicks for the DR they
+ask, and when each keyword watched for it becomes winnable, as they stood on the period's last day.
+
+From the history only (a report makes no API call): the numbers are the ones the opportunities list
+(``services.opportunities``, ``python -m store opportunities``) and the Market page's When winnable tab
+compute, by the same functions (``analysis.opportunities``: ``score_opportunities`` under the team's
+CTR curve, ``outlooks``), on the rows recorded up to the period's end, so a report of a past month says
+what was true then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import pandas as pd
+
+from analysis.opportunities import TARGET_POSITION, opportunity_rows, score_opportunities
+from analysis.opportunities.outlook import outlook_table, outlooks
+from client.inputs import slug_for
+from store.history import HistoryStore
+from store.reports.period import Period
+
+#: How many opportunities the report lists (the highest scores).
+OPPORTUNITIES_LISTED = 5
+
+
+@dataclass(frozen=True)
+class NextSteps:
+    """The highest-scored tracked keywords (``OPPORTUNITY_COLUMNS``) of how many were scored, for
+    reaching ``target``; and the watched keywords' outlooks (``OUTLOOK_COLUMNS``), nearest first."""
+
+    opportunities: pd.DataFrame
+    scored: int
+    target: int
+    outlooks: pd.DataFrame
+
+    @property
+    def empty(self) -> bool:
+        return self.opportunities.empty and self.outlooks.empty
+
+
+def _until(frame: pd.DataFrame, last: date) -> pd.DataFrame:
+    if frame.empty:
+        return frame
+    return frame[pd.to_datetime(frame["day"]).dt.date <= last].reset_index(drop=True)
+
+
+def next_steps(
+    store: HistoryStore,
+    account: str,
+    site: str,
+    period: Period,
+    ctr: tuple[float, ...],
+    target: int = TARGET_POSITION,
+) -> NextSteps:
+    """What the history up to ``period``'s end says ``site`` should go for next."""
+    tracked = _until(store.queries.keyword_history(account, slug_for(site)), period.end)
+    scored = score_opportunities(opportunity_rows(tracked), ctr, target).dropna(subset=["score"])
+    watched = [
+        (site, item.subject)
+        for item in store.watchlist.entries(account)
+        if item.kind == "keyword" and item.site == site
+    ]
+    domain_rows = _until(store.queries.domain_history(account, [site]), period.end)
+    serp_rows = _until(store.queries.serp_history(account, site), period.end)
+    table = outlook_table(outlooks(domain_rows, serp_rows, watched)) if watched else outlook_table([])
+    return NextSteps(scored.head(OPPORTUNITIES_LISTED).reset_index(drop=True), len(scored), target, table)

@@ -1,0 +1,212 @@
+"""The Opportunities page in AppTest, in Live mode against the session sandbox, its store a temporary
+SQLite file holding the demo's history: one of your sites' keywords ranked with the parts of their
+score, the cost of the missing top 10s said before any keyword report is spent and exactly that many
+spent by the button, the chosen keywords watched for the site (audited), a viewer who cannot, and a
+failed read of the suggestions said in words."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analysis.market import NON_BRAND
+from client.settings import key_fingerprint
+from components.core.history import reads as history_reads
+from components.core.history.store import seed_demo_history
+from components.opportunities.widgets.choice import SITE_KEY, TARGET_KEY
+from components.opportunities.widgets.reads import READ_KEY
+from components.opportunities.widgets.table import GAP_KEY, GROUP_KEY, STRIKING_KEY, table_key
+from components.opportunities.widgets.watching import WATCH_KEY
+from sandbox import DEMO_KEY, SandboxServer
+from sandbox.accounts import ACCOUNTS
+from store import HistoryStore
+from tests.apptest.app_pages import as_read, open_page, shown_text
+
+ACCOUNT = key_fingerprint(DEMO_KEY)
+MINE = sorted(ACCOUNTS[DEMO_KEY].sites)[0]
+TODAY = datetime.now(UTC).date()
+PAGE = "views/opportunities.py"
+REPORT_PATH = "/api/v1/keywords"
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's history in an SQLite file, seeded once for the module (seeding takes seconds)."""
+    path = tmp_path_factory.mktemp("opportunities") / "seeded.sqlite3"
+    with HistoryStore.open(f"sqlite:///{path}") as opened:
+        seed_demo_history(opened, ACCOUNT, DEMO_KEY, TODAY)
+    return path
+
+
+@pytest.fixture
+def store(
+    seeded: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_env: SandboxServer
+) -> Iterator[HistoryStore]:
+    """A copy of the seeded history of this test's own, the one the app opens."""
+    path = tmp_path / "history.sqlite3"
+    shutil.copyfile(seeded, path)
+    url = f"sqlite:///{path}"
+    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
+    with HistoryStore.open(url) as opened:
+        yield opened
+    history_reads.wait_for_recording()
+
+
+def _table(at: AppTest) -> pd.DataFrame:
+    found = [frame.value for frame in at.dataframe if "score" in frame.value.columns]
+    assert found, "no opportunities table"
+    return found[0]
+
+
+def _ranked(table: pd.DataFrame) -> None:
+    """Highest score first, keywords without a score last; each score made of its shown parts."""
+    scores = table["score"]
+    known = scores.notna()
+    assert known.any() and list(known) == sorted(known, reverse=True)  # the unscored last
+    assert scores[known].is_monotonic_decreasing, scores.tolist()
+    parts = table[known]
+    expected = 100 * parts["clicks_gained"] / parts["difficulty"].clip(lower=1.0)
+    assert (expected - parts["score"]).abs().max() < 1e-6
+
+
+def test_the_list_is_ranked_with_the_parts_of_its_score_striking_distance_first(store: HistoryStore) -> None:
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=SITE_KEY).value == MINE
+    assert at.selectbox(key=TARGET_KEY).value == 3
+    table = _table(at)
+    _ranked(table)
+    assert (table["ctr_target"] == table["ctr_target"].iloc[0]).all()
+    at.button(key=READ_KEY).click().run()
+    _ranked(_table(at))
+    at.toggle(key=STRIKING_KEY).set_value(True).run()
+    striking = _table(at)
+    assert striking["striking_distance"].all() and len(striking) >= 2
+    assert striking["position"].between(4, 20).all()
+    assert pd.notna(striking["score"].iloc[0])
+    _ranked(striking)
+    # Another target: the clicks are counted for reaching it.
+    at.selectbox(key=TARGET_KEY).set_value(1).run()
+    assert not at.exception, [e.value for e in at.exception]
+    first = _table(at)
+    assert (first["ctr_target"] > striking["ctr_target"].iloc[0]).all()
+    # The watched keywords say when they become winnable, in words.
+    at.toggle(key=STRIKING_KEY).set_value(False).run()
+    everything = _table(at)
+    watched = everything[everything["top10_from"] == "recorded top 10"]
+    assert len(watched) and (watched["median_words"] != "").all()
+    # The largest gap, then a keyword group (as the Market page names them).
+    at.number_input(key=GAP_KEY).set_value(10).run()
+    narrowed = _table(at)
+    assert len(narrowed) < len(everything) and (narrowed["gap"] <= 10).all()
+    at.number_input(key=GAP_KEY).set_value(None).run()
+    at.selectbox(key=GROUP_KEY).set_value(NON_BRAND).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert set(_table(at)["keyword"]) <= set(everything["keyword"])
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Download CSV" in labels and "Raw CSV" in labels
+
+
+def _reports_spent(sandbox: SandboxServer) -> int:
+    return sum(1 for _method, path, _query, _key in sandbox.state.request_log if path == REPORT_PATH)
+
+
+def test_the_cost_is_said_before_any_report_is_spent_and_the_button_spends_exactly_that(
+    store: HistoryStore, live_env: SandboxServer
+) -> None:
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    before = _table(at)
+    missing = int((before["top10_from"] == "").sum())
+    assert missing > 0
+    said = f"{missing} keywords have no recorded top 10: {missing} keyword-report calls."
+    assert said in as_read(shown_text(at))
+    assert _reports_spent(live_env) == 0
+    at.button(key=READ_KEY).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _reports_spent(live_env) == missing
+    after = _table(at)
+    assert (after["top10_from"] != "").all()
+    assert "keyword-report call" not in shown_text(at)
+    at.run()  # a rerun spends nothing again
+    assert _reports_spent(live_env) == missing
+
+
+def _watched(store: HistoryStore) -> set[str]:
+    return {i.subject for i in store.watchlist.entries(ACCOUNT) if i.kind == "keyword" and i.site == MINE}
+
+
+def _choose(at: AppTest, rows: list[int]) -> AppTest:
+    key = table_key(list(_table(at)["keyword"]))
+    at.session_state[key] = {"selection": {"rows": rows, "columns": [], "cells": []}}
+    return at.run()
+
+
+def test_watching_two_chosen_keywords_watches_them_for_the_site_and_audits_each(store: HistoryStore) -> None:
+    at = open_page(PAGE)
+    table = _table(at)
+    fresh = [i for i, keyword in enumerate(table["keyword"]) if keyword.lower() not in _watched(store)][:2]
+    chosen = [str(table["keyword"].iloc[i]) for i in fresh]
+    _choose(at, fresh)
+    at.toggle(key=STRIKING_KEY).set_value(True).run()  # other rows: the choice does not carry over
+    assert at.button(key=WATCH_KEY).disabled
+    at.toggle(key=STRIKING_KEY).set_value(False).run()
+    _choose(at, fresh)
+    button = at.button(key=WATCH_KEY)
+    assert button.label == f"Watch for {MINE}" and not button.disabled
+    button.click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert {keyword.lower() for keyword in chosen} <= _watched(store)
+    rows = store.audit.events(ACCOUNT, operation="watch")
+    assert rows["outcome"].tolist() == ["done", "done"]
+    said = as_read(shown_text(at))
+    assert all(f"Watching “{keyword}” for {MINE}" in said for keyword in chosen), said
+
+
+def test_a_viewer_sees_the_watch_disabled_with_the_reason(store: HistoryStore) -> None:
+    access = {"editors": ["ann@acme.com"], "viewers": ["@acme.com"], "contact": "it@acme.com"}
+    at = open_page(PAGE, email="bob@acme.com", access=access)
+    assert not at.exception, [e.value for e in at.exception]
+    _choose(at, [0, 1])
+    reason = "Editors only: you can read everything here; ask it@acme.com to change things."
+    button = at.button(key=WATCH_KEY)
+    assert button.disabled and button.help == reason
+    assert as_read(shown_text(at)).count(reason) == 1
+    assert not at.button(key=READ_KEY).disabled  # reading costs no quota unit: viewers may read
+
+
+def test_a_failed_read_of_the_suggestions_is_said_in_words_and_the_rest_of_the_list_stays(
+    store: HistoryStore, live_env: SandboxServer
+) -> None:
+    live_env.state.add_fault("keyword_suggestions", 503, key=DEMO_KEY, retry_after=60.0)
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    warnings = " ".join(str(w.value) for w in at.warning)
+    assert "keyword suggestions could not be read" in as_read(warnings), warnings
+    assert "Traceback" not in shown_text(at)
+    assert len(_table(at))  # the tracked and watched keywords are still listed
+
+
+def test_a_failed_keyword_report_is_named_on_its_row_and_summed_up_in_words(
+    store: HistoryStore, live_env: SandboxServer
+) -> None:
+    at = open_page(PAGE)
+    missing = int((_table(at)["top10_from"] == "").sum())
+    live_env.state.add_fault("keyword_report", "nonjson", key=DEMO_KEY, times=1)
+    at.button(key=READ_KEY).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _reports_spent(live_env) == missing
+    table = _table(at)
+    failed = table[table["top10_from"] == ""]
+    assert len(failed) == 1 and failed["problem"].iloc[0].startswith("top 10 not read (")
+    warnings = as_read(" ".join(str(w.value) for w in at.warning))
+    assert "1 top 10 could not be read" in warnings and failed["problem"].iloc[0] in warnings
+    assert "Traceback" not in shown_text(at)
+    at.run()  # the failure stays on its row for the session
+    assert (_table(at)["problem"] != "").sum() == 1
