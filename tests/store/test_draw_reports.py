@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import date
 
-import plotly.graph_objects as go
 import pytest
 
 from client.settings import key_fingerprint
@@ -15,22 +14,14 @@ from sandbox import DEMO_KEY
 from services.jobs import draw_ahead
 from services.reports.branding import Branding
 from services.reports.document import build_report
-from services.reports.render import ChartRenderer, shared_renderer
+from services.reports.render import ChartRenderer
 from store import HistoryStore
 from store.watchlist import own_sites
 from tests.store.commands import StoreCommand
+from tests.store.renderers import CountingRenderer
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 TODAY = date(2026, 11, 26)
-
-
-class CountingRenderer:
-    def __init__(self) -> None:
-        self.drawn = 0
-
-    def svg(self, figure: go.Figure, width: int, height: int) -> str:
-        self.drawn += 1
-        return shared_renderer().svg(figure, width, height)
 
 
 def test_the_reports_opened_next_are_drawn_ahead_and_shown_where_no_browser_starts(

@@ -23,22 +23,12 @@ from store import HistoryStore
 from store.notes import Note
 from store.reports.charts import KEEP_DAYS, ReportCharts
 from store.reports.period import parse_month
+from tests.store.renderers import CountingRenderer
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 SITE = "example.com"
 TODAY = date(2026, 11, 26)
 MONTH = parse_month("2026-10")
-
-
-class CountingRenderer:
-    """The process's renderer, its charts counted."""
-
-    def __init__(self) -> None:
-        self.drawn = 0
-
-    def svg(self, figure: go.Figure, width: int, height: int) -> str:
-        self.drawn += 1
-        return shared_renderer().svg(figure, width, height)
 
 
 @pytest.fixture
