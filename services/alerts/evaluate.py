@@ -111,7 +111,7 @@ def _market_findings(
             series = market_rules.visibility_series(
                 serps[serps["site"] == site], site, group_names(tags), tags, brands, ctr
             )
-            found += market_rules.visibility_findings(site, series, days, settings)
+            found += market_rules.visibility_findings(site, series, days, settings, ctr)
     return found
 
 

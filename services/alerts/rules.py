@@ -63,7 +63,7 @@ def latest_before(rows: list[Row], day: date) -> Row | None:
     return next((row for row in reversed(rows) if row["day"] < day), None)
 
 
-def _week_before(rows: list[Row], day: date) -> Row | None:
+def week_before(rows: list[Row], day: date) -> Row | None:
     """The snapshot nearest to 7 days before ``day``: on or before it, at most a few days earlier."""
     latest, earliest = day - WEEK, day - WEEK - WEEK_GAP
     return next((row for row in reversed(rows) if earliest <= row["day"] <= latest), None)
@@ -81,7 +81,7 @@ class _WeekChange:
 
 
 def _week_change(rows: list[Row], now: Row, column: str) -> _WeekChange | None:
-    base = _week_before(rows, now["day"])
+    base = week_before(rows, now["day"])
     if base is None:
         return None
     before, after = _number(base[column]), _number(now[column])

@@ -177,6 +177,24 @@ def test_a_watched_keyword_whose_report_had_the_site_in_the_top_10_fires_when_it
     ]
 
 
+def test_a_keyword_newly_watched_during_the_week_is_no_fall_of_visibility_and_a_real_fall_is(
+    store: HistoryStore,
+) -> None:
+    # "crm software" at #1 for two weeks; "crm tools", where the site does not rank, watched from day 10
+    # on: the day's visibility halves, but the site lost nothing. On day 12 it drops to #10 in the first.
+    store.watchlist.watch(ACCOUNT, "domain", "example.com", origin="own")
+    for keyword in ("crm software", "crm tools"):
+        store.watchlist.watch(ACCOUNT, "keyword", keyword, site="example.com")
+    places = [1] * 12 + [10, 10]
+    first = [(day(n), keyword_report("crm software", position=p), OWN) for n, p in enumerate(places)]
+    second = [(day(n), keyword_report("crm tools", position=None), "example.com") for n in range(10, 14)]
+    store.snapshots.seed(ACCOUNT, keyword_reports=first + second, source="job")
+    falls = fired(evaluate(store, 13, 14), "visibility_fell")
+    assert [(when, before, after) for when, _subject, _title, before, after in falls] == [
+        (day(12), "100.0%", "6.7%")
+    ]
+
+
 # --- Trust Maps and partners -----------------------------------------------------------------------
 
 
