@@ -25,6 +25,7 @@ from components.opportunities.widgets import (
 )
 from components.opportunities.widgets.curve import team_curve
 from components.opportunities.widgets.table import filters, shown_frame
+from components.opportunities.widgets.worth import worth_of_targets
 from services.opportunities import score_candidates
 
 conn = current_connection()
@@ -57,6 +58,7 @@ def show() -> None:
         scored, site, striking=striking, max_gap=max_gap, group=group, tags=tags, brands=source.brand_terms()
     )
     chosen = opportunities_table(frame, site, len(scored))
+    worth_of_targets(conn, source, site, chosen or list(frame["keyword"]), target, ctr)
     watch_chosen(conn, site, chosen)
 
 

@@ -210,3 +210,17 @@ def test_a_failed_keyword_report_is_named_on_its_row_and_summed_up_in_words(
     assert "Traceback" not in shown_text(at)
     at.run()  # the failure stays on its row for the session
     assert (_table(at)["problem"] != "").sum() == 1
+
+
+def test_what_reaching_the_target_is_worth_shows_the_visibility_and_share_gained(store: HistoryStore) -> None:
+    # The site's watched keywords (their recorded top 10s): visibility and share of voice if it stood at
+    # the target in each, and how much more than now (the arithmetic is held in the unit tests).
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    metrics = {m.label: m for m in at.metric}
+    assert {"Visibility", "Share of voice"} <= set(metrics), shown_text(at)
+    assert f"If {MINE} reached position 3" in shown_text(at)
+    for label in ("Visibility", "Share of voice"):
+        then = float(str(metrics[label].value).rstrip(" %"))
+        gained = float(str(metrics[label].delta).split()[0])
+        assert 0 <= then <= 100 and gained >= 0, (label, metrics[label].value, metrics[label].delta)
