@@ -15,7 +15,7 @@ from analysis.opportunities import Projection, opportunity_rows, site_dr_series,
 from analysis.opportunities.outlook import outlooks
 from analysis.opportunities.score import IMPRESSIONS, INPUT_COLUMNS, SEARCH_VOLUME
 from client.bulk import BulkRunner, ItemResult, Pacer
-from client.errors import ApiError
+from client.errors import ApiError, InvalidInputError
 from client.inputs import slug_for
 from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
 from schema.history import SERP_COLUMNS
@@ -104,7 +104,11 @@ def read_candidates(store: HistoryStore, client: KeywordReads, account: str, sit
         for item in store.watchlist.entries(account)
         if item.kind == "keyword" and item.site == site
     ]
-    recorded = opportunity_rows(store.queries.keyword_history(account, slug_for(site))).set_index("keyword")
+    try:  # the site's tracked keywords are kept under its slug; a name that has none has none kept
+        tracked_rows = store.queries.keyword_history(account, slug_for(site))
+    except InvalidInputError:
+        tracked_rows = store.queries.keyword_history(account, "").head(0)
+    recorded = opportunity_rows(tracked_rows).set_index("keyword")
     for outlook in outlooks(domain_rows, store.queries.serp_history(account, site), watched):
         keyword, top10 = outlook.keyword, outlook.top10
         row = found.rows.setdefault(keyword, _row(keyword))

@@ -159,7 +159,7 @@ def test_watching_two_chosen_keywords_watches_them_for_the_site_and_audits_each(
     at.toggle(key=STRIKING_KEY).set_value(False).run()
     _choose(at, fresh)
     button = at.button(key=WATCH_KEY)
-    assert button.label == f"Watch for {MINE}" and not button.disabled
+    assert as_read(button.label) == f"Watch for {MINE}" and not button.disabled
     button.click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert {keyword.lower() for keyword in chosen} <= _watched(store)
@@ -219,7 +219,7 @@ def test_what_reaching_the_target_is_worth_shows_the_visibility_and_share_gained
     assert not at.exception, [e.value for e in at.exception]
     metrics = {m.label: m for m in at.metric}
     assert {"Visibility", "Share of voice"} <= set(metrics), shown_text(at)
-    assert f"If {MINE} reached position 3" in shown_text(at)
+    assert f"If {MINE} reached position 3" in as_read(shown_text(at))
     for label in ("Visibility", "Share of voice"):
         then = float(str(metrics[label].value).rstrip(" %"))
         gained = float(str(metrics[label].delta).split()[0])

@@ -13,6 +13,7 @@ from streamlit.elements.lib.column_types import ColumnConfig
 from analysis.market import ALL, BRAND, NON_BRAND, group_names
 from analysis.market.groups import in_group
 from analysis.opportunities import OPPORTUNITY_LABELS, STRIKING_DISTANCE, filter_opportunities
+from analysis.text import escape_md
 from analysis.wording import counted
 from components.core.ui.tables import csv_download
 
@@ -132,7 +133,7 @@ def opportunities_table(frame: pd.DataFrame, site: str, total: int) -> list[str]
     """The table and its downloads; the keywords of the rows chosen in it."""
     if frame.empty:
         st.info(
-            "No keyword passes these filters." if total else f"No keyword of {site} is known yet.",
+            "No keyword passes these filters." if total else f"No keyword of {escape_md(site)} is known yet.",
             icon=":material/info:",
         )
         return []

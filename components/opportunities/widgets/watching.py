@@ -56,13 +56,14 @@ def watch_chosen(conn: Connection, site: str, chosen: list[str]) -> None:
     _, locked = access.write_permission()
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.button(
-            f"Watch for {site}",
+            f"Watch for {escape_md(site)}",
             key=WATCH_KEY,
             icon=":material/visibility:",
             disabled=locked is not None or not chosen,
             help=locked
             or (
-                f"Keep daily history of {counted(len(chosen), 'chosen keyword')} for {site}: positions, "
+                f"Keep daily history of {counted(len(chosen), 'chosen keyword')} for {escape_md(site)}: "
+                "positions, "
                 "top 10s and when each becomes winnable."
                 if chosen
                 else "Choose rows in the table first (the boxes at their left)."

@@ -12,6 +12,7 @@ import streamlit as st
 
 from analysis.market import one_top10_per_keyword
 from analysis.opportunities.worth import worth_of_reaching
+from analysis.text import escape_md
 from analysis.wording import counted
 from components.core.cache.connection import Connection
 from components.core.history.source import HistorySource
@@ -35,11 +36,11 @@ def worth_of_targets(
     if worth is None:
         st.caption(
             "What reaching the target is worth shows for keywords with a recorded top 10: watch them for "
-            f"{site} and the daily snapshot records theirs."
+            f"{escape_md(site)} and the daily snapshot records theirs."
         )
         return
     st.markdown(
-        f"**If {site} reached position {target}** in {counted(worth.keywords, 'watched keyword')} "
+        f"**If {escape_md(site)} reached position {target}** in {counted(worth.keywords, 'watched keyword')} "
         "of these (their latest recorded top 10s):"
     )
     left, right = st.columns(2)
