@@ -15,10 +15,11 @@ from analysis.opportunities import Projection, opportunity_rows, site_dr_series,
 from analysis.opportunities.outlook import outlooks
 from analysis.opportunities.score import IMPRESSIONS, INPUT_COLUMNS, SEARCH_VOLUME
 from client.bulk import BulkRunner, ItemResult, Pacer
-from client.errors import ApiError, InvalidInputError
+from client.errors import ApiError
 from client.inputs import slug_for
 from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
 from schema.history import SERP_COLUMNS
+from services.opportunities.history import site_history
 from store.history import HistoryStore
 
 #: Where a keyword's top 10 comes from (``top10_from``).
@@ -95,21 +96,12 @@ def _row(keyword: str) -> dict[str, Any]:
 
 def read_candidates(store: HistoryStore, client: KeywordReads, account: str, site: str) -> Candidates:
     """The site's keywords from the history and from two reads of the service (suggestions, tracked)."""
-    domain_rows = store.queries.domain_history(account, [site])
-    site_dr = site_dr_series(domain_rows, site)
+    history = site_history(store, account, site)
+    site_dr = site_dr_series(history.domain_rows, site)
     latest_dr = float(site_dr.iloc[-1]) if len(site_dr) else None
     found = Candidates(site, latest_dr)
-    watched = [
-        (site, item.subject)
-        for item in store.watchlist.entries(account)
-        if item.kind == "keyword" and item.site == site
-    ]
-    try:  # the site's tracked keywords are kept under its slug; a name that has none has none kept
-        tracked_rows = store.queries.keyword_history(account, slug_for(site))
-    except InvalidInputError:
-        tracked_rows = store.queries.keyword_history(account, "").head(0)
-    recorded = opportunity_rows(tracked_rows).set_index("keyword")
-    for outlook in outlooks(domain_rows, store.queries.serp_history(account, site), watched):
+    recorded = opportunity_rows(history.tracked_rows).set_index("keyword")
+    for outlook in outlooks(history.domain_rows, history.serp_rows, history.watched):
         keyword, top10 = outlook.keyword, outlook.top10
         row = found.rows.setdefault(keyword, _row(keyword))
         if keyword in recorded.index:

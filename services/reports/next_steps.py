@@ -11,13 +11,12 @@ what was true then.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
 
 import pandas as pd
 
 from analysis.opportunities import TARGET_POSITION, opportunity_rows, score_opportunities
 from analysis.opportunities.outlook import outlook_table, outlooks
-from client.inputs import slug_for
+from services.opportunities.history import site_history
 from store.history import HistoryStore
 from store.reports.period import Period
 
@@ -40,12 +39,6 @@ class NextSteps:
         return self.opportunities.empty and self.outlooks.empty
 
 
-def _until(frame: pd.DataFrame, last: date) -> pd.DataFrame:
-    if frame.empty:
-        return frame
-    return frame[pd.to_datetime(frame["day"]).dt.date <= last].reset_index(drop=True)
-
-
 def next_steps(
     store: HistoryStore,
     account: str,
@@ -55,14 +48,9 @@ def next_steps(
     target: int = TARGET_POSITION,
 ) -> NextSteps:
     """What the history up to ``period``'s end says ``site`` should go for next."""
-    tracked = _until(store.queries.keyword_history(account, slug_for(site)), period.end)
-    scored = score_opportunities(opportunity_rows(tracked), ctr, target).dropna(subset=["score"])
-    watched = [
-        (site, item.subject)
-        for item in store.watchlist.entries(account)
-        if item.kind == "keyword" and item.site == site
-    ]
-    domain_rows = _until(store.queries.domain_history(account, [site]), period.end)
-    serp_rows = _until(store.queries.serp_history(account, site), period.end)
-    table = outlook_table(outlooks(domain_rows, serp_rows, watched)) if watched else outlook_table([])
+    recorded = site_history(store, account, site, until=period.end)
+    scored = score_opportunities(opportunity_rows(recorded.tracked_rows), ctr, target)
+    scored = scored.dropna(subset=["score"])
+    found = outlooks(recorded.domain_rows, recorded.serp_rows, recorded.watched)
+    table = outlook_table(found)
     return NextSteps(scored.head(OPPORTUNITIES_LISTED).reset_index(drop=True), len(scored), target, table)
