@@ -224,3 +224,16 @@ def test_what_reaching_the_target_is_worth_shows_the_visibility_and_share_gained
         then = float(str(metrics[label].value).rstrip(" %"))
         gained = float(str(metrics[label].delta).split()[0])
         assert 0 <= then <= 100 and gained >= 0, (label, metrics[label].value, metrics[label].delta)
+
+
+def test_suggestions_sent_with_markup_are_listed_inert_and_cost_no_call(
+    store: HistoryStore, live_env: SandboxServer
+) -> None:
+    # Every string of the answer carries markup, which makes some keywords too long to be asked about:
+    # the page lists them, counts them apart from the calls, and spends none on them.
+    live_env.state.add_fault("keyword_suggestions", "hostile", key=DEMO_KEY)
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    said = as_read(shown_text(at))
+    assert "the service cannot be asked about (empty or too long)" in said, said
+    assert len(_table(at)) and _reports_spent(live_env) == 0
