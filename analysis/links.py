@@ -52,6 +52,8 @@ MARKET_TAB_PARAM = "market_tab"
 MARKET_GROUP_PARAM = "market_group"
 MARKET_FROM_PARAM = "market_from"
 MARKET_TO_PARAM = "market_to"
+#: The Opportunities page's site (the Coach links to a site's whole list with it).
+OPPORTUNITIES_SITE_PARAM = "opportunities_site"
 MARKET_CHARTS: dict[str, str] = {"market": "Visibility", "market_churn": "Top-10 churn"}
 #: How far back an alert stored without its earlier day usually compared (the weekly rules a week, the
 #: others the day before); a Trust Map rule is left to the page, which takes the map before the day.

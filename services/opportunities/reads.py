@@ -33,6 +33,13 @@ def _no_progress(_line: str) -> None:
     return None
 
 
+class NotAsked(ApiError):
+    """A read its caller chose not to spend: the Coach lists opportunities only from what the history
+    and the app's cache already hold. Raised by such a caller's ``KeywordReads``; the list keeps the
+    source as unasked (said as such), never as a failure of the service, and takes the tracked keywords
+    as the history last recorded them instead."""
+
+
 class KeywordReads(Protocol):
     """The three reads the list makes: the API client itself (the command, the report), or a page's
     reads through the app's cache, which answer a read asked before without a request."""
@@ -59,6 +66,8 @@ class Candidates:
     #: The keywords whose keyword report failed, and those left unread by the limit of calls.
     failed: list[str] = field(default_factory=list)
     over_limit: list[str] = field(default_factory=list)
+    #: The listing reads (suggestions, tracked keywords) its caller chose not to spend (``NotAsked``).
+    unasked: list[str] = field(default_factory=list)
 
     def unread(self) -> list[str]:
         """The keywords whose top 10 is known from nowhere yet, in the order they were found."""
@@ -76,9 +85,14 @@ def _words(err: ApiError | None, subject: str) -> str:
     return f"{view.title}: {view.advice}"
 
 
-def _read(what: str, read: Callable[[], Any], problems: list[str]) -> Any:
-    """One of the two listing reads (suggestions, tracked keywords), or None with its failure kept."""
+def _read(what: str, read: Callable[[], Any], found: Candidates) -> Any:
+    """One of the two listing reads (suggestions, tracked keywords), or None with its failure kept (or
+    with it kept as unasked, when the caller chose not to spend it)."""
+    problems = found.problems
     result = BulkRunner(lambda _item: read(), workers=1).run_all([what])[0]
+    if isinstance(result.error, NotAsked):
+        found.unasked.append(what)
+        return None
     if not result.ok:
         problems.append(f"{what} could not be read ({_words(result.error, what)})")
         return None
@@ -111,13 +125,13 @@ def read_candidates(store: HistoryStore, client: KeywordReads, account: str, sit
             row.update(median_dr=top10["median_dr"].iloc[-1], min_dr=top10["min_dr"].iloc[-1])
             row["top10_from"] = RECORDED
         found.projections[keyword] = {"median": outlook.median, "lowest": outlook.lowest}
-    suggested = _read("keyword suggestions", lambda: client.keyword_suggestions(site), found.problems)
+    suggested = _read("keyword suggestions", lambda: client.keyword_suggestions(site), found)
     for suggestion in suggested.suggestions if suggested is not None else []:
         row = found.rows.setdefault(suggestion.keyword, _row(suggestion.keyword))
         row["position"] = suggestion.position
         if suggestion.search_volume is not None:
             row.update(volume=suggestion.search_volume, volume_source=SEARCH_VOLUME)
-    tracked = _read("tracked keywords", lambda: client.tracked_keywords(slug_for(site)), found.problems)
+    tracked = _read("tracked keywords", lambda: client.tracked_keywords(slug_for(site)), found)
     for keyword in tracked.keywords if tracked is not None else []:
         row = found.rows.setdefault(keyword.keyword, _row(keyword.keyword))
         snapshot = keyword.snapshot
@@ -131,7 +145,24 @@ def read_candidates(store: HistoryStore, client: KeywordReads, account: str, sit
             found.site_dr = float(snapshot.user_dr)
         if not row["top10_from"] and snapshot is not None and snapshot.median_dr is not None:
             row.update(median_dr=snapshot.median_dr, min_dr=snapshot.min_dr, top10_from=STORED_SNAPSHOT)
+    if tracked is None and "tracked keywords" in found.unasked:
+        _recorded_tracked(found, recorded)
     return found
+
+
+def _recorded_tracked(found: Candidates, recorded: pd.DataFrame) -> None:
+    """The tracked keywords as the history last recorded them (their list was not asked for): each
+    one's position, volume and stored difficulty snapshot, taken as the read list's would be."""
+    for keyword, mine in recorded.iterrows():
+        row = found.rows.setdefault(str(keyword), _row(str(keyword)))
+        if _missing(row["position"]) and not _missing(mine["position"]):
+            row["position"] = mine["position"]
+        if _missing(row["volume"]) and not _missing(mine["volume"]):
+            row.update(volume=mine["volume"], volume_source=mine["volume_source"])
+        if found.site_dr is None and not _missing(mine["site_dr"]):
+            found.site_dr = float(mine["site_dr"])
+        if not row["top10_from"] and not _missing(mine["median_dr"]):
+            row.update(median_dr=mine["median_dr"], min_dr=mine["min_dr"], top10_from=STORED_SNAPSHOT)
 
 
 def calls_needed(candidates: Candidates, max_calls: int | None = None) -> int:

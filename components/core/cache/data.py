@@ -18,7 +18,7 @@ import contextlib
 import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import pandas as pd
 import streamlit as st
@@ -158,6 +158,41 @@ def is_cached(conn: Connection, operation: str, *args: Any) -> bool:
         return True
     shared = shared_cache.current()  # another process may have asked it already
     return shared is not None and shared.holds(*key)
+
+
+class _NotHeld(ApiError):
+    """A read answered only from a cache that no cache holds (transient: never cached itself)."""
+
+    transient = True
+
+
+class _CacheOnly:
+    """A client for reads answered only from a cache: every operation is refused before any request."""
+
+    last_quota: QuotaInfo | None = None
+
+    def __getattr__(self, operation: str) -> Callable[..., Any]:
+        def refuse(*_args: Any) -> Any:
+            raise _NotHeld("Not read yet: only a cached answer was asked for.", operation=operation)
+
+        return refuse
+
+
+def cached_answer(conn: Connection, operation: str, *args: Any) -> Any | None:
+    """The answer of a read asked before (these already normalised arguments), from this process's cache
+    or the shared one, never from the service: None when no cache holds it. A definitive error kept
+    there is raised, as ``call`` raises it. For a page that must spend no call of its own (the Coach's
+    opportunities), so the check and the read are one step: an entry expiring in between is not asked."""
+    if not conn.has_key:
+        return None
+    try:
+        refusing = cast(ApiClient, _CacheOnly())
+        outcome: Outcome = _cached_call(conn.base_url, conn.fingerprint, operation, args, refusing)
+    except _NotHeld:
+        return None
+    if outcome.error is not None:
+        raise outcome.error
+    return outcome.value
 
 
 def forget(conn: Connection, operation: str, *args: Any) -> None:
