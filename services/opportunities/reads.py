@@ -4,6 +4,7 @@ reports read at the rate limit (``read_top10s``), each failure kept on its keywo
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -108,23 +109,50 @@ def _row(keyword: str) -> dict[str, Any]:
     return {**empty, "keyword": keyword, "top10_from": "", "problem": ""}
 
 
-def read_candidates(store: HistoryStore, client: KeywordReads, account: str, site: str) -> Candidates:
-    """The site's keywords from the history and from two reads of the service (suggestions, tracked)."""
+@dataclass(frozen=True)
+class RecordedKeywords:
+    """What the history holds of a site's keywords before any read of the service: its latest DR, a row
+    per watched keyword (its recorded top 10 and, when tracked, its recorded position and volume), their
+    projections, and the tracked keywords as last recorded (``opportunity_rows``, by keyword). Read once
+    and shared (a page keeps it in its query cache): ``read_candidates`` copies the rows it changes."""
+
+    site_dr: float | None
+    rows: dict[str, dict[str, Any]]
+    projections: dict[str, dict[str, Projection]]
+    tracked: pd.DataFrame
+
+
+def recorded_keywords(store: HistoryStore, account: str, site: str) -> RecordedKeywords:
+    """The site's keywords as the history holds them (``RecordedKeywords``)."""
     history = site_history(store, account, site)
     site_dr = site_dr_series(history.domain_rows, site)
-    latest_dr = float(site_dr.iloc[-1]) if len(site_dr) else None
-    found = Candidates(site, latest_dr)
     recorded = opportunity_rows(history.tracked_rows).set_index("keyword")
+    rows: dict[str, dict[str, Any]] = {}
+    projections: dict[str, dict[str, Projection]] = {}
     for outlook in outlooks(history.domain_rows, history.serp_rows, history.watched):
         keyword, top10 = outlook.keyword, outlook.top10
-        row = found.rows.setdefault(keyword, _row(keyword))
+        row = rows.setdefault(keyword, _row(keyword))
         if keyword in recorded.index:
             mine = recorded.loc[keyword]
             row.update(position=mine["position"], volume=mine["volume"], volume_source=mine["volume_source"])
         if len(top10):
             row.update(median_dr=top10["median_dr"].iloc[-1], min_dr=top10["min_dr"].iloc[-1])
             row["top10_from"] = RECORDED
-        found.projections[keyword] = {"median": outlook.median, "lowest": outlook.lowest}
+        projections[keyword] = {"median": outlook.median, "lowest": outlook.lowest}
+    return RecordedKeywords(float(site_dr.iloc[-1]) if len(site_dr) else None, rows, projections, recorded)
+
+
+def read_candidates(
+    store: HistoryStore,
+    client: KeywordReads,
+    account: str,
+    site: str,
+    recorded: RecordedKeywords | None = None,
+) -> Candidates:
+    """The site's keywords from the history (``recorded``, read now when None) and from two reads of the
+    service (suggestions, tracked)."""
+    known = recorded if recorded is not None else recorded_keywords(store, account, site)
+    found = Candidates(site, known.site_dr, copy.deepcopy(known.rows), dict(known.projections))
     suggested = _read("keyword suggestions", lambda: client.keyword_suggestions(site), found)
     for suggestion in suggested.suggestions if suggested is not None else []:
         row = found.rows.setdefault(suggestion.keyword, _row(suggestion.keyword))
@@ -146,7 +174,7 @@ def read_candidates(store: HistoryStore, client: KeywordReads, account: str, sit
         if not row["top10_from"] and snapshot is not None and snapshot.median_dr is not None:
             row.update(median_dr=snapshot.median_dr, min_dr=snapshot.min_dr, top10_from=STORED_SNAPSHOT)
     if tracked is None and "tracked keywords" in found.unasked:
-        _recorded_tracked(found, recorded)
+        _recorded_tracked(found, known.tracked)
     return found
 
 

@@ -10,11 +10,13 @@ import shutil
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from unittest import mock
 
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import components.opportunities.widgets.reads as page_reads
 from analysis.market import NON_BRAND
 from client.settings import key_fingerprint
 from components.core.history import reads as history_reads
@@ -237,3 +239,25 @@ def test_suggestions_sent_with_markup_are_listed_inert_and_cost_no_call(
     said = as_read(shown_text(at))
     assert "the service cannot be asked about (empty or too long)" in said, said
     assert len(_table(at)) and _reports_spent(live_env) == 0
+
+
+def test_a_rerun_reads_the_sites_history_once_and_a_watch_reads_it_afresh(store: HistoryStore) -> None:
+    # What the history holds of the site's keywords (its rows, the projections fitted to them) is kept for
+    # the page's reruns; watching a keyword changes it, so the next run reads it again and shows it watched.
+    with mock.patch.object(page_reads, "recorded_keywords", wraps=page_reads.recorded_keywords) as reads:
+        at = open_page(PAGE)
+        history_reads.wait_for_recording()  # the tracked keywords the first run read are now recorded
+        at.run()
+        settled = reads.call_count
+        at.toggle(key=STRIKING_KEY).set_value(True).run()
+        at.toggle(key=STRIKING_KEY).set_value(False).run()
+        assert reads.call_count == settled
+        table = _table(at)
+        fresh = [i for i, word in enumerate(table["keyword"]) if word.lower() not in _watched(store)][:1]
+        chosen = str(table["keyword"].iloc[fresh[0]])
+        _choose(at, fresh)
+        at.button(key=WATCH_KEY).click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert reads.call_count == settled + 1, "a watch must be seen at once"
+        row = _table(at).set_index("keyword").loc[chosen]
+        assert row["median_words"] != "", "the keyword just watched says when it becomes winnable"

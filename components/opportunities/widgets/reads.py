@@ -24,8 +24,10 @@ from client.errors import InvalidInputError
 from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
 from components.core.cache import data
 from components.core.cache.connection import Connection
+from components.core.history import store as history
 from components.core.ui.errors import show_notice
 from services.opportunities import Candidates, KeywordReads, NotAsked, gather_opportunities, read_candidates
+from services.opportunities.reads import recorded_keywords
 from store.history import HistoryStore
 
 #: Where the session keeps the top 10s the button read: (account, site) → what was read.
@@ -114,9 +116,15 @@ def page_candidates(
     conn: Connection, store: HistoryStore, site: str, reads: KeywordReads | None = None
 ) -> Candidates:
     """The site's keywords (history, suggestions, tracked) with the top 10s read on this page before;
+    what the history holds of them is kept in the history's query cache (read afresh after a minute or
+    a write of the account), so a rerun neither queries the store nor refits the projections again;
     ``reads`` answer the two listing reads (the page's: through the cache, asking the service on a miss;
     the Coach's ``CachedReads``: from the cache only)."""
-    found = read_candidates(store, reads or PageReads(conn), conn.fingerprint, site)
+    account = conn.fingerprint
+    recorded = history.cached_read(
+        account, f"opportunities:{site}", lambda: recorded_keywords(store, account, site)
+    )
+    found = read_candidates(store, reads or PageReads(conn), account, site, recorded)
     read = _kept(conn, site)
     if read is None:
         return found
