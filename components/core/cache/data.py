@@ -51,6 +51,7 @@ from client.models import (
 from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
 from components.core.cache import cache_records, shared_cache
 from components.core.cache.cache_books import CacheLedger, QuotaBoard
+from components.core.cache.cache_only import CacheOnlyClient, NotHeld
 from components.core.cache.connection import Connection
 from components.core.history import reads as history_reads
 
@@ -160,35 +161,15 @@ def is_cached(conn: Connection, operation: str, *args: Any) -> bool:
     return shared is not None and shared.holds(*key)
 
 
-class _NotHeld(ApiError):
-    """A read answered only from a cache that no cache holds (transient: never cached itself)."""
-
-    transient = True
-
-
-class _CacheOnly:
-    """A client for reads answered only from a cache: every operation is refused before any request."""
-
-    last_quota: QuotaInfo | None = None
-
-    def __getattr__(self, operation: str) -> Callable[..., Any]:
-        def refuse(*_args: Any) -> Any:
-            raise _NotHeld("Not read yet: only a cached answer was asked for.", operation=operation)
-
-        return refuse
-
-
 def cached_answer(conn: Connection, operation: str, *args: Any) -> Any | None:
-    """The answer of a read asked before (these already normalised arguments), from this process's cache
-    or the shared one, never from the service: None when no cache holds it. A definitive error kept
-    there is raised, as ``call`` raises it. For a page that must spend no call of its own (the Coach's
-    opportunities), so the check and the read are one step: an entry expiring in between is not asked."""
+    """A read asked before, from a cache (here or shared), never from the service: None when none holds
+    it; a kept definitive error is raised. One step, so an entry expiring meanwhile is not asked."""
     if not conn.has_key:
         return None
     try:
-        refusing = cast(ApiClient, _CacheOnly())
+        refusing = cast(ApiClient, CacheOnlyClient())
         outcome: Outcome = _cached_call(conn.base_url, conn.fingerprint, operation, args, refusing)
-    except _NotHeld:
+    except NotHeld:
         return None
     if outcome.error is not None:
         raise outcome.error
