@@ -132,6 +132,47 @@ def test_a_double_click_sends_each_keyword_once(store: HistoryStore, live_env: S
     assert audit_rows(store)["outcome"].tolist() == ["sent", "sent"]
 
 
+def _click_sent_then_clicked_again() -> None:
+    """A click on Track for two keywords is sent, then a second click on the same two arrives while the
+    list the page drew is still the one from before the first (a double click's second half)."""
+    import streamlit as st
+
+    from components.core.cache.connection import current_connection
+    from components.core.writes import batch
+
+    slug = "northwind-coffee-com"
+    keywords = ["second click one", "second click two"]
+    if st.session_state.get("click"):  # set by the test: a click in this run
+        st.session_state["click"] = False
+        batch.request_writes(
+            "probe",
+            "add_tracked_keyword",
+            [(slug, k) for k in keywords],
+            keywords,
+            [("tracked_keywords", slug)],
+        )
+    outcome = batch.take_outcome("probe")
+    if outcome is not None:
+        st.write(" ".join("again" if sent.duplicate else "sent" for _keyword, sent in outcome.sent))
+    batch.run_requested_writes(current_connection(), "probe")
+
+
+def test_a_second_click_right_after_is_answered_from_the_first_for_every_keyword(
+    store: HistoryStore, live_env: SandboxServer
+) -> None:
+    at = AppTest.from_function(_click_sent_then_clicked_again, default_timeout=30)
+    at.session_state["click"] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [m.value for m in at.markdown] == ["sent sent"]
+    at.session_state["click"] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [m.value for m in at.markdown] == ["again again"]  # the first keyword too, not only the last
+    assert posts(live_env) == 2
+    assert audit_rows(store)["outcome"].tolist() == ["sent", "sent"]
+
+
 def test_at_the_limit_only_what_fits_is_sent_and_then_nothing(
     store: HistoryStore, live_env: SandboxServer
 ) -> None:
