@@ -36,6 +36,7 @@ from unittest import mock
 from streamlit.testing.v1 import AppTest
 
 import components.opportunities.widgets as opportunity_widgets
+from analysis.links import OPPORTUNITIES_SITE_PARAM
 from bench.harness import Figures
 from bench.store_vs_memory import pages_reading, timed
 from client.models import Suggestion
@@ -117,7 +118,7 @@ def sandbox_and_store(folder: Path, today: date) -> Iterator[str]:
 
 def session() -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
-    at.query_params["opportunities_site"] = SITE
+    at.query_params[OPPORTUNITIES_SITE_PARAM] = SITE
     at.switch_page("views/opportunities.py")
     at.run()
     if at.exception:

@@ -117,9 +117,9 @@ def link_to_list(at: AppTest) -> list[str]:
 def test_the_actions_tab_gives_the_top_of_the_list_the_command_writes_and_spends_no_call(
     store: HistoryStore, live_env: SandboxServer
 ) -> None:
-    page = open_page(OPPORTUNITIES, opportunities_site=SITE)  # the page reads the suggestions and tracked
+    page = open_page(OPPORTUNITIES, site=SITE)  # the page reads the suggestions and tracked
     assert not page.exception, [e.value for e in page.exception]
-    assert page.selectbox(key="opportunities_site").value == SITE  # the Coach's link opens this site
+    assert page.selectbox(key="site").value == SITE  # the Coach's link opens this site
     before = list_reads(live_env)
     at = coach(SITE)
     assert list_reads(live_env) == before  # no read of the list's own, no keyword report
@@ -144,17 +144,17 @@ def test_the_actions_tab_gives_the_top_of_the_list_the_command_writes_and_spends
     for keyword, words in zip(watched["keyword"], watched["median_words"], strict=True):
         assert f"“{keyword}” becomes winnable against its top 10's median DR: {words}" in text
     assert "not read in the last 15 minutes" not in text
-    assert link_to_list(at) == [f"opportunities_site={SITE}"]
+    assert link_to_list(at) == [f"site={SITE}"]
 
 
 def test_the_next_tab_adds_the_first_of_them(store: HistoryStore, live_env: SandboxServer) -> None:
-    open_page(OPPORTUNITIES, opportunities_site=SITE)
+    open_page(OPPORTUNITIES, site=SITE)
     first = pushes(coach(SITE))[0]
     before = list_reads(live_env)
     at = coach(SITE, "Next")
     assert pushes(at) == [first]
     assert list_reads(live_env) == before
-    assert link_to_list(at) == [f"opportunities_site={SITE}"]
+    assert link_to_list(at) == [f"site={SITE}"]
 
 
 class NothingRead:
@@ -223,7 +223,7 @@ def test_under_every_fault_of_the_lists_reads_the_coach_spends_no_call_and_says_
     assert "were not read in the last 15 minutes" in as_read(shown_text(at)) and pushes(at)
     # The Opportunities page reads under the fault (a definitive failure is cached, a passing one not);
     # the Coach then uses what is kept and still asks nothing.
-    page = open_page(OPPORTUNITIES, opportunities_site=SITE)
+    page = open_page(OPPORTUNITIES, site=SITE)
     assert not page.exception, [e.value for e in page.exception]
     before = list_reads(live_env)
     at = coach(SITE)
@@ -232,4 +232,4 @@ def test_under_every_fault_of_the_lists_reads_the_coach_spends_no_call_and_says_
     assert "Traceback" not in text and "Each action in full" in text
     kept = "keyword suggestions could not be read" in text or "The keyword suggestions" not in text
     assert kept, text
-    assert link_to_list(at) == [f"opportunities_site={SITE}"]
+    assert link_to_list(at) == [f"site={SITE}"]

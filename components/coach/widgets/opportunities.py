@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analysis.links import OPPORTUNITIES_SITE_PARAM
+from analysis.links import opportunities_query
 from analysis.opportunities import TARGET_POSITION
 from analysis.opportunities.next_words import (
     lacking_words,
@@ -94,7 +94,7 @@ def opportunity_actions(
     link_to(
         OPPORTUNITIES,
         label=f"All opportunities of {escape_md(domain)}",
-        query_params={OPPORTUNITIES_SITE_PARAM: domain},
+        query_params=opportunities_query(domain),
         help="The whole list, ranked, with the parts of each score; the missing top 10s are read there, "
         "their cost said first.",
     )
