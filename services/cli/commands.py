@@ -38,6 +38,12 @@ def _parser() -> argparse.ArgumentParser:
     snapshot.add_argument(
         "--as-of", type=_day, help="the day to stamp the snapshot with (YYYY-MM-DD; default today, UTC)"
     )
+    snapshot.add_argument(
+        "--max-calls",
+        type=int,
+        help="refuse the run (exit 2, nothing read) when it needs more calls than this; it says how many "
+        "it needs before it starts (default: no limit)",
+    )
     snapshot.add_argument("--workers", type=int, default=8, help=argparse.SUPPRESS)
     alerts = commands.add_parser(
         "alerts", help="evaluate the alert rules on the recorded history (no API requests) and deliver them"
