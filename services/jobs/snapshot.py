@@ -145,7 +145,7 @@ class SnapshotJob:
         self._held: list[tuple[Request, ItemResult[Any]]] = []
         self.progress = progress
         self.workers = workers
-        self.pacer = pacer or Pacer()
+        self.pacer = pacer or Pacer.for_limit(getattr(client, "limit_name", None))
         self.report = SnapshotReport()
         self.results: dict[str, SubjectResult] = {}
         self.max_calls = max_calls

@@ -177,7 +177,9 @@ def read_top10s(
         return 0
     site = candidates.site
     runner: BulkRunner[KeywordReport] = BulkRunner(
-        lambda keyword: client.keyword_report(keyword, site), workers=WORKERS, pacer=pacer or Pacer()
+        lambda keyword: client.keyword_report(keyword, site),
+        workers=WORKERS,
+        pacer=pacer or Pacer.for_limit(getattr(client, "limit_name", None)),
     )
     sent = 0
     for done, result in enumerate(runner.run(asked), start=1):

@@ -1,0 +1,83 @@
+"""The pacer remembers the rate it learned for a service and key, so the next bulk read of the same key
+starts there instead of at the gentle first rate (on a fake clock: no sleeping, no server)."""
+
+from __future__ import annotations
+
+import pytest
+
+from client import ApiClient
+from client.bulk import CUT_FACTOR, INITIAL_RATE, PROBE_GROWTH, Pacer
+from client.rate_memory import KEEP_LEARNED_S, RateMemory
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _ramp(pacer: Pacer, clock: FakeClock, seconds: int) -> None:
+    for _ in range(seconds):
+        clock.now += 1.0
+        pacer.succeeded()
+
+
+def test_a_key_seen_for_the_first_time_starts_gently() -> None:
+    clock = FakeClock()
+    assert Pacer.for_limit("svc key-a", memory=RateMemory(clock=clock), clock=clock).rate == INITIAL_RATE
+
+
+def test_the_next_read_of_the_same_key_starts_at_the_rate_the_last_one_learned() -> None:
+    clock = FakeClock()
+    memory = RateMemory(clock=clock)
+    first = Pacer.for_limit("svc key-a", memory=memory, clock=clock)
+    _ramp(first, clock, 2)  # 12 → 16.8 → 23.5 requests/s, no 429 yet
+    first.rate_limited(clock.now, 1.0)  # the limit is met: cut, then a slow climb
+    learned = first.rate
+    assert learned == pytest.approx(INITIAL_RATE * PROBE_GROWTH**2 * CUT_FACTOR)
+
+    second = Pacer.for_limit("svc key-a", memory=memory, clock=clock)
+    assert second.rate == pytest.approx(learned)
+    # It climbs as slowly as after any 429: it does not probe past what was learned.
+    _ramp(second, clock, 1)
+    assert learned < second.rate < learned * PROBE_GROWTH - 1
+
+
+def test_a_rate_learned_without_a_429_keeps_probing_from_where_it_stood() -> None:
+    clock = FakeClock()
+    memory = RateMemory(clock=clock)
+    _ramp(Pacer.for_limit("svc key-a", memory=memory, clock=clock), clock, 1)
+    second = Pacer.for_limit("svc key-a", memory=memory, clock=clock)
+    assert second.rate == pytest.approx(INITIAL_RATE * PROBE_GROWTH)
+    _ramp(second, clock, 1)
+    assert second.rate == pytest.approx(INITIAL_RATE * PROBE_GROWTH**2)
+
+
+def test_another_key_or_service_and_an_old_rate_start_gently() -> None:
+    clock = FakeClock()
+    memory = RateMemory(clock=clock)
+    first = Pacer.for_limit("svc key-a", memory=memory, clock=clock)
+    _ramp(first, clock, 3)
+    assert Pacer.for_limit("svc key-b", memory=memory, clock=clock).rate == INITIAL_RATE
+    assert Pacer.for_limit("other key-a", memory=memory, clock=clock).rate == INITIAL_RATE
+    clock.now += KEEP_LEARNED_S + 1  # a plan may have changed since: the gentle start again
+    assert Pacer.for_limit("svc key-a", memory=memory, clock=clock).rate == INITIAL_RATE
+
+
+def test_a_pacer_without_a_limit_name_keeps_nothing() -> None:
+    clock = FakeClock()
+    memory = RateMemory(clock=clock)
+    _ramp(Pacer.for_limit(None, clock=clock), clock, 3)
+    assert memory.recall("svc key-a") is None
+
+
+def test_a_clients_limit_name_is_its_service_and_key_fingerprint_never_the_key() -> None:
+    with (
+        ApiClient("https://api.example.test/", "vdr_secret_one") as one,
+        ApiClient("https://api.example.test", "vdr_secret_one") as same,
+        ApiClient("https://api.example.test", "vdr_secret_two") as other,
+    ):
+        assert one.limit_name == same.limit_name != other.limit_name
+        assert "secret" not in one.limit_name and one.limit_name.startswith("https://api.example.test ")
