@@ -6,8 +6,9 @@ Exit codes (``services.jobs.exit_codes``): 0 done; 1 the snapshot ran but some s
 named on stderr), or its alerts could not be evaluated, or the webhook refused an alert, or the delivery
 pass ran out of time before every due alert was sent (each is named), or some keyword of the
 opportunities list could not be read (each is named); 2 it could not start (no API key, a bad argument or
-alert setting; for ``alerts``, a webhook but no API key for the deployment, whose account is the only one
-the team's channels carry) or ``watch add`` refused the subject (an unlisted domain), or ``watch import``
+alert setting; a snapshot that needs more calls than its ``--max-calls``, which reads no subject; for
+``alerts``, a webhook but no API key for the deployment, whose account is the only one the team's
+channels carry) or ``watch add`` refused the subject (an unlisted domain), or ``watch import``
 refused its file (every bad line named; nothing watched); 3 the history database cannot be reached or
 migrated. Progress goes to stderr; the snapshot's last line on stdout is exactly
 ``recorded N, unchanged M, failed K`` (its alert lines come before it), and the ``alerts`` command's is
