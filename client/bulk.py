@@ -14,10 +14,11 @@ research stops the keyword reports, not the lookups); a long Retry-After, which 
 The limit is the key's, and the pacer's first seconds are spent finding it: a refresh of 50 keywords
 spent a quarter of its time there. So what a pacer learns is kept for the process (``RateMemory``, by
 service and key fingerprint, for an hour): ``Pacer.for_limit`` starts the next bulk read of the same key
-where the last one left off instead of at ``INITIAL_RATE``. It never goes past what was learned: a
-learned rate climbs only as slowly as after any 429, so a key meets no more 429s than before, and a
-limit that fell (another plan) is met by the same cut on the first 429. The service publishes no limit
-(no rate-limit headers, "numeric rate limits: not shown"), so there is nothing better to start from.
+at the rate the last one's latest 429 left it (or, without a 429, the rate its probing reached) instead
+of at ``INITIAL_RATE``. It never goes past what was learned: a learned rate climbs only as slowly as
+after any 429, so a key meets no more 429s than before, and a limit that fell (another plan) is met
+by the same cut on the first 429. The service publishes no limit (no rate-limit headers, "numeric rate
+limits: not shown"), so there is nothing better to start from.
 
 For the pacer to see each 429, ``fetch`` must not retry 429s itself: use an ``ApiClient`` with
 ``max_retries=0`` (the runner retries 429s, 503s and dropped connections on its own, boundedly).
@@ -164,8 +165,10 @@ class Pacer:
                 self._rate = min(self._max_rate, self._rate * PROBE_GROWTH)
             else:
                 self._rate = min(self._max_rate, self._rate + CLIMB_PER_S * elapsed)
-            if self._learned is not None:
-                self._learned(self._rate, self._probing)
+            if self._learned is not None and self._probing:
+                # Kept while no 429 has been met; after one, only the rate a cut leaves is kept: the
+                # slow climb above it is what meets the next 429, and the next read should not start there.
+                self._learned(self._rate, True)
 
     def rate_limited(self, started_at: float, retry_after: float | None) -> float:
         """A request started at ``started_at`` got a 429: pause everyone; returns when to resume."""

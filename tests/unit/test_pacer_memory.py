@@ -81,3 +81,15 @@ def test_a_clients_limit_name_is_its_service_and_key_fingerprint_never_the_key()
     ):
         assert one.limit_name == same.limit_name != other.limit_name
         assert "secret" not in one.limit_name and one.limit_name.startswith("https://api.example.test ")
+
+
+def test_the_climb_after_a_429_is_not_kept_only_the_rate_the_cut_left() -> None:
+    clock = FakeClock()
+    memory = RateMemory(clock=clock)
+    first = Pacer.for_limit("svc key-a", memory=memory, clock=clock)
+    _ramp(first, clock, 2)
+    first.rate_limited(clock.now, 1.0)
+    after_cut = first.rate
+    _ramp(first, clock, 10)  # the slow climb that will meet the next 429
+    assert first.rate > after_cut + 3
+    assert Pacer.for_limit("svc key-a", memory=memory, clock=clock).rate == pytest.approx(after_cut)
