@@ -14,8 +14,8 @@ research stops the keyword reports, not the lookups); a long Retry-After, which 
 The limit is the key's, and the pacer's first seconds are spent finding it: a refresh of 50 keywords
 spent a quarter of its time there. So what a pacer learns is kept for the process (``RateMemory``, by
 service and key fingerprint, for an hour): ``Pacer.for_limit`` starts the next bulk read of the same key
-at the rate the last one's latest 429 left it (or, without a 429, the rate its probing reached) instead
-of at ``INITIAL_RATE``. It never goes past what was learned: a learned rate climbs only as slowly as
+at the rate the last one's latest 429 left it (or, without a 429, the pace its answers came back at)
+instead of at ``INITIAL_RATE``. It never goes past what was learned: a learned rate climbs only as slowly as
 after any 429, so a key meets no more 429s than before, and a limit that fell (another plan) is met
 by the same cut on the first 429. The service publishes no limit (no rate-limit headers, "numeric rate
 limits: not shown"), so there is nothing better to start from.
@@ -105,6 +105,9 @@ class Pacer:
         self._last_cut = float("-inf")
         self._last_growth = clock()
         self.rate_limited_count = 0
+        self._start_rate = float(rate)
+        self._first_start: float | None = None
+        self._answers = 0
         #: Told each rate this pacer learns (and whether it is still probing): ``for_limit`` keeps it.
         self._learned = learned
 
@@ -148,6 +151,8 @@ class Pacer:
         """Book the next start time (clock seconds) for one request."""
         with self._lock:
             start = max(self._clock(), self._next_start, self._paused_until)
+            if self._first_start is None:
+                self._first_start = start
             self._next_start = start + 1.0 / self._rate
             return start
 
@@ -157,6 +162,7 @@ class Pacer:
             return
         with self._lock:
             now = self._clock()
+            self._answers += 1
             elapsed = now - self._last_growth
             if elapsed < 1.0:
                 return
@@ -165,10 +171,13 @@ class Pacer:
                 self._rate = min(self._max_rate, self._rate * PROBE_GROWTH)
             else:
                 self._rate = min(self._max_rate, self._rate + CLIMB_PER_S * elapsed)
-            if self._learned is not None and self._probing:
-                # Kept while no 429 has been met; after one, only the rate a cut leaves is kept: the
-                # slow climb above it is what meets the next 429, and the next read should not start there.
-                self._learned(self._rate, True)
+            if self._learned is not None and self._probing and self._first_start is not None:
+                # Before any 429, what is kept is the pace the answers came back at (never below where
+                # this pacer started): a probed rate the key's burst allowance absorbed is not yet one
+                # it sustains. After a 429, only the rate a cut leaves is kept: the slow climb above it
+                # is what meets the next 429, and the next read should not start there.
+                achieved = self._answers / max(now - self._first_start, 1e-9)
+                self._learned(min(self._rate, max(self._start_rate, achieved)), True)
 
     def rate_limited(self, started_at: float, retry_after: float | None) -> float:
         """A request started at ``started_at`` got a 429: pause everyone; returns when to resume."""

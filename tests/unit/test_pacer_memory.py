@@ -45,14 +45,28 @@ def test_the_next_read_of_the_same_key_starts_at_the_rate_the_last_one_learned()
     assert learned < second.rate < learned * PROBE_GROWTH - 1
 
 
-def test_a_rate_learned_without_a_429_keeps_probing_from_where_it_stood() -> None:
+def _answered(pacer: Pacer, clock: FakeClock, per_s: int, seconds: int) -> None:
+    """Answers coming back at ``per_s`` a second for ``seconds``, none of them a 429."""
+    for _ in range(per_s * seconds):
+        pacer.reserve()
+        clock.now += 1.0 / per_s
+        pacer.succeeded()
+
+
+def test_without_a_429_the_next_read_starts_at_the_pace_answers_came_back_at_and_keeps_probing() -> None:
     clock = FakeClock()
     memory = RateMemory(clock=clock)
-    _ramp(Pacer.for_limit("svc key-a", memory=memory, clock=clock), clock, 1)
+    first = Pacer.for_limit("svc key-a", memory=memory, clock=clock)
+    _answered(first, clock, 16, 3)  # probed up to 33 requests/s, but answers came back at 16 a second
+    assert first.rate == pytest.approx(INITIAL_RATE * PROBE_GROWTH**3)
     second = Pacer.for_limit("svc key-a", memory=memory, clock=clock)
-    assert second.rate == pytest.approx(INITIAL_RATE * PROBE_GROWTH)
-    _ramp(second, clock, 1)
-    assert second.rate == pytest.approx(INITIAL_RATE * PROBE_GROWTH**2)
+    assert second.rate == pytest.approx(16, rel=0.05)  # not the probed rate the burst allowance absorbed
+    _answered(second, clock, 16, 1)
+    assert second.rate == pytest.approx(16 * PROBE_GROWTH, rel=0.05)  # still probing
+
+    slow = Pacer.for_limit("svc key-b", memory=memory, clock=clock)
+    _answered(slow, clock, 4, 3)  # a slow service: the next read still starts no lower than the first
+    assert Pacer.for_limit("svc key-b", memory=memory, clock=clock).rate == INITIAL_RATE
 
 
 def test_another_key_or_service_and_an_old_rate_start_gently() -> None:
