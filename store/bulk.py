@@ -16,7 +16,7 @@ rows that are there. The table is dropped once the move is verified.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -65,11 +65,6 @@ def as_utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def zoned_columns(table: Table) -> tuple[str, ...]:
-    """The table's date-and-time columns (each written as a moment in UTC on either database)."""
-    return tuple(column.name for column in table.columns if isinstance(column.type, DateTime))
-
-
 @dataclass(frozen=True)
 class TableProgress:
     """How far a move has come with one table: rows written, the last one's key, whether it is done."""
@@ -80,8 +75,9 @@ class TableProgress:
     finished: bool
 
 
-def _key_text(table: Table, row: Mapping[str, Any]) -> str:
-    values = [row[column.name] for column in table.primary_key.columns]
+def _key_text(table: Table, row: Sequence[Any]) -> str:
+    names = [column.name for column in table.columns]
+    values = [row[names.index(column.name)] for column in table.primary_key.columns]
     return json.dumps([value.isoformat() if isinstance(value, date) else value for value in values])
 
 
@@ -122,23 +118,19 @@ class BulkRows(Connected):
 
     def batches(
         self, table: Table, size: int, after: tuple[Any, ...] | None = None
-    ) -> Iterator[list[dict[str, Any]]]:
+    ) -> Iterator[list[tuple[Any, ...]]]:
         """The table's rows in primary-key order, ``size`` at a time, from the one after key ``after``
-        (from the first when None); each a dict by column name, its date-and-time values in UTC."""
+        (from the first when None); each a tuple in the order of ``table.columns``. Moments are UTC:
+        SQLite hands them back without a zone, PostgreSQL is read in UTC (``SET LOCAL TIME ZONE``)."""
         key = list(table.primary_key.columns)
         query = select(table).order_by(*key)
         if after is not None:
             query = query.where(key[0] > after[0] if len(key) == 1 else tuple_(*key) > tuple_(*after))
-        zoned = zoned_columns(table)
         with self._reading() as conn:
+            _in_utc(conn)
             streamed = conn.execution_options(stream_results=True, yield_per=size).execute(query)
-            for part in streamed.mappings().partitions():
-                rows = [dict(row) for row in part]
-                for row in rows:
-                    for name in zoned:
-                        if row[name] is not None:
-                            row[name] = as_utc(row[name])
-                yield rows
+            for part in streamed.partitions():
+                yield list(part)
 
     # --- a move's progress, kept on the target ---------------------------------------------------------
 
@@ -190,15 +182,18 @@ class BulkRows(Connected):
         with self._writing() as conn:
             PROGRESS.drop(conn, checkfirst=True)
 
-    def write_batch(self, table: Table, rows: Sequence[Mapping[str, Any]], copied: int) -> None:
-        """Insert ``rows`` and note, in the same transaction, that ``copied`` rows of the table are in."""
+    def write_batch(self, table: Table, rows: Sequence[Sequence[Any]], copied: int) -> None:
+        """Insert ``rows`` (tuples in the order of ``table.columns``, moments without a zone meaning UTC)
+        and note, in the same transaction, that ``copied`` rows of the table are in."""
         if not rows:
             return
         with self._writing() as conn:
             if conn.dialect.name == "postgresql":
+                _in_utc(conn)
                 _copy_in(conn, table, rows)
             else:
-                conn.execute(table.insert(), list(rows))
+                names = [column.name for column in table.columns]
+                conn.execute(table.insert(), [dict(zip(names, row, strict=True)) for row in rows])
             self._note(conn, table, copied=copied, last_key=_key_text(table, rows[-1]))
 
     @staticmethod
@@ -239,7 +234,14 @@ class BulkRows(Connected):
         return fixed
 
 
-def _copy_in(conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
+def _in_utc(conn: Connection) -> None:
+    """On PostgreSQL, this transaction reads and writes moments in UTC (a moment without a zone, as
+    SQLite keeps them, is taken as UTC, as the app writes them), whatever the server's own zone."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("SET LOCAL TIME ZONE 'UTC'")
+
+
+def _copy_in(conn: Connection, table: Table, rows: Sequence[Sequence[Any]]) -> None:
     """PostgreSQL's COPY, several times faster than INSERTs for a batch, inside the caller's transaction."""
     quote = conn.dialect.identifier_preparer.quote
     names = [column.name for column in table.columns]
@@ -248,6 +250,6 @@ def _copy_in(conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]]) 
     try:
         with cursor.copy(statement) as copy:
             for row in rows:
-                copy.write_row([row.get(name) for name in names])
+                copy.write_row(row)
     finally:
         cursor.close()

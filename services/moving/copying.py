@@ -5,13 +5,14 @@ a database that already holds rows is refused (``Refused``), unless those rows a
 of this same source, which is continued: each table from the row after the last one written (its
 primary key, kept with the batch on the target, ``store.bulk``), never copied twice. Then the id
 sequences are moved past the copied ids (PostgreSQL) and every table's row count is compared with the
-source's: a mismatch is named, and the copy's bookkeeping stays so a run again can finish it.
+source's: a mismatch is named, and the copy's bookkeeping stays, so a run again copies the rows added
+since (the app was left running) and checks again.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -19,6 +20,7 @@ from sqlalchemy import Table
 
 from analysis.wording import counted, whole_number
 from services.jobs.exit_codes import EXIT_FAILED, EXIT_OK
+from services.moving.readahead import read_ahead
 from store.bulk import TableProgress, history_tables
 from store.history import HistoryStore
 
@@ -105,7 +107,7 @@ def fill_table(
     table: Table,
     total: int,
     state: TableProgress,
-    batches: Iterable[list[dict[str, Any]]],
+    batches: Iterable[list[tuple[Any, ...]]],
     lines: Lines,
     after_batch: AfterBatch | None = None,
 ) -> int:
@@ -173,10 +175,10 @@ def copy_history(
     started = time.monotonic()
     written = 0
     for table in tables:
+        # A table copied to its end is read on from its last key too: rows added to the source since
+        # (the app was left running) are copied by a run again, and the counts can then match.
         state = progress[table.name]
-        if state.finished:
-            continue
-        batches: Iterator[list[dict[str, Any]]] = source.bulk.batches(table, batch_rows, after=state.last_key)
+        batches = read_ahead(source.bulk.batches(table, batch_rows, after=state.last_key))
         written += fill_table(target, table, totals[table.name], state, batches, lines, after_batch)
     elapsed = max(time.monotonic() - started, 1e-6)
     lines.say(

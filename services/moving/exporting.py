@@ -41,6 +41,7 @@ from services.moving.files import (
     read_records,
     write_record,
 )
+from services.moving.readahead import read_ahead
 from store.bulk import history_tables
 from store.history import HistoryStore
 from store.migrations import HEAD_REVISION
@@ -100,9 +101,9 @@ def _export_table(
         folder / shape.file, "wt", encoding="utf-8", newline="", compresslevel=GZIP_LEVEL
     ) as stream:
         write_record(stream, names)
-        for batch in source.bulk.batches(table, batch_rows):
+        for batch in read_ahead(source.bulk.batches(table, batch_rows)):
             for row in batch:
-                write_record(stream, encode([row[name] for name in names]))
+                write_record(stream, encode(row))
             rows += len(batch)
             meter.advance(rows)
     meter.advance(rows, last=True)
@@ -137,12 +138,12 @@ def _checked_manifest(folder: Path) -> tuple[Manifest, list[Table]]:
 
 def _file_batches(
     folder: Path, file: TableFile, skip: int, batch_rows: int
-) -> Iterator[list[dict[str, Any]]]:
+) -> Iterator[list[tuple[Any, ...]]]:
     """A table's rows from its file, after the first ``skip``, ``batch_rows`` at a time."""
     names = [name for name, _kind in file.columns]
     decode = decoder([kind for _name, kind in file.columns])
     path = folder / file.file
-    batch: list[dict[str, Any]] = []
+    batch: list[tuple[Any, ...]] = []
     line = 1
     try:
         with gzip.open(path, "rt", encoding="utf-8", newline="") as stream:
@@ -156,7 +157,7 @@ def _file_batches(
                     continue
                 if len(record) != len(names):
                     raise BadFile(f"{path}, record {line}: {len(record)} values for {len(names)} columns")
-                batch.append(dict(zip(names, decode(record), strict=True)))
+                batch.append(tuple(decode(record)))
                 if len(batch) >= batch_rows:
                     yield batch
                     batch = []
@@ -191,7 +192,7 @@ def import_history(
         state = progress[table.name]
         if state.finished:
             continue
-        batches = _file_batches(folder, files[table.name], state.copied, batch_rows)
+        batches = read_ahead(_file_batches(folder, files[table.name], state.copied, batch_rows))
         try:
             written += fill_table(target, table, totals[table.name], state, batches, lines, after_batch)
         except BadFile as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -30,6 +31,7 @@ from store import HistoryStore
 from store.bulk import PROGRESS, history_tables
 from store.models import WatchItemRow
 from store.reports.period import Period
+from tests.store import samples
 from tests.store.commands import run_command
 from tests.store.moving_history import ACCOUNT, ODD_ROWS, fill_history, table_rows
 from tests.store.postgres import PostgresServer
@@ -53,7 +55,15 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def _new_database(postgres: PostgresServer) -> str:
-    return postgres.create_database(f"moved_{os.getpid()}_{next(_names)}")
+    """A new database on a server whose zone is not UTC (as a server set up in Nepal would be): a moment
+    copied without its zone would move by 5 h 45 min."""
+    name = f"moved_{os.getpid()}_{next(_names)}"
+    url = postgres.create_database(name)
+    with psycopg.connect(
+        f"host=127.0.0.1 port={postgres.port} user=postgres dbname=postgres", autocommit=True
+    ) as c:
+        c.execute(f"ALTER DATABASE \"{name}\" SET timezone TO 'Asia/Kathmandu'")  # the test's own name
+    return url
 
 
 def reading(url: str) -> dict[str, Any]:
@@ -111,6 +121,13 @@ def test_a_copy_into_postgresql_holds_every_row_and_reads_the_same(
         assert len(ids) == len(set(ids)) == len(source_reading["rows"]["watch_items"]) + 1
 
 
+def test_every_table_the_migrations_make_is_moved(tmp_path: Path) -> None:
+    """A table added by a migration but not in the metadata the moves walk would be left behind."""
+    with HistoryStore.open(f"sqlite:///{tmp_path / 'history.sqlite3'}") as store:
+        made = set(inspect(store.engine).get_table_names())
+    assert made - {"alembic_version"} == {table.name for table in history_tables()}
+
+
 def _copy_in_a_process(source: str, target: str, *more: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
@@ -135,21 +152,29 @@ def _copy_in_a_process(source: str, target: str, *more: str) -> subprocess.Compl
 
 
 def test_a_copy_killed_halfway_continues_where_it_stopped(
-    source: str, source_reading: dict[str, Any], postgres: PostgresServer
+    source: str, source_reading: dict[str, Any], postgres: PostgresServer, tmp_path: Path
 ) -> None:
+    own = f"sqlite:///{tmp_path / 'history.sqlite3'}"  # this test adds a row to its source
+    shutil.copy(source.removeprefix("sqlite:///"), tmp_path / "history.sqlite3")
     target = _new_database(postgres)
-    killed = _copy_in_a_process(source, target, "--stop-after-batches", "30")
+    killed = _copy_in_a_process(own, target, "--stop-after-batches", "30")
     assert killed.returncode == -9, killed.stderr  # SIGKILL: no clean-up of any kind
     with HistoryStore.open(target) as partial:
         counts = partial.bulk.counts(history_tables())
     total = sum(len(rows) for rows in source_reading["rows"].values())
     assert 0 < sum(counts.values()) < total, "the kill left part of the history"
+    assert counts["domain_snapshots"] == len(source_reading["rows"]["domain_snapshots"]), "copied before"
+    # The app went on recording meanwhile: a row added to a table the copy had finished.
+    with HistoryStore.open(own) as still_in_use:
+        still_in_use.snapshots.record_lookup(ACCOUNT, samples.lookup("stripe.com"), date(2025, 1, 7), "job")
 
-    again = _copy_in_a_process(source, target)
+    again = _copy_in_a_process(own, target)
     assert again.returncode == 0, again.stderr
     assert re.search(r"rows were copied before; continuing after them", again.stderr)
     assert again.stdout.startswith("verified: 20 tables")
-    assert_reads_the_same(reading(target), source_reading)
+    expected = reading(own)
+    assert len(expected["rows"]["domain_snapshots"]) == counts["domain_snapshots"] + 1
+    assert_reads_the_same(reading(target), expected)
 
 
 def test_a_target_holding_a_history_is_refused_and_left_as_it_was(
