@@ -10,6 +10,7 @@ continued by the same command, and a target that holds a history is refused with
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
 import shutil
@@ -29,6 +30,7 @@ from services.market import site_market
 from services.reports.content import gather
 from store import HistoryStore
 from store.bulk import PROGRESS, history_tables
+from store.migrations import HEAD_REVISION
 from store.models import WatchItemRow
 from store.reports.period import Period
 from tests.store import samples
@@ -299,3 +301,29 @@ def test_the_guides_move_to_postgresql_runs_as_written(
     assert done.returncode == 0, done.stdout + done.stderr
     assert "every table's row count matches the source" in done.stdout
     assert reading_rows(postgres.url(name)) == source_reading["rows"]
+
+
+def test_an_import_refuses_an_export_of_another_schema_revision_or_a_damaged_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = f"sqlite:///{tmp_path / 'history.sqlite3'}"
+    with HistoryStore.open(source) as store:
+        store.watchlist.watch(ACCOUNT, "domain", "stripe.com")
+    folder = tmp_path / "export"
+    assert run_command(capsys, "export", "--database-url", source, "--to", str(folder))[0] == 0
+    manifest = folder / "manifest.json"
+    written = manifest.read_text(encoding="utf-8")
+
+    manifest.write_text(
+        written.replace(f'"revision": "{HEAD_REVISION}"', '"revision": "0011"'), encoding="utf-8"
+    )
+    target = f"sqlite:///{tmp_path / 'imported.sqlite3'}"
+    code, _out, err = run_command(capsys, "import", "--database-url", target, "--from", str(folder))
+    assert code == 2
+    assert f"is at schema revision 0011; this version of the dashboard is at {HEAD_REVISION}" in err
+
+    manifest.write_text(written, encoding="utf-8")
+    with gzip.open(folder / "watch_items.csv.gz", "wt", encoding="utf-8", newline="") as damaged:
+        damaged.write('"id","account","kind","subject","origin","added_at","site"\n"1","a","domain"\n')
+    code, _out, err = run_command(capsys, "import", "--database-url", target, "--from", str(folder))
+    assert code == 2 and "watch_items.csv.gz, record 2: 3 values for 7 columns" in err
