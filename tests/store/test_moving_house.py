@@ -102,7 +102,11 @@ def source_reading(source: str) -> dict[str, Any]:
 
 
 def test_a_copy_into_postgresql_holds_every_row_and_reads_the_same(
-    source: str, source_reading: dict[str, Any], postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+    source: str,
+    source_reading: dict[str, Any],
+    postgres: PostgresServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     target = _new_database(postgres)
     code, out, err = run_command(
@@ -114,6 +118,13 @@ def test_a_copy_into_postgresql_holds_every_row_and_reads_the_same(
     )
     assert re.search(r"^serp_results: [\d,]+ / [\d,]+ rows, [\d,]+ rows a second$", err, re.M)
     assert_reads_the_same(reading(target), source_reading)
+    # And back: PostgreSQL (read with a server-side cursor, its zone not UTC) into a new SQLite file.
+    back = f"sqlite:///{tmp_path / 'back.sqlite3'}"
+    code, out, err = run_command(
+        capsys, "copy", "--database-url", target, "--to", back, "--batch-rows", BATCH
+    )
+    assert code == 0 and out.startswith("verified: 20 tables"), err
+    assert_reads_the_same(reading(back), source_reading)
     with HistoryStore.open(target) as moved:
         assert not inspect(moved.engine).has_table(PROGRESS.name), "the copy's bookkeeping is gone"
         # The id sequences were moved past the copied ids: the app's next row gets a new id.
