@@ -14,6 +14,7 @@ import gzip
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -33,6 +34,7 @@ from store.bulk import PROGRESS, history_tables
 from store.migrations import HEAD_REVISION
 from store.models import WatchItemRow
 from store.reports.period import Period
+from tests.polling import until
 from tests.store import samples
 from tests.store.commands import run_command
 from tests.store.moving_history import ACCOUNT, ODD_ROWS, fill_history, table_rows
@@ -338,3 +340,29 @@ def test_an_import_refuses_an_export_of_another_schema_revision_or_a_damaged_fil
         damaged.write('"id","account","kind","subject","origin","added_at","site"\n"1","a","domain"\n')
     code, _out, err = run_command(capsys, "import", "--database-url", target, "--from", str(folder))
     assert code == 2 and "watch_items.csv.gz, record 2: 3 values for 7 columns" in err
+
+
+def _rows_noted(url: str) -> int:
+    """The rows a copy into ``url`` has noted as written so far (0 before it has begun)."""
+    with HistoryStore.open(url) as target:
+        progress = target.bulk.progress(history_tables()) or {}
+    return sum(state.copied for state in progress.values())
+
+
+def test_a_copy_killed_at_any_moment_continues(
+    source: str, source_reading: dict[str, Any], postgres: PostgresServer
+) -> None:
+    """Killed from outside whenever it has got going, in the middle of a batch as likely as not."""
+    target = _new_database(postgres)
+    command = [sys.executable, "-m", "store", "copy", "--database-url", source, "--to", target]
+    running = subprocess.Popen([*command, "--batch-rows", "50"], cwd=ROOT, stderr=subprocess.DEVNULL)
+    try:
+        assert until(lambda: _rows_noted(target) >= 1_000 or running.poll() is not None)
+    finally:
+        running.send_signal(signal.SIGKILL)
+        running.wait()
+    assert running.returncode == -signal.SIGKILL, "the copy ended before it could be killed"
+
+    again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert again.returncode == 0, again.stderr
+    assert reading_rows(target) == source_reading["rows"]
