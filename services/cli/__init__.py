@@ -1,6 +1,7 @@
 """The command line: ``python -m store upgrade``, ``snapshot``, ``alerts``, ``digest``, ``watch``,
-``visibility``, ``opportunities``, ``report`` (one site's month as a file) and ``reports`` (the scheduled
-monthly ones).
+``visibility``, ``opportunities``, ``report`` (one site's month as a file), ``reports`` (the scheduled
+monthly ones), and ``copy``, ``export`` and ``import`` (the whole history moved to another database or to
+files and back).
 
 Exit codes (``services.jobs.exit_codes``): 0 done; 1 the snapshot ran but some subjects failed (each is
 named on stderr), or its alerts could not be evaluated, or the webhook refused an alert, or the delivery
@@ -16,7 +17,9 @@ migrated. Progress goes to stderr; the snapshot's last line on stdout is exactly
 
 The commands by area: ``common`` (settings, the database, where lines go), ``recording`` (upgrade,
 snapshot, alerts, digest, reports), ``watching`` (watch), ``reading`` (visibility, report,
-opportunities: what the history and the service say, printed); ``commands`` their arguments and exit codes.
+opportunities: what the history and the service say, printed), ``moving`` (copy, export, import: a
+refused target or folder is exit code 2, a row count that does not match after the move 1); ``commands``
+their arguments and exit codes.
 """
 
 from services.cli.commands import main

@@ -11,6 +11,7 @@ from analysis.opportunities import TARGET_POSITION
 from services.cli.common import URL_HELP, CannotStart, say
 from services.cli.common import day_argument as _day
 from services.cli.common import days_argument as _days
+from services.cli.moving import add_moving_parsers, copy_command, export_command, import_command
 from services.cli.reading import opportunities_command, report_command, visibility_command
 from services.cli.recording import (
     alerts_command,
@@ -80,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     market.add_argument("--database-url", help=url_help)
     report.add_parser(commands, url_help)
     _opportunities_parser(commands, url_help)
+    add_moving_parsers(commands, url_help)
     return parser
 
 
@@ -122,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "opportunities": opportunities_command,
         "reports": reports_command,
         "draw-reports": draw_reports_command,
+        "copy": copy_command,
+        "export": export_command,
+        "import": import_command,
     }
     try:
         return commands[args.command](args)
