@@ -12,9 +12,10 @@ from typing import Any, Protocol
 import pandas as pd
 
 from analysis.error_wording import describe_error
-from analysis.opportunities import Projection, opportunity_rows, site_dr_series, top10_dr_series
+from analysis.opportunities import Projection, opportunity_rows, site_dr_series
 from analysis.opportunities.outlook import outlooks
 from analysis.opportunities.score import IMPRESSIONS, INPUT_COLUMNS, SEARCH_VOLUME
+from analysis.opportunities.series import top10_dr_by_keyword
 from client.bulk import BulkRunner, ItemResult, Pacer
 from client.errors import ApiError
 from client.inputs import slug_for
@@ -200,18 +201,20 @@ def calls_needed(candidates: Candidates, max_calls: int | None = None) -> int:
     return needed if max_calls is None else min(needed, max(0, max_calls))
 
 
-def _report_top10(report: KeywordReport, site: str) -> tuple[float | None, float | None, int | None]:
-    """The top 10's median and lowest DR without the site's own results (as the history's are taken),
-    and the site's position in it (None: not in the top 10)."""
+def _top10s(reports: dict[str, KeywordReport], site: str) -> dict[str, pd.DataFrame]:
+    """Each report's top 10 by day without the site's own results (as the history's are taken), all in
+    one pass of the one definition (``top10_dr_by_keyword``): a frame per report made the refresh spend
+    more of the processor than its reads took at the rate limit. A keyword with no rated result is
+    absent."""
     rows = pd.DataFrame(
-        [("", report.keyword, pd.Timestamp(0), r.position, r.domain, r.dr) for r in report.results],
+        [
+            ("", keyword, pd.Timestamp(0), r.position, r.domain, r.dr)
+            for keyword, report in reports.items()
+            for r in report.results
+        ],
         columns=list(SERP_COLUMNS),
     )
-    top10 = top10_dr_series(rows, report.keyword, site)
-    position = next((r.position for r in report.results if r.domain == site), None)
-    if top10.empty:
-        return None, None, position
-    return float(top10["median_dr"].iloc[-1]), float(top10["min_dr"].iloc[-1]), position
+    return top10_dr_by_keyword(rows, site) if not rows.empty else {}
 
 
 def read_top10s(
@@ -236,22 +239,30 @@ def read_top10s(
         return 0
     site = candidates.site
     runner: BulkRunner[KeywordReport] = BulkRunner(
-        lambda keyword: client.keyword_report(keyword, site), workers=WORKERS, pacer=pacer or Pacer()
+        lambda keyword: client.keyword_report(keyword, site),
+        workers=WORKERS,
+        pacer=pacer or Pacer.for_limit(getattr(client, "limit_name", None)),
     )
     sent = 0
+    reports: dict[str, KeywordReport] = {}
     for done, result in enumerate(runner.run(asked), start=1):
         sent += result.attempts
-        line = _settle(candidates.rows[result.item], result, site)
+        line = _settle(candidates.rows[result.item], result)
+        if result.ok and result.value is not None:
+            reports[result.item] = result.value
         user = result.value.user if result.value is not None else None
         if candidates.site_dr is None and user is not None and user.dr is not None:
             candidates.site_dr = float(user.dr)
         if not result.ok:
             candidates.failed.append(result.item)
         progress(f"[{done}/{len(asked)}] top 10 of “{result.item}”: {line}")
+    top10s = _top10s(reports, site)
+    for keyword, report in reports.items():
+        _keep_top10(candidates.rows[keyword], report, top10s.get(keyword), site)
     return sent
 
 
-def _settle(row: dict[str, Any], result: ItemResult[KeywordReport], site: str) -> str:
+def _settle(row: dict[str, Any], result: ItemResult[KeywordReport]) -> str:
     report = result.value
     if not result.ok or report is None:
         words = _words(result.error, f"“{result.item}”")
@@ -261,11 +272,19 @@ def _settle(row: dict[str, Any], result: ItemResult[KeywordReport], site: str) -
             else (f"top 10 not read ({words})")
         )
         return "not asked" if result.skipped else "failed"
-    median, lowest, position = _report_top10(report, site)
-    if median is None:
-        row.update(top10_from=KEYWORD_REPORT, problem="top 10 read, but none of its results has a DR")
-        return row["problem"]
-    row.update(median_dr=median, min_dr=lowest, top10_from=KEYWORD_REPORT)
-    if _missing(row["position"]):
-        row["position"] = position
     return "read"
+
+
+def _keep_top10(row: dict[str, Any], report: KeywordReport, top10: pd.DataFrame | None, site: str) -> None:
+    """A read report's top 10 into its keyword's row: its median and lowest DR, and the site's position
+    in it when the row knew none."""
+    if top10 is None or top10.empty:
+        row.update(top10_from=KEYWORD_REPORT, problem="top 10 read, but none of its results has a DR")
+        return
+    row.update(
+        median_dr=float(top10["median_dr"].iloc[-1]),
+        min_dr=float(top10["min_dr"].iloc[-1]),
+        top10_from=KEYWORD_REPORT,
+    )
+    if _missing(row["position"]):
+        row["position"] = next((r.position for r in report.results if r.domain == site), None)
