@@ -34,11 +34,11 @@ COLUMNS = {
     "keyword": st.column_config.TextColumn(OPPORTUNITY_LABELS["keyword"], pinned=True),
     "score": _number(
         OPPORTUNITY_LABELS["score"],
-        "%.1f",
+        "%,.1f",
         "Clicks gained in % points of volume, divided by the DR points lacking (at least 1). Empty: a "
         "volume or a DR is unknown, so the keyword is not ranked.",
     ),
-    "clicks_gained": _number(OPPORTUNITY_LABELS["clicks_gained"], "%.0f", "Clicks at target − clicks now"),
+    "clicks_gained": _number(OPPORTUNITY_LABELS["clicks_gained"], "%,.0f", "Clicks at target − clicks now"),
     "difficulty": _number(
         OPPORTUNITY_LABELS["difficulty"], "%g", "Top-10 median DR − your DR, 0 when you lack none"
     ),
@@ -53,8 +53,8 @@ COLUMNS = {
     "lowest_gap": _number(OPPORTUNITY_LABELS["lowest_gap"], "%+g", "Top-10 lowest DR − your DR"),
     "ctr_now": _number(OPPORTUNITY_LABELS["ctr_now"], "%.1f"),
     "ctr_target": _number(OPPORTUNITY_LABELS["ctr_target"], "%.1f"),
-    "clicks_now": _number(OPPORTUNITY_LABELS["clicks_now"], "%.0f"),
-    "clicks_target": _number(OPPORTUNITY_LABELS["clicks_target"], "%.0f"),
+    "clicks_now": _number(OPPORTUNITY_LABELS["clicks_now"], "%,.0f"),
+    "clicks_target": _number(OPPORTUNITY_LABELS["clicks_target"], "%,.0f"),
     "top10_from": st.column_config.TextColumn("Top 10 from"),
     "median_words": st.column_config.TextColumn(
         "Winnable (median DR)", help="Watched keywords: when your DR reaches the top 10's median at your pace"
