@@ -2,7 +2,8 @@
 
 It is a composition of one repository per area, each an attribute with a plain name, all over one
 SQLAlchemy engine: ``watchlist`` (``store.watchlist``), ``snapshots`` (the writes, ``store.recording``),
-``queries`` (the reads, ``store.queries``), ``audit`` (the append-only audit log, ``store.audit``),
+``queries`` (the reads, ``store.queries``), ``market`` (the market's sums at the database,
+``store.market``), ``audit`` (the append-only audit log, ``store.audit``),
 ``alerts`` (``store.alerts.state``), ``groups`` (keyword tags and brand terms, ``store.groups``),
 ``notes`` (``store.notes``), and the reports' ``report_comments``, ``report_charts``, ``report_links``,
 ``feeds`` and ``report_schedules`` (``store.reports``). Callers name the area: ``store.watchlist.watch(...)``,
@@ -26,6 +27,7 @@ from store.audit import AuditLog
 from store.config import display_url, parse_url
 from store.engine import DATABASE_ERRORS, StoreUnavailable, make_engine, unavailable, write_engine
 from store.groups import KeywordGroups
+from store.market import MarketSums
 from store.migrations import SchemaUnknown, upgrade
 from store.notes import ChartNotes
 from store.queries import Queries
@@ -54,6 +56,7 @@ class HistoryStore:
     report_charts: ReportCharts
     report_links: ReportLinks
     feeds: Feeds
+    market: MarketSums
     report_schedules: ReportSchedules
 
     def __init__(self, engine: Engine, url: str) -> None:
@@ -63,6 +66,7 @@ class HistoryStore:
         self.watchlist = Watchlist(*on)
         self.snapshots = Snapshots(*on)
         self.queries = Queries(*on)
+        self.market = MarketSums(*on)
         self.audit = AuditLog(*on)
         self.alerts = Alerts(*on)
         self.groups = KeywordGroups(*on)
