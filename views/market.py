@@ -48,7 +48,7 @@ maybe_view = market_view(source, own_sites(conn), history.history_day(conn))
 if maybe_view is None:
     st.stop()
 view = maybe_view  # known from here on, also inside the tabs' lambdas
-if view.top10s.empty:  # a brand or non-brand group without a keyword: where to set the brand terms
+if view.empty:  # a brand or non-brand group without a keyword: where to set the brand terms
     lazy_tabs({GROUPS_TAB: guarded(lambda: groups_tab(conn, source))}, key=TAB_KEY)
     st.stop()
 lazy_tabs(
@@ -64,7 +64,7 @@ lazy_tabs(
                 conn,
                 source,
                 view.until,
-                [*view.own, *view.competitors, *sorted(set(view.top10s["keyword"]))],
+                [*view.own, *view.competitors, *sorted(set(view.top10s()["keyword"]))],
                 group_names(source.keyword_tags()),
             )
         ),

@@ -70,11 +70,12 @@ def market_sums(
     per_day = day_keywords.groupby("day").agg(
         keywords=("keyword", "size"), volume=("volume", "sum"), volumes_known=("volume", "count")
     )
-    days = list(per_day.index)
-    previous = pd.Series([pd.NaT, *days[:-1]], index=days, dtype="datetime64[ns]")
-    before = day_keywords.assign(day=day_keywords["day"].map(previous))[["day", "keyword"]]
-    kept = day_keywords.merge(before.assign(after=day_keywords["day"].to_numpy()), on=["day", "keyword"])
-    per_day["kept"] = kept.groupby("after").size().reindex(per_day.index, fill_value=0)
+    # Each day as its place among the days, so "the day before" is the place before (whatever the days' type).
+    place = day_keywords["day"].map({day: n for n, day in enumerate(per_day.index)}).to_numpy()
+    now = pd.DataFrame({"place": place, "keyword": day_keywords["keyword"].to_numpy()})
+    kept = now.merge(now.assign(place=now["place"] + 1), on=["place", "keyword"])["place"].value_counts()
+    kept.index = per_day.index[kept.index.to_numpy()]
+    per_day["kept"] = kept.reindex(per_day.index, fill_value=0).astype("int64")
     return per_domain.loc[:, list(MARKET_DOMAIN_SUMS)], per_day.reset_index().loc[:, list(MARKET_DAY_SUMS)]
 
 
@@ -91,8 +92,7 @@ def figures_from_sums(per_domain: pd.DataFrame, per_day: pd.DataFrame, ctr: Sequ
     if per_domain.empty:
         return empty_figures()
     first = float(ctr[0])
-    days = per_day.set_index(pd.to_datetime(per_day["day"]).astype("datetime64[ns]"))
-    figures = per_domain.assign(day=pd.to_datetime(per_domain["day"]).astype("datetime64[ns]"))
+    days, figures = per_day.set_index("day"), per_domain.copy()
     day_keywords = figures["day"].map(days["keywords"]).astype("int64")
     day_clicks = figures.groupby("day")["clicks"].transform("sum")
     figures["visibility"] = figures["clicks"] / (first * day_keywords) * 100

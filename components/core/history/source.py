@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import pandas as pd
 
+from analysis.market import MarketFigures
 from components.common.bounded_cache import BoundedCache
+from services.market import search_volumes, site_market
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -59,6 +61,14 @@ class HistorySource(Protocol):
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         """Each tagged keyword's tags (the market view's groups)."""
+        ...
+
+    def market(
+        self, site: str | None, since: date | None, group: str, ctr: tuple[float, ...]
+    ) -> MarketFigures:
+        """Visibility and share of voice of ``group``'s keywords watched for ``site`` (all when None)
+        from ``since`` on, volume-weighted where the keyword history knows every volume of a day
+        (``services.market.site_market``); UnknownGroup for a group there is not."""
         ...
 
     def notes(self, since: date | None) -> pd.DataFrame:
@@ -105,6 +115,14 @@ class StoreSource:
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self.store.groups.keyword_tags(self.account)
+
+    def market(
+        self, site: str | None, since: date | None, group: str, ctr: tuple[float, ...]
+    ) -> MarketFigures:
+        volumes = search_volumes(self.store, self.account, since)
+        return site_market(
+            self.store, self.account, site, since=since, until=None, ctr=ctr, group=group, volumes=volumes
+        )
 
     def notes(self, since: date | None) -> pd.DataFrame:
         return self.store.notes.entries(self.account, since)
@@ -209,6 +227,11 @@ class CachedSource:
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self._get("keyword_tags")
+
+    def market(
+        self, site: str | None, since: date | None, group: str, ctr: tuple[float, ...]
+    ) -> MarketFigures:
+        return self._get("market", site, since, group, ctr)
 
     def notes(self, since: date | None) -> pd.DataFrame:
         return self._get("notes", since)
