@@ -94,6 +94,10 @@ class FrameSource:
             keep &= _day_values(self.serps) >= since
         return self.serps[keep].reset_index(drop=True)
 
+    def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
+        rows = self.serp_history(site, None)
+        return rows[_day_values(rows).isin(set(days))].reset_index(drop=True) if not rows.empty else rows
+
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return dict(self.tags)
 

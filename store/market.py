@@ -30,9 +30,14 @@ from sqlalchemy import (
     String,
     Table,
     and_,
+    case,
+    cast,
     func,
     insert,
+    literal,
+    null,
     select,
+    union_all,
 )
 
 from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS
@@ -41,6 +46,9 @@ from store.models import SUBJECT_LEN, KeywordSnapshotRow, SerpResultRow
 from store.rows import subject_name
 from store.watchlist import check_account
 
+#: PostgreSQL's memory for each sort or hash of the market's read (its default, 4 MB, sends a year of a
+#: thousand keywords' rows to disk).
+WORK_MEM = "256MB"
 SERPS = SerpResultRow.__table__
 KEYWORDS = KeywordSnapshotRow.__table__
 
@@ -95,6 +103,11 @@ class MarketSums(Connected):
         """A reading connection holding the curve, the volumes and the chosen keywords (or (site,
         keyword) pairs) in its temporary tables."""
         with self._reading() as conn:
+            if conn.dialect.name == "postgresql":
+                # This one read's settings (gone with its transaction): its group-bys over a year of rows
+                # fit in memory instead of sorting on disk, and compiling it (JIT) costs more than it saves.
+                conn.exec_driver_sql(f"SET LOCAL work_mem = '{WORK_MEM}'")
+                conn.exec_driver_sql("SET LOCAL jit = off")
             tables: list[tuple[Table, list[dict[str, Any]]]] = [
                 (CURVE, [{"position": p, "clicks": float(c)} for p, c in enumerate(curve, start=1)]),
                 (VOLUMES, [{"keyword": k, "volume": float(v)} for k, v in volumes.items()]),
@@ -115,8 +128,23 @@ class MarketSums(Connected):
                 for table, _rows in reversed(tables):
                     table.drop(conn)
 
+    @staticmethod
+    def _one_site(conn: Connection, account: str, since: date | None, until: date | None) -> bool:
+        """Whether the period's top 10s are of one site at most: then none needs the first site chosen
+        (an index gives the least and the greatest site without reading the rows)."""
+        query = select(func.min(SERPS.c.site), func.max(SERPS.c.site)).where(
+            SERPS.c.account == check_account(account)
+        )
+        if since is not None:
+            query = query.where(SERPS.c.day >= since)
+        if until is not None:
+            query = query.where(SERPS.c.day <= until)
+        least, greatest = conn.execute(query).one()
+        return least == greatest
+
     def _top10s(
         self,
+        conn: Connection,
         account: str,
         site: str | None,
         since: date | None,
@@ -144,7 +172,9 @@ class MarketSums(Connected):
                 and_(CHOSEN_PAIRS.c.site == SERPS.c.site, CHOSEN_PAIRS.c.keyword == SERPS.c.keyword),
             )
         chosen = query.cte("chosen")
-        if site is not None:  # one site: its top 10s are the first site's
+        if site is not None or self._one_site(
+            conn, account, since, until
+        ):  # its top 10s are the first site's
             return chosen
         first = (
             select(chosen.c.day, chosen.c.keyword, func.min(chosen.c.site).label("site"))
@@ -182,31 +212,36 @@ class MarketSums(Connected):
         ``keywords`` / only the (site, keyword) ``pairs`` when given, weighed by ``curve`` (c(1)…c(n))
         and ``volumes``; by day (then domain)."""
         with self._with_data(curve, volumes or {}, keywords, pairs) as conn:
-            top10 = self._top10s(account, site, since, until, keywords, pairs)
+            top10 = self._top10s(conn, account, site, since, until, keywords, pairs)
+            # Each (day, keyword, domain) once, at its best place on the curve (NULL when none is on it):
+            # the days' keywords are counted from it too, so the top 10s are read once.
+            on_curve = case((top10.c.position.between(1, len(curve)), top10.c.position))
             best = (
-                select(
-                    top10.c.day, top10.c.keyword, top10.c.domain, func.min(top10.c.position).label("position")
-                )
-                .where(top10.c.position.between(1, len(curve)))
+                select(top10.c.day, top10.c.keyword, top10.c.domain, func.min(on_curve).label("position"))
                 .group_by(top10.c.day, top10.c.keyword, top10.c.domain)
                 .cte("best")
             )
             per_domain = (
                 select(
+                    literal("domain").label("kind"),
                     best.c.day,
                     best.c.domain,
                     func.sum(CURVE.c.clicks).label("clicks"),
                     func.sum(CURVE.c.clicks * VOLUMES.c.volume).label("volume_clicks"),
+                    *(cast(null(), Float).label(name) for name in MARKET_DAY_SUMS[1:]),
                 )
                 .join_from(best, CURVE, CURVE.c.position == best.c.position)
                 .outerjoin(VOLUMES, VOLUMES.c.keyword == best.c.keyword)
                 .group_by(best.c.day, best.c.domain)
-                .order_by(best.c.day, best.c.domain)
             )
-            domain_rows = conn.execute(per_domain).all()
-            day_rows = conn.execute(self._per_day(top10)).all()
-        per_domain_frame = pd.DataFrame([tuple(r) for r in domain_rows], columns=list(MARKET_DOMAIN_SUMS))
-        per_day_frame = pd.DataFrame([tuple(r) for r in day_rows], columns=list(MARKET_DAY_SUMS))
+            rows = conn.execute(union_all(per_domain, self._per_day(best))).all()
+        # Each kind's rows made into a frame of its own, so each column's type is as its values give it.
+        per_domain_frame = pd.DataFrame(
+            [tuple(row)[1:5] for row in rows if row.kind == "domain"], columns=list(MARKET_DOMAIN_SUMS)
+        ).sort_values(["day", "domain"], ignore_index=True)
+        per_day_frame = pd.DataFrame(
+            [(row.day, *tuple(row)[5:]) for row in rows if row.kind == "day"], columns=list(MARKET_DAY_SUMS)
+        ).sort_values("day", ignore_index=True)
         per_domain_frame = per_domain_frame.astype({"clicks": "float64", "volume_clicks": "float64"})
         per_day_frame = per_day_frame.astype(
             {"keywords": "int64", "volume": "float64", "volumes_known": "int64", "kept": "int64"}
@@ -214,11 +249,11 @@ class MarketSums(Connected):
         return _days(per_domain_frame), _days(per_day_frame)
 
     @staticmethod
-    def _per_day(top10: Any) -> Select[Any]:
+    def _per_day(best: Any) -> Select[Any]:
         """Each day's keywords, the sum of their known volumes, how many were known, and how many of them
-        the previous recorded day had too."""
+        the previous recorded day had too (rows of the kind "day")."""
         day_keywords = (
-            select(top10.c.day, top10.c.keyword).group_by(top10.c.day, top10.c.keyword).cte("day_keywords")
+            select(best.c.day, best.c.keyword).group_by(best.c.day, best.c.keyword).cte("day_keywords")
         )
         days = (
             select(
@@ -242,17 +277,17 @@ class MarketSums(Connected):
             .group_by(ordered.c.day)
             .cte("kept")
         )
-        return (
-            select(
-                days.c.day,
-                days.c.keywords,
-                days.c.volume,
-                days.c.volumes_known,
-                func.coalesce(kept.c.kept, 0).label("kept"),
-            )
-            .join_from(days, kept, kept.c.day == days.c.day, isouter=True)
-            .order_by(days.c.day)
-        )
+        return select(
+            literal("day").label("kind"),
+            days.c.day,
+            cast(null(), String).label("domain"),
+            cast(null(), Float).label("clicks"),
+            cast(null(), Float).label("volume_clicks"),
+            cast(days.c.keywords, Float).label("keywords"),
+            cast(days.c.volume, Float).label("volume"),
+            cast(days.c.volumes_known, Float).label("volumes_known"),
+            cast(func.coalesce(kept.c.kept, 0), Float).label("kept"),
+        ).join_from(days, kept, kept.c.day == days.c.day, isouter=True)
 
     def pairs(
         self, account: str, site: str | None, since: date | None, until: date | None

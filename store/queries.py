@@ -187,6 +187,17 @@ class Queries(Connected):
         query = query.order_by(SERPS.c.day, SERPS.c.site, SERPS.c.keyword, SERPS.c.position)
         return _frame(self._rows(query), SERP_COLUMNS)
 
+    def serp_days(self, account: str, site: str | None, days: Sequence[date]) -> pd.DataFrame:
+        """The watched keywords' top 10s of ``days`` only (of the keywords watched for ``site``, when
+        given), as ``serp_history`` gives them: what comparing two days reads, not the whole period."""
+        query = select(*(SERPS.c[name] for name in SERP_COLUMNS)).where(
+            SERPS.c.account == check_account(account), SERPS.c.day.in_(sorted(set(days)))
+        )
+        if site is not None:
+            query = query.where(SERPS.c.site == subject_name(site))
+        query = query.order_by(SERPS.c.day, SERPS.c.site, SERPS.c.keyword, SERPS.c.position)
+        return _frame(self._rows(query) if days else [], SERP_COLUMNS)
+
     def latest_serp_day(self, account: str, site: str | None = None) -> date | None:
         """The latest day with a recorded top 10 (of the keywords watched for ``site``, when given)."""
         query = select(func.max(SERPS.c.day)).where(SERPS.c.account == check_account(account))

@@ -206,3 +206,14 @@ def test_the_weights_read_at_the_database_are_the_keyword_historys(market_store:
     later = search_volumes(market_store, ACCOUNT, DAY + timedelta(days=4))
     assert later["beta widgets"] == 5.0  # none known in the period: its impressions
     assert "gadget deals" not in later
+
+
+@pytest.mark.parametrize("site", [None, OTHER])
+def test_two_days_compared_read_only_those_days_rows(market_store: HistoryStore, site: str | None) -> None:
+    """The churn between two days reads those two days, and finds what the period's rows give."""
+    before, after = DAY + timedelta(days=1), DAY + timedelta(days=4)
+    period = market_store.queries.serp_history(ACCOUNT, site)
+    two_days = market_store.queries.serp_days(ACCOUNT, site, [after, before])
+    expected = period[period["day"].dt.date.isin({before, after})].reset_index(drop=True)
+    pd.testing.assert_frame_equal(two_days, expected)
+    assert market_store.queries.serp_days(ACCOUNT, site, []).empty

@@ -59,6 +59,10 @@ class HistorySource(Protocol):
         or of all of them when None."""
         ...
 
+    def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
+        """The same top 10s on ``days`` only (two days compared, not the whole period)."""
+        ...
+
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         """Each tagged keyword's tags (the market view's groups)."""
         ...
@@ -112,6 +116,9 @@ class StoreSource:
 
     def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self.store.queries.serp_history(self.account, site, since)
+
+    def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
+        return self.store.queries.serp_days(self.account, site, days)
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self.store.groups.keyword_tags(self.account)
@@ -224,6 +231,9 @@ class CachedSource:
 
     def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self._get("serp_history", site, since)
+
+    def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
+        return self._get("serp_days", site, days)
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self._get("keyword_tags")

@@ -82,10 +82,8 @@ class MarketView:
         """The days with a top 10 of these keywords, oldest first."""
         return [day.date() for day in pd.to_datetime(self.market.days["day"]).sort_values()]
 
-    def top10s(self) -> pd.DataFrame:
-        """The top 10s themselves (one per keyword and day), read into memory for the tabs that show
-        them (churn, DR spread, When winnable, notes); the figures never need them."""
-        raw = self.source.serp_history(self.site, self.since)
+    def _group_top10s(self, raw: pd.DataFrame) -> pd.DataFrame:
+        """One top 10 per keyword and day of the view's group among ``raw`` (top-10 rows)."""
         tags, brands = self.source.keyword_tags(), self.source.brand_terms()
 
         def compute() -> pd.DataFrame:
@@ -96,6 +94,15 @@ class MarketView:
 
         key = (self.group, tuple(sorted(tags.items())), tuple(sorted(brands.items())))
         return _TOP10S.get(raw, key, compute)
+
+    def top10s(self) -> pd.DataFrame:
+        """The period's top 10s themselves (one per keyword and day), read into memory for the tabs that
+        show them (DR spread, When winnable, notes); the figures never need them."""
+        return self._group_top10s(self.source.serp_history(self.site, self.since))
+
+    def top10s_on(self, *days: date) -> pd.DataFrame:
+        """The top 10s of ``days`` only (one per keyword and day): what comparing two days reads."""
+        return self._group_top10s(self.source.serp_days(self.site, tuple(sorted(days))))
 
     def markers(self, key: str, subjects: list[str]) -> pd.DataFrame | None:
         """The markers of one of the page's charts (under its own switch): notes, Google's updates and

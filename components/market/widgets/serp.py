@@ -52,7 +52,7 @@ def churn_tab(view: MarketView) -> None:
     if before == after:
         st.caption("Pick two different days.")
         return
-    churn = serp_churn(view.top10s(), before, after)
+    churn = serp_churn(view.top10s_on(before, after), before, after)
     counts = st.columns(3)
     counts[0].metric("Entered a top 10", int((churn["change"] == "entered").sum()), border=True)
     counts[1].metric("Left a top 10", int((churn["change"] == "left").sum()), border=True)
