@@ -53,3 +53,6 @@ MARKET_DOMAIN_SUMS = ("day", "domain", "clicks", "volume_clicks")
 #: A market's days: the keywords with a top 10, the sum of their known volumes and how many were known,
 #: and how many of the keywords also had a top 10 on the day before it (the previous recorded day).
 MARKET_DAY_SUMS = ("day", "keywords", "volume", "volumes_known", "kept")
+#: A top 10's DR per day and keyword: the median, lowest and highest DR of the results with one, the
+#: spread (highest − lowest) and how many had one (unresolved ones are left out, never counted as 0).
+SPREAD_COLUMNS = ("day", "keyword", "median_dr", "min_dr", "max_dr", "spread", "rated")

@@ -15,6 +15,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from analysis.market import (
     ALL,
     BRAND,
@@ -24,6 +26,7 @@ from analysis.market import (
     CtrCurveError,
     MarketFigures,
     ctr_curve,
+    dr_spread,
     market_of_sums,
     no_market,
     split_pairs,
@@ -126,3 +129,20 @@ def site_market(
         account, site, since=since, until=until, curve=ctr, volumes=volumes, keywords=keywords, pairs=pairs
     )
     return market_of_sums(per_domain, per_day, ctr)
+
+
+def site_dr_spread(
+    store: HistoryStore,
+    account: str,
+    site: str | None,
+    *,
+    since: date | None,
+    until: date | None,
+    group: str = ALL,
+) -> pd.DataFrame:
+    """The top-10 DR per day and keyword (``analysis.market.dr_spread``'s columns) of the same keywords
+    as ``site_market``, computed at the database. UnknownGroup for a group there is not."""
+    keywords, pairs = _group_keys(store, account, site, since, until, group)
+    if (keywords is not None and not keywords) or (pairs is not None and not pairs):
+        return dr_spread(pd.DataFrame(columns=["day", "keyword", "position", "domain", "dr"]))
+    return store.market.dr_spread(account, site, since=since, until=until, keywords=keywords, pairs=pairs)

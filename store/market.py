@@ -36,11 +36,12 @@ from sqlalchemy import (
     insert,
     literal,
     null,
+    or_,
     select,
     union_all,
 )
 
-from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS
+from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS, SPREAD_COLUMNS
 from store.engine import Connected
 from store.models import SUBJECT_LEN, KeywordSnapshotRow, SerpResultRow
 from store.rows import subject_name
@@ -152,10 +153,10 @@ class MarketSums(Connected):
         keywords: Collection[str] | None,
         pairs: Collection[tuple[str, str]] | None,
     ) -> Any:
-        """(day, keyword, position, domain) of one top 10 per keyword and day (the first site's by name)
+        """(day, keyword, position, domain, DR) of one top 10 per keyword and day (the first site's by name)
         among the chosen rows, as a CTE."""
         query: Select[Any] = select(
-            SERPS.c.site, SERPS.c.keyword, SERPS.c.day, SERPS.c.position, SERPS.c.domain
+            SERPS.c.site, SERPS.c.keyword, SERPS.c.day, SERPS.c.position, SERPS.c.domain, SERPS.c.dr
         )
         query = query.where(SERPS.c.account == check_account(account))
         if site is not None:
@@ -182,7 +183,7 @@ class MarketSums(Connected):
             .cte("first_site")
         )
         return (
-            select(chosen.c.day, chosen.c.keyword, chosen.c.position, chosen.c.domain)
+            select(chosen.c.day, chosen.c.keyword, chosen.c.position, chosen.c.domain, chosen.c.dr)
             .join_from(
                 chosen,
                 first,
@@ -288,6 +289,54 @@ class MarketSums(Connected):
             cast(days.c.volumes_known, Float).label("volumes_known"),
             cast(func.coalesce(kept.c.kept, 0), Float).label("kept"),
         ).join_from(days, kept, kept.c.day == days.c.day, isouter=True)
+
+    def dr_spread(
+        self,
+        account: str,
+        site: str | None,
+        *,
+        since: date | None,
+        until: date | None,
+        keywords: Collection[str] | None = None,
+        pairs: Collection[tuple[str, str]] | None = None,
+    ) -> pd.DataFrame:
+        """Per day and keyword of the same top 10s as ``sums``: the median, lowest and highest DR of the
+        results with one, the spread (highest − lowest) and how many had one (``SPREAD_COLUMNS``), by
+        day and keyword; a keyword whose results had none that day is absent."""
+        with self._with_data((), {}, keywords, pairs) as conn:
+            top10 = self._top10s(conn, account, site, since, until, keywords, pairs)
+            group = (top10.c.day, top10.c.keyword)
+            rated = (
+                select(
+                    top10.c.day,
+                    top10.c.keyword,
+                    top10.c.dr,
+                    func.row_number().over(partition_by=group, order_by=top10.c.dr).label("place"),
+                    func.count().over(partition_by=group).label("rated"),
+                )
+                .where(top10.c.dr.is_not(None))
+                .subquery()
+            )
+            # The median: the middle DR, or the mean of the two middle ones when their count is even.
+            middle = or_(rated.c.place == (rated.c.rated + 1) // 2, rated.c.place == (rated.c.rated + 2) // 2)
+            query = (
+                select(
+                    rated.c.day,
+                    rated.c.keyword,
+                    func.avg(case((middle, cast(rated.c.dr, Float)))).label("median_dr"),
+                    cast(func.min(rated.c.dr), Float).label("min_dr"),
+                    cast(func.max(rated.c.dr), Float).label("max_dr"),
+                    func.max(rated.c.rated).label("rated"),
+                )
+                .group_by(rated.c.day, rated.c.keyword)
+                .order_by(rated.c.day, rated.c.keyword)
+            )
+            rows = conn.execute(query).all()
+        frame = pd.DataFrame(
+            [tuple(row) for row in rows], columns=["day", "keyword", "median_dr", "min_dr", "max_dr", "rated"]
+        ).astype({"median_dr": "float64", "min_dr": "float64", "max_dr": "float64", "rated": "int64"})
+        frame["spread"] = frame["max_dr"] - frame["min_dr"]
+        return _days(frame).loc[:, list(SPREAD_COLUMNS)]
 
     def pairs(
         self, account: str, site: str | None, since: date | None, until: date | None

@@ -25,11 +25,10 @@ import pandas as pd
 
 from analysis.market.ctr import DEFAULT_CTR
 from analysis.market.groups import in_group
-from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS
+from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS, SPREAD_COLUMNS
 
 MARKET_COLUMNS = ("day", "domain", "visibility", "weighted_visibility", "share_of_voice", "keywords")
 CHURN_COLUMNS = ("keyword", "change", "domain", "position", "dr")
-SPREAD_COLUMNS = ("day", "keyword", "median_dr", "min_dr", "max_dr", "spread", "rated")
 _TOP10 = ("day", "keyword", "position", "domain", "dr")
 
 

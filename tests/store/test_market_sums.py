@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 from sqlalchemy import insert
 
-from analysis.market import ALL, BRAND, DEFAULT_CTR, NON_BRAND, UnknownGroup, market_figures
+from analysis.market import ALL, BRAND, DEFAULT_CTR, NON_BRAND, UnknownGroup, dr_spread, market_figures
 from analysis.market.standing import search_volumes as volumes_in_memory
-from services.market import search_volumes, site_market
+from services.market import search_volumes, site_dr_spread, site_market
 from store import HistoryStore
 from store.models import KeywordSnapshotRow, SerpResultRow
 
@@ -217,3 +217,17 @@ def test_two_days_compared_read_only_those_days_rows(market_store: HistoryStore,
     expected = period[period["day"].dt.date.isin({before, after})].reset_index(drop=True)
     pd.testing.assert_frame_equal(two_days, expected)
     assert market_store.queries.serp_days(ACCOUNT, site, []).empty
+
+
+@pytest.mark.parametrize("group", [ALL, BRAND, "pricing"])
+@pytest.mark.parametrize("site", [None, OTHER])
+def test_the_top_10s_dr_per_day_and_keyword_is_the_definitions(
+    market_store: HistoryStore, site: str | None, group: str
+) -> None:
+    """Medians of even and odd counts, unresolved DRs left out, the first site's top 10 only."""
+    serps = market_store.queries.serp_history(ACCOUNT, site)
+    tags, brands = market_store.groups.keyword_tags(ACCOUNT), market_store.groups.brand_terms(ACCOUNT)
+    expected = dr_spread(market_figures(serps, group, tags, brands, DEFAULT_CTR).top10s)
+    found = site_dr_spread(market_store, ACCOUNT, site, since=None, until=None, group=group)
+    pd.testing.assert_frame_equal(found, expected, check_exact=False, rtol=0, atol=1e-9)
+    assert not found.empty

@@ -18,7 +18,7 @@ import pandas as pd
 
 from analysis.market import MarketFigures
 from components.common.bounded_cache import BoundedCache
-from services.market import search_volumes, site_market
+from services.market import search_volumes, site_dr_spread, site_market
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -61,6 +61,11 @@ class HistorySource(Protocol):
 
     def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
         """The same top 10s on ``days`` only (two days compared, not the whole period)."""
+        ...
+
+    def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
+        """The top-10 DR per day and keyword of ``group``'s keywords (``analysis.market.dr_spread``'s
+        columns), computed where the rows are; UnknownGroup for a group there is not."""
         ...
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
@@ -119,6 +124,9 @@ class StoreSource:
 
     def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
         return self.store.queries.serp_days(self.account, site, days)
+
+    def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
+        return site_dr_spread(self.store, self.account, site, since=since, until=None, group=group)
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self.store.groups.keyword_tags(self.account)
@@ -234,6 +242,9 @@ class CachedSource:
 
     def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
         return self._get("serp_days", site, days)
+
+    def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
+        return self._get("dr_spread", site, since, group)
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self._get("keyword_tags")

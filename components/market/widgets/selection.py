@@ -27,6 +27,7 @@ from analysis.market import (
     SPLIT,
     MarketFigures,
     UnknownGroup,
+    dr_spread,
     group_names,
     in_group,
     no_market,
@@ -97,8 +98,15 @@ class MarketView:
 
     def top10s(self) -> pd.DataFrame:
         """The period's top 10s themselves (one per keyword and day), read into memory for the tabs that
-        show them (DR spread, When winnable, notes); the figures never need them."""
+        show them (When winnable, notes); the figures and the DR spread never need them."""
         return self._group_top10s(self.source.serp_history(self.site, self.since))
+
+    def spread(self) -> pd.DataFrame:
+        """The top-10 DR per day and keyword, computed where the rows are (``analysis.market.dr_spread``)."""
+        try:
+            return self.source.dr_spread(self.site, self.since, self.group)
+        except UnknownGroup:  # a tag removed since this session picked it
+            return dr_spread(one_top10_per_keyword(self.source.serp_days(self.site, ())))
 
     def top10s_on(self, *days: date) -> pd.DataFrame:
         """The top 10s of ``days`` only (one per keyword and day): what comparing two days reads."""

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.figures import market_charts as charts
-from analysis.market import dr_spread, serp_churn
+from analysis.market import serp_churn
 from analysis.wording import screen_day
 from components.core.cache import data
 from components.core.ui.tables import score_column, table_with_export
@@ -85,7 +85,7 @@ def _spread_table(spread: pd.DataFrame) -> pd.DataFrame:
 
 
 def difficulty_tab(view: MarketView) -> None:
-    spread = dr_spread(view.top10s())
+    spread = view.spread()
     if spread.empty:
         st.info("No top 10 in this period has a rated domain.", icon=":material/hourglass_empty:")
         return
