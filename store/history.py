@@ -5,7 +5,8 @@ SQLAlchemy engine: ``watchlist`` (``store.watchlist``), ``snapshots`` (the write
 ``queries`` (the reads, ``store.queries``), ``audit`` (the append-only audit log, ``store.audit``),
 ``alerts`` (``store.alerts.state``), ``groups`` (keyword tags and brand terms, ``store.groups``),
 ``notes`` (``store.notes``), and the reports' ``report_comments``, ``report_charts``, ``report_links``,
-``feeds`` and ``report_schedules`` (``store.reports``). Callers name the area: ``store.watchlist.watch(...)``,
+``feeds`` and ``report_schedules`` (``store.reports``), and ``retention`` (thinning old top 10s,
+``store.retention``). Callers name the area: ``store.watchlist.watch(...)``,
 ``store.queries.domain_history(...)``. A repository that needs another is given it when it is made
 (the report links write to the audit log); none reaches another through the store.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
@@ -35,6 +36,7 @@ from store.reports.comments import ReportComments
 from store.reports.feed_records import Feeds
 from store.reports.links import ReportLinks
 from store.reports.schedules import ReportSchedules
+from store.retention import Retention
 from store.watchlist import Watchlist
 
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
@@ -55,6 +57,7 @@ class HistoryStore:
     report_links: ReportLinks
     feeds: Feeds
     report_schedules: ReportSchedules
+    retention: Retention
 
     def __init__(self, engine: Engine, url: str) -> None:
         self._engine = engine
@@ -72,6 +75,7 @@ class HistoryStore:
         self.report_links = ReportLinks(*on, audit=self.audit)
         self.feeds = Feeds(*on)
         self.report_schedules = ReportSchedules(*on)
+        self.retention = Retention(*on)
 
     @classmethod
     def open(cls, url: str) -> Self:
