@@ -11,15 +11,18 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, insert, select
 
+from analysis.market import DEFAULT_CTR
 from client.settings import key_fingerprint
 from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from services.cli import Lines, record_snapshot
 from services.cli.retention import prune_now
 from services.jobs.exit_codes import EXIT_OK, EXIT_USAGE
+from services.reports.content import visibility_section
 from services.retention import weekly_points_note
 from store import HistoryStore
 from store.models import DomainSnapshotRow, KeywordSnapshotRow, SerpResultRow
+from store.reports.period import Period
 from store.retention import ENV_VAR, RetentionSettingError, daily_from, keep_daily_days
 
 TODAY = date(2026, 6, 30)  # a Tuesday
@@ -214,3 +217,23 @@ def test_the_daily_job_prunes_after_it_records(tmp_path: Path, monkeypatch: pyte
         assert len({d.isocalendar()[:2] for d in old}) == len(old) < len(daily_before)
         assert day in days and daily_from(day, KEEP) in days
         assert any(line.startswith("Removed ") for line in said)
+
+
+def test_a_report_whose_period_reaches_weekly_top_10s_says_so_under_its_visibility(
+    store: HistoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    today = datetime.now(UTC).date()
+    with store.engine.begin() as conn:
+        days = [today - timedelta(days=n) for n in range(130)]
+        conn.execute(insert(SerpResultRow.__table__), list(_rows("a", days)))
+    monkeypatch.setenv(ENV_VAR, str(KEEP))
+    old_month = Period(today - timedelta(days=120), today - timedelta(days=100))
+    assert visibility_section(store, "a", "example.com", old_month, DEFAULT_CTR).weekly_note == ""
+    store.retention.prune(daily_from(today, KEEP))
+    section = visibility_section(store, "a", "example.com", old_month, DEFAULT_CTR)
+    assert not section.lines.empty  # the weekly points are still figures of their own days
+    assert (
+        section.weekly_note.startswith("Before ") and "one day a week of the top 10s" in section.weekly_note
+    )
+    recent = Period(today - timedelta(days=20), today)
+    assert visibility_section(store, "a", "example.com", recent, DEFAULT_CTR).weekly_note == ""
