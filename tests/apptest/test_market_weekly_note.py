@@ -50,3 +50,15 @@ def test_the_market_page_says_when_its_period_shows_weekly_points(store: History
     notes = [c for c in _captions(open_page(PAGE, market_period="All")) if WEEKLY in c]
     assert len(notes) == 1 and "(history kept daily for 90 days)" in notes[0]
     assert not [c for c in _captions(open_page(PAGE, market_period="90 days")) if WEEKLY in c]  # all daily
+
+
+def test_the_history_pages_keyword_positions_say_it_too_and_its_other_tabs_do_not(
+    store: HistoryStore,
+) -> None:
+    store.retention.prune(daily_from(TODAY, KEEP))
+    account_changed(ACCOUNT)
+    notes = [
+        c for c in _captions(open_page("views/history.py", history_tab="Keyword positions")) if WEEKLY in c
+    ]
+    assert len(notes) == 1
+    assert not [c for c in _captions(open_page("views/history.py", history_tab="Watchlist")) if WEEKLY in c]
