@@ -16,6 +16,7 @@ from client.settings import key_fingerprint
 from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from services.cli import Lines, record_snapshot
+from services.cli.commands import main
 from services.cli.retention import prune_now
 from services.jobs.exit_codes import EXIT_OK, EXIT_USAGE
 from services.reports.content import visibility_section
@@ -237,3 +238,26 @@ def test_a_report_whose_period_reaches_weekly_top_10s_says_so_under_its_visibili
     )
     recent = Period(today - timedelta(days=20), today)
     assert visibility_section(store, "a", "example.com", recent, DEFAULT_CTR).weekly_note == ""
+
+
+def test_a_prune_does_not_wait_for_a_reader_in_the_middle_of_a_read(history: HistoryStore) -> None:
+    table = SerpResultRow.__table__
+    with history.engine.connect() as reader, reader.begin():
+        before = reader.execute(select(func.count()).select_from(table)).scalar_one()
+        plan = history.retention.prune(FIRST_DAILY, batch_rows=50)  # the page's read stays open meanwhile
+        reader.execute(select(func.count()).select_from(table)).scalar_one()
+    assert plan.rows > 0
+    assert _count(history, SerpResultRow) == before - plan.rows
+
+
+def test_python_m_store_prune_dry_run_names_the_rows_it_would_remove(
+    history: HistoryStore, store_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(ENV_VAR, "100000")  # nothing is that old: nothing to remove
+    assert main(["prune", "--dry-run", "--database-url", store_url]) == EXIT_OK
+    assert capsys.readouterr().out.startswith("Nothing to prune")
+    monkeypatch.setenv(ENV_VAR, "90")  # counted from the real today: every recorded day is older
+    rows = _count(history, SerpResultRow)
+    assert main(["prune", "--dry-run", "--database-url", store_url]) == EXIT_OK
+    assert capsys.readouterr().out.startswith("Would remove ")
+    assert _count(history, SerpResultRow) == rows
