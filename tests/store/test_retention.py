@@ -19,7 +19,9 @@ from services.cli import Lines, record_snapshot
 from services.cli.commands import main
 from services.cli.retention import prune_now
 from services.jobs.exit_codes import EXIT_OK, EXIT_USAGE
+from services.reports.branding import Branding
 from services.reports.content import visibility_section
+from services.reports.document import build_report
 from services.retention import weekly_points_note
 from store import HistoryStore
 from store.models import DomainSnapshotRow, KeywordSnapshotRow, SerpResultRow
@@ -238,6 +240,20 @@ def test_a_report_whose_period_reaches_weekly_top_10s_says_so_under_its_visibili
     )
     recent = Period(today - timedelta(days=20), today)
     assert visibility_section(store, "a", "example.com", recent, DEFAULT_CTR).weekly_note == ""
+    store.watchlist.watch("a", "domain", "example.com", origin="own")
+    for keyword in KEYWORDS:
+        store.watchlist.watch("a", "keyword", keyword, site="example.com")
+    with store.engine.begin() as conn:
+        conn.execute(
+            insert(DomainSnapshotRow.__table__),
+            [
+                {"account": "a", "domain": "example.com", "day": d, "dr": 40, "source": "s"}
+                | {"recorded_at": AT}
+                for d in days
+            ],
+        )
+    built = build_report(store, "a", "example.com", old_month, branding=Branding(), renderer=None)
+    assert section.weekly_note in built.html  # the report says it under its visibility chart
 
 
 def test_a_prune_does_not_wait_for_a_reader_in_the_middle_of_a_read(history: HistoryStore) -> None:
