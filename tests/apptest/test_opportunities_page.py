@@ -6,11 +6,15 @@ failed read of the suggestions said in words."""
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pandas as pd
 import pytest
 
+import components.opportunities.widgets.reads as page_reads
 from analysis.market import NON_BRAND
 from client.settings import key_fingerprint
+from components.core.history import reads as history_reads
 from components.opportunities.widgets.choice import SITE_KEY, TARGET_KEY
 from components.opportunities.widgets.reads import READ_KEY
 from components.opportunities.widgets.table import GAP_KEY, GROUP_KEY, STRIKING_KEY
@@ -187,6 +191,41 @@ def test_what_reaching_the_target_is_worth_shows_the_visibility_and_share_gained
         then = float(str(metrics[label].value).rstrip(" %"))
         gained = float(str(metrics[label].delta).split()[0])
         assert 0 <= then <= 100 and gained >= 0, (label, metrics[label].value, metrics[label].delta)
+
+
+def test_suggestions_sent_with_markup_are_listed_inert_and_cost_no_call(
+    store: HistoryStore, live_env: SandboxServer
+) -> None:
+    # Every string of the answer carries markup, which makes some keywords too long to be asked about:
+    # the page lists them, counts them apart from the calls, and spends none on them.
+    live_env.state.add_fault("keyword_suggestions", "hostile", key=DEMO_KEY)
+    at = open_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    said = as_read(shown_text(at))
+    assert "the service cannot be asked about (empty or too long)" in said, said
+    assert len(opportunities_table(at)) and _reports_spent(live_env) == 0
+
+
+def test_a_rerun_reads_the_sites_history_once_and_a_watch_reads_it_afresh(store: HistoryStore) -> None:
+    # What the history holds of the site's keywords (its rows, the projections fitted to them) is kept for
+    # the page's reruns; watching a keyword changes it, so the next run reads it again and shows it watched.
+    with mock.patch.object(page_reads, "recorded_keywords", wraps=page_reads.recorded_keywords) as reads:
+        at = open_page(PAGE)
+        history_reads.wait_for_recording()  # the tracked keywords the first run read are now recorded
+        at.run()
+        settled = reads.call_count
+        at.toggle(key=STRIKING_KEY).set_value(True).run()
+        at.toggle(key=STRIKING_KEY).set_value(False).run()
+        assert reads.call_count == settled
+        table = opportunities_table(at)
+        fresh = [i for i, word in enumerate(table["keyword"]) if word.lower() not in _watched(store)][:1]
+        chosen = str(table["keyword"].iloc[fresh[0]])
+        choose_rows(at, fresh)
+        at.button(key=WATCH_KEY).click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert reads.call_count == settled + 1, "a watch must be seen at once"
+        row = opportunities_table(at).set_index("keyword").loc[chosen]
+        assert row["median_words"] != "", "the keyword just watched says when it becomes winnable"
 
 
 def test_a_link_opens_the_page_on_its_site_and_target_and_the_choice_is_kept_in_the_address(

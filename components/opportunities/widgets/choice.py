@@ -2,7 +2,8 @@
 lists them) and the position its clicks are counted at, both kept in the page's address under the link
 schema's names (``analysis.links``: ``?site=example.com&target=3``), so a link or a shared address opens
 the page on them. A link naming a site that is not yours, or a position that is not one of the first
-page's, opens the page on its defaults and says so."""
+page's, opens the page on its defaults and says so. And whether a domain is one of your sites, decided
+the same way without asking the service (the Coach's opportunities)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ import streamlit as st
 from analysis.links import OPPORTUNITIES_SITE_PARAM, OPPORTUNITIES_TARGET_PARAM
 from analysis.opportunities import TARGET_POSITION
 from analysis.text import escape_md
-from client.errors import InvalidInputError
+from client.errors import ApiError, InvalidInputError
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.history.source import HistorySource
 from components.history.widgets import own_sites
+from components.keywords.widgets.pieces import sites_of
 
 SITE_KEY = OPPORTUNITIES_SITE_PARAM
 TARGET_KEY = OPPORTUNITIES_TARGET_PARAM
@@ -23,13 +25,25 @@ TARGET_KEY = OPPORTUNITIES_TARGET_PARAM
 TARGETS = tuple(range(1, 11))
 
 
+def _recorded_sites(source: HistorySource) -> set[str]:
+    items = source.watch_items()
+    return {subject for kind, subject, origin, _site in items if kind == "domain" and origin == "own"}
+
+
 def _your_sites(conn: Connection, source: HistorySource) -> list[str]:
-    recorded = [
-        subject
-        for kind, subject, origin, _site in source.watch_items()
-        if kind == "domain" and origin == "own"
-    ]
-    return sorted(set(recorded) | set(own_sites(conn)))
+    return sorted(_recorded_sites(source) | set(own_sites(conn)))
+
+
+def is_your_site(conn: Connection, source: HistorySource, domain: str) -> bool:
+    """Whether ``domain`` is one the page lists as yours, asking nothing of the service: the history's
+    own sites, and the service's list of your sites when a cache holds it."""
+    if domain in _recorded_sites(source):
+        return True
+    try:
+        listing = data.cached_answer(conn, "sites")
+    except ApiError:  # a failed list of your sites kept in the cache: the history decides alone
+        return False
+    return listing is not None and domain in sites_of(listing)
 
 
 def _normalised(raw: str) -> str | None:
