@@ -1,7 +1,7 @@
-"""The one link schema: the paths of the pages other places link to (History, Market, Alerts), the
-History and Market pages' query parameter names and linked tab titles, and the builder of a chart's
-link with its subject and an alert's evidence (behind the Alerts page's Chart link, the webhook, the
-digest, the reports and every "History of …" link on the pages).
+"""The one link schema: the paths of the pages other places link to (History, Market, Alerts,
+Opportunities), the History, Market and Opportunities pages' query parameter names and linked tab
+titles, and the builder of a chart's link with its subject and an alert's evidence (behind the Alerts
+page's Chart link, the webhook, the digest, the reports and every "History of …" link on the pages).
 
 A link opens the chart on the alert's window, from the day before the rule's earlier snapshot (the
 "before" point) to the alert's day (the "after" point), with the metric of a domain chart, the
@@ -53,6 +53,11 @@ MARKET_GROUP_PARAM = "market_group"
 MARKET_FROM_PARAM = "market_from"
 MARKET_TO_PARAM = "market_to"
 MARKET_CHARTS: dict[str, str] = {"market": "Visibility", "market_churn": "Top-10 churn"}
+#: The Opportunities page: the own site its list is for and the target position its clicks are counted
+#: at, kept in its address (``/opportunities?site=example.com&target=3``).
+OPPORTUNITIES_PATH = "opportunities"
+OPPORTUNITIES_SITE_PARAM = "site"
+OPPORTUNITIES_TARGET_PARAM = "target"
 #: How far back an alert stored without its earlier day usually compared (the weekly rules a week, the
 #: others the day before); a Trust Map rule is left to the page, which takes the map before the day.
 USUAL_SINCE: dict[str, timedelta] = {
@@ -140,6 +145,14 @@ def chart_query(chart: str, subject: str, evidence: Evidence | None = None) -> d
         query[REFERRING_PARAM] = evidence.referring_domain
     if chart == "keyword" and evidence.site:
         query[SITE_PARAM] = evidence.site
+    return query
+
+
+def opportunities_query(site: str, target: int | None = None) -> dict[str, str]:
+    """The query parameters of a link to the Opportunities page on ``site`` (and a target position)."""
+    query = {OPPORTUNITIES_SITE_PARAM: site}
+    if target is not None:
+        query[OPPORTUNITIES_TARGET_PARAM] = str(target)
     return query
 
 

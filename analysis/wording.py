@@ -109,6 +109,19 @@ def skipped_rows_words(skipped: Sequence[SkippedRow]) -> str:
     return f"{counted(len(skipped), 'referring domain')} in the answer could not be used: {named}{rest}."
 
 
+def duration_words(seconds: float) -> str:
+    """A length of time as a progress line says it: "45 s", "4 min 10 s", "1 h 5 min" (whole seconds,
+    at least "1 s"; the smallest unit dropped once there are hours)."""
+    whole = max(1, round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    if minutes:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    return f"{secs} s"
+
+
 # --- days ---------------------------------------------------------------------------------------
 
 

@@ -11,6 +11,15 @@ and the items not yet asked come back marked as skipped. A run that mixes operat
 snapshot) names each item's ``group``: a refusal then ends only its group (a plan without keyword
 research stops the keyword reports, not the lookups); a long Retry-After, which is per key, ends all.
 
+The limit is the key's, and the pacer's first seconds are spent finding it: a refresh of 50 keywords
+spent a quarter of its time there. So what a pacer learns is kept for the process (``RateMemory``, by
+service and key fingerprint, for an hour): ``Pacer.for_limit`` starts the next bulk read of the same key
+at the rate the last one's latest 429 left it (or, without a 429, the pace its answers came back at)
+instead of at ``INITIAL_RATE``. It never goes past what was learned: a learned rate climbs only as slowly as
+after any 429, so a key meets no more 429s than before, and a limit that fell (another plan) is met
+by the same cut on the first 429. The service publishes no limit (no rate-limit headers, "numeric rate
+limits: not shown"), so there is nothing better to start from.
+
 For the pacer to see each 429, ``fetch`` must not retry 429s itself: use an ``ApiClient`` with
 ``max_retries=0`` (the runner retries 429s, 503s and dropped connections on its own, boundedly).
 No Streamlit here: the app, scripts and benchmarks use it alike.
@@ -35,6 +44,7 @@ from client.errors import (
     TransportError,
     UnavailableError,
 )
+from client.rate_memory import LEARNED_RATES, RateMemory
 from client.transport import DEFAULT_RETRY_AFTER_S, MAX_RETRY_AFTER_S, backoff_s
 
 T = TypeVar("T")
@@ -79,6 +89,7 @@ class Pacer:
         min_rate: float = MIN_RATE,
         adaptive: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        learned: Callable[[float, bool], None] | None = None,
     ) -> None:
         if not min_rate <= rate <= max_rate:
             raise ValueError("rate must lie between min_rate and max_rate")
@@ -94,6 +105,34 @@ class Pacer:
         self._last_cut = float("-inf")
         self._last_growth = clock()
         self.rate_limited_count = 0
+        self._start_rate = float(rate)
+        self._first_start: float | None = None
+        self._answers = 0
+        #: Told each rate this pacer learns (and whether it is still probing): ``for_limit`` keeps it.
+        self._learned = learned
+
+    @classmethod
+    def for_limit(
+        cls,
+        limit: str | None,
+        *,
+        memory: RateMemory | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Pacer:
+        """A pacer for the key ``limit`` names: it starts at the rate the key's last pacer in this
+        process learned (still probing if that one never met a 429), else at ``INITIAL_RATE``, and
+        remembers what it learns for the next one. ``limit`` None: a plain pacer, nothing kept."""
+        if limit is None:
+            return cls(clock=clock)
+        kept = memory if memory is not None else LEARNED_RATES
+        recalled = kept.recall(limit)
+        pacer = cls(
+            min(MAX_RATE, max(MIN_RATE, recalled.rate)) if recalled else INITIAL_RATE,
+            clock=clock,
+            learned=lambda rate, probing: kept.remember(limit, rate, probing),
+        )
+        pacer._probing = recalled.probing if recalled else True
+        return pacer
 
     def now(self) -> float:
         return self._clock()
@@ -112,6 +151,8 @@ class Pacer:
         """Book the next start time (clock seconds) for one request."""
         with self._lock:
             start = max(self._clock(), self._next_start, self._paused_until)
+            if self._first_start is None:
+                self._first_start = start
             self._next_start = start + 1.0 / self._rate
             return start
 
@@ -121,6 +162,7 @@ class Pacer:
             return
         with self._lock:
             now = self._clock()
+            self._answers += 1
             elapsed = now - self._last_growth
             if elapsed < 1.0:
                 return
@@ -129,6 +171,13 @@ class Pacer:
                 self._rate = min(self._max_rate, self._rate * PROBE_GROWTH)
             else:
                 self._rate = min(self._max_rate, self._rate + CLIMB_PER_S * elapsed)
+            if self._learned is not None and self._probing and self._first_start is not None:
+                # Before any 429, what is kept is the pace the answers came back at (never below where
+                # this pacer started): a probed rate the key's burst allowance absorbed is not yet one
+                # it sustains. After a 429, only the rate a cut leaves is kept: the slow climb above it
+                # is what meets the next 429, and the next read should not start there.
+                achieved = self._answers / max(now - self._first_start, 1e-9)
+                self._learned(min(self._rate, max(self._start_rate, achieved)), True)
 
     def rate_limited(self, started_at: float, retry_after: float | None) -> float:
         """A request started at ``started_at`` got a 429: pause everyone; returns when to resume."""
@@ -145,6 +194,8 @@ class Pacer:
                 self._probing = False
                 self._last_cut = now
                 self._last_growth = self._paused_until
+                if self._learned is not None:
+                    self._learned(self._rate, False)
             return self._paused_until
 
 

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 from client import errors
 from client.models import ErrorBody, QuotaInfo
 from client.safe_urls import display_url
+from client.settings import key_fingerprint
 
 API_PREFIX = "/api/v1"
 #: The vendor CLI's default; slow owner operations get their own, longer timeouts.
@@ -231,6 +232,12 @@ class BaseClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def limit_name(self) -> str:
+        """The service and key this client's requests count against (the per-key rate limit), by the
+        key's fingerprint: what ``client.bulk.Pacer.for_limit`` keeps a learned rate under."""
+        return f"{self.base_url} {key_fingerprint(self._api_key)}"
 
     @property
     def last_quota(self) -> QuotaInfo | None:

@@ -6,7 +6,9 @@ SQLAlchemy engine: ``watchlist`` (``store.watchlist``), ``snapshots`` (the write
 ``store.market``), ``audit`` (the append-only audit log, ``store.audit``),
 ``alerts`` (``store.alerts.state``), ``groups`` (keyword tags and brand terms, ``store.groups``),
 ``notes`` (``store.notes``), and the reports' ``report_comments``, ``report_charts``, ``report_links``,
-``feeds`` and ``report_schedules`` (``store.reports``). Callers name the area: ``store.watchlist.watch(...)``,
+``feeds`` and ``report_schedules`` (``store.reports``), ``bulk`` (every table's rows at once, for moving
+a history to another database: ``store.bulk``) and ``retention`` (thinning old top 10s,
+``store.retention``). Callers name the area: ``store.watchlist.watch(...)``,
 ``store.queries.domain_history(...)``. A repository that needs another is given it when it is made
 (the report links write to the audit log); none reaches another through the store.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
@@ -24,6 +26,7 @@ from sqlalchemy import Engine
 
 from store.alerts.state import Alerts
 from store.audit import AuditLog
+from store.bulk import BulkRows
 from store.config import display_url, parse_url
 from store.engine import DATABASE_ERRORS, StoreUnavailable, make_engine, unavailable, write_engine
 from store.groups import KeywordGroups
@@ -37,6 +40,7 @@ from store.reports.comments import ReportComments
 from store.reports.feed_records import Feeds
 from store.reports.links import ReportLinks
 from store.reports.schedules import ReportSchedules
+from store.retention import Retention
 from store.watchlist import Watchlist
 
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
@@ -58,6 +62,8 @@ class HistoryStore:
     feeds: Feeds
     market: MarketSums
     report_schedules: ReportSchedules
+    retention: Retention
+    bulk: BulkRows
 
     def __init__(self, engine: Engine, url: str) -> None:
         self._engine = engine
@@ -76,6 +82,8 @@ class HistoryStore:
         self.report_links = ReportLinks(*on, audit=self.audit)
         self.feeds = Feeds(*on)
         self.report_schedules = ReportSchedules(*on)
+        self.retention = Retention(*on)
+        self.bulk = BulkRows(*on)
 
     @classmethod
     def open(cls, url: str) -> Self:

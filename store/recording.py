@@ -283,3 +283,33 @@ class Snapshots(Connected):
             checks.append(exists().where(condition))
         with self._reading() as conn:
             return bool(conn.execute(select(or_(*checks))).scalar())
+
+    def recorded_reads(self, account: str, day: date) -> set[tuple[str, Any]]:
+        """The reads the day already holds, as ``(operation, asked)`` the way ``record_read`` takes them:
+        ``("lookup", domain)``, ``("trust_map", domain)``, ``("tracked_keywords", slug)`` (a slug with at
+        least one measured keyword kept) and ``("keyword_report", (keyword, site))`` (a top 10 kept).
+
+        Demo history does not count (the sandbox's demo days are drawn, not read); a read recorded by the
+        job or while browsing does. A keyword report is known by its top 10 rows, which only a report
+        writes (a tracked keyword's row, under the site's slug, has none). The daily job asks only what
+        is not here, so a run killed half-way and started again the same day never asks twice."""
+        check_account(account)
+        held: set[tuple[str, Any]] = set()
+        queries: list[tuple[str, Any]] = [
+            ("lookup", select(DOMAINS.c.domain).where(*self._of_day(DOMAINS, account, day))),
+            ("trust_map", select(TRUST_MAPS.c.domain).where(*self._of_day(TRUST_MAPS, account, day))),
+            (
+                "tracked_keywords",
+                select(KEYWORDS.c.site).distinct().where(*self._of_day(KEYWORDS, account, day)),
+            ),
+        ]
+        reports = select(SERPS.c.keyword, SERPS.c.site).distinct().where(*self._of_day(SERPS, account, day))
+        with self._reading() as conn:
+            for operation, query in queries:
+                held.update((operation, subject) for (subject,) in conn.execute(query))
+            held.update(("keyword_report", (keyword, site)) for keyword, site in conn.execute(reports))
+        return held
+
+    @staticmethod
+    def _of_day(table: Table, account: str, day: date) -> tuple[Any, ...]:
+        return (table.c.account == account, table.c.day == day, table.c.source != "demo")

@@ -51,7 +51,7 @@ def _coach(conn: Connection, domain: str, lookup: Lookup) -> None:
     renderers = {
         "Analyze": lambda: widgets.analyze_tab(lookup, domain),
         "Diagnose": lambda: widgets.diagnose_tab(lookup, domain),
-        "Actions": lambda: widgets.actions_tab(lookup, domain),
+        "Actions": lambda: widgets.actions_tab(conn, lookup, domain),
         "Audit backlinks": lambda: widgets.audit_tab(conn, lookup, domain),
         "Content plan": lambda: widgets.content_plan_tab(lookup),
         "Fix": lambda: widgets.fix_tab(lookup, domain),

@@ -18,6 +18,7 @@ from components.core.nav.pages import MARKET, page_header
 from components.core.nav.tabs import lazy_tabs
 from components.history.widgets import guarded, own_sites, page_history
 from components.history.widgets.notes import notes_tab
+from components.history.widgets.retention import weekly_points_caption
 from components.market.widgets import (
     CHURN_TAB,
     DIFFICULTY_TAB,
@@ -71,3 +72,4 @@ lazy_tabs(
     },
     key=TAB_KEY,
 )
+guarded(lambda: weekly_points_caption(conn, view.since))()  # under the charts: weekly points before

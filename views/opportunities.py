@@ -1,6 +1,7 @@
 """Opportunities: the keywords of one of your sites worth the most clicks for the DR they ask, each with
 the parts of its score, the missing top 10s read after saying what they cost, and the chosen keywords
-watched for the site in one click.
+watched or tracked for the site in one click. Its site and target position are kept in the address
+(``?site=…&target=3``), so a link opens it on them.
 
 The list is ``services.opportunities`` (the same the report's What's next section and
 ``python -m store opportunities`` give) under the team's CTR curve; its parts are drawn by
@@ -17,11 +18,11 @@ from components.core.nav.pages import OPPORTUNITIES, page_header
 from components.core.ui.errors import show_notice
 from components.history.widgets import guarded, page_history
 from components.opportunities.widgets import (
+    act_on_chosen,
     opportunities_table,
     opportunity_choice,
     page_candidates,
     read_missing_button,
-    watch_chosen,
 )
 from components.opportunities.widgets.curve import team_curve
 from components.opportunities.widgets.table import filters, shown_frame
@@ -33,7 +34,7 @@ page_header(
     OPPORTUNITIES,
     "The keywords of one of your sites worth the most clicks for the DR they ask: where you rank, the "
     "volume, the top 10's DR against yours, the clicks reaching the target position would bring, and "
-    "the score with its parts. Choose rows to watch them for the site.",
+    "the score with its parts. Choose rows to watch them or track them for the site.",
 )
 source = page_history(conn)
 picked = opportunity_choice(conn, source)
@@ -59,7 +60,7 @@ def show() -> None:
     )
     chosen = opportunities_table(frame, site, len(scored))
     worth_of_targets(conn, source, site, chosen or list(frame["keyword"]), target, ctr)
-    watch_chosen(conn, site, chosen)
+    act_on_chosen(conn, site, chosen)
 
 
 show()

@@ -11,6 +11,7 @@ from analysis.opportunities import TARGET_POSITION
 from services.cli.common import URL_HELP, CannotStart, say
 from services.cli.common import day_argument as _day
 from services.cli.common import days_argument as _days
+from services.cli.moving import add_moving_parsers, copy_command, export_command, import_command
 from services.cli.reading import opportunities_command, report_command, visibility_command
 from services.cli.recording import (
     alerts_command,
@@ -20,6 +21,7 @@ from services.cli.recording import (
     snapshot_command,
     upgrade_command,
 )
+from services.cli.retention import add_prune_parser, prune_command
 from services.cli.watching import add_watch_parser, watch_command
 from services.jobs import report, visibility
 from services.jobs.exit_codes import EXIT_DATABASE, EXIT_FAILED, EXIT_USAGE
@@ -37,6 +39,12 @@ def _parser() -> argparse.ArgumentParser:
     snapshot.add_argument("--database-url", help=url_help)
     snapshot.add_argument(
         "--as-of", type=_day, help="the day to stamp the snapshot with (YYYY-MM-DD; default today, UTC)"
+    )
+    snapshot.add_argument(
+        "--max-calls",
+        type=int,
+        help="refuse the run (exit 2, nothing read) when it needs more calls than this; it says how many "
+        "it needs before it starts (default: no limit)",
     )
     snapshot.add_argument("--workers", type=int, default=8, help=argparse.SUPPRESS)
     alerts = commands.add_parser(
@@ -74,6 +82,8 @@ def _parser() -> argparse.ArgumentParser:
     market.add_argument("--database-url", help=url_help)
     report.add_parser(commands, url_help)
     _opportunities_parser(commands, url_help)
+    add_prune_parser(commands, url_help)
+    add_moving_parsers(commands, url_help)
     return parser
 
 
@@ -116,6 +126,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "opportunities": opportunities_command,
         "reports": reports_command,
         "draw-reports": draw_reports_command,
+        "prune": prune_command,
+        "copy": copy_command,
+        "export": export_command,
+        "import": import_command,
     }
     try:
         return commands[args.command](args)

@@ -21,9 +21,10 @@ from services.cli.common import (
     tell,
     usable_alert_config,
 )
+from services.cli.retention import prune_after_snapshot
 from services.jobs.alerts import after_snapshot, run_alerts
 from services.jobs.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from services.jobs.snapshot import SnapshotJob
+from services.jobs.snapshot import SnapshotJob, TooManyCalls
 from services.reports.feeds import refresh_after_snapshot
 from store.history import HistoryStore
 from store.migrations import current_revision
@@ -37,12 +38,20 @@ def upgrade_command(args: argparse.Namespace) -> int:
 
 
 def snapshot_command(args: argparse.Namespace) -> int:
+    if args.max_calls is not None and args.max_calls < 0:
+        raise CannotStart("--max-calls is a number of calls, 0 or more.")
     settings, key = api_settings()
     store = open_store(args.database_url)
     day = args.as_of or datetime.now(UTC).date()
     with store:
         return record_snapshot(
-            store, settings.api_base, key, day, timeout_s=settings.timeout_s, workers=max(1, args.workers)
+            store,
+            settings.api_base,
+            key,
+            day,
+            timeout_s=settings.timeout_s,
+            workers=max(1, args.workers),
+            max_calls=args.max_calls,
         )
 
 
@@ -55,15 +64,24 @@ def record_snapshot(
     timeout_s: float,
     workers: int = 8,
     lines: Lines = STANDARD_LINES,
+    max_calls: int | None = None,
 ) -> int:
-    """The snapshot of ``key``'s watchlist for ``day``, its alerts, and its lines; the exit code."""
+    """The snapshot of ``key``'s watchlist for ``day``, its alerts, and its lines; the exit code (a run
+    over ``max_calls`` reads no subject, evaluates no alert and exits ``EXIT_USAGE``, saying why)."""
     lines.say(f"Recording {day.isoformat()} from {display_url(api_base)} into {store.url_for_display}")
     account = key_fingerprint(key)
     with ApiClient(api_base, key, timeout=timeout_s, max_retries=0) as client:
-        job = SnapshotJob(store, client, account, day, progress=lines.say, workers=workers)
-        report = job.run()
+        job = SnapshotJob(
+            store, client, account, day, progress=lines.say, workers=workers, max_calls=max_calls
+        )
+        try:
+            report = job.run()
+        except TooManyCalls as refused:
+            lines.say(str(refused))
+            return EXIT_USAGE
     alerts_ok = _alerts_after_snapshot(store, account, day, lines)
     refresh_after_snapshot(store, account, day, lines.say)
+    pruned_ok = prune_after_snapshot(store, day, lines)
     for failure in report.failures:
         lines.say(f"failed: {failure}")
     for waiting in report.waiting:
@@ -71,7 +89,7 @@ def record_snapshot(
     for skipped in report.skipped:
         lines.say(f"skipped: {skipped}")
     lines.out(report.summary)
-    return EXIT_OK if report.ok and alerts_ok else EXIT_FAILED
+    return EXIT_OK if report.ok and alerts_ok and pruned_ok else EXIT_FAILED
 
 
 def _alerts_after_snapshot(store: HistoryStore, account: str, day: date, lines: Lines) -> bool:

@@ -10,12 +10,23 @@ Only operations that spend no quota units are used (never /dr nor /site-check).
 
 Each answer is recorded on its own, in its own transaction, under what was asked (never under what the
 answer claims to be about), so a failed lookup never costs a site its Trust Map or its keywords, and a
-run killed half-way keeps what it recorded; recording is idempotent per (account, subject, day), so a
-second run the same day reports "unchanged". A Trust Map keeps its usable rows, and the line says how
-many were skipped and why (a skipped row is unknown that day, never a link lost). Whatever the service
-answers (any status, a timeout, a dropped connection, a body that is not JSON or not the documented
-shape), each failure is a line in words on the subject it hit; see ``services.jobs.outcomes`` for the
-words and the tally.
+run killed half-way keeps what it recorded. A run asks only the reads its day does not hold yet
+(``Snapshots.recorded_reads``): started again the same day (the same ``--as-of``) after a kill, it
+continues where the other stopped and asks no recorded read twice; a read that failed earlier is asked
+again; a subject whose every read the day holds counts as "unchanged" without a request. A Trust Map
+keeps its usable rows, and the line says how many were skipped and why (a skipped row is unknown that
+day, never a link lost). Whatever the service answers (any status, a timeout, a dropped connection, a
+body that is not JSON or not the documented shape), each failure is a line in words on the subject it
+hit; see ``services.jobs.outcomes`` for the words and the tally.
+
+Before its first read the run says how many calls it needs. ``max_calls`` is a guard for cron: a run
+that needs more reads none and raises ``TooManyCalls`` (the command exits 2, saying what to do). It
+does not read the first N and leave the rest, because the same watchlist in the same order would leave
+the same subjects unrecorded day after day, a quiet hole in their history, where a refused run is one
+loud mail the day the watchlist outgrew its budget. A watchlist of up to ``EACH_SUBJECT_UP_TO``
+subjects gets a line per subject; a larger one a progress line every tenth of its reads or 30 s
+(``services.jobs.progress``) and a line only for a subject that did not go plainly (failed, partly
+recorded, waiting, rows left out), so 5,000 keywords make a log a person can read.
 """
 
 from __future__ import annotations
@@ -34,8 +45,9 @@ from client.growth_models import SiteRecord
 from client.inputs import normalise_domain, slug_for
 from client.models import TrustMap
 from services.jobs.outcomes import WHAT, SnapshotReport, SubjectResult
+from services.jobs.progress import RunMeter
 from store.history import HistoryStore
-from store.rows import Unusable
+from store.rows import Unusable, subject_name
 from store.watchlist import SITE_UNKNOWN, WatchItem
 
 
@@ -50,6 +62,31 @@ class Request:
     @property
     def item(self) -> str:
         return f"{self.operation}\t{self.subject}"
+
+    @property
+    def as_recorded(self) -> tuple[str, Any]:
+        """How ``Snapshots.recorded_reads`` names this read once the day holds it."""
+        if self.operation == "keyword_report":
+            keyword, site = self.asked
+            return self.operation, (subject_name(keyword), subject_name(site))
+        return self.operation, subject_name(self.asked)
+
+
+#: Up to this many subjects a run says a line for each; above, progress lines (see the module's words).
+EACH_SUBJECT_UP_TO = 100
+
+
+class TooManyCalls(Exception):
+    """The run needs more calls than ``max_calls`` allows: nothing was read."""
+
+    def __init__(self, needed: int, max_calls: int, subjects: int) -> None:
+        self.needed, self.max_calls, self.subjects = needed, max_calls, subjects
+        super().__init__(
+            f"This run needs {needed:,} calls for {subjects:,} subjects, more than "
+            f"--max-calls {max_calls:,}: no subject was read. Raise --max-calls (one call per domain's "
+            "lookup, Trust Map and, for your own sites, tracked keywords; one per watched keyword), or "
+            "watch fewer subjects."
+        )
 
 
 def subject_label(item: WatchItem) -> str:
@@ -99,6 +136,7 @@ class SnapshotJob:
         workers: int = 8,
         pacer: Pacer | None = None,
         hold: bool = False,
+        max_calls: int | None = None,
     ) -> None:
         self.store, self.client, self.account, self.day = store, client, account, day
         #: With ``hold``, answers are read but not recorded: ``record_held`` records them later (``watch``
@@ -107,9 +145,13 @@ class SnapshotJob:
         self._held: list[tuple[Request, ItemResult[Any]]] = []
         self.progress = progress
         self.workers = workers
-        self.pacer = pacer or Pacer()
+        self.pacer = pacer or Pacer.for_limit(getattr(client, "limit_name", None))
         self.report = SnapshotReport()
         self.results: dict[str, SubjectResult] = {}
+        self.max_calls = max_calls
+        #: The reads this run asks (after leaving out those the day already holds), once planned.
+        self.calls_needed = 0
+        self._meter: RunMeter | None = None
         self._done = 0
         self._total = 0
 
@@ -120,10 +162,13 @@ class SnapshotJob:
         own_slugs = self.own_sites()
         if own_slugs is None:
             return self.report  # the key was refused: every further request would be refused too
-        return self.run_items(self.store.watchlist.entries(self.account), own_slugs)
+        return self.run_items(self.store.watchlist.entries(self.account), own_slugs, resume=True)
 
-    def run_items(self, items: Iterable[WatchItem], own_slugs: dict[str, str]) -> SnapshotReport:
-        """Record ``items`` for the day (``watch add`` records one subject this way)."""
+    def run_items(
+        self, items: Iterable[WatchItem], own_slugs: dict[str, str], *, resume: bool = False
+    ) -> SnapshotReport:
+        """Record ``items`` for the day (``watch add`` records one subject this way). With ``resume``,
+        the reads the day already holds are not asked again."""
         requests: list[Request] = []
         keyword_requests: list[Request] = []
         for item in items:
@@ -142,10 +187,48 @@ class SnapshotJob:
                 keyword_requests += mine
             self.results[label] = SubjectResult(label, len(mine))
         self._total += len(self.results)
+        if resume:
+            held = self.store.snapshots.recorded_reads(self.account, self.day)
+            requests, keyword_requests = self._left(requests, held), self._left(keyword_requests, held)
+            self._plan(len(requests) + len(keyword_requests))
         for batch in (requests, keyword_requests):
             if batch:
                 self._run_batch(batch)
         return self.report
+
+    def _left(self, batch: list[Request], held: set[tuple[str, Any]]) -> list[Request]:
+        """The reads of ``batch`` the day does not hold yet; a subject whose every read it holds is
+        counted "unchanged" at once (it was recorded earlier the same day)."""
+        left = []
+        for request in batch:
+            if request.as_recorded not in held:
+                left.append(request)
+                continue
+            subject = self.results[request.subject]
+            subject.kept_answer(WHAT[request.operation], changed=False)
+            subject.pending -= 1
+            if subject.pending == 0:
+                self._done += 1
+                self.report.count(subject)
+        return left
+
+    def _plan(self, calls: int) -> None:
+        """Say what the run will ask before it asks; refuse it when it needs more than ``max_calls``."""
+        self.calls_needed = calls
+        subjects = sum(1 for subject in self.results.values() if subject.pending)
+        if self.max_calls is not None and calls > self.max_calls:
+            raise TooManyCalls(calls, self.max_calls, subjects)
+        earlier = self._done
+        if earlier:
+            self.progress(
+                f"{earlier:,} of {self._total:,} subjects were recorded earlier on {self.day.isoformat()}: "
+                "not asked again"
+            )
+        if calls:
+            within = f" (--max-calls {self.max_calls:,})" if self.max_calls is not None else ""
+            self.progress(f"This run needs {calls:,} calls for {subjects:,} subjects{within}")
+        if self._total > EACH_SUBJECT_UP_TO and calls:
+            self._meter = RunMeter(calls, self.progress)
 
     def own_sites(self) -> dict[str, str] | None:
         """Add the account's own sites to its watchlist; their slugs by domain (None: the key was refused).
@@ -191,10 +274,14 @@ class SnapshotJob:
         for result in runner.run(list(by_item)):
             request = by_item[result.item]
             subject = self.results[request.subject]
+            problems_before = len(subject.problems)
             if self.hold and result.ok:
                 self._held.append((request, result))
             else:
                 self._settle(subject, request, result)
+            if self._meter is not None:
+                failed = not result.ok or len(subject.problems) > problems_before
+                self._meter.settled(calls=result.attempts, failed=failed)
             subject.pending -= 1
             if subject.pending == 0 and not self.hold:
                 self._finish(subject)
@@ -245,7 +332,9 @@ class SnapshotJob:
     def _finish(self, subject: SubjectResult) -> None:
         self._done += 1
         self.report.count(subject)
-        self.progress(f"[{self._done}/{self._total}] {subject.label}: {subject.line}")
+        plain = subject.outcome in ("recorded", "unchanged") and not subject.notes
+        if self._total <= EACH_SUBJECT_UP_TO or not plain:
+            self.progress(f"[{self._done}/{self._total}] {subject.label}: {subject.line}")
 
     def _fail_alone(self, label: str, reason: str) -> None:
         self.report.fail_alone(label, reason)

@@ -3,12 +3,16 @@ its history in a temporary SQLite file (never the repository's data/ folder)."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from client.settings import key_fingerprint
 from components.core.history import reads as history_reads
+from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from tests.apptest.app_pages import empty_caches
@@ -44,6 +48,30 @@ def own_store(
     """An empty history database of this test's own, the one the app opens (same URL); the app's
     background recording has finished before the test's files are removed."""
     url = f"sqlite:///{tmp_path / 'history.sqlite3'}"
+    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
+    with HistoryStore.open(url) as opened:
+        yield opened
+    history_reads.wait_for_recording()
+
+
+@pytest.fixture(scope="session")
+def demo_history_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's history (as a newcomer's sandbox seeds it, up to today) in an SQLite file, seeded once
+    for the session (seeding takes seconds); tests copy it (``demo_history``)."""
+    path = tmp_path_factory.mktemp("demo-history") / "seeded.sqlite3"
+    with HistoryStore.open(f"sqlite:///{path}") as opened:
+        seed_demo_history(opened, key_fingerprint(DEMO_KEY), DEMO_KEY, datetime.now(UTC).date())
+    return path
+
+
+@pytest.fixture
+def demo_history(
+    demo_history_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_env: SandboxServer
+) -> Iterator[HistoryStore]:
+    """A copy of the demo's history of this test's own, the one the app opens."""
+    path = tmp_path / "history.sqlite3"
+    shutil.copyfile(demo_history_file, path)
+    url = f"sqlite:///{path}"
     monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
     with HistoryStore.open(url) as opened:
         yield opened

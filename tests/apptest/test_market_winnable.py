@@ -20,7 +20,7 @@ from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
 from sandbox.demo_history import keyword_report_on, lookup_on
 from store import HistoryStore
-from tests.apptest.app_pages import open_page, shown_text
+from tests.apptest.app_pages import as_read, open_page, shown_text
 
 ACCOUNT = key_fingerprint(DEMO_KEY)
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -68,6 +68,10 @@ def test_each_watched_keyword_says_when_it_becomes_winnable_with_a_csv_and_a_cha
     stated = table["median_dates"].astype(str).str.startswith("around ")
     assert table.loc[stated, "median_when"].str.startswith("In ").all()
     assert table["site_dr"].notna().all() and table["median_dr"].notna().all()
+
+    # A link to each site's Opportunities list.
+    sites = sorted(set(table["site"]))
+    assert _opportunity_links(at) == [(f"See the opportunities of {s}", f"site={s}") for s in sites]
 
     # The CSV: the same rows under the table's labels.
     labels = [b.proto.label for b in at.get("download_button")]
@@ -119,3 +123,13 @@ def test_for_one_sites_keywords_the_table_leaves_the_site_out(own_store: History
     table = _table(at)
     assert "site" not in table.columns
     assert set(table["keyword"]) == {k for s, k in _watched_pairs(own_store) if s == MINE}
+    # What to push on first: the site's Opportunities list, one click away.
+    assert _opportunity_links(at) == [(f"See the opportunities of {MINE}", f"site={MINE}")]
+
+
+def _opportunity_links(at: AppTest) -> list[tuple[str, str]]:
+    return [
+        (as_read(link.proto.label), link.proto.query_string)
+        for link in at.get("page_link")
+        if link.proto.page == "opportunities"
+    ]

@@ -1,4 +1,5 @@
-"""Every shipped systemd service has a start timeout, and the daily jobs ship as units too.
+"""Every shipped systemd service has a start timeout, and the scheduled jobs (the snapshot, the digest, the
+report charts drawn ahead and the scheduled reports) ship as units too.
 
 A ``Type=oneshot`` service has no start timeout unless it is given one: a snapshot that never ends (a
 webhook that answers one byte at a time held it before the delivery deadlines) would block every
@@ -18,7 +19,12 @@ from rigs.processes import ROOT
 
 UNITS = ROOT / "deploy" / "systemd"
 #: The units of the scheduled jobs, each a oneshot service started by its timer.
-JOBS = {"authority-dashboard-snapshot": "snapshot", "authority-dashboard-digest": "digest"}
+JOBS = {
+    "authority-dashboard-snapshot": "snapshot",
+    "authority-dashboard-digest": "digest",
+    "authority-dashboard-draw-reports": "draw-reports",
+    "authority-dashboard-reports": "reports",
+}
 #: The longest start timeout a unit may have (the snapshot's; a day would overlap the next run).
 MOST_S = 6 * 3600
 

@@ -19,7 +19,6 @@ modules (each names its database kind), so the suite's two workers run them at o
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -165,6 +164,14 @@ def cases(faults: tuple[int | str, ...]) -> list[Any]:
     ]
 
 
+class FastPacer(Pacer):
+    """The job's pacer, started as fast as a sandbox allows (and nothing learned kept for later)."""
+
+    @classmethod
+    def for_limit(cls, limit: str | None, **_kwargs: Any) -> Pacer:
+        return Pacer(MAX_RATE)
+
+
 def run_selected(request: pytest.FixtureRequest, new_database: Callable[[], str]) -> dict[CaseId, Case]:
     """Run the job once for each case of the requesting module that this session selected, side by
     side; each run by its (operation, fault)."""
@@ -176,7 +183,7 @@ def run_selected(request: pytest.FixtureRequest, new_database: Callable[[], str]
     with pytest.MonkeyPatch.context() as monkeypatch:
         # The job's pacer starts as fast as a sandbox allows, and its retries after a 503 or a dropped
         # connection come at once: the same retries, none of the waiting.
-        monkeypatch.setattr(snapshot, "Pacer", functools.partial(Pacer, MAX_RATE))
+        monkeypatch.setattr(snapshot, "Pacer", FastPacer)
         monkeypatch.setattr(bulk, "backoff_s", lambda _attempt: 0.0)
         runs = [Case(operation, fault, new_database) for operation, fault in selected]
         # The held answers first: their timeouts, one after another within a case, are the longest runs.

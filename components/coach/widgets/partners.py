@@ -1,4 +1,5 @@
-"""The Coach's "Next" tab: the single best next action and, for the partner action, whom to contact.
+"""The Coach's "Next" tab: the single best next action and, for the partner action, whom to contact;
+then, for one of your own sites, the keyword of its opportunities list worth pushing first.
 
 The only tab that reads exchange candidates (asked for as the vdr CLI asks: traffic-validated,
 TrueDR floor, a few). Nothing is sent from here: the partner card links to the Link exchanges page,
@@ -15,6 +16,7 @@ from analysis.wording import whole_number
 from client.growth_inputs import DiscoveryFilters
 from client.growth_models import ExchangeCandidate
 from client.models import Lookup
+from components.coach.widgets.opportunities import opportunity_actions
 from components.coach.widgets.pieces import action_card, data_used, score_text
 from components.core.cache import data
 from components.core.cache.connection import Connection
@@ -80,8 +82,13 @@ def next_tab(conn: Connection, lookup: Lookup, domain: str) -> None:
     candidates = load_candidates(conn, domain) if action.key == coach.PARTNER.key else None
     step = coach.next_step(lookup, candidates, contacted_partners(domain))
     action_card(step.action, 1, domain, "Next")
-    if step.action.key != coach.PARTNER.key:
-        return
+    if step.action.key == coach.PARTNER.key:
+        _partner(step, candidates, domain)
+    st.markdown("#### The keyword worth pushing first")
+    opportunity_actions(conn, domain, count=1, with_watched=False)
+
+
+def _partner(step: coach.NextStep, candidates: list[ExchangeCandidate] | None, domain: str) -> None:
     st.markdown("#### The partner to contact")
     if step.partner is not None:
         partner_card(step.partner, domain)

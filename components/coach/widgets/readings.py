@@ -1,7 +1,8 @@
 """The Coach tabs that read one lookup: Analyze, Diagnose, Actions, Track and Explain.
 
 They mirror ``rules.diagnosis`` and ``rules.actions``: what is wrong, why, what to do in which
-order, and whether the weekly changes show it working. None of them calls the API beyond the lookup.
+order, and whether the weekly changes show it working. None of them calls the API beyond the lookup
+(the Actions tab's keyword opportunities read only the history and the app's cache).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from analysis.overview.frames import changes_frame
 from analysis.text import escape_md
 from analysis.wording import NOT_AVAILABLE
 from client.models import Lookup
+from components.coach.widgets.opportunities import opportunity_actions
 from components.coach.widgets.pieces import (
     LIFT_COLUMNS,
     STATUS_BADGE,
@@ -26,6 +28,7 @@ from components.coach.widgets.pieces import (
     show_evidence,
 )
 from components.core.cache import data
+from components.core.cache.connection import Connection
 from components.core.ui.tables import table_with_export
 
 #: The ranking at a glance, narrow enough to fit the page at 1280 px: why each action helps, its
@@ -121,8 +124,9 @@ def diagnose_tab(lookup: Lookup, domain: str) -> None:
     st.markdown(f"**Next:** {escape_md(result.first_action.title)}")
 
 
-def actions_tab(lookup: Lookup, domain: str) -> None:
-    """Every applicable action, ranked as the CLI ranks them, as a chart and a table."""
+def actions_tab(conn: Connection, lookup: Lookup, domain: str) -> None:
+    """Every applicable action, ranked as the CLI ranks them, as a chart and a table; then, for one of
+    your own sites, its keywords worth the most clicks (the Opportunities page's list, no call spent)."""
     actions = coach.ranked_actions(lookup)
     frame = actions_frame(actions, domain)
     bonus = ", ".join(f"{effort} {points}" for effort, points in coach.EFFORT_BONUS.items())
@@ -140,6 +144,8 @@ def actions_tab(lookup: Lookup, domain: str) -> None:
         column_order=ACTION_ORDER,
         narrowed_to_fit=True,
     )
+    st.markdown("#### Keywords worth pushing")
+    opportunity_actions(conn, domain)
     st.markdown("#### Each action in full")
     for rank, action in enumerate(actions, start=1):
         action_card(action, rank, domain, "Actions")

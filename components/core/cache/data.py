@@ -18,7 +18,7 @@ import contextlib
 import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import pandas as pd
 import streamlit as st
@@ -51,6 +51,7 @@ from client.models import (
 from client.visibility_models import AiVisibility, GscAuditResult, GscPerformance
 from components.core.cache import cache_records, shared_cache
 from components.core.cache.cache_books import CacheLedger, QuotaBoard
+from components.core.cache.cache_only import CacheOnlyClient, NotHeld
 from components.core.cache.connection import Connection
 from components.core.history import reads as history_reads
 
@@ -158,6 +159,21 @@ def is_cached(conn: Connection, operation: str, *args: Any) -> bool:
         return True
     shared = shared_cache.current()  # another process may have asked it already
     return shared is not None and shared.holds(*key)
+
+
+def cached_answer(conn: Connection, operation: str, *args: Any) -> Any | None:
+    """A read asked before, from a cache (here or shared), never from the service: None when none holds
+    it; a kept definitive error is raised. One step, so an entry expiring meanwhile is not asked."""
+    if not conn.has_key:
+        return None
+    try:
+        refusing = cast(ApiClient, CacheOnlyClient())
+        outcome: Outcome = _cached_call(conn.base_url, conn.fingerprint, operation, args, refusing)
+    except NotHeld:
+        return None
+    if outcome.error is not None:
+        raise outcome.error
+    return outcome.value
 
 
 def forget(conn: Connection, operation: str, *args: Any) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from analysis.links import ALERTS_PATH, HISTORY_PATH, MARKET_PATH
+from analysis.links import ALERTS_PATH, HISTORY_PATH, MARKET_PATH, OPPORTUNITIES_PATH
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ KEYWORD_SUGGESTIONS = AppPage(
     "keyword-suggestions", "Keyword suggestions", ":material/lightbulb:", "Keywords"
 )
 TRACKED_KEYWORDS = AppPage("tracked-keywords", "Tracked keywords", ":material/track_changes:", "Keywords")
-OPPORTUNITIES = AppPage("opportunities", "Opportunities", ":material/trending_up:", "Keywords")
+OPPORTUNITIES = AppPage(OPPORTUNITIES_PATH, "Opportunities", ":material/trending_up:", "Keywords")
 # --- Growth ----------------------------------------------------------------------------------------
 DISCOVER = AppPage("discover", "Discover sites", ":material/explore:", "Growth")
 EXCHANGES = AppPage("exchanges", "Link exchanges", ":material/handshake:", "Growth")

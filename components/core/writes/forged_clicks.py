@@ -6,7 +6,8 @@ and without telling the app, so such a forged click changed nothing but left no 
 log either. ``audit_forged_clicks()`` runs once per script run, before the sign-in gate and the page,
 and records each one the app can see: who clicked, which control, when.
 
-- A control whose click only asks for a write (``writes.request_write``, ``quota_spends.request_spend``)
+- A control whose click only asks for a write (``writes.request_write``, ``quota_spends.request_spend``,
+  ``batch.request_writes``)
   names the write in its own arguments: that request is made as if the click had been allowed, and the
   role check it starts with refuses it, audits it under the write's operation and subjects, and keeps
   the refusal for the page to show (the click is refused either way; nothing is sent or spent).
@@ -28,12 +29,16 @@ from typing import Any
 
 from components.core.auth import access
 from components.core.cache.connection import current_connection
-from components.core.writes import quota_spends, writes
+from components.core.writes import batch, quota_spends, writes
 
 logger = logging.getLogger(__name__)
 
 #: Callbacks that only ask for a write, whose arguments say which: run again, they refuse and audit it.
-_REQUESTS: tuple[Callable[..., None], ...] = (writes.request_write, quota_spends.request_spend)
+_REQUESTS: tuple[Callable[..., None], ...] = (
+    writes.request_write,
+    quota_spends.request_spend,
+    batch.request_writes,
+)
 _FORM_SUBMITTER = "FormSubmitter:"
 
 

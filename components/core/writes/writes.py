@@ -75,6 +75,9 @@ class WriteOutcome:
     reads: frozenset[tuple[Any, ...]] = field(default_factory=frozenset, repr=False)
     #: Why the write was not sent because of the person's role ("Editors only: …"); None otherwise.
     refusal: str | None = None
+    #: The several writes of one click it belongs to (``batch``): their shared reads end no window of
+    #: each other's, or a double click would send the batch's earlier items again.
+    batch: object | None = field(default=None, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -95,6 +98,7 @@ def write_once(
     send: Callable[[], Any] | None = None,
     spent: Callable[[], int] | None = None,
     repeat_window_s: float = DEDUP_WINDOW_S,
+    batch: object | None = None,
 ) -> WriteOutcome:
     """Call ``client.<operation>(*args)`` if the person may write, unless this very write is running or
     just succeeded; every attempt but a repeat answered from the first is audited.
@@ -104,6 +108,7 @@ def write_once(
     A read that spends quota units passes ``send`` (how to perform it instead of the client call) and
     ``spent`` (the units it spent, asked once the outcome is known, also when it failed part way); its
     row then says how many units were spent ("No quota unit spent" when it was refused).
+    ``batch`` marks the writes of one click that sends several (``components.core.writes.batch``).
     """
     person = access.current_person()
     about, detail = write_audit.describe(operation, args, target)
@@ -123,7 +128,7 @@ def write_once(
             operation, previous.state, previous.value, previous.error, previous.at, True, previous.message
         )
     reads = frozenset(tuple(read) for read in invalidates)
-    outcome = WriteOutcome(operation, "running", message=success, reads=reads)
+    outcome = WriteOutcome(operation, "running", message=success, reads=reads, batch=batch)
     registry[token] = outcome
     client = data.client_for(conn)
 
@@ -149,7 +154,7 @@ def write_once(
         audit("sent", None, None, units())
         for read in reads:
             data.forget(conn, *read)
-        _end_earlier_windows(registry, token, reads)
+        _end_earlier_windows(registry, token, reads, batch)
     finally:
         outcome.at = time.monotonic()
         if send is None:  # a read through the data layer tells the sidebar itself
@@ -226,12 +231,20 @@ def audited_store_write(
 
 
 def _end_earlier_windows(
-    registry: dict[tuple[Any, ...], WriteOutcome], token: tuple[Any, ...], reads: frozenset[tuple[Any, ...]]
+    registry: dict[tuple[Any, ...], WriteOutcome],
+    token: tuple[Any, ...],
+    reads: frozenset[tuple[Any, ...]],
+    batch: object | None = None,
 ) -> None:
-    """The data changed since those writes, so repeating one now is a new intent, not a double click."""
+    """The data changed since those writes, so repeating one now is a new intent, not a double click
+    (except the writes of the same click: the batch changed the data together)."""
     if not reads:
         return
-    for other in [t for t, o in registry.items() if t != token and o.state == "done" and o.reads & reads]:
+    for other in [
+        t
+        for t, o in registry.items()
+        if t != token and o.state == "done" and o.reads & reads and (batch is None or o.batch is not batch)
+    ]:
         del registry[other]
 
 

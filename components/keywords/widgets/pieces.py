@@ -27,6 +27,7 @@ from client.errors import (
     PaymentRequiredError,
     RateLimitedError,
 )
+from client.growth_models import SiteList
 from components.core.cache import data
 from components.core.cache.connection import Connection
 from components.core.ui.sidebar import RESULT_PREFIX
@@ -67,6 +68,11 @@ def owned_sites(conn: Connection) -> dict[str, str] | None:
         listing = data.sites(conn)
     except ApiError:
         return None
+    return sites_of(listing)
+
+
+def sites_of(listing: SiteList) -> dict[str, str]:
+    """The sites of a list of your sites as {domain: slug}, in the service's order."""
     return {_label(s.domain, s.url, s.slug): s.slug for s in listing.sites}
 
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from analysis.links import opportunities_query
 from analysis.opportunities import winnable_chart
 from analysis.opportunities.outlook import Outlook, outlook_table, outlooks
 from analysis.opportunities.winnable import MIN_WEEKS
 from analysis.text import escape_md
 from analysis.wording import counted
 from components.core.cache import data
+from components.core.nav.pages import OPPORTUNITIES, link_to
 from components.core.ui.tables import WRAPPED_ROW_HEIGHT, table_with_export
 from components.market.frames import FiguresMemo
 from components.market.widgets.selection import MarketView
@@ -93,6 +95,18 @@ def _charts(found: list[Outlook], single_site: bool) -> None:
         )
 
 
+def _opportunity_links(sites: list[str]) -> None:
+    """A link per site to its Opportunities list: what to push on first, with the score's parts."""
+    for site in sites:
+        link_to(
+            OPPORTUNITIES,
+            label=f"See the opportunities of {escape_md(site)}",
+            query_params=opportunities_query(site),
+            help="Its keywords ranked by the clicks they would bring for the DR they ask; watch or track "
+            "the best ones in one click.",
+        )
+
+
 def winnable_tab(view: MarketView) -> None:
     pairs = _pairs(view)
     if not pairs:
@@ -133,4 +147,5 @@ def winnable_tab(view: MarketView) -> None:
         "supports it. Reaching the top 10's DR is not ranking: DR is one signal among many. The user "
         "guide's section “When a keyword becomes winnable” gives the method and how well it held."
     )
+    _opportunity_links([view.site] if view.site else sorted({o.site for o in found}))
     _charts(found, single_site)

@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import streamlit as st
 
+from analysis.text import escape_md
 from analysis.wording import counted
 from client import ApiClient
+from client.errors import InvalidInputError
 from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
 from components.core.cache import data
 from components.core.cache.connection import Connection
+from components.core.history import store as history
 from components.core.ui.errors import show_notice
-from services.opportunities import Candidates, gather_opportunities, read_candidates
+from services.opportunities import Candidates, KeywordReads, NotAsked, gather_opportunities, read_candidates
+from services.opportunities.reads import recorded_keywords
 from store.history import HistoryStore
 
 #: Where the session keeps the top 10s the button read: (account, site) → what was read.
@@ -59,6 +63,30 @@ class PageReads:
         return data.keyword_report_with_client(self.conn, keyword, domain, self.client)
 
 
+class CachedReads:
+    """The list's reads answered only from the app's cache, never from the service: the Coach spends no
+    call of its own, so a read not held there is ``NotAsked`` (the list says so), and no keyword report
+    is ever asked."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    def _held(self, operation: str, *args: Any) -> Any:
+        answer = data.cached_answer(self.conn, operation, *args)
+        if answer is None:
+            raise NotAsked(f"Not read here: only a cached answer was asked for ({operation}).")
+        return answer
+
+    def keyword_suggestions(self, domain: str) -> KeywordSuggestions:
+        return cast(KeywordSuggestions, self._held("keyword_suggestions", data.domain(domain)))
+
+    def tracked_keywords(self, slug: str) -> TrackedKeywords:
+        return cast(TrackedKeywords, self._held("tracked_keywords", slug))
+
+    def keyword_report(self, keyword: str, domain: str | None = None) -> KeywordReport:
+        raise NotAsked("The Coach reads no keyword report: the Opportunities page does, its cost said first.")
+
+
 @dataclass
 class ReadTop10s:
     """What the button read for one site: each keyword's settled fields, which failed, the site's DR."""
@@ -84,9 +112,19 @@ def _keep(conn: Connection, site: str, found: Candidates, asked: list[str]) -> N
         read.site_dr = found.site_dr
 
 
-def page_candidates(conn: Connection, store: HistoryStore, site: str) -> Candidates:
-    """The site's keywords (history, suggestions, tracked) with the top 10s read on this page before."""
-    found = read_candidates(store, PageReads(conn), conn.fingerprint, site)
+def page_candidates(
+    conn: Connection, store: HistoryStore, site: str, reads: KeywordReads | None = None
+) -> Candidates:
+    """The site's keywords (history, suggestions, tracked) with the top 10s read on this page before;
+    what the history holds of them is kept in the history's query cache (read afresh after a minute or
+    a write of the account), so a rerun neither queries the store nor refits the projections again;
+    ``reads`` answer the two listing reads (the page's: through the cache, asking the service on a miss;
+    the Coach's ``CachedReads``: from the cache only)."""
+    account = conn.fingerprint
+    recorded = history.cached_read(
+        account, f"opportunities:{site}", lambda: recorded_keywords(store, account, site)
+    )
+    found = read_candidates(store, reads or PageReads(conn), account, site, recorded)
     read = _kept(conn, site)
     if read is None:
         return found
@@ -104,12 +142,14 @@ def page_candidates(conn: Connection, store: HistoryStore, site: str) -> Candida
     return found
 
 
-def _cost_words(unread: list[str], cost: int) -> str:
+def _cost_words(unread: list[str], cost: int, refused: int = 0) -> str:
     have = f"{counted(len(unread), 'keyword')} {'has' if len(unread) == 1 else 'have'} no recorded top 10"
     calls = f"{counted(cost, 'keyword-report call')}"
-    free = len(unread) - cost
+    free = len(unread) - cost - refused
     if free:
         calls += f" ({free} read in the last 15 minutes cost nothing)"
+    if refused:
+        calls += f"; {counted(refused, 'keyword')} the service cannot be asked about (empty or too long)"
     return f"{have}: {calls}."
 
 
@@ -127,8 +167,9 @@ def read_missing_button(
         if found.rows:
             st.caption("Every keyword's top 10 is known: refreshing the list costs no keyword report.")
         return
-    cost = sum(1 for keyword in missing if not _cached(conn, keyword, site))
-    st.markdown(_cost_words(missing, cost))
+    refused = sum(1 for keyword in missing if not _askable(keyword))
+    cost = sum(1 for keyword in missing if _askable(keyword) and not _cached(conn, keyword, site))
+    st.markdown(escape_md(_cost_words(missing, cost, refused)))
     clicked = st.button(
         f"Read the missing top 10s ({counted(cost, 'call')})",
         key=READ_KEY,
@@ -161,6 +202,16 @@ def read_missing_button(
     bar.empty()
     _keep(conn, site, found, missing)
     st.rerun()
+
+
+def _askable(keyword: str) -> bool:
+    """Whether the service can be asked about the keyword: one it cannot (empty, too long: a keyword
+    sent with markup) is refused in words before any request, on its row, and costs nothing."""
+    try:
+        data.keyword(keyword)
+    except InvalidInputError:
+        return False
+    return True
 
 
 def _cached(conn: Connection, keyword: str, site: str) -> bool:

@@ -47,13 +47,17 @@ def _watch(conn: Connection, site: str, keywords: tuple[str, ...]) -> None:
     st.session_state[FLASH] = lines
 
 
-def watch_chosen(conn: Connection, site: str, chosen: list[str]) -> None:
-    """The Watch for <site> button for the rows chosen in the table (editors only), and what it did."""
+def show_watch_outcome() -> None:
+    """What the last click on Watch did, keyword by keyword (once)."""
     for line in st.session_state.pop(FLASH, []):
         st.caption(escape_md(line))
+
+
+def watch_chosen(conn: Connection, site: str, chosen: list[str], locked: str | None) -> None:
+    """The Watch for <site> button for the rows chosen in the table (editors only); ``locked`` is why this
+    person may not write (None for an editor)."""
     if history.history_store() is None:
         return
-    _, locked = access.write_permission()
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.button(
             f"Watch for {escape_md(site)}",
@@ -76,6 +80,5 @@ def watch_chosen(conn: Connection, site: str, chosen: list[str]) -> None:
                 f"{counted(len(chosen), 'keyword')} chosen: {escape_md(', '.join(chosen[:5]))}"
                 + (" and more" if len(chosen) > 5 else "")
                 if chosen
-                else "Choose rows in the table (the boxes at their left) to watch them."
+                else "Choose rows in the table (the boxes at their left) to watch or track them."
             )
-    access.read_only_note(locked)

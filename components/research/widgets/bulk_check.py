@@ -18,7 +18,7 @@ from collections.abc import Generator, Sequence
 import streamlit as st
 
 from client import ApiClient
-from client.bulk import BulkRunner, ItemResult
+from client.bulk import BulkRunner, ItemResult, Pacer
 from client.models import DomainRating
 from components.core.cache import data
 from components.core.cache.connection import Connection
@@ -45,7 +45,9 @@ def check_domains(
     """Each domain's result as it completes; close the iterator to stop the run early."""
     key = conn.api_key.get_secret_value() if conn.api_key else None
     client = _bulk_client(conn.base_url, conn.fingerprint, conn.timeout_s, key)
-    runner: BulkRunner[DomainRating] = BulkRunner(lambda d: data.dr_with_client(conn, d, client))
+    runner: BulkRunner[DomainRating] = BulkRunner(
+        lambda d: data.dr_with_client(conn, d, client), pacer=Pacer.for_limit(client.limit_name)
+    )
     for result in runner.run(domains):
         if result.error is not None and (result.error.transient or result.error.status is None):
             # Nothing was cached for it (only answers the service gave are), so the next plan must

@@ -1,0 +1,38 @@
+"""The Coach's sentences from a row of the opportunities list: the numbers as the list's table rounds
+them, a keyword the site does not rank for, an unknown top 10, and what was not read."""
+
+from __future__ import annotations
+
+import math
+
+from analysis.opportunities.next_words import lacking_words, push_words, unasked_words, winnable_line
+
+ROW = {"keyword": "cold brew kit", "position": 7, "clicks_gained": 137.4, "median_dr": 41.0, "site_dr": 38.0}
+
+
+def test_a_ranking_keyword_is_pushed_from_its_position_to_the_target() -> None:
+    assert push_words(ROW, 3) == (
+        "Push “cold brew kit” from position 7 to 3: about 137 more clicks a month; its top 10's median DR "
+        "is 41, yours 38"
+    )
+
+
+def test_a_keyword_not_ranking_and_an_unknown_top_10_are_said_as_such() -> None:
+    row = {**ROW, "position": None, "median_dr": math.nan, "clicks_gained": 1234.6}
+    assert push_words(row, 1) == (
+        "Get “cold brew kit” to position 1 (not ranking yet): about 1,235 more clicks a month; its top "
+        "10's DR is not known yet"
+    )
+
+
+def test_only_a_watched_keyword_says_when_it_becomes_winnable() -> None:
+    assert winnable_line({**ROW, "median_words": ""}) == ""
+    assert winnable_line({**ROW, "median_words": "Within reach now"}).endswith(": Within reach now")
+
+
+def test_what_the_list_lacks_is_counted_and_what_was_not_read_is_named() -> None:
+    assert lacking_words(0) == "" and lacking_words(1).startswith("1 more keyword has no top 10 yet")
+    assert unasked_words([]) == ""
+    said = unasked_words(["keyword suggestions", "tracked keywords"])
+    assert said.startswith("Your site's keyword suggestions and your site's tracked keywords were not read")
+    assert "as the history last recorded them" in said
