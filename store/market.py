@@ -44,7 +44,7 @@ from sqlalchemy import (
 from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS, SPREAD_COLUMNS
 from store.engine import Connected
 from store.models import SUBJECT_LEN, KeywordSnapshotRow, SerpResultRow
-from store.rows import subject_name
+from store.queries import top10s_within
 from store.watchlist import check_account
 
 #: PostgreSQL's memory for each sort or hash of the market's read (its default, 4 MB, sends a year of a
@@ -155,16 +155,13 @@ class MarketSums(Connected):
     ) -> Any:
         """(day, keyword, position, domain, DR) of one top 10 per keyword and day (the first site's by name)
         among the chosen rows, as a CTE."""
-        query: Select[Any] = select(
-            SERPS.c.site, SERPS.c.keyword, SERPS.c.day, SERPS.c.position, SERPS.c.domain, SERPS.c.dr
+        query = top10s_within(
+            select(SERPS.c.site, SERPS.c.keyword, SERPS.c.day, SERPS.c.position, SERPS.c.domain, SERPS.c.dr),
+            account,
+            site,
+            since,
+            until,
         )
-        query = query.where(SERPS.c.account == check_account(account))
-        if site is not None:
-            query = query.where(SERPS.c.site == subject_name(site))
-        if since is not None:
-            query = query.where(SERPS.c.day >= since)
-        if until is not None:
-            query = query.where(SERPS.c.day <= until)
         if keywords is not None:
             query = query.join(CHOSEN_KEYWORDS, CHOSEN_KEYWORDS.c.keyword == SERPS.c.keyword)
         if pairs is not None:
@@ -343,13 +340,7 @@ class MarketSums(Connected):
     ) -> list[tuple[str, str]]:
         """Each (site, keyword) with a top 10 from ``since`` to ``until`` (of ``site`` when given): what a
         brand or non-brand group is chosen among."""
-        query = select(SERPS.c.site, SERPS.c.keyword).where(SERPS.c.account == check_account(account))
-        if site is not None:
-            query = query.where(SERPS.c.site == subject_name(site))
-        if since is not None:
-            query = query.where(SERPS.c.day >= since)
-        if until is not None:
-            query = query.where(SERPS.c.day <= until)
+        query = top10s_within(select(SERPS.c.site, SERPS.c.keyword), account, site, since, until)
         with self._reading() as conn:
             return [
                 (r.site, r.keyword)
