@@ -4,6 +4,7 @@ removes nothing; the daily job prunes after it records; the pages' note knows wh
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -18,6 +19,7 @@ from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from services.cli import Lines, record_snapshot
 from services.cli.commands import main
 from services.cli.retention import prune_now
+from services.jobs import visibility
 from services.jobs.exit_codes import EXIT_OK, EXIT_USAGE
 from services.reports.branding import Branding
 from services.reports.content import visibility_section
@@ -277,3 +279,32 @@ def test_python_m_store_prune_dry_run_names_the_rows_it_would_remove(
     assert main(["prune", "--dry-run", "--database-url", store_url]) == EXIT_OK
     assert capsys.readouterr().out.startswith("Would remove ")
     assert _count(history, SerpResultRow) == rows
+
+
+def test_the_visibility_command_says_when_its_rows_reach_weekly_top_10s(
+    history: HistoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A script's reader is told, on the command's messages, that the older rows are weekly points."""
+    monkeypatch.setenv(ENV_VAR, str(KEEP))
+    said: list[str] = []
+
+    def command(days: int) -> str:
+        said.clear()
+        out = io.StringIO()
+        asked = visibility.Asked("example.com", days, TODAY)
+        assert (
+            visibility.run(
+                history, "a", DEFAULT_CTR, asked, as_csv=True, out=out, say=said.append, today=TODAY
+            )
+            == 0
+        )
+        return out.getvalue()
+
+    before = command(180)
+    assert said == []  # still daily
+    history.retention.prune(FIRST_DAILY)
+    after = command(180)
+    assert len(said) == 1 and said[0].startswith("Before 2 Apr 2026 one day a week of the top 10s is kept")
+    assert len(after.splitlines()) < len(before.splitlines())  # the thinned days are gone from the rows
+    command(30)  # the last 30 days are all daily: nothing to say
+    assert said == []
