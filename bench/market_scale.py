@@ -115,7 +115,7 @@ def databases(kind: str) -> Iterator[Callable[[str], str]]:
         if kind == "sqlite":
             yield lambda name: f"sqlite:///{Path(folder) / f'{name}.sqlite3'}"
             return
-        from tests.store.postgres import running_postgres
+        from rigs.postgres import running_postgres
 
         with running_postgres() as server:
             yield server.create_database
