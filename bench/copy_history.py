@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keywords", type=int, default=400)
     args = parser.parse_args(argv)
-    from tests.store.postgres import running_postgres  # the rig the store tests start PostgreSQL with
+    from rigs.postgres import running_postgres
 
     figures = Figures()
     with tempfile.TemporaryDirectory() as folder, running_postgres() as server:

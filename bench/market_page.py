@@ -53,24 +53,30 @@ def _domain(k: int, slot: int, n: int) -> str:
     return f"rival-{(k * 13 + slot * 29 + (n // (20 + slot * 3)) * 7) % POOL:03d}.com"
 
 
+def top10_of_day(k: int, n: int) -> list[tuple[int, str, int | None]]:
+    """Keyword ``k``'s top 10 on day ``n`` as (position, domain, DR): some 400 rivals whose slots change
+    hands every few weeks, your site climbing in and out, about one DR in 17 unresolved."""
+    mine = 1 + (k + n // 30) % 12  # your site climbs and falls; past 10 it is out
+    domains: list[str] = []
+    for slot in range(10):
+        name = _domain(k, slot, n)
+        while name in domains:
+            name = f"x{name}"
+        domains.append(name)
+    if mine <= 10:
+        domains[mine - 1] = SITE
+    return [
+        (p, d, None if (k + p + n) % 17 == 0 else 20 + (p * 7 + k) % 70)
+        for p, d in enumerate(domains, start=1)
+    ]
+
+
 def _reports(today: date) -> Iterator[tuple[date, KeywordReport, str]]:
     for k in range(KEYWORDS):
         keyword = f"keyword {k:03d}"
         for back in range(DAYS):
             day, n = today - timedelta(days=back), DAYS - back
-            mine = 1 + (k + n // 30) % 12  # your site climbs and falls; past 10 it is out
-            domains: list[str] = []
-            for slot in range(10):
-                name = _domain(k, slot, n)
-                while name in domains:
-                    name = f"x{name}"
-                domains.append(name)
-            if mine <= 10:
-                domains[mine - 1] = SITE
-            results = [
-                SerpResult(position=p, domain=d, dr=None if (k + p + n) % 17 == 0 else 20 + (p * 7 + k) % 70)
-                for p, d in enumerate(domains, start=1)
-            ]
+            results = [SerpResult(position=p, domain=d, dr=dr) for p, d, dr in top10_of_day(k, n)]
             user = KeywordUser(domain=SITE, dr=45, gap=5.0, tier="advanced")
             yield (
                 day,

@@ -12,6 +12,8 @@ from datetime import date
 import pandas as pd
 
 from analysis.figures.history_frames import best_positions, empty
+from analysis.market import DEFAULT_CTR, MarketFigures, dr_spread, market_figures
+from analysis.market.standing import search_volumes
 from components.core.history.source import WatchTuple
 from schema.history import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, SERP_COLUMNS, TRUST_TOTAL_COLUMNS
 from store.notes import NOTE_COLUMNS
@@ -92,8 +94,23 @@ class FrameSource:
             keep &= _day_values(self.serps) >= since
         return self.serps[keep].reset_index(drop=True)
 
+    def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
+        rows = self.serp_history(site, None)
+        return rows[_day_values(rows).isin(set(days))].reset_index(drop=True) if not rows.empty else rows
+
+    def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
+        serps = self.serp_history(site, since)
+        return dr_spread(market_figures(serps, group, self.tags, self.brands, DEFAULT_CTR).top10s)
+
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return dict(self.tags)
+
+    def market(
+        self, site: str | None, since: date | None, group: str, ctr: tuple[float, ...]
+    ) -> MarketFigures:
+        """By the definition itself, over the rows in memory (the store sums the same at the database)."""
+        volumes = search_volumes(self.keyword_history(None, since))
+        return market_figures(self.serp_history(site, since), group, self.tags, self.brands, ctr, volumes)
 
     def notes(self, since: date | None) -> pd.DataFrame:
         return self.chart_notes.copy()

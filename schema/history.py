@@ -46,3 +46,13 @@ KEYWORD_COLUMNS = ("site", "keyword", "day", *KEYWORD_VALUES, "source")
 SERP_COLUMNS = ("site", "keyword", "day", "position", "domain", "dr")
 #: Each keyword's best position ever recorded and the first day it was reached.
 KEYWORD_BEST_COLUMNS = ("keyword", "best_position", "best_day")
+#: A market's sums per day and domain (``store.market`` makes them at the database, ``analysis.market``
+#: from top 10s in memory, and turns either into visibility and share of voice): c(p) of the domain's best
+#: position summed over the day's keywords, and the same weighed by each keyword's volume.
+MARKET_DOMAIN_SUMS = ("day", "domain", "clicks", "volume_clicks")
+#: A market's days: the keywords with a top 10, the sum of their known volumes and how many were known,
+#: and how many of the keywords also had a top 10 on the day before it (the previous recorded day).
+MARKET_DAY_SUMS = ("day", "keywords", "volume", "volumes_known", "kept")
+#: A top 10's DR per day and keyword: the median, lowest and highest DR of the results with one, the
+#: spread (highest − lowest) and how many had one (unresolved ones are left out, never counted as 0).
+SPREAD_COLUMNS = ("day", "keyword", "median_dr", "min_dr", "max_dr", "spread", "rated")

@@ -1,7 +1,7 @@
 """The market of one site's watched keywords, read from the history: the one function every report, feed
 and command calls for visibility and share of voice (``site_market``), with the team's CTR curve as the
-settings give it (``team_ctr``). The figures themselves are ``analysis.market.market_figures``, which the
-Market page calls on the same rows.
+settings give it (``team_ctr``). The figures are summed at the database (``store.market``) and finished
+by ``analysis.market``, whose ``market_figures`` stays their definition (the two paths are tested to agree).
 
 The keyword set is named the way the Market page names it ("Watched for example.com", group "All
 keywords"): ``keyword_set_words`` says which one a report or feed measured.
@@ -15,8 +15,24 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from analysis.market import ALL, BRAND, DEFAULT_CTR, NON_BRAND, CtrCurveError, MarketFigures, ctr_curve
-from analysis.market import market_figures as figures_of
+import pandas as pd
+
+from analysis.market import (
+    ALL,
+    BRAND,
+    DEFAULT_CTR,
+    NON_BRAND,
+    SPLIT,
+    CtrCurveError,
+    MarketFigures,
+    ctr_curve,
+    dr_spread,
+    market_of_sums,
+    no_market,
+    split_pairs,
+    tagged_keywords,
+)
+from analysis.market.standing import volumes_of
 from client.settings import SECRETS_FILES
 from store.config import secrets_tables
 from store.history import HistoryStore
@@ -66,21 +82,67 @@ def keyword_set_words(site: str | None, group: str = ALL) -> str:
     return f"{'all keywords' if group == ALL else group_words(group)} watched for {site}"
 
 
+def _group_keys(
+    store: HistoryStore, account: str, site: str | None, since: date | None, until: date | None, group: str
+) -> tuple[set[str] | None, set[tuple[str, str]] | None]:
+    """The keywords (a tag's), or the (site, keyword) pairs (brand, non-brand), of ``group``; None for
+    both with every keyword. UnknownGroup for a group there is not."""
+    if group == ALL:
+        return None, None
+    if group in SPLIT:
+        pairs = store.market.pairs(account, site, since, until)
+        return None, split_pairs(pairs, group, store.groups.brand_terms(account))
+    return tagged_keywords(group, store.groups.keyword_tags(account)), None
+
+
+def search_volumes(store: HistoryStore, account: str, since: date | None) -> dict[str, float]:
+    """Each keyword's weight for the volume-weighted visibility, as ``analysis.market.standing.
+    search_volumes`` gives it from the keyword history from ``since`` on, read at the database."""
+    return volumes_of(
+        store.market.latest_values(account, "impressions", since),
+        store.market.latest_values(account, "search_volume", since),
+    )
+
+
 def site_market(
     store: HistoryStore,
     account: str,
     site: str | None,
     *,
-    since: date,
-    until: date,
+    since: date | None,
+    until: date | None,
     ctr: tuple[float, ...],
     group: str = ALL,
     volumes: Mapping[str, float] | None = None,
 ) -> MarketFigures:
     """Visibility and share of voice of the keywords watched for ``site`` (every watched keyword when
-    None) in ``group``, from ``since`` to ``until``, under ``ctr``: what the Market page shows for the
-    same choices. UnknownGroup for a group there is not."""
-    serps = store.queries.serp_history(account, site, since=since, until=until)
-    return figures_of(
-        serps, group, store.groups.keyword_tags(account), store.groups.brand_terms(account), ctr, volumes
+    None) in ``group``, from ``since`` to ``until`` (None: without that bound), under ``ctr``: what the
+    Market page shows for the same choices. UnknownGroup for a group there is not.
+
+    Summed at the database (``store.market``) and finished by ``analysis.market``: the same frame the
+    pandas path (``market_figures`` over ``serp_history`` rows) gives, without reading every row of the
+    period into memory."""
+    keywords, pairs = _group_keys(store, account, site, since, until, group)
+    if (keywords is not None and not keywords) or (pairs is not None and not pairs):
+        return no_market()
+    per_domain, per_day = store.market.sums(
+        account, site, since=since, until=until, curve=ctr, volumes=volumes, keywords=keywords, pairs=pairs
     )
+    return market_of_sums(per_domain, per_day, ctr)
+
+
+def site_dr_spread(
+    store: HistoryStore,
+    account: str,
+    site: str | None,
+    *,
+    since: date | None,
+    until: date | None,
+    group: str = ALL,
+) -> pd.DataFrame:
+    """The top-10 DR per day and keyword (``analysis.market.dr_spread``'s columns) of the same keywords
+    as ``site_market``, computed at the database. UnknownGroup for a group there is not."""
+    keywords, pairs = _group_keys(store, account, site, since, until, group)
+    if (keywords is not None and not keywords) or (pairs is not None and not pairs):
+        return dr_spread(pd.DataFrame(columns=["day", "keyword", "position", "domain", "dr"]))
+    return store.market.dr_spread(account, site, since=since, until=until, keywords=keywords, pairs=pairs)

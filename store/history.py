@@ -2,11 +2,13 @@
 
 It is a composition of one repository per area, each an attribute with a plain name, all over one
 SQLAlchemy engine: ``watchlist`` (``store.watchlist``), ``snapshots`` (the writes, ``store.recording``),
-``queries`` (the reads, ``store.queries``), ``audit`` (the append-only audit log, ``store.audit``),
+``queries`` (the reads, ``store.queries``), ``market`` (the market's sums at the database,
+``store.market``), ``audit`` (the append-only audit log, ``store.audit``),
 ``alerts`` (``store.alerts.state``), ``groups`` (keyword tags and brand terms, ``store.groups``),
 ``notes`` (``store.notes``), and the reports' ``report_comments``, ``report_charts``, ``report_links``,
-``feeds`` and ``report_schedules`` (``store.reports``), and ``bulk`` (every table's rows at once, for moving
-a history to another database: ``store.bulk``). Callers name the area: ``store.watchlist.watch(...)``,
+``feeds`` and ``report_schedules`` (``store.reports``), ``bulk`` (every table's rows at once, for moving
+a history to another database: ``store.bulk``) and ``retention`` (thinning old top 10s,
+``store.retention``). Callers name the area: ``store.watchlist.watch(...)``,
 ``store.queries.domain_history(...)``. A repository that needs another is given it when it is made
 (the report links write to the audit log); none reaches another through the store.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
@@ -28,6 +30,7 @@ from store.bulk import BulkRows
 from store.config import display_url, parse_url
 from store.engine import DATABASE_ERRORS, StoreUnavailable, make_engine, unavailable, write_engine
 from store.groups import KeywordGroups
+from store.market import MarketSums
 from store.migrations import SchemaUnknown, upgrade
 from store.notes import ChartNotes
 from store.queries import Queries
@@ -37,6 +40,7 @@ from store.reports.comments import ReportComments
 from store.reports.feed_records import Feeds
 from store.reports.links import ReportLinks
 from store.reports.schedules import ReportSchedules
+from store.retention import Retention
 from store.watchlist import Watchlist
 
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
@@ -56,7 +60,9 @@ class HistoryStore:
     report_charts: ReportCharts
     report_links: ReportLinks
     feeds: Feeds
+    market: MarketSums
     report_schedules: ReportSchedules
+    retention: Retention
     bulk: BulkRows
 
     def __init__(self, engine: Engine, url: str) -> None:
@@ -66,6 +72,7 @@ class HistoryStore:
         self.watchlist = Watchlist(*on)
         self.snapshots = Snapshots(*on)
         self.queries = Queries(*on)
+        self.market = MarketSums(*on)
         self.audit = AuditLog(*on)
         self.alerts = Alerts(*on)
         self.groups = KeywordGroups(*on)
@@ -75,6 +82,7 @@ class HistoryStore:
         self.report_links = ReportLinks(*on, audit=self.audit)
         self.feeds = Feeds(*on)
         self.report_schedules = ReportSchedules(*on)
+        self.retention = Retention(*on)
         self.bulk = BulkRows(*on)
 
     @classmethod

@@ -144,7 +144,11 @@ class KeywordSnapshotRow(Base):
     has none; "" for reports recorded before watched keywords had a site: "site unknown")."""
 
     __tablename__ = "keyword_snapshots"
-    __table_args__ = (UniqueConstraint("account", "site", "keyword", "day"),)
+    __table_args__ = (
+        UniqueConstraint("account", "site", "keyword", "day"),
+        Index(None, "account", "day"),
+        Index(None, "account", "keyword", "day"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     account: Mapped[str] = mapped_column(String(ACCOUNT_LEN))
@@ -173,6 +177,7 @@ class SerpResultRow(Base):
     __table_args__ = (
         UniqueConstraint("account", "site", "keyword", "day", "position"),
         Index(None, "account", "day"),
+        Index(None, "account", "site", "day"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

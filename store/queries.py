@@ -60,6 +60,22 @@ KEYWORDS = KeywordSnapshotRow.__table__
 SERPS = SerpResultRow.__table__
 
 
+def top10s_within(
+    query: Select[Any], account: str, site: str | None, since: date | None, until: date | None
+) -> Select[Any]:
+    """``query`` over the top-10 rows kept to the account's, of ``site`` when given (the keywords watched
+    for it), from ``since`` to ``until`` (each end open when None): the one period filter of the top 10s
+    every read of them uses."""
+    query = query.where(SERPS.c.account == check_account(account))
+    if site is not None:
+        query = query.where(SERPS.c.site == subject_name(site))
+    if since is not None:
+        query = query.where(SERPS.c.day >= since)
+    if until is not None:
+        query = query.where(SERPS.c.day <= until)
+    return query
+
+
 def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
     frame = pd.DataFrame([tuple(row) for row in rows], columns=list(columns))
     for name in columns:
@@ -175,17 +191,20 @@ class Queries(Connected):
         """The watched keywords' top 10s by day (from ``since`` to ``until``, both included): of the
         keywords watched for ``site`` (a domain), or of all of the account's; by day, site, keyword and
         position."""
+        query = top10s_within(select(*(SERPS.c[name] for name in SERP_COLUMNS)), account, site, since, until)
+        query = query.order_by(SERPS.c.day, SERPS.c.site, SERPS.c.keyword, SERPS.c.position)
+        return _frame(self._rows(query), SERP_COLUMNS)
+
+    def serp_days(self, account: str, site: str | None, days: Sequence[date]) -> pd.DataFrame:
+        """The watched keywords' top 10s of ``days`` only (of the keywords watched for ``site``, when
+        given), as ``serp_history`` gives them: what comparing two days reads, not the whole period."""
         query = select(*(SERPS.c[name] for name in SERP_COLUMNS)).where(
-            SERPS.c.account == check_account(account)
+            SERPS.c.account == check_account(account), SERPS.c.day.in_(sorted(set(days)))
         )
         if site is not None:
             query = query.where(SERPS.c.site == subject_name(site))
-        if since is not None:
-            query = query.where(SERPS.c.day >= since)
-        if until is not None:
-            query = query.where(SERPS.c.day <= until)
         query = query.order_by(SERPS.c.day, SERPS.c.site, SERPS.c.keyword, SERPS.c.position)
-        return _frame(self._rows(query), SERP_COLUMNS)
+        return _frame(self._rows(query) if days else [], SERP_COLUMNS)
 
     def latest_serp_day(self, account: str, site: str | None = None) -> date | None:
         """The latest day with a recorded top 10 (of the keywords watched for ``site``, when given)."""

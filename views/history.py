@@ -25,6 +25,7 @@ from components.history.widgets import (
     page_history,
     watchlist_tab,
 )
+from components.history.widgets.retention import with_weekly_points
 
 conn = current_connection()
 page_header(
@@ -39,7 +40,7 @@ lazy_tabs(
     {
         DOMAIN_TAB: guarded(lambda: domain_trends_tab(conn, source, own, today)),
         CHURN_TAB: guarded(lambda: churn_tab(source, own)),
-        KEYWORD_TAB: guarded(lambda: keywords_tab(source, own, today)),
+        KEYWORD_TAB: guarded(with_weekly_points(conn, lambda: keywords_tab(source, own, today))),
         WATCHLIST_TAB: guarded(lambda: watchlist_tab(conn, own)),
     },
     key=TAB_KEY,

@@ -18,6 +18,7 @@ from components.core.nav.pages import MARKET, page_header
 from components.core.nav.tabs import lazy_tabs
 from components.history.widgets import guarded, own_sites, page_history
 from components.history.widgets.notes import notes_tab
+from components.history.widgets.retention import weekly_points_caption
 from components.market.widgets import (
     CHURN_TAB,
     DIFFICULTY_TAB,
@@ -48,7 +49,7 @@ maybe_view = market_view(source, own_sites(conn), history.history_day(conn))
 if maybe_view is None:
     st.stop()
 view = maybe_view  # known from here on, also inside the tabs' lambdas
-if view.top10s.empty:  # a brand or non-brand group without a keyword: where to set the brand terms
+if view.empty:  # a brand or non-brand group without a keyword: where to set the brand terms
     lazy_tabs({GROUPS_TAB: guarded(lambda: groups_tab(conn, source))}, key=TAB_KEY)
     st.stop()
 lazy_tabs(
@@ -64,10 +65,11 @@ lazy_tabs(
                 conn,
                 source,
                 view.until,
-                [*view.own, *view.competitors, *sorted(set(view.top10s["keyword"]))],
+                [*view.own, *view.competitors, *sorted(set(view.top10s()["keyword"]))],
                 group_names(source.keyword_tags()),
             )
         ),
     },
     key=TAB_KEY,
 )
+guarded(lambda: weekly_points_caption(conn, view.since))()  # under the charts: weekly points before

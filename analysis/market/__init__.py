@@ -8,13 +8,26 @@ from analysis.market.ctr import DEFAULT_CTR, CtrCurveError, ctr_curve
 from analysis.market.figures import (
     MARKET_COLUMNS,
     MarketFigures,
+    MarketTop10s,
     dr_spread,
     market_figures,
+    market_of_sums,
+    no_market,
     one_top10_per_keyword,
     serp_churn,
     visibility_and_share,
 )
-from analysis.market.groups import ALL, BRAND, NON_BRAND, SPLIT, UnknownGroup, group_names, in_group
+from analysis.market.groups import (
+    ALL,
+    BRAND,
+    NON_BRAND,
+    SPLIT,
+    UnknownGroup,
+    group_names,
+    in_group,
+    split_pairs,
+    tagged_keywords,
+)
 
 __all__ = [
     "ALL",
@@ -25,13 +38,18 @@ __all__ = [
     "SPLIT",
     "CtrCurveError",
     "MarketFigures",
+    "MarketTop10s",
     "UnknownGroup",
     "ctr_curve",
     "dr_spread",
     "group_names",
     "in_group",
     "market_figures",
+    "market_of_sums",
+    "no_market",
     "one_top10_per_keyword",
     "serp_churn",
+    "split_pairs",
+    "tagged_keywords",
     "visibility_and_share",
 ]

@@ -25,10 +25,10 @@ import pandas as pd
 
 from analysis.market.ctr import DEFAULT_CTR
 from analysis.market.groups import in_group
+from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS, SPREAD_COLUMNS
 
 MARKET_COLUMNS = ("day", "domain", "visibility", "weighted_visibility", "share_of_voice", "keywords")
 CHURN_COLUMNS = ("keyword", "change", "domain", "position", "dr")
-SPREAD_COLUMNS = ("day", "keyword", "median_dr", "min_dr", "max_dr", "spread", "rated")
 _TOP10 = ("day", "keyword", "position", "domain", "dr")
 
 
@@ -52,6 +52,61 @@ def _weights(top10s: pd.DataFrame, ctr: Sequence[float]) -> pd.DataFrame:
     return best.assign(clicks=best["position"].astype("int64").map(curve).to_numpy())
 
 
+def market_sums(
+    top10s: pd.DataFrame, ctr: Sequence[float], volumes: Mapping[str, float] | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The sums the figures are made of (``MARKET_DOMAIN_SUMS`` per day and domain, ``MARKET_DAY_SUMS``
+    per day), from ``one_top10_per_keyword`` rows: what ``store.market`` sums at the database for the
+    same rows, so both paths end in ``figures_from_sums``."""
+    volume = pd.Series(dict(volumes or {}), dtype="float64")
+    weights = _weights(top10s, ctr)
+    weights = weights.assign(volume_clicks=weights["clicks"] * weights["keyword"].map(volume).to_numpy())
+    per_domain = weights.groupby(["day", "domain"], as_index=False)[["clicks", "volume_clicks"]].sum(
+        min_count=1
+    )
+    day_keywords = top10s.drop_duplicates(["day", "keyword"])[["day", "keyword"]]
+    day_keywords = day_keywords.assign(volume=day_keywords["keyword"].map(volume).to_numpy())
+    per_day = day_keywords.groupby("day").agg(
+        keywords=("keyword", "size"), volume=("volume", "sum"), volumes_known=("volume", "count")
+    )
+    # Each day as its place among the days, so "the day before" is the place before (whatever the days' type).
+    place = day_keywords["day"].map({day: n for n, day in enumerate(per_day.index)}).to_numpy()
+    now = pd.DataFrame({"place": place, "keyword": day_keywords["keyword"].to_numpy()})
+    kept = now.merge(now.assign(place=now["place"] + 1), on=["place", "keyword"])["place"].value_counts()
+    kept.index = per_day.index[kept.index.to_numpy()]
+    per_day["kept"] = kept.reindex(per_day.index, fill_value=0).astype("int64")
+    return per_domain.loc[:, list(MARKET_DOMAIN_SUMS)], per_day.reset_index().loc[:, list(MARKET_DAY_SUMS)]
+
+
+def empty_figures() -> pd.DataFrame:
+    return pd.DataFrame({name: pd.Series(dtype="float64") for name in MARKET_COLUMNS}).astype(
+        {"day": "datetime64[ns]", "domain": "object", "keywords": "int64"}
+    )
+
+
+def figures_from_sums(per_domain: pd.DataFrame, per_day: pd.DataFrame, ctr: Sequence[float]) -> pd.DataFrame:
+    """Per day and domain: visibility %, volume-weighted visibility % (NaN unless every keyword of the
+    day has a volume), share of voice % and the number of keywords of the day; by day, then share of
+    voice (largest first). The definition's arithmetic, whichever path summed."""
+    if per_domain.empty:
+        return empty_figures()
+    first = float(ctr[0])
+    days, figures = per_day.set_index("day"), per_domain.copy()
+    day_keywords = figures["day"].map(days["keywords"]).astype("int64")
+    day_clicks = figures.groupby("day")["clicks"].transform("sum")
+    figures["visibility"] = figures["clicks"] / (first * day_keywords) * 100
+    figures["share_of_voice"] = figures["clicks"] / day_clicks * 100
+    figures["keywords"] = day_keywords
+    complete = (days["volumes_known"] == days["keywords"]) & (days["volume"].astype("float64") > 0)
+    usable = figures["day"].map(complete).astype(bool)
+    total_volume = figures["day"].map(days["volume"]).astype("float64")
+    # Only the complete days are divided: an incomplete day has nothing to divide by, and stays NaN.
+    weighted = figures["volume_clicks"][usable] / (first * total_volume[usable]) * 100
+    figures["weighted_visibility"] = weighted.reindex(figures.index).astype("float64")
+    ordered = figures.sort_values(["day", "share_of_voice", "domain"], ascending=[True, False, True])
+    return ordered.loc[:, list(MARKET_COLUMNS)].reset_index(drop=True)
+
+
 def visibility_and_share(
     top10s: pd.DataFrame,
     ctr: Sequence[float] = DEFAULT_CTR,
@@ -61,34 +116,42 @@ def visibility_and_share(
     day has a volume), share of voice % and the number of keywords of the day; by day, then share of
     voice (largest first). ``top10s`` as ``one_top10_per_keyword`` gives it."""
     if top10s.empty:
-        return pd.DataFrame({name: pd.Series(dtype="float64") for name in MARKET_COLUMNS}).astype(
-            {"day": "datetime64[ns]", "domain": "object", "keywords": "int64"}
-        )
-    weights = _weights(top10s, ctr)
-    keywords_per_day = top10s.groupby("day")["keyword"].nunique()
-    per_domain = weights.groupby(["day", "domain"], as_index=False)["clicks"].sum()
-    day_keywords = per_domain["day"].map(keywords_per_day)
-    day_clicks = per_domain.groupby("day")["clicks"].transform("sum")
-    first = float(ctr[0])
-    per_domain["visibility"] = per_domain["clicks"] / (first * day_keywords) * 100
-    per_domain["share_of_voice"] = per_domain["clicks"] / day_clicks * 100
-    per_domain["keywords"] = day_keywords.astype("int64")
-    per_domain["weighted_visibility"] = _weighted(top10s, weights, volumes, first, per_domain)
-    ordered = per_domain.sort_values(["day", "share_of_voice", "domain"], ascending=[True, False, True])
-    return ordered.loc[:, list(MARKET_COLUMNS)].reset_index(drop=True)
+        return empty_figures()
+    return figures_from_sums(*market_sums(top10s, ctr, volumes), ctr)
 
 
 @dataclass(frozen=True)
 class MarketFigures:
-    """A keyword set's market over a period: its top 10s (one per keyword and day) and their figures
-    (``MARKET_COLUMNS``, by day, then share of voice)."""
+    """A keyword set's market over a period: its figures (``MARKET_COLUMNS``, by day, then share of
+    voice) and its days (``MARKET_DAY_SUMS``: the keywords with a top 10 each day, and how many of them
+    the day before had too), whichever path computed them."""
 
-    top10s: pd.DataFrame
     figures: pd.DataFrame
+    days: pd.DataFrame
 
     @property
     def empty(self) -> bool:
-        return self.top10s.empty
+        return self.days.empty
+
+
+@dataclass(frozen=True)
+class MarketTop10s(MarketFigures):
+    """The same, with the top 10s they were computed from in memory (one per keyword and day)."""
+
+    top10s: pd.DataFrame
+
+
+def market_of_sums(per_domain: pd.DataFrame, per_day: pd.DataFrame, ctr: Sequence[float]) -> MarketFigures:
+    """The market whose sums (``MARKET_DOMAIN_SUMS``, ``MARKET_DAY_SUMS``) were made elsewhere (at the
+    database, by ``store.market``)."""
+    return MarketFigures(
+        figures_from_sums(per_domain, per_day, ctr), per_day if not per_day.empty else _empty_days()
+    )
+
+
+def no_market() -> MarketFigures:
+    """The market of no keyword (a group with none of them)."""
+    return MarketFigures(empty_figures(), _empty_days())
 
 
 def market_figures(
@@ -98,38 +161,29 @@ def market_figures(
     brand_terms: Mapping[str, tuple[str, ...]],
     ctr: Sequence[float],
     volumes: Mapping[str, float] | None = None,
-) -> MarketFigures:
+) -> MarketTop10s:
     """Visibility and share of voice of every domain in the top 10s of ``group``'s keywords among
     ``serps`` (``serp_history`` rows: the keywords watched for one site, or all of them), weighed by the
     team's CTR curve: the one definition the Market page, the reports, the feeds, the ``visibility``
-    command and the alerts all use. UnknownGroup for a group there is not."""
+    command and the alerts all use (``store.market`` sums the same at the database, tested to agree).
+    UnknownGroup for a group there is not."""
     top10s = one_top10_per_keyword(in_group(serps, group, tags, brand_terms))
-    return MarketFigures(top10s, visibility_and_share(top10s, ctr, volumes))
+    if top10s.empty:
+        return MarketTop10s(empty_figures(), _empty_days(), top10s)
+    per_domain, per_day = market_sums(top10s, ctr, volumes)
+    return MarketTop10s(figures_from_sums(per_domain, per_day, ctr), per_day, top10s)
 
 
-def _weighted(
-    top10s: pd.DataFrame,
-    weights: pd.DataFrame,
-    volumes: Mapping[str, float] | None,
-    first: float,
-    per_domain: pd.DataFrame,
-) -> pd.Series:
-    """Σ V·c(p) / (c(1)·Σ V) × 100 per (day, domain), NaN on days with a keyword of unknown volume."""
-    if not volumes:
-        return pd.Series(float("nan"), index=per_domain.index)
-    volume = pd.Series(volumes, dtype="float64")
-    day_keywords = top10s.drop_duplicates(["day", "keyword"])[["day", "keyword"]]
-    day_keywords = day_keywords.assign(volume=day_keywords["keyword"].map(volume).to_numpy())
-    total_volume = day_keywords.groupby("day")["volume"].sum()
-    complete = day_keywords["volume"].notna().groupby(day_keywords["day"]).all() & (total_volume > 0)
-    weighted = weights.assign(value=weights["clicks"] * weights["keyword"].map(volume).to_numpy())
-    sums = weighted.groupby(["day", "domain"])["value"].sum()
-    keys = pd.MultiIndex.from_frame(per_domain[["day", "domain"]])
-    numerator = pd.Series(sums.reindex(keys).to_numpy(), index=per_domain.index)
-    denominator = first * per_domain["day"].map(total_volume)
-    usable = per_domain["day"].map(complete).astype(bool)
-    # Only the complete days are divided: an incomplete day has nothing to divide by, and stays NaN.
-    return (numerator[usable] / denominator[usable] * 100).reindex(per_domain.index)
+def _empty_days() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "day": pd.Series(dtype="datetime64[ns]"),
+            "keywords": pd.Series(dtype="int64"),
+            "volume": pd.Series(dtype="float64"),
+            "volumes_known": pd.Series(dtype="int64"),
+            "kept": pd.Series(dtype="int64"),
+        }
+    )
 
 
 def serp_churn(top10s: pd.DataFrame, before: date, after: date) -> pd.DataFrame:

@@ -48,6 +48,25 @@ def group_names(tags: Mapping[str, tuple[str, ...]]) -> list[str]:
     return [ALL, *SPLIT, *sorted({tag for names in tags.values() for tag in names} - {ALL, *SPLIT})]
 
 
+def tagged_keywords(group: str, tags: Mapping[str, tuple[str, ...]]) -> set[str]:
+    """The keywords tagged ``group``; UnknownGroup when it is no group at all."""
+    tagged = {keyword for keyword, names in tags.items() if group in names}
+    if not tagged and group not in group_names(tags):
+        raise UnknownGroup(f"No keyword is tagged {group!r}. The groups are: {', '.join(group_names(tags))}.")
+    return tagged
+
+
+def split_pairs(
+    pairs: Iterable[tuple[str, str]], group: str, brand_terms: Mapping[str, tuple[str, ...]]
+) -> set[tuple[str, str]]:
+    """The (site, keyword) pairs among ``pairs`` in the brand (or non-brand) group: a keyword watched for
+    two sites may be brand for one and not the other."""
+    brand = group == BRAND
+    return {
+        (site, keyword) for site, keyword in pairs if is_brand(keyword, terms_for(site, brand_terms)) == brand
+    }
+
+
 def in_group(
     serps: pd.DataFrame,
     group: str,
@@ -59,17 +78,8 @@ def in_group(
     if group == ALL:
         return serps
     if group in SPLIT:
-        pairs = serps[["site", "keyword"]].drop_duplicates()
-        brand = {
-            (site, keyword)
-            for site, keyword in pairs.itertuples(index=False)
-            if is_brand(keyword, terms_for(site, brand_terms))
-        }
-        marks = pd.Series(list(zip(serps["site"], serps["keyword"], strict=True)), index=serps.index).isin(
-            brand
-        )
-        return serps[marks if group == BRAND else ~marks]
-    tagged = {keyword for keyword, names in tags.items() if group in names}
-    if not tagged and group not in group_names(tags):
-        raise UnknownGroup(f"No keyword is tagged {group!r}. The groups are: {', '.join(group_names(tags))}.")
-    return serps[serps["keyword"].isin(tagged)]
+        pairs = serps[["site", "keyword"]].drop_duplicates().itertuples(index=False)
+        chosen = split_pairs(((str(site), str(keyword)) for site, keyword in pairs), group, brand_terms)
+        marks = pd.Series(list(zip(serps["site"], serps["keyword"], strict=True)), index=serps.index)
+        return serps[marks.isin(chosen)]
+    return serps[serps["keyword"].isin(tagged_keywords(group, tags))]

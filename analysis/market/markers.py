@@ -71,15 +71,19 @@ def note_markers(notes: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def keyword_set_markers(top10s: pd.DataFrame, group: str) -> pd.DataFrame:
+def keyword_set_markers(days: pd.DataFrame, group: str) -> pd.DataFrame:
     """Days on which the group's keywords (those with a top 10) differ from the day before's by more
-    than ``KEYWORD_SET_SHARE`` of the larger set."""
-    sets = top10s.groupby("day")["keyword"].agg(frozenset).sort_index()
+    than ``KEYWORD_SET_SHARE`` of the larger set; ``days`` as ``MarketFigures.days`` (each day's
+    keywords, and how many of them the day before had too)."""
+    ordered = days.sort_values("day")
     rows = []
-    for (_, before), (day, after) in zip(sets.items(), list(sets.items())[1:], strict=False):
-        changed = len(before ^ after)
-        if changed > KEYWORD_SET_SHARE * max(len(before), len(after)):
-            added, dropped = len(after - before), len(before - after)
+    for before, (day, after, kept) in zip(
+        ordered["keywords"].tolist(),
+        ordered[["day", "keywords", "kept"]].iloc[1:].itertuples(index=False),
+        strict=False,
+    ):
+        added, dropped = int(after) - int(kept), int(before) - int(kept)
+        if added + dropped > KEYWORD_SET_SHARE * max(before, after):
             words = f"{counted(added, 'keyword')} in, {dropped} out"
             rows.append(
                 {

@@ -41,11 +41,17 @@ def search_volumes(keyword_rows: pd.DataFrame) -> dict[str, float]:
     if keyword_rows.empty:
         return {}
     ordered = keyword_rows.sort_values("day", kind="stable")
-    volumes: dict[str, float] = {}
-    for column in ("impressions", "search_volume"):  # the volume, when known, wins over impressions
+    latest: dict[str, dict[str, float]] = {}
+    for column in ("impressions", "search_volume"):
         known = ordered.dropna(subset=[column]).drop_duplicates("keyword", keep="last")
-        volumes.update(zip(known["keyword"].astype(str), known[column].astype(float), strict=True))
-    return volumes
+        latest[column] = dict(zip(known["keyword"].astype(str), known[column].astype(float), strict=True))
+    return volumes_of(latest["impressions"], latest["search_volume"])
+
+
+def volumes_of(impressions: dict[str, float], search_volumes: dict[str, float]) -> dict[str, float]:
+    """The weights from each keyword's latest impressions and latest search volume: the volume, when
+    known, wins over impressions (``store.market.latest_values`` reads both at the database)."""
+    return {**impressions, **search_volumes}
 
 
 def watched_competitors(watched: Iterable[tuple[str, ...]], own: Iterable[str] = ()) -> list[str]:

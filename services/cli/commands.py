@@ -21,6 +21,7 @@ from services.cli.recording import (
     snapshot_command,
     upgrade_command,
 )
+from services.cli.retention import add_prune_parser, prune_command
 from services.cli.watching import add_watch_parser, watch_command
 from services.jobs import report, visibility
 from services.jobs.exit_codes import EXIT_DATABASE, EXIT_FAILED, EXIT_USAGE
@@ -81,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     market.add_argument("--database-url", help=url_help)
     report.add_parser(commands, url_help)
     _opportunities_parser(commands, url_help)
+    add_prune_parser(commands, url_help)
     add_moving_parsers(commands, url_help)
     return parser
 
@@ -124,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "opportunities": opportunities_command,
         "reports": reports_command,
         "draw-reports": draw_reports_command,
+        "prune": prune_command,
         "copy": copy_command,
         "export": export_command,
         "import": import_command,

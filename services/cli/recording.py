@@ -21,6 +21,7 @@ from services.cli.common import (
     tell,
     usable_alert_config,
 )
+from services.cli.retention import prune_after_snapshot
 from services.jobs.alerts import after_snapshot, run_alerts
 from services.jobs.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from services.jobs.snapshot import SnapshotJob, TooManyCalls
@@ -80,6 +81,7 @@ def record_snapshot(
             return EXIT_USAGE
     alerts_ok = _alerts_after_snapshot(store, account, day, lines)
     refresh_after_snapshot(store, account, day, lines.say)
+    pruned_ok = prune_after_snapshot(store, day, lines)
     for failure in report.failures:
         lines.say(f"failed: {failure}")
     for waiting in report.waiting:
@@ -87,7 +89,7 @@ def record_snapshot(
     for skipped in report.skipped:
         lines.say(f"skipped: {skipped}")
     lines.out(report.summary)
-    return EXIT_OK if report.ok and alerts_ok else EXIT_FAILED
+    return EXIT_OK if report.ok and alerts_ok and pruned_ok else EXIT_FAILED
 
 
 def _alerts_after_snapshot(store: HistoryStore, account: str, day: date, lines: Lines) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import TextIO
 
 import pandas as pd
@@ -20,6 +20,7 @@ import pandas as pd
 from analysis.market import ALL, UnknownGroup
 from analysis.spreadsheet import csv_text
 from services.market import site_market
+from services.retention import weekly_points_note
 from store.history import HistoryStore
 
 CLI_COLUMNS = ("day", "group", "domain", "visibility", "share_of_voice")
@@ -94,13 +95,19 @@ def run(
     as_csv: bool,
     out: TextIO,
     say: Callable[[str], None],
+    today: date | None = None,
 ) -> int:
     """The command: 0 with the rows printed, 2 when the period has no top 10 of the group or there is
-    no such group (said on ``say``)."""
+    no such group (said on ``say``). When the period reaches days whose top 10s are kept one a week
+    (retention), ``say`` tells it as the pages do, so a script's reader knows the older rows are weekly."""
     try:
         rows = visibility_rows(store, account, ctr, asked)
     except (NothingRecorded, UnknownGroup) as exc:
         say(str(exc))
         return 2
     write_rows(rows, as_csv, out)
+    first_day = date.fromisoformat(str(rows["day"].min()))
+    note = weekly_points_note(store, account, today or datetime.now(UTC).date(), first_day)
+    if note is not None:
+        say(note)
     return 0

@@ -9,7 +9,7 @@ with nothing recorded says so rather than disappearing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pandas as pd
 
@@ -22,6 +22,7 @@ from schema.history import LINK_COLUMNS, SPAM_RISK_FROM
 from services.alerts.link_rules import Links, links_by_domain, newly_spam_risky, spam_threshold
 from services.market import keyword_set_words, site_market, team_ctr
 from services.reports.next_steps import NextSteps, next_steps
+from services.retention import weekly_points_note
 from store.history import HistoryStore
 from store.reports.period import Period
 from store.watchlist import own_sites
@@ -103,6 +104,8 @@ class Visibility:
     latest: pd.DataFrame
     #: Which keywords were measured, in the Market page's terms ("all keywords watched for …").
     keyword_set: str = ""
+    #: The pages' sentence when the period reaches top 10s kept one day a week ("" when all are daily).
+    weekly_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -252,7 +255,8 @@ def visibility_section(
     lines = complete_lines(market.figures, domains)
     last = lines[lines["day"] == lines["day"].max()]
     latest = last.sort_values(["share_of_voice", "domain"], ascending=[False, True], kind="stable")
-    return Visibility(lines, domains, latest.reset_index(drop=True), keyword_set)
+    note = weekly_points_note(store, account, datetime.now(UTC).date(), period.start) or ""
+    return Visibility(lines, domains, latest.reset_index(drop=True), keyword_set, note)
 
 
 def period_alerts(store: HistoryStore, account: str, site: str, period: Period) -> pd.DataFrame:

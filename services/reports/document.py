@@ -308,6 +308,7 @@ def render_html(content: ReportContent, branding: Branding, charts: dict[str, Ma
         visibility_measures=visibility_measures,
         visibility=visibility_rows,
         visibility_said=visibility_said,
+        visibility_weekly=content.visibility.weekly_note,
         next=_next(content),
         alerts=_alerts(content.alerts),
         notes=_notes(content.notes),

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -21,8 +18,6 @@ from streamlit.testing.v1 import AppTest
 from client import ApiClient
 from client.models import KeywordReport, KeywordSuggestions, TrackedKeywords
 from client.settings import key_fingerprint
-from components.core.history import reads as history_reads
-from components.core.history.store import seed_demo_history
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.faults import NAMED_FAULTS, STATUS_FAULTS
 from services.jobs.opportunities import run as run_command
@@ -46,25 +41,10 @@ PUSH = re.compile(
 )
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("coach_opportunities") / "seeded.sqlite3"
-    with HistoryStore.open(f"sqlite:///{path}") as opened:
-        seed_demo_history(opened, ACCOUNT, DEMO_KEY, TODAY)
-    return path
-
-
 @pytest.fixture
-def store(
-    seeded: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, live_env: SandboxServer
-) -> Iterator[HistoryStore]:
-    path = tmp_path / "history.sqlite3"
-    shutil.copyfile(seeded, path)
-    url = f"sqlite:///{path}"
-    monkeypatch.setenv("DASHBOARD_DATABASE_URL", url)
-    with HistoryStore.open(url) as opened:
-        yield opened
-    history_reads.wait_for_recording()
+def store(demo_history: HistoryStore) -> HistoryStore:
+    """The demo history (``tests.apptest.conftest``), a copy of this test's own, the one the app opens."""
+    return demo_history
 
 
 def coach(domain: str, tab: str = "Actions") -> AppTest:

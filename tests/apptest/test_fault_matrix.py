@@ -19,6 +19,7 @@ from client import ApiClient, ApiError, TransportError
 from components.core.nav import pages
 from sandbox import DEMO_KEY, SandboxServer
 from sandbox.accounts import ACCOUNTS
+from sandbox.faults import NAMED_FAULTS, STATUS_FAULTS
 from tests.apptest.app_pages import APP, empty_caches
 
 MINE = ACCOUNTS[DEMO_KEY].sites[0]
@@ -80,19 +81,10 @@ CATALOGUE: tuple[PageCase, ...] = (
     PageCase("views/activity.py", ()),
 )
 
-FAULTS: tuple[int | str, ...] = (
-    400,
-    401,
-    "402-gate",
-    402,
-    404,
-    429,
-    503,
-    "timeout",
-    "drop",
-    "nonjson",
-    "badtypes",
-    "nulls",
+#: Every fault the sandbox injects, but the markup one, which has its own test on every page of this
+#: catalogue (``test_inert_text_pages``: text drawn inert, not an error explained).
+FAULTS: tuple[int | str, ...] = tuple(
+    fault for fault in (*STATUS_FAULTS, *NAMED_FAULTS) if fault != "hostile"
 )
 #: Faults whose Retry-After is past what the client waits for, so it reports at once instead of retrying.
 LONG_RETRY_AFTER = 60.0

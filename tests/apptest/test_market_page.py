@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from analysis.market import one_top10_per_keyword, visibility_and_share
+from analysis.market import dr_spread, one_top10_per_keyword, serp_churn, visibility_and_share
 from client.settings import key_fingerprint
 from sandbox import DEMO_KEY
 from sandbox.accounts import ACCOUNTS
@@ -101,6 +101,31 @@ def test_the_top_10s_dr_over_time_shows_a_chart_per_keyword(store: HistoryStore)
     assert at.selectbox(key="market_spread_keyword").options == sorted(keywords)
     assert len(at.get("plotly_chart")) == 1
     assert set(_table(at, "median_dr")["keyword"]) == set(keywords)
+
+
+def test_the_churn_and_the_dr_tables_are_the_definitions_over_the_periods_top_10s(
+    store: HistoryStore,
+) -> None:
+    """The two tabs read only what they show (two days; the DRs summed at the database), and show what
+    the definition gives over every top 10 of the period."""
+    keywords = _keywords_mine_ranks_for()
+    _record(store, keywords)
+    top10s = one_top10_per_keyword(store.queries.serp_history(ACCOUNT, since=TODAY - timedelta(days=89)))
+    at = open_page(PAGE, market_tab="Top-10 churn")
+    before, after = at.select_slider(key="market_churn_days").value
+    expected = serp_churn(top10s, before, after)
+    assert not expected.empty  # the demo's top 10s drift within a week
+    shown = _table(at, "change")
+    assert (
+        shown[["keyword", "change", "domain"]].values.tolist()
+        == expected[["keyword", "change", "domain"]].values.tolist()
+    )
+    at = open_page(PAGE, market_tab="Top-10 DR")
+    spread = dr_spread(top10s).sort_values("day", kind="stable")
+    latest = spread.groupby("keyword").last()
+    table = _table(at, "median_dr").set_index("keyword")
+    assert table["median_dr"].to_dict() == pytest.approx(latest["median_dr"].to_dict())
+    assert table["min_dr"].to_dict() == pytest.approx(latest["min_dr"].to_dict())
 
 
 def test_without_watched_keywords_the_page_says_how_to_start(store: HistoryStore) -> None:

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from rigs.deployment import NGINX, Front, RedisServer, Replica, nginx_front, redis_server, started_replicas
+from rigs.postgres import running_postgres
 from sandbox import SandboxServer
-from tests.store.postgres import running_postgres
 
 
 @pytest.fixture(scope="module")

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from sqlalchemy import inspect, text
 
+from rigs.postgres import PostgresServer, running_postgres
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from store.engine import make_engine
 from store.migrations import upgrade
 from tests.store.commands import StoreCommand, run_command
-from tests.store.postgres import PostgresServer, running_postgres
 
 if TYPE_CHECKING:
     from tests.store.fault_matrix import Case, CaseId

@@ -24,10 +24,10 @@ import psycopg
 import pytest
 from sqlalchemy import func, select, text
 
+from rigs.postgres import PostgresServer
 from store import HistoryStore
 from store.models import Base
 from tests.store import samples
-from tests.store.postgres import PostgresServer
 from tests.store.samples import ACCOUNT
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,6 +27,7 @@ import psycopg
 import pytest
 from sqlalchemy import inspect, select
 
+from rigs.postgres import PostgresServer
 from services.market import site_market
 from services.reports.content import gather
 from store import HistoryStore
@@ -38,7 +39,6 @@ from tests.polling import until
 from tests.store import samples
 from tests.store.commands import run_command
 from tests.store.moving_history import ACCOUNT, ODD_ROWS, fill_history, table_rows
-from tests.store.postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
 OPERATIONS = ROOT / "docs" / "operations.md"

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from rigs.postgres import PostgresServer
 from services.cli import main
 from store import HistoryStore, database_url, display_url
 from store.config import APP_ROOT
 from store.migrations import head_revision
-from tests.store.postgres import PostgresServer
 
 
 def _secrets(tmp_path: Path, url: str) -> tuple[Path, ...]:

@@ -9,6 +9,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analysis.figures.markers import add_markers
+from analysis.market import DEFAULT_CTR
+from analysis.market.figures import market_sums
 from analysis.market.markers import (
     MARKER_COLUMNS,
     google_updates,
@@ -24,7 +26,8 @@ def _top10s(days: dict[date, list[str]]) -> pd.DataFrame:
     rows = [
         (pd.Timestamp(day), keyword, 1, "x.com", 50) for day, keywords in days.items() for keyword in keywords
     ]
-    return pd.DataFrame(rows, columns=["day", "keyword", "position", "domain", "dr"])
+    top10s = pd.DataFrame(rows, columns=["day", "keyword", "position", "domain", "dr"])
+    return market_sums(top10s, DEFAULT_CTR)[1]  # each day's keywords, and how many the day before had
 
 
 def test_the_shipped_google_updates_have_a_name_a_span_and_a_source() -> None:

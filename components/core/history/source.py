@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import pandas as pd
 
+from analysis.market import MarketFigures
 from components.common.bounded_cache import BoundedCache
+from services.market import search_volumes, site_dr_spread, site_market
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -57,8 +59,25 @@ class HistorySource(Protocol):
         or of all of them when None."""
         ...
 
+    def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
+        """The same top 10s on ``days`` only (two days compared, not the whole period)."""
+        ...
+
+    def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
+        """The top-10 DR per day and keyword of ``group``'s keywords (``analysis.market.dr_spread``'s
+        columns), computed where the rows are; UnknownGroup for a group there is not."""
+        ...
+
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         """Each tagged keyword's tags (the market view's groups)."""
+        ...
+
+    def market(
+        self, site: str | None, since: date | None, group: str, ctr: tuple[float, ...]
+    ) -> MarketFigures:
+        """Visibility and share of voice of ``group``'s keywords watched for ``site`` (all when None)
+        from ``since`` on, volume-weighted where the keyword history knows every volume of a day
+        (``services.market.site_market``); UnknownGroup for a group there is not."""
         ...
 
     def notes(self, since: date | None) -> pd.DataFrame:
@@ -103,8 +122,22 @@ class StoreSource:
     def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self.store.queries.serp_history(self.account, site, since)
 
+    def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
+        return self.store.queries.serp_days(self.account, site, days)
+
+    def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
+        return site_dr_spread(self.store, self.account, site, since=since, until=None, group=group)
+
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self.store.groups.keyword_tags(self.account)
+
+    def market(
+        self, site: str | None, since: date | None, group: str, ctr: tuple[float, ...]
+    ) -> MarketFigures:
+        volumes = search_volumes(self.store, self.account, since)
+        return site_market(
+            self.store, self.account, site, since=since, until=None, ctr=ctr, group=group, volumes=volumes
+        )
 
     def notes(self, since: date | None) -> pd.DataFrame:
         return self.store.notes.entries(self.account, since)
@@ -207,8 +240,19 @@ class CachedSource:
     def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self._get("serp_history", site, since)
 
+    def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
+        return self._get("serp_days", site, days)
+
+    def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
+        return self._get("dr_spread", site, since, group)
+
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self._get("keyword_tags")
+
+    def market(
+        self, site: str | None, since: date | None, group: str, ctr: tuple[float, ...]
+    ) -> MarketFigures:
+        return self._get("market", site, since, group, ctr)
 
     def notes(self, since: date | None) -> pd.DataFrame:
         return self._get("notes", since)

@@ -1,6 +1,7 @@
 """What every tab of the Market page shares: the keywords compared (all watched ones, or those watched
 for one of your sites), the period, the CTR curve, and the figures computed once per rerun from the
-recorded top 10s (``analysis.market``)."""
+recorded top 10s: summed at the database (``HistorySource.market``, ``services.market.site_market``) and
+finished by ``analysis.market``; the top 10s themselves are read only by the tabs that show them."""
 
 from __future__ import annotations
 
@@ -19,7 +20,19 @@ from analysis.links import (
     MARKET_TAB_PARAM,
     MARKET_TO_PARAM,
 )
-from analysis.market import ALL, BRAND, NON_BRAND, SPLIT, UnknownGroup, group_names, market_figures
+from analysis.market import (
+    ALL,
+    BRAND,
+    NON_BRAND,
+    SPLIT,
+    MarketFigures,
+    UnknownGroup,
+    dr_spread,
+    group_names,
+    in_group,
+    no_market,
+    one_top10_per_keyword,
+)
 from analysis.market import standing as frames
 from analysis.market.markers import keyword_set_markers
 from analysis.text import escape_md
@@ -48,15 +61,56 @@ class MarketView:
     source: HistorySource
     since: date | None
     until: date
-    top10s: pd.DataFrame
+    market: MarketFigures
     group: str
-    figures: pd.DataFrame
     own: list[str]
     competitors: list[str]
     domains: list[str]
     ctr: tuple[float, ...]
     #: The site whose watched keywords these are; None for every watched keyword.
     site: str | None = None
+
+    @property
+    def figures(self) -> pd.DataFrame:
+        return self.market.figures
+
+    @property
+    def empty(self) -> bool:
+        return self.market.empty
+
+    @property
+    def days(self) -> list[date]:
+        """The days with a top 10 of these keywords, oldest first."""
+        return [day.date() for day in pd.to_datetime(self.market.days["day"]).sort_values()]
+
+    def _group_top10s(self, raw: pd.DataFrame) -> pd.DataFrame:
+        """One top 10 per keyword and day of the view's group among ``raw`` (top-10 rows)."""
+        tags, brands = self.source.keyword_tags(), self.source.brand_terms()
+
+        def compute() -> pd.DataFrame:
+            try:
+                return one_top10_per_keyword(in_group(raw, self.group, tags, brands))
+            except UnknownGroup:  # a tag removed since this session picked it
+                return one_top10_per_keyword(raw.iloc[0:0])
+
+        key = (self.group, tuple(sorted(tags.items())), tuple(sorted(brands.items())))
+        return _TOP10S.get(raw, key, compute)
+
+    def top10s(self) -> pd.DataFrame:
+        """The period's top 10s themselves (one per keyword and day), read into memory for the tabs that
+        show them (When winnable, notes); the figures and the DR spread never need them."""
+        return self._group_top10s(self.source.serp_history(self.site, self.since))
+
+    def spread(self) -> pd.DataFrame:
+        """The top-10 DR per day and keyword, computed where the rows are (``analysis.market.dr_spread``)."""
+        try:
+            return self.source.dr_spread(self.site, self.since, self.group)
+        except UnknownGroup:  # a tag removed since this session picked it
+            return dr_spread(one_top10_per_keyword(self.source.serp_days(self.site, ())))
+
+    def top10s_on(self, *days: date) -> pd.DataFrame:
+        """The top 10s of ``days`` only (one per keyword and day): what comparing two days reads."""
+        return self._group_top10s(self.source.serp_days(self.site, tuple(sorted(days))))
 
     def markers(self, key: str, subjects: list[str]) -> pd.DataFrame | None:
         """The markers of one of the page's charts (under its own switch): notes, Google's updates and
@@ -68,7 +122,7 @@ class MarketView:
             until=self.until,
             subjects=subjects,
             group=self.group,
-            extra=keyword_set_markers(self.top10s, self.group),
+            extra=keyword_set_markers(self.market.days, self.group),
         )
 
     @property
@@ -94,37 +148,19 @@ def _ctr() -> tuple[float, ...]:
     return chosen.curve
 
 
-#: The figures of the last few reads: a warm rerun reads the very frame it read before (the store's
-#: answers are kept for a minute), so its figures are taken, not computed again from a year of rows.
-_MEMO: FiguresMemo[tuple[pd.DataFrame, pd.DataFrame]] = FiguresMemo()
+#: The top 10s of the last few reads: a warm rerun of a tab that shows them reads the very frame it read
+#: before (the store's answers are kept for a minute), so they are taken, not made again from a year of rows.
+_TOP10S: FiguresMemo[pd.DataFrame] = FiguresMemo()
 
 
-def _figures(
-    raw: pd.DataFrame,
-    group: str,
-    tags: dict[str, tuple[str, ...]],
-    brands: dict[str, tuple[str, ...]],
-    ctr: tuple[float, ...],
-    volumes: dict[str, float],
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The group's top 10s (one per keyword and day) and their figures (volume-weighted too where every
-    keyword of a day has a known volume)."""
-
-    def compute() -> tuple[pd.DataFrame, pd.DataFrame]:
-        try:
-            market = market_figures(raw, group, tags, brands, ctr, volumes)
-        except UnknownGroup:  # a tag removed since this session picked it
-            market = market_figures(raw.iloc[0:0], ALL, tags, brands, ctr, volumes)
-        return market.top10s, market.figures
-
-    key = (
-        group,
-        tuple(sorted(tags.items())),
-        tuple(sorted(brands.items())),
-        ctr,
-        tuple(sorted(volumes.items())),
-    )
-    return _MEMO.get(raw, key, compute)
+def _market(
+    source: HistorySource, site: str | None, since: date | None, group: str, ctr: tuple[float, ...]
+) -> MarketFigures:
+    """The group's figures (volume-weighted too where every keyword of a day has a known volume)."""
+    try:
+        return source.market(site, since, group, ctr)
+    except UnknownGroup:  # a tag removed since this session picked it
+        return no_market()
 
 
 def _keyword_sites(source: HistorySource) -> list[str]:
@@ -154,9 +190,9 @@ def _take_link(sites: list[str], groups: list[str]) -> None:
     st.session_state[LINKED_WINDOW] = window
 
 
-def _split_empty_words(group: str, whose: str, raw: pd.DataFrame, brands: dict[str, tuple[str, ...]]) -> str:
+def _split_empty_words(group: str, whose: str, sites: list[str], brands: dict[str, tuple[str, ...]]) -> str:
     """Why the brand (or non-brand) group of keywords with recorded top 10s holds none of them."""
-    set_terms = any(brands.get(str(site)) for site in raw["site"].unique())
+    set_terms = any(brands.get(site) for site in sites)
     terms = (
         "its site's brand terms"
         if set_terms
@@ -205,17 +241,16 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
     site = None if chosen == ALL_KEYWORDS else chosen
     ctr = _ctr()
     since = history_frames.since(period, today)
-    raw = source.serp_history(site, since)
-    volumes = frames.search_volumes(source.keyword_history(None, since))
-    top10s, figures = _figures(raw, group, tags, brands, ctr, volumes)
+    market = _market(source, site, since, group, ctr)
     watch = source.watch_items()
     mine = [site] if site else [s for s in own if s in sites] or list(own)
     competitors = frames.watched_competitors(watch, own)
-    if top10s.empty:
+    if market.empty:
         whose = "the watched keywords" if site is None else f"the keywords watched for {site}"
-        if group in SPLIT and not raw.empty:
-            st.info(_split_empty_words(group, escape_md(whose), raw, brands), icon=":material/sell:")
-            return MarketView(source, since, today, top10s, group, figures, mine, competitors, [], ctr, site)
+        if group in SPLIT and not _market(source, site, since, ALL, ctr).empty:
+            words = _split_empty_words(group, escape_md(whose), [site] if site else sites, brands)
+            st.info(words, icon=":material/sell:")
+            return MarketView(source, since, today, market, group, mine, competitors, [], ctr, site)
         whose = whose if group == ALL else f"{whose} in the group “{group}”"
         st.info(
             f"No top 10 is recorded for {escape_md(whose)} "
@@ -223,5 +258,5 @@ def market_view(source: HistorySource, own: dict[str, str], today: date) -> Mark
             icon=":material/hourglass_empty:",
         )
         return None
-    domains = frames.compared_domains(figures, mine, competitors)
-    return MarketView(source, since, today, top10s, group, figures, mine, competitors, domains, ctr, site)
+    domains = frames.compared_domains(market.figures, mine, competitors)
+    return MarketView(source, since, today, market, group, mine, competitors, domains, ctr, site)

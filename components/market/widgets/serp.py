@@ -3,13 +3,13 @@ days, and each keyword's top-10 DR over time (is it getting harder?)."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pandas as pd
 import streamlit as st
 
 from analysis.figures import market_charts as charts
-from analysis.market import dr_spread, serp_churn
+from analysis.market import serp_churn
 from analysis.wording import screen_day
 from components.core.cache import data
 from components.core.ui.tables import score_column, table_with_export
@@ -32,12 +32,8 @@ SPREAD_CONFIG = {
 }
 
 
-def _days(view: MarketView) -> list[date]:
-    return sorted(pd.to_datetime(view.top10s["day"]).dt.date.unique())
-
-
 def churn_tab(view: MarketView) -> None:
-    days = _days(view)
+    days = view.days
     if len(days) < 2:
         st.info("One day of top 10s so far; churn compares two.", icon=":material/hourglass_empty:")
         return
@@ -56,7 +52,7 @@ def churn_tab(view: MarketView) -> None:
     if before == after:
         st.caption("Pick two different days.")
         return
-    churn = serp_churn(view.top10s, before, after)
+    churn = serp_churn(view.top10s_on(before, after), before, after)
     counts = st.columns(3)
     counts[0].metric("Entered a top 10", int((churn["change"] == "entered").sum()), border=True)
     counts[1].metric("Left a top 10", int((churn["change"] == "left").sum()), border=True)
@@ -89,7 +85,7 @@ def _spread_table(spread: pd.DataFrame) -> pd.DataFrame:
 
 
 def difficulty_tab(view: MarketView) -> None:
-    spread = dr_spread(view.top10s)
+    spread = view.spread()
     if spread.empty:
         st.info("No top 10 in this period has a rated domain.", icon=":material/hourglass_empty:")
         return

@@ -49,7 +49,7 @@ _MEMO: FiguresMemo[tuple[pd.DataFrame, list[Outlook]]] = FiguresMemo()
 
 def _pairs(view: MarketView) -> list[tuple[str, str]]:
     """Each (site, keyword) watched for a site among the page's keywords (its site's, its group's)."""
-    keywords = set(view.top10s["keyword"])
+    keywords = set(view.top10s()["keyword"])
     return sorted(
         {
             (site, subject)

@@ -1,5 +1,5 @@
-"""A throw-away PostgreSQL server for the store tests: initdb + pg_ctl in a temporary folder on a free
-loopback port, stopped and removed at the end.
+"""A throw-away PostgreSQL server for the store tests and the benchmarks: initdb + pg_ctl in a temporary
+folder on a free loopback port, stopped and removed at the end.
 
 Debian's server binaries refuse to run as root, so under root they run as the ``postgres`` user (the
 folder is handed to that user). Missing binaries are a failure that says what to install, not a skip:
