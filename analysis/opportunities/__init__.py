@@ -22,7 +22,7 @@ from analysis.opportunities.score import (
 )
 from analysis.opportunities.series import site_dr_series, top10_dr_series
 from analysis.opportunities.winnable import Projection, Trend, project, theil_sen
-from analysis.opportunities.words import projection_dates, projection_words
+from analysis.opportunities.words import answer_words, projection_dates, projection_words
 
 __all__ = [
     "OPPORTUNITY_COLUMNS",
@@ -33,6 +33,7 @@ __all__ = [
     "Outlook",
     "Projection",
     "Trend",
+    "answer_words",
     "filter_opportunities",
     "labelled",
     "opportunity_rows",

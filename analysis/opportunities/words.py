@@ -9,6 +9,7 @@ the words never state a narrower band than the fit gave.
 from __future__ import annotations
 
 import math
+from datetime import date
 
 from analysis.opportunities.winnable import (
     HORIZON_MONTHS,
@@ -19,6 +20,13 @@ from analysis.opportunities.winnable import (
 )
 from analysis.wording import plural
 
+#: Each state but "in_months" in a few words, for a table cell (``answer_words``).
+_SHORT_ANSWERS = {
+    "within_reach": "Within reach now",
+    "not_at_this_pace": "Not at this pace",
+    "too_uncertain": "Too uncertain yet",
+    "too_little_history": "Too little history",
+}
 TARGET_WORDS: dict[str, str] = {
     "median": "the top 10's median DR",
     "lowest": "the lowest DR in the top 10 (a first foothold)",
@@ -70,6 +78,20 @@ def projection_dates(projection: Projection) -> str:
         return ""
     early, late = projection.band_days
     return f"around {projection.day:%b %Y}, between {early:%b %Y} and {late:%b %Y}"
+
+
+def answer_words(state: str, day: date | None) -> str:
+    """A projection in a few words, for a table cell at a laptop's width ("Around May 2027"), from its
+    state and its month; ``projection_words`` and ``projection_dates`` say it in full (how many months,
+    the band, the reason). "" for a state no projection has (a keyword not watched)."""
+    if state == "in_months":
+        return f"Around {day:%b %Y}" if day is not None else "In some months"
+    return _SHORT_ANSWERS.get(state, "")
+
+
+def projection_answer(projection: Projection) -> str:
+    """``answer_words`` of ``projection``."""
+    return answer_words(projection.state, projection.day)
 
 
 def _years(months: int) -> str:

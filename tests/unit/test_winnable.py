@@ -10,9 +10,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.opportunities import project, projection_dates, projection_words, theil_sen, winnable_chart
+from analysis.opportunities import (
+    answer_words,
+    project,
+    projection_dates,
+    projection_words,
+    theil_sen,
+    winnable_chart,
+)
 from analysis.opportunities.series import site_dr_series, top10_dr_series
 from analysis.opportunities.winnable import MONTH_DAYS, Projection, fit, history_weeks
+from analysis.opportunities.words import projection_answer
 
 START = date(2026, 1, 1)
 
@@ -193,10 +201,34 @@ def test_the_words_round_the_band_outwards_and_say_a_near_month_plainly() -> Non
     )
     assert projection_words(later) == "In about 5 months (between 3 and 9)"
     assert projection_dates(later) == "around Nov 2026, between Sep 2026 and Feb 2027"
+    assert projection_answer(later) == "Around Nov 2026"  # a table cell's few words
     wide = Projection("too_uncertain", "median", now, 20, reason="too_wide", months=14, band=(6.5, 50))
     assert projection_words(wide) == (
         "Too uncertain to say yet — the history allows anything from 6 to more than 36 months"
     )
+    assert projection_answer(wide) == "Too uncertain yet"
+
+
+def test_each_answer_in_a_few_words_fits_a_narrow_table_cell() -> None:
+    """The When winnable and Opportunities tables show these at a laptop's width: none is a sentence."""
+    now = date(2026, 6, 1)
+    answers = [
+        answer_words("within_reach", None),
+        answer_words("in_months", date(2027, 12, 1)),
+        answer_words("not_at_this_pace", None),
+        answer_words("too_uncertain", None),
+        answer_words("too_little_history", None),
+        projection_answer(Projection("not_at_this_pace", "median", now, 20, reason="beyond_horizon")),
+    ]
+    assert answers[:5] == [
+        "Within reach now",
+        "Around Dec 2027",
+        "Not at this pace",
+        "Too uncertain yet",
+        "Too little history",
+    ]
+    assert answers[5] == "Not at this pace" and all(len(a) <= 18 for a in answers)
+    assert answer_words("", None) == ""  # a keyword not watched
 
 
 def test_the_chart_never_draws_past_two_years() -> None:

@@ -1,6 +1,7 @@
 """The Market page's When winnable tab: for each keyword watched for a site (the page's chosen keywords
 and group), when the site's DR reaches its top 10's median DR and, as a first foothold, its lowest DR,
-at the pace both kept; one keyword's two charts on choosing it. From the recorded history only (no API
+at the pace both kept, in a few words per target so the table fits a laptop; one keyword's answers in full
+and its two charts on choosing it. From the recorded history only (no API
 call); the fits, words and charts are ``analysis.opportunities``'."""
 
 from __future__ import annotations
@@ -9,14 +10,15 @@ import pandas as pd
 import streamlit as st
 
 from analysis.links import opportunities_query
-from analysis.opportunities import winnable_chart
+from analysis.opportunities import projection_dates, projection_words, winnable_chart
 from analysis.opportunities.outlook import Outlook, outlook_table, outlooks
 from analysis.opportunities.winnable import MIN_WEEKS
+from analysis.opportunities.words import projection_answer
 from analysis.text import escape_md
 from analysis.wording import counted
 from components.core.cache import data
 from components.core.nav.pages import OPPORTUNITIES, link_to
-from components.core.ui.tables import WRAPPED_ROW_HEIGHT, table_with_export
+from components.core.ui.tables import csv_download
 from components.market.frames import FiguresMemo
 from components.market.widgets.selection import MarketView
 
@@ -41,6 +43,38 @@ WINNABLE_CONFIG = {
         help="When your DR reaches the lowest DR in the top 10, at both paces so far",
     ),
     "lowest_dates": st.column_config.TextColumn("Lowest DR: when"),
+}
+#: What the table shows, under short labels so that it fits a laptop's width (1280 px) without
+#: scrolling sideways: the DRs now and each target's answer in a few words (``answer_words``). The
+#: chosen keyword's answers read in full under the table; the CSVs keep every column of
+#: ``WINNABLE_CONFIG`` under its full label.
+WINNABLE_SCREEN = {
+    "site": WINNABLE_CONFIG["site"],
+    "keyword": WINNABLE_CONFIG["keyword"],
+    "site_dr": st.column_config.NumberColumn("Your DR", format="%.0f", help="Your site's DR now"),
+    "median_dr": st.column_config.NumberColumn(
+        "Median DR", format="%.1f", help="The top 10's median DR now, without your site's own result"
+    ),
+    "median_answer": st.column_config.TextColumn(
+        "Median DR reached",
+        help="When your DR reaches the top 10's median DR at the pace so far; choose the keyword under "
+        "the table for the full answer, with its band",
+    ),
+    "min_dr": st.column_config.NumberColumn(
+        "Lowest DR",
+        format="%.0f",
+        help="The top 10's lowest DR now, without your site's own result: the entry point",
+    ),
+    "lowest_answer": st.column_config.TextColumn(
+        "Lowest DR reached",
+        help="When your DR reaches the lowest DR in the top 10 (a first foothold); choose the keyword "
+        "under the table for the full answer",
+    ),
+}
+#: Each target as the chosen keyword's full answer names it.
+TARGET_NAMES = {
+    "median": "Reaching the top 10's median DR",
+    "lowest": "Reaching its lowest DR (first foothold)",
 }
 
 #: The outlooks of the last few reads: a warm rerun (choosing another keyword) fits nothing again.
@@ -77,7 +111,8 @@ def _unrecorded_sites(found: list[Outlook]) -> list[str]:
 
 
 def _charts(found: list[Outlook], single_site: bool) -> None:
-    """The chosen keyword's two charts; the keywords in the table's order (the nearest first)."""
+    """The chosen keyword's two answers in full (the table shows them in a few words) and its two charts;
+    the keywords in the table's order (the nearest first)."""
     by_pair = {(o.site, o.keyword): o for o in found}
 
     def label(pair: tuple[str, str]) -> str:
@@ -87,6 +122,11 @@ def _charts(found: list[Outlook], single_site: bool) -> None:
     outlook = by_pair.get(chosen, found[0]) if chosen is not None else found[0]
     for target in ("median", "lowest"):
         projection = outlook.projection(target)
+        dates = projection_dates(projection)
+        st.markdown(
+            f"**{TARGET_NAMES[target]}:** {escape_md(projection_words(projection))}"
+            + (f" — {escape_md(dates)}." if dates else ".")
+        )
         st.plotly_chart(
             data.figure(
                 winnable_chart, outlook.site_dr, outlook.target_series(target), projection, outlook.keyword
@@ -131,13 +171,23 @@ def winnable_tab(view: MarketView) -> None:
     single_site = view.site is not None
     if single_site:
         table = table.drop(columns="site")
-    table_with_export(
+    st.dataframe(
+        table.assign(  # ``found`` is in the table's order
+            median_answer=[projection_answer(o.median) for o in found],
+            lowest_answer=[projection_answer(o.lowest) for o in found],
+        ),
+        hide_index=True,
+        column_config=WINNABLE_SCREEN,
+        column_order=[name for name in WINNABLE_SCREEN if name in table.columns or name.endswith("_answer")],
+        key="market_winnable_table",
+        placeholder="—",
+    )
+    csv_download(
         table,
         what="when-winnable",
         subject=view.file_subject,
         key="market_winnable",
         column_config=WINNABLE_CONFIG,
-        row_height=WRAPPED_ROW_HEIGHT,
     )
     st.caption(
         "When your site's DR reaches each keyword's top 10 at the pace both kept so far: a robust trend "
