@@ -43,6 +43,31 @@ def winnable_line(row: Mapping[str, Any]) -> str:
     return f"When winnable against the top 10's median DR: {words}" if words else ""
 
 
+def score_words(row: Mapping[str, Any]) -> str:
+    """The row's opportunity score with its parts, as ``score_opportunities`` computes it: the monthly
+    volume × the CTR points gained reaching the target, ÷ the DR points lacking (at least 1); or why it
+    has none (the row's problem, else what is unknown)."""
+    if is_missing(row["score"]):
+        problem = str(row.get("problem") or "")
+        if not problem:
+            problem = (
+                "its top 10's DR is not known yet"
+                if is_missing(row.get("median_dr"))
+                else "its monthly volume is not known"
+                if is_missing(row.get("volume"))
+                else "your site's DR is not known yet"
+            )
+        return f"No opportunity score: {problem}"
+    share = float(row["ctr_target"]) - float(row["ctr_now"])
+    lacking = max(float(row["difficulty"]), 1.0)
+    return (
+        f"Opportunity score {short_number(row['score'])} = {whole_number(row['volume'])} monthly searches × "
+        f"{short_number(max(share, 0.0))} % points of CTR gained (about {whole_number(row['clicks_gained'])} "
+        f"more clicks a month) ÷ {short_number(lacking)} DR {'point' if lacking == 1 else 'points'} lacking"
+        + (" (at least 1)" if float(row["difficulty"]) < 1 else "")
+    )
+
+
 def watched_words(keyword: str, words: str) -> str:
     """When a watched keyword outside the top of the list becomes winnable, in the Market page's words."""
     return f"“{keyword}” becomes winnable against its top 10's median DR: {words}"

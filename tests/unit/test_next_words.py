@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import math
 
-from analysis.opportunities.next_words import lacking_words, push_words, unasked_words, winnable_line
+import pytest
+
+from analysis.opportunities.next_words import (
+    lacking_words,
+    push_words,
+    score_words,
+    unasked_words,
+    winnable_line,
+)
 
 ROW = {"keyword": "cold brew kit", "position": 7, "clicks_gained": 137.4, "median_dr": 41.0, "site_dr": 38.0}
 
@@ -36,3 +44,35 @@ def test_what_the_list_lacks_is_counted_and_what_was_not_read_is_named() -> None
     said = unasked_words(["keyword suggestions", "tracked keywords"])
     assert said.startswith("Your site's keyword suggestions and your site's tracked keywords were not read")
     assert "as the history last recorded them" in said
+
+
+SCORED = {
+    **ROW,
+    "volume": 2120.0,
+    "ctr_now": 1.0,
+    "ctr_target": 15.0,
+    "clicks_gained": 296.8,
+    "difficulty": 25.5,
+    "score": 1163.92,
+    "problem": "",
+}
+
+
+def test_a_score_is_told_with_the_parts_it_is_computed_from() -> None:
+    said = score_words(SCORED)
+    assert said == (
+        "Opportunity score 1,163.9 = 2,120 monthly searches × 14 % points of CTR gained (about 297 more "
+        "clicks a month) ÷ 25.5 DR points lacking"
+    )
+    assert pytest.approx(1163.92, abs=0.01) == 2120 * 14 / 25.5  # the sentence's own arithmetic holds
+
+
+def test_a_keyword_lacking_no_dr_is_divided_by_one_and_a_missing_score_says_why() -> None:
+    assert score_words({**SCORED, "difficulty": 0.0, "score": 29680.0}).endswith(
+        "÷ 1 DR point lacking (at least 1)"
+    )
+    unread = {**SCORED, "score": math.nan, "median_dr": math.nan, "problem": "top 10 not read (timeout)"}
+    assert score_words(unread) == "No opportunity score: top 10 not read (timeout)"
+    assert score_words({**unread, "problem": ""}).endswith("its top 10's DR is not known yet")
+    unknown_volume = {**unread, "problem": "", "median_dr": 41.0, "volume": math.nan}
+    assert score_words(unknown_volume).endswith("its monthly volume is not known")

@@ -1,10 +1,12 @@
 """The ranked list: filters (striking distance, the DR gap, a keyword group), the table with the score's
-parts beside it, the watched keywords' projection sentences, its downloads, and the rows chosen in it."""
+parts beside it and when a watched keyword is winnable in a few words (narrow enough for a laptop), its
+downloads with every column, and the rows chosen in it, each told in full under it."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from datetime import date
 
 import pandas as pd
 import streamlit as st
@@ -12,9 +14,10 @@ from streamlit.elements.lib.column_types import ColumnConfig
 
 from analysis.market import ALL, BRAND, NON_BRAND, group_names
 from analysis.market.groups import in_group
-from analysis.opportunities import OPPORTUNITY_LABELS, STRIKING_DISTANCE, filter_opportunities
+from analysis.opportunities import OPPORTUNITY_LABELS, STRIKING_DISTANCE, answer_words, filter_opportunities
+from analysis.opportunities.next_words import score_words
 from analysis.text import escape_md
-from analysis.wording import counted
+from analysis.wording import counted, is_missing
 from components.core.ui.tables import csv_download
 
 STRIKING_KEY = "opportunities_striking"
@@ -40,7 +43,10 @@ COLUMNS = {
     ),
     "clicks_gained": _number(OPPORTUNITY_LABELS["clicks_gained"], "%,.0f", "Clicks at target − clicks now"),
     "difficulty": _number(
-        OPPORTUNITY_LABELS["difficulty"], "%g", "Top-10 median DR − your DR, 0 when you lack none"
+        OPPORTUNITY_LABELS["difficulty"],
+        "%g",
+        "Top-10 median DR − your DR, 0 when you lack none (the DR gap "
+        "with its sign, each DR and the lowest DR's gap are in the CSV)",
     ),
     "position": _number(OPPORTUNITY_LABELS["position"], "%d", "Empty: not ranking"),
     "striking_distance": st.column_config.CheckboxColumn(OPPORTUNITY_LABELS["striking_distance"]),
@@ -57,15 +63,56 @@ COLUMNS = {
     "clicks_target": _number(OPPORTUNITY_LABELS["clicks_target"], "%,.0f"),
     "top10_from": st.column_config.TextColumn("Top 10 from"),
     "median_words": st.column_config.TextColumn(
-        "Winnable (median DR)", help="Watched keywords: when your DR reaches the top 10's median at your pace"
+        "Winnable (median DR)",
+        width="medium",
+        help="Watched keywords: when your DR reaches the top 10's median at your pace (the Market page's "
+        "When winnable tab has both targets and the chart)",
     ),
     "lowest_words": st.column_config.TextColumn(
         "Winnable (lowest DR)", help="Watched keywords: when your DR reaches the top 10's lowest DR"
     ),
-    "problem": st.column_config.TextColumn("Problem", help="Why a keyword has no top 10 or no score"),
+    "problem": st.column_config.TextColumn(
+        "Problem", width="medium", help="Why a keyword has no top 10 or no score"
+    ),
 }
-#: What the table shows, in order: the score and its parts first.
-SHOWN = list(COLUMNS)
+#: Every column, in order: the readable CSV's, under the labels above (the raw one has the frame's every
+#: column under its field name).
+ALL_COLUMNS = list(COLUMNS)
+#: What the table shows, under short labels so that it fits a laptop's width (1280 px) without scrolling
+#: sideways: where you rank and the volume, the score's two parts (clicks gained, DR points lacking), the
+#: score, and when a watched keyword is winnable in a few words. Each help says the full name. The other
+#: columns are in both CSVs; a chosen row's score with its parts, its winnable sentences and its problem
+#: read in full under the table (``chosen_details``).
+SCREEN = {
+    "keyword": st.column_config.TextColumn(OPPORTUNITY_LABELS["keyword"], pinned=True),
+    "position": _number("Position", "%d", f"{OPPORTUNITY_LABELS['position']}. Empty: not ranking"),
+    "volume": _number("Volume", "localized", OPPORTUNITY_LABELS["volume"]),
+    "clicks_gained": _number(
+        OPPORTUNITY_LABELS["clicks_gained"],
+        "%,.0f",
+        "A month, at the target position: clicks at target − now",
+    ),
+    "difficulty": _number(
+        "DR lacking",
+        "%g",
+        f"{OPPORTUNITY_LABELS['difficulty']}: top-10 median DR − your DR, 0 when you lack none (each DR "
+        "and the gaps with their sign are in the CSV)",
+    ),
+    "score": _number(
+        "Score",
+        "%,.1f",
+        f"{OPPORTUNITY_LABELS['score']}: the monthly volume × the CTR points gained, ÷ the DR points "
+        "lacking (at least 1). Choose a row to read its parts. Empty: a volume or a DR is unknown.",
+    ),
+    "winnable": st.column_config.TextColumn(
+        "Winnable",
+        help="Watched keywords: when your DR reaches the top 10's median DR at your pace. Choose a row for "
+        "the full answer; the Market page's When winnable tab has both targets and the chart.",
+    ),
+}
+SHOWN = list(SCREEN)
+#: How many chosen rows are told in full under the table.
+MAX_DETAILS = 10
 
 
 def table_key(keywords: Sequence[str]) -> str:
@@ -139,9 +186,9 @@ def opportunities_table(frame: pd.DataFrame, site: str, total: int) -> list[str]
         return []
     st.caption(f"{counted(len(frame), 'keyword')} of {total:,}, the highest opportunity score first.")
     event = st.dataframe(
-        frame,
+        _on_screen(frame),
         hide_index=True,
-        column_config=COLUMNS,
+        column_config=SCREEN,
         column_order=SHOWN,
         key=table_key(list(frame["keyword"])),
         on_select="rerun",
@@ -149,7 +196,38 @@ def opportunities_table(frame: pd.DataFrame, site: str, total: int) -> list[str]
         placeholder="—",
     )
     csv_download(
-        frame, what="opportunities", subject=site, key=TABLE_KEY, column_config=COLUMNS, column_order=SHOWN
+        frame,
+        what="opportunities",
+        subject=site,
+        key=TABLE_KEY,
+        column_config=COLUMNS,
+        column_order=ALL_COLUMNS,
     )
-    rows = event.selection.rows if event is not None else []
-    return [str(frame["keyword"].iloc[i]) for i in rows if 0 <= i < len(frame)]
+    rows = [i for i in (event.selection.rows if event is not None else []) if 0 <= i < len(frame)]
+    chosen_details(frame.iloc[rows])
+    return [str(frame["keyword"].iloc[i]) for i in rows]
+
+
+def _on_screen(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its winnable answer in a few words (``answer_words``) for the table's cell."""
+    months = [date.fromisoformat(f"{month}-01") if month else None for month in frame["median_month"]]
+    answers = [answer_words(state, day) for state, day in zip(frame["median_state"], months, strict=True)]
+    return frame.assign(winnable=answers)
+
+
+def chosen_details(chosen: pd.DataFrame) -> None:
+    """Each chosen row told in full: its score with its parts, when it is winnable against both
+    targets, and why it has no top 10 or no score."""
+    if chosen.empty:
+        st.caption("Choose a row to read its score's parts and when it is winnable in full.")
+        return
+    for _, row in chosen.head(MAX_DETAILS).iterrows():
+        lines = [score_words(row)]
+        for target, name in (("median", "median DR"), ("lowest", "lowest DR")):
+            if row[f"{target}_words"]:
+                lines.append(f"Winnable against the top 10's {name}: {row[f'{target}_words']}")
+        if row["problem"] and not is_missing(row["score"]):
+            lines.append(str(row["problem"]))
+        st.markdown(f"**{escape_md(str(row['keyword']))}** — " + escape_md(". ".join(lines)) + ".")
+    if len(chosen) > MAX_DETAILS:
+        st.caption(f"The first {MAX_DETAILS} chosen rows; the CSV has every column of each.")
