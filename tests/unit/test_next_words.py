@@ -36,3 +36,11 @@ def test_what_the_list_lacks_is_counted_and_what_was_not_read_is_named() -> None
     said = unasked_words(["keyword suggestions", "tracked keywords"])
     assert said.startswith("Your site's keyword suggestions and your site's tracked keywords were not read")
     assert "as the history last recorded them" in said
+
+
+def test_a_site_that_already_reaches_the_median_dr_is_told_so() -> None:
+    level = {**ROW, "median_dr": 18.0, "site_dr": 18.0}
+    assert push_words(level, 3).endswith("; your DR 18 already reaches its top 10's median DR 18")
+    above = {**ROW, "median_dr": 30.0, "site_dr": 38.4}
+    assert push_words(above, 3).endswith("; your DR 38.4 already reaches its top 10's median DR 30")
+    assert push_words({**ROW, "site_dr": math.nan}, 3).endswith("; its top 10's median DR is 41")
