@@ -29,11 +29,16 @@ def push_words(row: Mapping[str, Any], target: int) -> str:
 
 
 def _drs(row: Mapping[str, Any]) -> str:
+    """The top 10's median DR against the site's; a site that already reaches it is told so ("median DR
+    is 18, yours 18" read like a placeholder, not like the good news it is)."""
     median, mine = row["median_dr"], row["site_dr"]
     if is_missing(median):
         return "its top 10's DR is not known yet"
-    theirs = f"its top 10's median DR is {short_number(median)}"
-    return theirs + ("" if is_missing(mine) else f", yours {short_number(mine)}")
+    if is_missing(mine):
+        return f"its top 10's median DR is {short_number(median)}"
+    if round(float(mine), 1) >= round(float(median), 1):
+        return f"your DR {short_number(mine)} already reaches its top 10's median DR {short_number(median)}"
+    return f"its top 10's median DR is {short_number(median)}, yours {short_number(mine)}"
 
 
 def winnable_line(row: Mapping[str, Any]) -> str:

@@ -36,8 +36,9 @@ LIST_PATHS = ("/api/v1/keywords", "/api/v1/keywords/suggestions", "/api/v1/sites
 PUSH = re.compile(
     r"(?:Push “(?P<keyword>[^”]+)” from position (?P<position>\d+) to (?P<target>\d+)"
     r"|Get “(?P<keyword2>[^”]+)” to position (?P<target2>\d+) \(not ranking yet\))"
-    r": about (?P<clicks>[\d,]+) more clicks a month; its top 10's median DR is (?P<median>[\d.]+), "
-    r"yours (?P<mine>[\d.]+)"
+    r": about (?P<clicks>[\d,]+) more clicks a month; "
+    r"(?:its top 10's median DR is (?P<median>[\d.]+), yours (?P<mine>[\d.]+)"
+    r"|your DR (?P<mine2>[\d.]+) already reaches its top 10's median DR (?P<median2>[\d.]+))"
 )
 
 
@@ -58,6 +59,8 @@ def pushes(at: AppTest) -> list[dict[str, str]]:
     for row in found:
         row["keyword"] = row["keyword"] or row.pop("keyword2")
         row["target"] = row["target"] or row.pop("target2")
+        row["median"] = row["median"] or row.pop("median2")
+        row["mine"] = row["mine"] or row.pop("mine2")
     return found
 
 

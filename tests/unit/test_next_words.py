@@ -76,3 +76,11 @@ def test_a_keyword_lacking_no_dr_is_divided_by_one_and_a_missing_score_says_why(
     assert score_words({**unread, "problem": ""}).endswith("its top 10's DR is not known yet")
     unknown_volume = {**unread, "problem": "", "median_dr": 41.0, "volume": math.nan}
     assert score_words(unknown_volume).endswith("its monthly volume is not known")
+
+
+def test_a_site_that_already_reaches_the_median_dr_is_told_so() -> None:
+    level = {**ROW, "median_dr": 18.0, "site_dr": 18.0}
+    assert push_words(level, 3).endswith("; your DR 18 already reaches its top 10's median DR 18")
+    above = {**ROW, "median_dr": 30.0, "site_dr": 38.4}
+    assert push_words(above, 3).endswith("; your DR 38.4 already reaches its top 10's median DR 30")
+    assert push_words({**ROW, "site_dr": math.nan}, 3).endswith("; its top 10's median DR is 41")
