@@ -19,6 +19,7 @@ click each keyword says what happened to it, in the shared error words.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 import streamlit as st
@@ -64,8 +65,12 @@ def _slug(conn: Connection, site: str) -> tuple[str | None, str | None]:
 
 
 def _reads(site: str, slug: str) -> list[tuple[str, str]]:
-    """The cached reads an add changes: the site's list, under the slug the page reads it by too."""
-    return sorted({("tracked_keywords", slug), ("tracked_keywords", slug_for(site))})
+    """The cached reads an add changes: the site's list, under the slug the page reads it by too (a site
+    name the service sent that is not a domain has no such slug)."""
+    slugs = {slug}
+    with contextlib.suppress(InvalidInputError):
+        slugs.add(slug_for(site))
+    return sorted(("tracked_keywords", each) for each in slugs)
 
 
 def _listing(conn: Connection, slug: str) -> tuple[TrackedKeywords | None, str | None]:
