@@ -153,7 +153,10 @@ def test_a_postgresql_history_dumped_online_restores_into_a_fresh_database(
     postgres: PostgresServer, tmp_path: Path
 ) -> None:
     # As in a deployment: the dashboard's own user owns its database and the tables the app creates.
-    _admin(postgres, "CREATE ROLE dashboard LOGIN")
+    # The server is shared by the worker's store tests; the moving tests make the same user.
+    _admin(
+        postgres, "DO $$ BEGIN CREATE ROLE dashboard LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$"
+    )
     _admin(postgres, "CREATE DATABASE history OWNER dashboard")
     server = f"127.0.0.1:{postgres.port}"
     store = HistoryStore.open(f"postgresql+psycopg://dashboard@{server}/history")
