@@ -85,20 +85,13 @@ def request_writes(
 def writes_requested(slot: str) -> bool:
     """Whether a batch from ``slot`` is waiting: draw its button with ``disabled=`` this. A request not
     sent within ``writes.REQUEST_TTL_S`` (the person left the page meanwhile) is dropped, never sent late."""
-    request: BatchRequest | None = st.session_state.get(_REQUEST + slot)
-    if request is not None and time.monotonic() - request.at > writes.REQUEST_TTL_S:
-        del st.session_state[_REQUEST + slot]
-        return False
-    return request is not None
+    return writes.waiting_request(_REQUEST + slot) is not None
 
 
 def take_writes(slot: str, *, note: str) -> BatchRequest | None:
     """The batch waiting in ``slot``, taken out of the session (so it is sent at most once), with
     ``note`` shown while it runs; None when none is waiting."""
-    if not writes_requested(slot):
-        return None
-    st.info(note, icon=":material/hourglass_top:")
-    request: BatchRequest | None = st.session_state.pop(_REQUEST + slot, None)
+    request: BatchRequest | None = writes.take_waiting(_REQUEST + slot, note=note)
     return request
 
 

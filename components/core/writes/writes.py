@@ -331,11 +331,7 @@ def write_requested(slot: str) -> bool:
     Disable buttons, not text fields: Streamlit drops the value a field was submitted with when it
     is drawn disabled in that run, and typed text must survive a failed write.
     """
-    request: WriteRequest | None = st.session_state.get(_REQUEST + slot)
-    if request is not None and time.monotonic() - request.at > REQUEST_TTL_S:
-        del st.session_state[_REQUEST + slot]
-        return False
-    return request is not None
+    return waiting_request(_REQUEST + slot) is not None
 
 
 def run_requested_write(conn: Connection, slot: str, *, note: str = "Saving your change…") -> None:
@@ -363,11 +359,28 @@ def run_requested_write(conn: Connection, slot: str, *, note: str = "Saving your
 def take_request(slot: str, *, note: str) -> WriteRequest | None:
     """The write waiting in ``slot``, taken out of the session (so it is sent at most once), with
     ``note`` shown while it runs; None when none is waiting."""
-    if not write_requested(slot):
+    request: WriteRequest | None = take_waiting(_REQUEST + slot, note=note)
+    return request
+
+
+def waiting_request(key: str) -> Any:
+    """The request (anything with an ``at`` of ``time.monotonic()``) kept in the session under ``key``,
+    or None; one not sent within ``REQUEST_TTL_S`` (the user left the page meanwhile) is dropped, never
+    sent late. The one rule of a waiting click, for a single write and a batch (``batch``) alike."""
+    request = st.session_state.get(key)
+    if request is not None and time.monotonic() - request.at > REQUEST_TTL_S:
+        del st.session_state[key]
+        return None
+    return request
+
+
+def take_waiting(key: str, *, note: str) -> Any:
+    """The request waiting under ``key``, taken out of the session (so it is sent at most once), with
+    ``note`` shown while it runs; None when none is waiting."""
+    if waiting_request(key) is None:
         return None
     st.info(note, icon=":material/hourglass_top:")
-    request: WriteRequest | None = st.session_state.pop(_REQUEST + slot, None)
-    return request
+    return st.session_state.pop(key, None)
 
 
 def refuse_click(conn: Connection, control: str, refusal: str) -> None:
