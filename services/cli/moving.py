@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,49 +69,59 @@ def _interrupted() -> int:
     return 130
 
 
+def _moved(move: Callable[[], int], *, resumable: bool = True) -> int:
+    """Run one move (copy, export, import): a refusal is the command's "could not start" in its words;
+    a resumable one stopped by Ctrl-C says how to continue (an export is not resumable: it stops as
+    any command does)."""
+    from services.moving import Refused
+
+    try:
+        return move()
+    except Refused as exc:
+        raise CannotStart(str(exc)) from None
+    except KeyboardInterrupt:
+        if not resumable:
+            raise
+        return _interrupted()
+
+
 def copy_command(args: argparse.Namespace) -> int:
-    from services.moving import Refused, copy_history
+    from services.moving import copy_history
     from store.history import HistoryStore
 
     target_url = normalise_url(args.to)
     with open_store(args.database_url) as source, HistoryStore.open(target_url) as target:
-        try:
-            return copy_history(
+        return _moved(
+            lambda: copy_history(
                 source,
                 target,
                 STANDARD_LINES,
                 batch_rows=args.batch_rows,
                 after_batch=_killed_after(args.stop_after_batches),
             )
-        except Refused as exc:
-            raise CannotStart(str(exc)) from None
-        except KeyboardInterrupt:
-            return _interrupted()
+        )
 
 
 def export_command(args: argparse.Namespace) -> int:
-    from services.moving import Refused, export_history
+    from services.moving import export_history
 
     with open_store(args.database_url) as source:
-        try:
-            return export_history(source, args.to, STANDARD_LINES, batch_rows=args.batch_rows)
-        except Refused as exc:
-            raise CannotStart(str(exc)) from None
+        return _moved(
+            lambda: export_history(source, args.to, STANDARD_LINES, batch_rows=args.batch_rows),
+            resumable=False,
+        )
 
 
 def import_command(args: argparse.Namespace) -> int:
-    from services.moving import Refused, import_history
+    from services.moving import import_history
 
     with open_store(args.database_url) as target:
-        try:
-            return import_history(
+        return _moved(
+            lambda: import_history(
                 args.source,
                 target,
                 STANDARD_LINES,
                 batch_rows=args.batch_rows,
                 after_batch=_killed_after(args.stop_after_batches),
             )
-        except Refused as exc:
-            raise CannotStart(str(exc)) from None
-        except KeyboardInterrupt:
-            return _interrupted()
+        )
