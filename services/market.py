@@ -119,13 +119,13 @@ def site_market(
     None) in ``group``, from ``since`` to ``until`` (None: without that bound), under ``ctr``: what the
     Market page shows for the same choices. UnknownGroup for a group there is not.
 
-    Summed at the database (``store.market``) and finished by ``analysis.market``: the same frame the
-    pandas path (``market_figures`` over ``serp_history`` rows) gives, without reading every row of the
-    period into memory."""
+    Summed at the database (``store.market``), only the days the daily roll-ups do not hold yet
+    (``store.rollups``), and finished by ``analysis.market``: the same frame the pandas path
+    (``market_figures`` over ``serp_history`` rows) gives, without reading every row of the period."""
     keywords, pairs = _group_keys(store, account, site, since, until, group)
     if (keywords is not None and not keywords) or (pairs is not None and not pairs):
         return no_market()
-    per_domain, per_day = store.market.sums(
+    per_domain, per_day = store.market_days.sums(
         account, site, since=since, until=until, curve=ctr, volumes=volumes, keywords=keywords, pairs=pairs
     )
     return market_of_sums(per_domain, per_day, ctr)

@@ -41,6 +41,7 @@ from sqlalchemy import (
 from store.engine import Connected
 from store.models import Base
 from store.reports import tables as _report_tables  # noqa: F401  # their tables join Base.metadata
+from store.rollups import tables as _rollup_tables  # noqa: F401  # their tables join Base.metadata
 
 PROGRESS = Table(
     "history_copy_progress",
@@ -55,8 +56,9 @@ PROGRESS = Table(
 
 
 def history_tables() -> list[Table]:
-    """Every table of the app's schema, each before the tables whose foreign keys refer to it."""
-    return list(Base.metadata.sorted_tables)
+    """Every table of the app's schema, each before the tables whose foreign keys refer to it; not the
+    derived ones (the market's roll-ups), which the target sums again when first read."""
+    return [table for table in Base.metadata.sorted_tables if not table.info.get("derived")]
 
 
 def as_utc(moment: datetime) -> datetime:

@@ -7,8 +7,9 @@ SQLAlchemy engine: ``watchlist`` (``store.watchlist``), ``snapshots`` (the write
 ``alerts`` (``store.alerts.state``), ``groups`` (keyword tags and brand terms, ``store.groups``),
 ``notes`` (``store.notes``), and the reports' ``report_comments``, ``report_charts``, ``report_links``,
 ``feeds`` and ``report_schedules`` (``store.reports``), ``bulk`` (every table's rows at once, for moving
-a history to another database: ``store.bulk``) and ``retention`` (thinning old top 10s,
-``store.retention``). Callers name the area: ``store.watchlist.watch(...)``,
+a history to another database: ``store.bulk``), ``retention`` (thinning old top 10s,
+``store.retention``) and ``market_days`` (the market's sums from its daily roll-ups,
+``store.rollups``). Callers name the area: ``store.watchlist.watch(...)``,
 ``store.queries.domain_history(...)``. A repository that needs another is given it when it is made
 (the report links write to the audit log); none reaches another through the store.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
@@ -41,6 +42,7 @@ from store.reports.feed_records import Feeds
 from store.reports.links import ReportLinks
 from store.reports.schedules import ReportSchedules
 from store.retention import Retention
+from store.rollups.days import MarketDays
 from store.watchlist import Watchlist
 
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
@@ -64,6 +66,7 @@ class HistoryStore:
     report_schedules: ReportSchedules
     retention: Retention
     bulk: BulkRows
+    market_days: MarketDays
 
     def __init__(self, engine: Engine, url: str) -> None:
         self._engine = engine
@@ -84,6 +87,7 @@ class HistoryStore:
         self.report_schedules = ReportSchedules(*on)
         self.retention = Retention(*on)
         self.bulk = BulkRows(*on)
+        self.market_days = MarketDays(*on, sums=self.market)
 
     @classmethod
     def open(cls, url: str) -> Self:

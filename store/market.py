@@ -22,6 +22,7 @@ import pandas as pd
 from sqlalchemy import (
     Column,
     Connection,
+    Date,
     Float,
     Integer,
     MetaData,
@@ -30,6 +31,7 @@ from sqlalchemy import (
     String,
     Table,
     and_,
+    bindparam,
     case,
     cast,
     func,
@@ -38,6 +40,7 @@ from sqlalchemy import (
     null,
     or_,
     select,
+    text,
     union_all,
 )
 
@@ -83,6 +86,26 @@ VOLUMES = Table(
     Column("volume", Float, nullable=False),
     prefixes=["TEMPORARY"],
 )
+
+
+#: Each keyword of the account once (one index probe each), and its latest value from ``since`` on.
+_LATEST_VALUES = """
+WITH RECURSIVE keywords(keyword) AS (
+    SELECT MIN(keyword) FROM keyword_snapshots WHERE account = :account
+    UNION ALL
+    SELECT (
+        SELECT MIN(keyword) FROM keyword_snapshots WHERE account = :account AND keyword > keywords.keyword
+    )
+    FROM keywords WHERE keywords.keyword IS NOT NULL
+)
+SELECT keywords.keyword, (
+    SELECT k.{column} FROM keyword_snapshots AS k
+    WHERE k.account = :account AND k.keyword = keywords.keyword AND k.day >= :since
+        AND k.{column} IS NOT NULL
+    ORDER BY k.day DESC, k.site DESC LIMIT 1
+) AS value
+FROM keywords WHERE keywords.keyword IS NOT NULL
+"""
 
 
 def _days(frame: pd.DataFrame) -> pd.DataFrame:
@@ -351,18 +374,14 @@ class MarketSums(Connected):
         self, account: str, column: Literal["impressions", "search_volume"], since: date | None
     ) -> dict[str, float]:
         """Each keyword's latest known ``column`` (any site's, from ``since`` on): on the latest day that
-        has one, the greatest site's (the order the keyword history is read in)."""
-        value = KEYWORDS.c[column]
-        ranked = select(
-            KEYWORDS.c.keyword,
-            value.label("value"),
-            func.row_number()
-            .over(partition_by=KEYWORDS.c.keyword, order_by=(KEYWORDS.c.day.desc(), KEYWORDS.c.site.desc()))
-            .label("rank"),
-        ).where(KEYWORDS.c.account == check_account(account), value.is_not(None))
-        if since is not None:
-            ranked = ranked.where(KEYWORDS.c.day >= since)
-        latest = ranked.subquery()
+        has one, the greatest site's (the order the keyword history is read in).
+
+        Read keyword by keyword down the (account, keyword, day) index, newest day first (a recursive
+        "next keyword" query, one probe each, and the first row with a value): a few rows a keyword,
+        where ranking every row of the period read all of them (1.8 million for a year of 5,000)."""
+        name = {"impressions": "impressions", "search_volume": "search_volume"}[column]
+        query = text(_LATEST_VALUES.format(column=name)).columns(keyword=String, value=Float)
+        params = {"account": check_account(account), "since": since or date(1, 1, 1)}
         with self._reading() as conn:
-            rows = conn.execute(select(latest.c.keyword, latest.c.value).where(latest.c.rank == 1)).all()
-        return {str(keyword): float(found) for keyword, found in rows}
+            rows = conn.execute(query.bindparams(bindparam("since", type_=Date)), params).all()
+        return {str(keyword): float(found) for keyword, found in rows if found is not None}

@@ -29,6 +29,7 @@ from store.models import (
     TrustMapLinkRow,
     TrustMapSnapshotRow,
 )
+from store.rollups.tables import bump_days
 from store.watchlist import check_account
 
 RecordOutcome = Literal["recorded", "unchanged"]
@@ -124,7 +125,10 @@ def _record_serp(conn: Connection, rows: list[dict[str, Any]]) -> int:
         and_(*(SERPS.c[name] == first[name] for name in KEYWORD_KEY)),
         SERPS.c.position.not_in([row["position"] for row in rows]),
     )
-    return written + conn.execute(stale).rowcount
+    written += conn.execute(stale).rowcount
+    if written:  # the day's market roll-ups are summed again
+        bump_days(conn, first["account"], [first["day"]])
+    return written
 
 
 def _chunks(rows: list[dict[str, Any]]) -> Iterable[list[dict[str, Any]]]:
@@ -263,6 +267,7 @@ class Snapshots(Connected):
                     written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, columns.KEYWORD_VALUES))
                 for chunk in _chunks(_last_per_key(serp_rows, SERP_KEY)):
                     written += len(upsert(conn, SERPS, chunk, SERP_KEY, columns.SERP_VALUES))
+                bump_days(conn, account, {row["day"] for row in serp_rows})
         return written
 
     def has_rows(self, account: str) -> bool:

@@ -33,6 +33,7 @@ from client.settings import SECRETS_FILES
 from store.config import secrets_tables
 from store.engine import Connected
 from store.models import SerpResultRow
+from store.rollups.tables import bump_days
 
 ENV_VAR = "DASHBOARD_KEEP_DAILY_DAYS"
 SECTION = "history"
@@ -168,6 +169,7 @@ class Retention(Connected):
             with self._writing() as conn:
                 if conn.execute(delete(_serp).where(_serp.c.id.in_(batch))).rowcount == 0:
                     return
+                bump_days(conn, account, [day])  # the market roll-ups of the day and the next are stale
 
     def weekly_before(self, account: str, first_daily_day: date) -> date | None:
         """``first_daily_day`` when the account's top 10s before it are weekly, so a page says so; None

@@ -10,6 +10,7 @@ from alembic import context
 
 from store.models import Base
 from store.reports import tables as _report_tables  # noqa: F401  # their tables join Base.metadata
+from store.rollups import tables as _rollup_tables  # noqa: F401  # their tables join Base.metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:

@@ -1,0 +1,91 @@
+"""The roll-ups' tables (revision 0015) and the one function that marks a day's top 10s as changed.
+
+``serp_day_versions`` is part of the history: one row per account and day whose top 10s were ever
+written, with a number that every write of that day's top 10s raises (recording, seeding, retention).
+``market_roll_days`` and ``market_roll_domains`` are derived: a keyword set's sums of one day (its key is
+a digest of the site, the set, the CTR curve and the volumes, ``store.rollups.days.roll_key``), each
+stamped with the version of the day it was summed from. A day whose version moved on is summed again;
+they are left out of a move to another database (``info={"derived": True}``): the target sums them
+again when first read.
+
+Kept beside their repository rather than in ``store.models``, on the same ``Base``, like the report
+tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+
+from sqlalchemy import Connection, Date, Float, Integer, String, Table
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Mapped, mapped_column
+
+from store.models import ACCOUNT_LEN, SUBJECT_LEN, Base
+
+KEY_LEN = 64
+DERIVED: dict[str, Any] = {"derived": True}
+
+
+class SerpDayVersionRow(Base):
+    """How many times an account's top 10s of one day were written: a roll-up of that day summed at an
+    older version is stale."""
+
+    __tablename__ = "serp_day_versions"
+
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+
+
+class MarketRollDayRow(Base):
+    """One day of a keyword set's market: its keywords with a top 10, the sum of their known volumes, how
+    many were known, and how many of them the set's previous day with a top 10 had too (None: not known,
+    the day was the first of the sums it came from)."""
+
+    __tablename__ = "market_roll_days"
+    __table_args__ = ({"info": DERIVED},)
+
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN), primary_key=True)
+    roll_key: Mapped[str] = mapped_column(String(KEY_LEN), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    keywords: Mapped[int] = mapped_column(Integer)
+    volume: Mapped[float] = mapped_column(Float)
+    volumes_known: Mapped[int] = mapped_column(Integer)
+    kept: Mapped[int | None] = mapped_column(Integer)
+
+
+class MarketRollDomainRow(Base):
+    """One domain's sums on one day of a keyword set: c(p) of its best position summed over the day's
+    keywords, plain and weighed by volume."""
+
+    __tablename__ = "market_roll_domains"
+    __table_args__ = ({"info": DERIVED},)
+
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN), primary_key=True)
+    roll_key: Mapped[str] = mapped_column(String(KEY_LEN), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    domain: Mapped[str] = mapped_column(String(SUBJECT_LEN), primary_key=True)
+    clicks: Mapped[float] = mapped_column(Float)
+    volume_clicks: Mapped[float | None] = mapped_column(Float)
+
+
+VERSIONS: Table = SerpDayVersionRow.__table__
+ROLL_DAYS: Table = MarketRollDayRow.__table__
+ROLL_DOMAINS: Table = MarketRollDomainRow.__table__
+
+
+def bump_days(conn: Connection, account: str, days: Iterable[date]) -> None:
+    """Mark the account's top 10s of ``days`` as changed, in the caller's transaction: every roll-up of
+    those days, and of the day after each (whose "kept" counts against it), is summed again."""
+    rows = [{"account": account, "day": day, "version": 1} for day in sorted(set(days))]
+    if not rows:
+        return
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    stmt = dialect.insert(VERSIONS)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=[VERSIONS.c.account, VERSIONS.c.day], set_={"version": VERSIONS.c.version + 1}
+    )
+    conn.execute(stmt, rows)
