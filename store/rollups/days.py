@@ -36,7 +36,7 @@ from datetime import date
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import Connection, Date, bindparam, delete, insert, select, text
+from sqlalchemy import Connection, Date, Engine, bindparam, delete, insert, select, text
 
 from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS
 from store.engine import Connected, StoreUnavailable
@@ -117,8 +117,8 @@ class MarketDays(Connected):
     """The market's sums of a period from the daily roll-ups, summing at the database (``MarketSums``)
     only the days not held yet."""
 
-    def __init__(self, *on: Any, sums: MarketSums) -> None:
-        super().__init__(*on)
+    def __init__(self, engine: Engine, writer: Engine, url: str, sums: MarketSums) -> None:
+        super().__init__(engine, writer, url)
         self._sums = sums
 
     def sums(
