@@ -7,10 +7,12 @@ SQLAlchemy engine: ``watchlist`` (``store.watchlist``), ``snapshots`` (the write
 ``alerts`` (``store.alerts.state``), ``groups`` (keyword tags and brand terms, ``store.groups``),
 ``notes`` (``store.notes``), and the reports' ``report_comments``, ``report_charts``, ``report_links``,
 ``feeds`` and ``report_schedules`` (``store.reports``), ``bulk`` (every table's rows at once, for moving
-a history to another database: ``store.bulk``) and ``retention`` (thinning old top 10s,
-``store.retention``). Callers name the area: ``store.watchlist.watch(...)``,
-``store.queries.domain_history(...)``. A repository that needs another is given it when it is made
-(the report links write to the audit log); none reaches another through the store.
+a history to another database: ``store.bulk``), ``retention`` (thinning old top 10s,
+``store.retention``) and ``partitions`` (the months the top-10 and keyword rows have a partition for on
+PostgreSQL, ``store.partitions``). Callers name the area:
+``store.watchlist.watch(...)``, ``store.queries.domain_history(...)``. A repository that needs another
+is given it when it is made (the report links write to the audit log; the snapshots and the bulk writes
+the partitions); none reaches another through the store.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
 newest schema. Every failure to reach or use the database, at open and later, is a
 ``StoreUnavailable`` whose reason is plain words without password: at open here, later at the one
@@ -33,6 +35,7 @@ from store.groups import KeywordGroups
 from store.market import MarketSums
 from store.migrations import SchemaUnknown, upgrade
 from store.notes import ChartNotes
+from store.partitions import MonthlyPartitions
 from store.queries import Queries
 from store.recording import Snapshots
 from store.reports.charts import ReportCharts
@@ -64,13 +67,15 @@ class HistoryStore:
     report_schedules: ReportSchedules
     retention: Retention
     bulk: BulkRows
+    partitions: MonthlyPartitions
 
     def __init__(self, engine: Engine, url: str) -> None:
         self._engine = engine
         self.url = url
         on = (engine, write_engine(engine), url)
+        self.partitions = MonthlyPartitions(*on)
         self.watchlist = Watchlist(*on)
-        self.snapshots = Snapshots(*on)
+        self.snapshots = Snapshots(*on, partitions=self.partitions)
         self.queries = Queries(*on)
         self.market = MarketSums(*on)
         self.audit = AuditLog(*on)
@@ -83,7 +88,7 @@ class HistoryStore:
         self.feeds = Feeds(*on)
         self.report_schedules = ReportSchedules(*on)
         self.retention = Retention(*on)
-        self.bulk = BulkRows(*on)
+        self.bulk = BulkRows(*on, partitions=self.partitions)
 
     @classmethod
     def open(cls, url: str) -> Self:

@@ -101,6 +101,8 @@ def _keyword_rows() -> list[dict[str, Any]]:
 
 @pytest.fixture
 def market_store(store: HistoryStore) -> HistoryStore:
+    # Rows inserted directly: their months first.
+    store.partitions.ensure(row["day"] for row in [*_rows(), *_keyword_rows()])
     with store.engine.begin() as conn:
         conn.execute(insert(SerpResultRow.__table__), _rows())
         conn.execute(insert(KeywordSnapshotRow.__table__), _keyword_rows())
