@@ -202,8 +202,10 @@ def test_the_upgrade_from_0013_keeps_every_row_of_three_months_and_the_downgrade
         store.snapshots.record_keyword_report(
             samples.ACCOUNT, samples.keyword_report("new keyword"), date(2025, 3, 2), "job", "example.com"
         )
-        ids = [row[0] for row in _all_rows(engine)["serp_results"]]
-        assert len(ids) == len(set(ids)) == 34 and min(ids[24:]) > max(ids[:24])
+        rows = _all_rows(engine)["serp_results"]
+        new_ids = [row[0] for row in rows if row[3] == "new keyword"]
+        old_ids = [row[0] for row in before["serp_results"]]
+        assert len(rows) == 34 and len(new_ids) == 10 and min(new_ids) == max(old_ids) + 1
     after = _all_rows(engine)
 
     downgrade(engine, "0013")
