@@ -98,20 +98,29 @@ def what_is_shown(at: AppTest) -> dict[str, Any]:
 
 
 def assert_shown_alike(on_sqlite: dict[str, Any], on_postgresql: dict[str, Any]) -> None:
-    assert on_postgresql["metrics"] == on_sqlite["metrics"]
-    assert len(on_postgresql["tables"]) == len(on_sqlite["tables"])
-    for moved_table, table in zip(on_postgresql["tables"], on_sqlite["tables"], strict=True):
-        pd.testing.assert_frame_equal(moved_table, table, check_dtype=False, rtol=1e-9)
-    assert on_postgresql["charts"] == on_sqlite["charts"]
-    assert on_postgresql["words"] == on_sqlite["words"]
-    assert on_postgresql["previews"] == on_sqlite["previews"]
+    assert on_postgresql["metrics"] == on_sqlite["metrics"], "the metric cards differ"
+    assert len(on_postgresql["tables"]) == len(on_sqlite["tables"]), "not the same tables"
+    pairs = zip(on_postgresql["tables"], on_sqlite["tables"], strict=True)
+    for number, (moved_table, table) in enumerate(pairs, start=1):
+        try:
+            pd.testing.assert_frame_equal(moved_table, table, check_dtype=False, rtol=1e-9)
+        except AssertionError as exc:
+            raise AssertionError(f"table {number} differs: {exc}") from None
+    assert on_postgresql["charts"] == on_sqlite["charts"], "the charts' data differ"
+    assert on_postgresql["words"] == on_sqlite["words"], "the words differ"
+    assert on_postgresql["previews"] == on_sqlite["previews"], "the report's preview differs"
+
+
+#: Opens a page (a function making its first run) on each database: what each shows, by database.
+OnEach = Callable[[Callable[[], AppTest]], dict[str, dict[str, Any]]]
 
 
 @pytest.fixture
 def on_each(
     moved: dict[str, str], live_env: SandboxServer, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Callable[[Callable[[], AppTest]], dict[str, dict[str, Any]]]]:
-    """Opens a page (``open_``) on each database in turn, nothing cached between: what each shows."""
+) -> Iterator[OnEach]:
+    """Opens a page on each database in turn, the app pointed at it and nothing cached between; the
+    reads the app records on its own are written before the next database's turn."""
 
     def shown(open_: Callable[[], AppTest]) -> dict[str, dict[str, Any]]:
         found = {}
@@ -151,7 +160,7 @@ VIEWS: dict[str, tuple[str, dict[str, str]]] = {
 
 @pytest.mark.parametrize("view", list(VIEWS))
 def test_each_view_shows_the_same_numbers_on_sqlite_and_after_the_move_on_postgresql(
-    on_each: Any, view: str
+    on_each: OnEach, view: str
 ) -> None:
     page, query = VIEWS[view]
     shown = on_each(lambda: open_page(page, **query))
