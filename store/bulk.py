@@ -244,6 +244,19 @@ class BulkRows(Connected):
                 fixed.append(table.name)
         return fixed
 
+    def gather_statistics(self, tables: Sequence[Table]) -> bool:
+        """On PostgreSQL, read the moved tables' statistics (``ANALYZE``) at once: without them the
+        planner takes each table for a few rows, and the Market page's first read of a moved year chose
+        plans that took most of a minute, until the server's own analysis came round. True when run
+        (SQLite's planner needs none, as the app never gathers them there)."""
+        with self._writing() as conn:
+            if conn.dialect.name != "postgresql":
+                return False
+            quote = conn.dialect.identifier_preparer.quote
+            for table in tables:
+                conn.exec_driver_sql(f"ANALYZE {quote(table.name)}")  # the app's own table names
+        return True
+
 
 def _as_day(value: Any) -> date:
     """A row's day as a date (a file being imported may hold it as text)."""
