@@ -61,6 +61,8 @@ def fill(url: str, keywords: int, days: int, today: date) -> int:
             store.watchlist.watch(ACCOUNT, "keyword", f"keyword {k:04d}", site=SITE)
             if k % 4 == 0:
                 store.groups.set_keyword_tags(ACCOUNT, f"keyword {k:04d}", ["pricing"])
+        # The rows go in directly, not through the store: their months' partitions first (PostgreSQL).
+        store.partitions.ensure(today - timedelta(days=back) for back in range(days))
         serp_rows: list[dict[str, Any]] = []
         keyword_rows: list[dict[str, Any]] = []
 

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Column,
     Connection,
     DateTime,
+    Engine,
     MetaData,
     String,
     Table,
@@ -40,6 +41,7 @@ from sqlalchemy import (
 
 from store.engine import Connected
 from store.models import Base
+from store.partitions import PARTITIONED_TABLES, MonthlyPartitions
 from store.reports import tables as _report_tables  # noqa: F401  # their tables join Base.metadata
 from store.rollups import tables as _rollup_tables  # noqa: F401  # their tables join Base.metadata
 
@@ -94,7 +96,13 @@ def _key_values(table: Table, key_text: str | None) -> tuple[Any, ...] | None:
 
 
 class BulkRows(Connected):
-    """Whole tables at once: their row counts, their rows in key order in batches, batches written."""
+    """Whole tables at once: their row counts, their rows in key order in batches, batches written.
+    A batch of a table partitioned by month (PostgreSQL) has its months' partitions made first
+    (``partitions``), so a history of any span moves in."""
+
+    def __init__(self, engine: Engine, writer: Engine, url: str, partitions: MonthlyPartitions) -> None:
+        super().__init__(engine, writer, url)
+        self._partitions = partitions
 
     def counts(self, tables: Sequence[Table]) -> dict[str, int]:
         """Each table's rows (a table not in the database yet counts 0)."""
@@ -189,6 +197,9 @@ class BulkRows(Connected):
         and note, in the same transaction, that ``copied`` rows of the table are in."""
         if not rows:
             return
+        if table.name in PARTITIONED_TABLES:
+            day_at = [column.name for column in table.columns].index("day")
+            self._partitions.ensure(_as_day(row[day_at]) for row in rows)
         with self._writing() as conn:
             if conn.dialect.name == "postgresql":
                 _in_utc(conn)
@@ -234,6 +245,24 @@ class BulkRows(Connected):
                 )
                 fixed.append(table.name)
         return fixed
+
+    def gather_statistics(self, tables: Sequence[Table]) -> bool:
+        """On PostgreSQL, read the moved tables' statistics (``ANALYZE``) at once: without them the
+        planner takes each table for a few rows, and the Market page's first read of a moved year chose
+        plans that took most of a minute, until the server's own analysis came round. True when run
+        (SQLite's planner needs none, as the app never gathers them there)."""
+        with self._writing() as conn:
+            if conn.dialect.name != "postgresql":
+                return False
+            quote = conn.dialect.identifier_preparer.quote
+            for table in tables:
+                conn.exec_driver_sql(f"ANALYZE {quote(table.name)}")  # the app's own table names
+        return True
+
+
+def _as_day(value: Any) -> date:
+    """A row's day as a date (a file being imported may hold it as text)."""
+    return value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
 
 
 def _in_utc(conn: Connection) -> None:

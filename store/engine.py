@@ -131,6 +131,11 @@ _REASONS: tuple[tuple[str, str], ...] = (
     (r"file is not a database|file is encrypted", "that file is not an SQLite database"),
     (r"readonly database|read-only", "the database is read-only"),
     (r"database is locked", "the database stayed locked by another program"),
+    (
+        r"no partition of relation",
+        "the day's month has no partition in the database (the dashboard makes one before it writes; "
+        "a script writing rows directly must make it first)",
+    ),
     (r"permission denied", "permission denied"),
 )
 

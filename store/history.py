@@ -8,10 +8,12 @@ SQLAlchemy engine: ``watchlist`` (``store.watchlist``), ``snapshots`` (the write
 ``notes`` (``store.notes``), and the reports' ``report_comments``, ``report_charts``, ``report_links``,
 ``feeds`` and ``report_schedules`` (``store.reports``), ``bulk`` (every table's rows at once, for moving
 a history to another database: ``store.bulk``), ``retention`` (thinning old top 10s,
-``store.retention``) and ``market_days`` (the market's sums from its daily roll-ups,
+``store.retention``), ``partitions`` (the months the top-10 and keyword rows have a partition for on
+PostgreSQL, ``store.partitions``) and ``market_days`` (the market's sums from its daily roll-ups,
 ``store.rollups``). Callers name the area: ``store.watchlist.watch(...)``,
 ``store.queries.domain_history(...)``. A repository that needs another is given it when it is made
-(the report links write to the audit log); none reaches another through the store.
+(the report links write to the audit log; the snapshots and the bulk writes the partitions; the
+roll-ups the market's sums); none reaches another through the store.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
 newest schema. Every failure to reach or use the database, at open and later, is a
 ``StoreUnavailable`` whose reason is plain words without password: at open here, later at the one
@@ -34,6 +36,7 @@ from store.groups import KeywordGroups
 from store.market import MarketSums
 from store.migrations import SchemaUnknown, upgrade
 from store.notes import ChartNotes
+from store.partitions import MonthlyPartitions
 from store.queries import Queries
 from store.recording import Snapshots
 from store.reports.charts import ReportCharts
@@ -66,14 +69,16 @@ class HistoryStore:
     report_schedules: ReportSchedules
     retention: Retention
     bulk: BulkRows
+    partitions: MonthlyPartitions
     market_days: MarketDays
 
     def __init__(self, engine: Engine, url: str) -> None:
         self._engine = engine
         self.url = url
         on = (engine, write_engine(engine), url)
+        self.partitions = MonthlyPartitions(*on)
         self.watchlist = Watchlist(*on)
-        self.snapshots = Snapshots(*on)
+        self.snapshots = Snapshots(*on, partitions=self.partitions)
         self.queries = Queries(*on)
         self.market = MarketSums(*on)
         self.audit = AuditLog(*on)
@@ -86,7 +91,7 @@ class HistoryStore:
         self.feeds = Feeds(*on)
         self.report_schedules = ReportSchedules(*on)
         self.retention = Retention(*on)
-        self.bulk = BulkRows(*on)
+        self.bulk = BulkRows(*on, partitions=self.partitions)
         self.market_days = MarketDays(*on, sums=self.market)
 
     @classmethod

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime
 from typing import Any, Literal, get_args
 
-from sqlalchemy import Connection, Row, Table, and_, delete, exists, insert, or_, select
+from sqlalchemy import Connection, Engine, Row, Table, and_, delete, exists, insert, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from client.models import KeywordReport, Lookup, TrackedKeywords, TrustMap
@@ -29,6 +29,7 @@ from store.models import (
     TrustMapLinkRow,
     TrustMapSnapshotRow,
 )
+from store.partitions import MonthlyPartitions
 from store.rollups.tables import bump_days
 from store.watchlist import check_account
 
@@ -138,7 +139,12 @@ def _chunks(rows: list[dict[str, Any]]) -> Iterable[list[dict[str, Any]]]:
 
 class Snapshots(Connected):
     """The daily snapshots as they are recorded (``HistoryStore.snapshots``; read back through
-    ``HistoryStore.queries``)."""
+    ``HistoryStore.queries``). Before writing keyword or top-10 rows it makes sure their months have a
+    partition (``partitions``: nothing on SQLite, and once a month per process on PostgreSQL)."""
+
+    def __init__(self, engine: Engine, writer: Engine, url: str, partitions: MonthlyPartitions) -> None:
+        super().__init__(engine, writer, url)
+        self._partitions = partitions
 
     def _stamp(self, account: str, day: date, source: str) -> dict[str, Any]:
         _check(account, day, source)
@@ -171,6 +177,7 @@ class Snapshots(Connected):
         """Every measured tracked keyword of the site (``slug``, the one asked for, else the answer's)."""
         stamp = self._stamp(account, day, source)
         keyword_rows = [{**stamp, **values} for values in shape.tracked_values(tracked, slug)]
+        self._partitions.ensure([day])
         with self._writing() as conn:
             written = upsert(conn, KEYWORDS, keyword_rows, KEYWORD_KEY, columns.KEYWORD_VALUES)
         return "recorded" if written else "unchanged"
@@ -187,6 +194,7 @@ class Snapshots(Connected):
         """A watched keyword's report for the day, measured for ``site`` (a domain); ``Unusable`` (nothing
         written) when the report says where no site stands: a missing read is never "not ranking"."""
         row = {**self._stamp(account, day, source), **shape.keyword_report_values(report, site, keyword)}
+        self._partitions.ensure([day])
         with self._writing() as conn:
             written = len(upsert(conn, KEYWORDS, [row], KEYWORD_KEY, columns.KEYWORD_VALUES))
             written += _record_serp(conn, _serp_rows(row, report))
@@ -251,6 +259,7 @@ class Snapshots(Connected):
             by_site[shape.subject_name(tracked.website.slug)].extend(
                 {**stamp, **values} for values in shape.tracked_values(tracked)
             )
+        self._partitions.ensure(row["day"] for rows in by_site.values() for row in rows)
         for site_rows in by_site.values():
             with self._writing() as conn:
                 for chunk in _chunks(_last_per_key(site_rows, KEYWORD_KEY)):
@@ -262,6 +271,7 @@ class Snapshots(Connected):
             report_rows.append(row)
             serp_rows.extend(_serp_rows(row, report))
         if report_rows:  # watched keywords' reports and their top 10s: one transaction for all of them
+            self._partitions.ensure(row["day"] for row in report_rows)
             with self._writing() as conn:
                 for chunk in _chunks(_last_per_key(report_rows, KEYWORD_KEY)):
                     written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, columns.KEYWORD_VALUES))

@@ -167,7 +167,8 @@ class Retention(Connected):
         while True:
             batch = select(_serp.c.id).where(of_day).limit(batch_rows).scalar_subquery()
             with self._writing() as conn:
-                if conn.execute(delete(_serp).where(_serp.c.id.in_(batch))).rowcount == 0:
+                # The day in the DELETE too: on PostgreSQL it then opens only that day's month.
+                if conn.execute(delete(_serp).where(of_day, _serp.c.id.in_(batch))).rowcount == 0:
                     return
                 bump_days(conn, account, [day])  # the market roll-ups of the day and the next are stale
 

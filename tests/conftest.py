@@ -1,7 +1,8 @@
 """Fixtures more than one kind of test needs: the session's sandbox server on 127.0.0.1 (reset around
 every test that uses it), a client for each demo key pointed at it, a real Redis server
-(``redis_server``, see rigs/deployment.py), and one headless Chromium per test process, handed to
-each browser and deployment test module as ``browser``.
+(``redis_server``, see rigs/deployment.py), a real PostgreSQL server per test process (``postgres``, see
+rigs/postgres.py: the store tests' and the pages' after a move), and one headless Chromium per test
+process, handed to each browser and deployment test module as ``browser``.
 
 Each kind keeps its own in its folder's conftest.py: unit/ (no network), wire/ (raw HTTP against the
 sandbox), apptest/ (the app in Live mode, caches emptied), browser/ (Chromium and the served app)."""
@@ -27,6 +28,7 @@ import pytest
 from client import ApiClient
 from rigs import deployment
 from rigs.deployment import RedisServer
+from rigs.postgres import PostgresServer, running_postgres
 from sandbox import DEMO_KEY, FREE_KEY, SandboxConfig, SandboxServer
 
 #: Per-package coverage floors, checked once pytest-cov has combined its data.
@@ -79,6 +81,18 @@ def free(sandbox: SandboxServer) -> Iterator[ApiClient]:
     """The free plan's client, where plan gates (402) answer."""
     with ApiClient(sandbox.base_url, FREE_KEY, timeout=5.0) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server for the test process, started on first use (``rigs.postgres``); each test
+    makes databases of its own on it, with names no other test of the process uses. It fails, not skips,
+    where PostgreSQL is missing."""
+    try:
+        with running_postgres() as server:
+            yield server
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
 
 
 @pytest.fixture

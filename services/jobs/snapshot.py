@@ -158,7 +158,10 @@ class SnapshotJob:
     # --- the steps ----------------------------------------------------------------------------
 
     def run(self) -> SnapshotReport:
-        """The whole watchlist: the account's own sites first, then everything it watches."""
+        """The whole watchlist: the account's own sites first, then everything it watches. This month's
+        and next month's partitions are made first (PostgreSQL), so a month's first write never waits
+        for one and a long run that crosses midnight into a new month finds it there."""
+        self.store.partitions.ensure_ahead(self.day)
         own_slugs = self.own_sites()
         if own_slugs is None:
             return self.report  # the key was refused: every further request would be refused too

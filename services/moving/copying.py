@@ -4,7 +4,8 @@ The target is brought to the newest schema by the migrations (``HistoryStore.ope
 a database that already holds rows is refused (``Refused``), unless those rows are an unfinished copy
 of this same source, which is continued: each table from the row after the last one written (its
 primary key, kept with the batch on the target, ``store.bulk``), never copied twice. Then the id
-sequences are moved past the copied ids (PostgreSQL) and every table's row count is compared with the
+sequences are moved past the copied ids and the tables' statistics gathered (PostgreSQL: the first
+reads of the moved history are planned for its size), and every table's row count is compared with the
 source's: a mismatch is named, and the copy's bookkeeping stays, so a run again copies the rows added
 since (the app was left running) and checks again.
 """
@@ -186,4 +187,5 @@ def copy_history(
         f"({whole_number(written / elapsed)} rows a second)"
     )
     target.bulk.fix_sequences(tables)
+    target.bulk.gather_statistics(tables)
     return verify(target, tables, totals, lines, "the source")

@@ -202,4 +202,5 @@ def import_history(
     elapsed = max(time.monotonic() - started, 1e-6)
     lines.say(f"imported {counted(written, 'row')} in {whole_number(elapsed)} s")
     target.bulk.fix_sequences(tables)
+    target.bulk.gather_statistics(tables)
     return verify(target, tables, totals, lines, "the export")

@@ -26,7 +26,7 @@ FIRST_REVISION = "0001"
 ADVISORY_LOCK_KEY = 7_140_014
 #: The newest revision in versions/ (a test checks it against Alembic's own answer): bump it with
 #: every new migration. Were it left behind, ``upgrade`` would only lose its shortcut, never skip work.
-HEAD_REVISION = "0014"
+HEAD_REVISION = "0015"
 #: Where Alembic keeps a database's revision (its default table).
 VERSION_TABLE = "alembic_version"
 
@@ -83,3 +83,16 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             command.upgrade(config, revision)
         except CommandError as exc:
             raise SchemaUnknown(str(exc)) from exc
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Take the schema back to ``revision`` in one transaction, behind the same lock as ``upgrade`` (an
+    operator going back to an older version of the dashboard; tests of each revision's way back)."""
+    from alembic import command
+
+    config = alembic_config()
+    with write_engine(engine).begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({ADVISORY_LOCK_KEY})")
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)

@@ -1,5 +1,6 @@
-"""Fixtures of the store tests: a real PostgreSQL server for the session, and each test's database
-(``database_at`` leaves it at an older schema revision, with rows, for the upgrade tests).
+"""Fixtures of the store tests: each test's database, on an SQLite file or on the test process's real
+PostgreSQL server (``postgres``, in tests/conftest.py); ``database_at`` leaves it at an older schema
+revision, with rows, for the upgrade tests.
 
 Store tests run twice, against an SQLite file and against PostgreSQL (``store_url`` is parametrised),
 each time on a database of their own, so tests never see each other's rows. No mocked database.
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from sqlalchemy import inspect, text
 
-from rigs.postgres import PostgresServer, running_postgres
+from rigs.postgres import PostgresServer
 from sandbox import DEMO_KEY, SandboxServer
 from store import HistoryStore
 from store.engine import make_engine
@@ -27,15 +28,6 @@ if TYPE_CHECKING:
     from tests.store.fault_matrix import Case, CaseId
 
 _database_numbers = itertools.count(1)
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresServer]:
-    try:
-        with running_postgres() as server:
-            yield server
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
 
 
 def new_database_url(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:

@@ -94,6 +94,8 @@ def _keyword_rows() -> list[dict[str, Any]]:
 
 
 def fill_market(store: HistoryStore) -> HistoryStore:
+    # Rows inserted directly: their months first.
+    store.partitions.ensure(row["day"] for row in [*_rows(), *_keyword_rows()])
     with store.engine.begin() as conn:
         conn.execute(insert(SerpResultRow.__table__), _rows())
         conn.execute(insert(KeywordSnapshotRow.__table__), _keyword_rows())

@@ -76,6 +76,7 @@ def _odd_value(column: Any, n: int, referred: dict[str, Any]) -> Any:
 
 def add_odd_rows(store: HistoryStore) -> None:
     """``ODD_ROWS`` rows of awkward values in every table (a row a foreign key names is an existing one)."""
+    store.partitions.ensure([date(2024, 2, 29)])  # the leap day's month, on PostgreSQL
     with store.engine.begin() as conn:
         for table in history_tables():
             referred = {

@@ -60,6 +60,7 @@ def _rows(account: str, days: list[date]) -> Iterator[dict[str, object]]:
 
 @pytest.fixture
 def history(store: HistoryStore) -> HistoryStore:
+    store.partitions.ensure([*DAYS_A, *DAYS_B])  # rows inserted directly: their months first
     with store.engine.begin() as conn:
         conn.execute(insert(SerpResultRow.__table__), [*_rows("a", DAYS_A), *_rows("b", DAYS_B)])
         conn.execute(
@@ -228,8 +229,9 @@ def test_a_report_whose_period_reaches_weekly_top_10s_says_so_under_its_visibili
     store: HistoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     today = datetime.now(UTC).date()
+    days = [today - timedelta(days=n) for n in range(130)]
+    store.partitions.ensure(days)
     with store.engine.begin() as conn:
-        days = [today - timedelta(days=n) for n in range(130)]
         conn.execute(insert(SerpResultRow.__table__), list(_rows("a", days)))
     monkeypatch.setenv(ENV_VAR, str(KEEP))
     old_month = Period(today - timedelta(days=120), today - timedelta(days=100))

@@ -1,7 +1,7 @@
 """The market's daily roll-ups and the versions of each day's top 10s.
 
-Revision ID: 0014
-Revises: 0013
+Revision ID: 0015
+Revises: 0014
 
 ``serp_day_versions`` counts the writes of an account's top 10s of each day; ``market_roll_days`` and
 ``market_roll_domains`` keep a keyword set's sums of each day, stamped with the version they were summed
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014"
-down_revision = "0013"
+revision = "0015"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
