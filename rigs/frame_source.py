@@ -11,7 +11,8 @@ from datetime import date
 
 import pandas as pd
 
-from analysis.figures.history_frames import best_positions, empty
+from analysis.figures.history_evidence import in_window
+from analysis.figures.history_frames import best_positions, empty, keyword_summary
 from analysis.market import DEFAULT_CTR, MarketFigures, dr_spread, market_figures
 from analysis.market.standing import search_volumes
 from components.core.history.source import WatchTuple
@@ -83,6 +84,17 @@ class FrameSource:
 
     def keyword_best(self, site: str) -> pd.DataFrame:
         return best_positions(self.keyword_history(site, None))
+
+    def keyword_summary(self, site: str, since: date | None, until: date | None) -> pd.DataFrame:
+        """By the definition itself, over the period's rows in memory (the store counts at the database)."""
+        rows = in_window(self.keyword_history(site, since), until)
+        return keyword_summary(rows, self.keyword_best(site))
+
+    def keyword_days(
+        self, site: str, keywords: tuple[str, ...], since: date | None, until: date | None
+    ) -> pd.DataFrame:
+        rows = in_window(self.keyword_history(site, since), until)
+        return rows[rows["keyword"].isin(list(keywords))].reset_index(drop=True) if not rows.empty else rows
 
     def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         if self.serps.empty:

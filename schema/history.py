@@ -46,6 +46,21 @@ KEYWORD_COLUMNS = ("site", "keyword", "day", *KEYWORD_VALUES, "source")
 SERP_COLUMNS = ("site", "keyword", "day", "position", "domain", "dr")
 #: Each keyword's best position ever recorded and the first day it was reached.
 KEYWORD_BEST_COLUMNS = ("keyword", "best_position", "best_day")
+#: One keyword's period on the History page: its latest position and the places gained since the recorded
+#: day before, its best ever and the first day at it, days in the top 10 and days recorded in the period,
+#: the latest median DR of its top 10 and gap, and its latest recorded day.
+KEYWORD_SUMMARY_COLUMNS = (
+    "keyword",
+    "position",
+    "change",
+    "best_position",
+    "best_day",
+    "days_in_top_10",
+    "days_recorded",
+    "median_dr",
+    "gap",
+    "latest_day",
+)
 #: A market's sums per day and domain (``store.market`` makes them at the database, ``analysis.market``
 #: from top 10s in memory, and turns either into visibility and share of voice): c(p) of the domain's best
 #: position summed over the day's keywords, and the same weighed by each keyword's volume.

@@ -12,13 +12,14 @@ from datetime import date
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import Select, and_, func, select
+from sqlalchemy import ColumnElement, Select, and_, case, func, select
 
 from schema.history import (
     DOMAIN_COLUMNS,
     DOMAIN_COUNTS,
     KEYWORD_BEST_COLUMNS,
     KEYWORD_COLUMNS,
+    KEYWORD_SUMMARY_COLUMNS,
     LINK_COLUMNS,
     SERP_COLUMNS,
     TRUST_MAP_TOTALS,
@@ -48,6 +49,9 @@ INTEGER_COLUMNS = frozenset(
         "impressions",
         "search_volume",
         "best_position",
+        "change",
+        "days_in_top_10",
+        "days_recorded",
     }
 )
 FLOAT_COLUMNS = frozenset({"spam_score", "importance", "median_dr", "min_dr", "gap"})
@@ -58,6 +62,20 @@ TRUST_MAPS = TrustMapSnapshotRow.__table__
 LINKS = TrustMapLinkRow.__table__
 KEYWORDS = KeywordSnapshotRow.__table__
 SERPS = SerpResultRow.__table__
+#: The last place of a top 10 (a keyword's day "in the top 10" is a position up to it).
+TOP_10 = 10
+
+
+def keywords_within(
+    account: str, site: str, since: date | None, until: date | None
+) -> list[ColumnElement[bool]]:
+    """The conditions of one site's keyword rows from ``since`` to ``until`` (each end open when None)."""
+    where = [KEYWORDS.c.account == check_account(account), KEYWORDS.c.site == subject_name(site)]
+    if since is not None:
+        where.append(KEYWORDS.c.day >= since)
+    if until is not None:
+        where.append(KEYWORDS.c.day <= until)
+    return where
 
 
 def top10s_within(
@@ -81,7 +99,7 @@ def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
     for name in columns:
         if name == "day":
             frame[name] = pd.to_datetime(frame[name]).astype("datetime64[ns]")
-        elif name == "best_day":
+        elif name in ("best_day", "latest_day"):
             frame[name] = pd.to_datetime(frame[name]).dt.date.astype("object")
         elif name in INTEGER_COLUMNS:
             frame[name] = frame[name].astype("Int64")
@@ -180,6 +198,86 @@ class Queries(Connected):
             .order_by(KEYWORDS.c.keyword)
         )
         return _frame(self._rows(query), KEYWORD_BEST_COLUMNS)
+
+    def keyword_summary(
+        self, account: str, site: str, since: date | None = None, until: date | None = None
+    ) -> pd.DataFrame:
+        """One row per keyword of ``site`` recorded from ``since`` to ``until`` (``KEYWORD_SUMMARY_COLUMNS``,
+        by keyword), counted at the database: what ``analysis.figures.history_frames.keyword_summary``
+        makes of the period's rows, without reading them. Each keyword's last two recorded days are
+        found by numbering its rows in day order (the order of the table's unique index, so no sort);
+        its best ever is ``keyword_best``'s, all-time."""
+        by_keyword = KEYWORDS.c.keyword
+        numbered = (
+            select(
+                by_keyword,
+                KEYWORDS.c.day,
+                KEYWORDS.c.position,
+                KEYWORDS.c.median_dr,
+                KEYWORDS.c.gap,
+                func.row_number().over(partition_by=by_keyword, order_by=KEYWORDS.c.day).label("nth"),
+                func.count().over(partition_by=by_keyword).label("days_recorded"),
+                func.count(case((KEYWORDS.c.position <= TOP_10, 1)))
+                .over(partition_by=by_keyword)
+                .label("days_in_top_10"),
+            )
+            .where(*keywords_within(account, site, since, until))
+            .subquery()
+        )
+        query = select(*numbered.c).where(numbered.c.nth >= numbered.c.days_recorded - 1)
+        last_two = pd.DataFrame(
+            [tuple(row) for row in self._rows(query)],
+            columns=[
+                "keyword",
+                "day",
+                "position",
+                "median_dr",
+                "gap",
+                "nth",
+                "days_recorded",
+                "days_in_top_10",
+            ],
+        )
+        if last_two.empty:
+            return _frame([], KEYWORD_SUMMARY_COLUMNS)
+        is_latest = last_two["nth"] == last_two["days_recorded"]
+        latest = last_two[is_latest].set_index("keyword")
+        earlier = last_two[~is_latest].set_index("keyword")["position"].reindex(latest.index)
+        positions = pd.to_numeric(latest["position"]).astype("Float64")
+        best = self.keyword_best(account, site).set_index("keyword").reindex(latest.index)
+        summary = pd.DataFrame(
+            {
+                "keyword": latest.index,
+                "position": positions.to_numpy(),
+                "change": (pd.to_numeric(earlier).astype("Float64") - positions).to_numpy(),
+                "best_position": best["best_position"].to_numpy(),
+                "best_day": best["best_day"].to_numpy(),
+                "days_in_top_10": latest["days_in_top_10"].to_numpy(),
+                "days_recorded": latest["days_recorded"].to_numpy(),
+                "median_dr": latest["median_dr"].to_numpy(),
+                "gap": latest["gap"].to_numpy(),
+                "latest_day": latest["day"].to_numpy(),
+            }
+        )
+        return _frame(summary.itertuples(index=False), KEYWORD_SUMMARY_COLUMNS)
+
+    def keyword_days(
+        self,
+        account: str,
+        site: str,
+        keywords: Sequence[str],
+        since: date | None = None,
+        until: date | None = None,
+    ) -> pd.DataFrame:
+        """``keyword_history``'s rows of ``keywords`` only (the few on a chart), from ``since`` to
+        ``until``: what the charts and the daily table read, not the whole period of every keyword."""
+        names = sorted({subject_name(keyword) for keyword in keywords})
+        query = (
+            select(*(KEYWORDS.c[name] for name in KEYWORD_COLUMNS))
+            .where(*keywords_within(account, site, since, until), KEYWORDS.c.keyword.in_(names))
+            .order_by(KEYWORDS.c.day, KEYWORDS.c.site, KEYWORDS.c.keyword)
+        )
+        return _frame(self._rows(query) if names else [], KEYWORD_COLUMNS)
 
     def serp_history(
         self,

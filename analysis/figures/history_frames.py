@@ -11,7 +11,7 @@ from datetime import date, timedelta
 
 import pandas as pd
 
-from schema.history import KEYWORD_BEST_COLUMNS
+from schema.history import KEYWORD_BEST_COLUMNS, KEYWORD_SUMMARY_COLUMNS
 
 #: The numbers a domain's trend shows, as a person calls them.
 TREND_METRICS: dict[str, str] = {
@@ -179,20 +179,8 @@ def keyword_summary(history: pd.DataFrame, best: pd.DataFrame | None = None) -> 
     ever" stays put when the period changes; without it the best is read from ``history`` itself,
     which is right only when ``history`` is all there is.
     """
-    columns = (
-        "keyword",
-        "position",
-        "change",
-        "best_position",
-        "best_day",
-        "days_in_top_10",
-        "days_recorded",
-        "median_dr",
-        "gap",
-        "latest_day",
-    )
     if history.empty:
-        return empty(columns)
+        return empty(KEYWORD_SUMMARY_COLUMNS)
     frame = _numbers(with_days(history), ["position", "median_dr", "gap"])
     frame = frame.drop_duplicates(["keyword", "day"], keep="last").sort_values(
         ["keyword", "day"], kind="stable"
@@ -224,8 +212,32 @@ def keyword_summary(history: pd.DataFrame, best: pd.DataFrame | None = None) -> 
             "latest_day": latest["day"].dt.date.to_numpy(),
         }
     )
-    out = _numbers(out, ["position", "change", "best_position"])
-    out["best_day"] = out["best_day"].astype(object).where(out["best_position"].notna(), None)
+    return ranked_summary(out)
+
+
+def _dates(values: pd.Series) -> pd.Series:
+    """Days as ``date`` objects, a missing one as None (what a table's date column and a CSV want)."""
+    days = pd.to_datetime(values)
+    return pd.Series(
+        [None if pd.isna(day) else day.date() for day in days], index=values.index, dtype=object
+    )
+
+
+def ranked_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    """A keyword summary's rows (``KEYWORD_SUMMARY_COLUMNS``, any order, from ``keyword_summary`` or from
+    the database's ``HistorySource.keyword_summary``) as the page shows them: best placed first, keywords
+    never ranked last, then by keyword; whole numbers as integers, days as dates, no first day at best
+    without a best. The one ordering and typing of both paths, so they give the same frame."""
+    if summary.empty:
+        return empty(KEYWORD_SUMMARY_COLUMNS)
+    out = _numbers(summary.loc[:, list(KEYWORD_SUMMARY_COLUMNS)], ["position", "change", "best_position"])
+    for value in ("median_dr", "gap"):
+        out[value] = pd.to_numeric(out[value], errors="coerce").astype("float64")
+    out["keyword"] = pd.Series(out["keyword"].tolist(), index=out.index)
+    out["best_day"] = _dates(out["best_day"]).where(out["best_position"].notna(), None)
+    out["latest_day"] = _dates(out["latest_day"])
+    for count in ("days_in_top_10", "days_recorded"):
+        out[count] = out[count].astype("int64")
     out["unranked"] = out["position"].isna()
     out = out.sort_values(["unranked", "position", "keyword"], kind="stable").drop(columns="unranked")
     return whole_numbers(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import pandas as pd
 
+from analysis.figures.history_frames import ranked_summary
 from analysis.market import MarketFigures
 from components.common.bounded_cache import BoundedCache
 from services.market import search_volumes, site_dr_spread, site_market
@@ -52,6 +53,18 @@ class HistorySource(Protocol):
     def keyword_best(self, site: str) -> pd.DataFrame:
         """Each keyword's best position in all the history kept for ``site`` and the first day it was
         reached (``KEYWORD_BEST_COLUMNS``), whatever period the page shows."""
+        ...
+
+    def keyword_summary(self, site: str, since: date | None, until: date | None) -> pd.DataFrame:
+        """One row per keyword recorded for ``site`` from ``since`` to ``until`` (each end open when
+        None): ``history_frames.keyword_summary`` of those rows with the all-time best, in its order,
+        computed where the rows are (the page never reads a period of every keyword)."""
+        ...
+
+    def keyword_days(
+        self, site: str, keywords: tuple[str, ...], since: date | None, until: date | None
+    ) -> pd.DataFrame:
+        """``keyword_history``'s rows of ``keywords`` only, from ``since`` to ``until`` (the charts')."""
         ...
 
     def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
@@ -118,6 +131,14 @@ class StoreSource:
 
     def keyword_best(self, site: str) -> pd.DataFrame:
         return self.store.queries.keyword_best(self.account, site)
+
+    def keyword_summary(self, site: str, since: date | None, until: date | None) -> pd.DataFrame:
+        return ranked_summary(self.store.queries.keyword_summary(self.account, site, since, until))
+
+    def keyword_days(
+        self, site: str, keywords: tuple[str, ...], since: date | None, until: date | None
+    ) -> pd.DataFrame:
+        return self.store.queries.keyword_days(self.account, site, keywords, since, until)
 
     def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self.store.queries.serp_history(self.account, site, since)
@@ -236,6 +257,14 @@ class CachedSource:
 
     def keyword_best(self, site: str) -> pd.DataFrame:
         return self._get("keyword_best", site)
+
+    def keyword_summary(self, site: str, since: date | None, until: date | None) -> pd.DataFrame:
+        return self._get("keyword_summary", site, since, until)
+
+    def keyword_days(
+        self, site: str, keywords: tuple[str, ...], since: date | None, until: date | None
+    ) -> pd.DataFrame:
+        return self._get("keyword_days", site, tuple(keywords), since, until)
 
     def serp_history(self, site: str | None, since: date | None) -> pd.DataFrame:
         return self._get("serp_history", site, since)

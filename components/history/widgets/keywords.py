@@ -88,8 +88,7 @@ def _site_tracking(source: HistorySource, own: dict[str, str], keyword: str, tod
     only the keyword (an alert's chart); None when none does."""
     since = frames.since(DEFAULT_PERIOD, today)
     for domain, slug in own.items():
-        rows = source.keyword_history(slug, since)
-        if not rows.empty and keyword in set(rows["keyword"]):
+        if keyword in set(source.keyword_summary(slug, since, None)["keyword"]):
             return domain
     return None
 
@@ -105,7 +104,7 @@ def _site_options(source: HistorySource, own: dict[str, str]) -> dict[str, str]:
     watched_sites = sorted({site for kind, _s, _o, site in source.watch_items() if kind == "keyword"})
     options = {domain: slug for domain, slug in own.items()}
     options.update({watched_for(site): site for site in watched_sites if site})
-    if "" in watched_sites or not source.keyword_history("", None).empty:
+    if "" in watched_sites or not source.keyword_summary("", None, None).empty:
         options[WATCHED_SITE_UNKNOWN] = ""
     return options
 
@@ -147,20 +146,20 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
     site = left.selectbox("Site", list(options), key="history_kw_site")
     with right:
         since, until = alert_window.period_or_window(PERIOD_KEY, today)
-    rows = evidence.in_window(source.keyword_history(options[site], since), until)
+    # Counted where the rows are: a period of 5,000 keywords is never read for one row each.
+    summary = source.keyword_summary(options[site], since, until)
     if site == WATCHED_SITE_UNKNOWN:
         st.caption(
             "These keywords were watched before a keyword had a site: their positions were measured for "
             "whichever of your sites came first, so they may not be the site you meant. Pick a site for "
             "each on the Watchlist tab; new positions are then kept for that site."
         )
-    if rows.empty:
+    if summary.empty:
         st.info(
             f"No keyword position recorded for {escape_md(site)} in this period yet.",
             icon=":material/hourglass_empty:",
         )
         return
-    summary = frames.keyword_summary(rows, source.keyword_best(options[site]))
     cols = st.columns(3)
     cols[0].metric("Keywords", len(summary), border=True)
     cols[1].metric("In the top 10 now", int((summary["position"] <= frames.TOP_10).sum()), border=True)
@@ -171,13 +170,13 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
         st.session_state[CHOSEN_KEY] = default
     st.session_state[CHOSEN_FOR] = site
     chosen = st.multiselect("Keywords on the charts", keywords, default=default, key=CHOSEN_KEY)
-    chart_rows = frames.keyword_rows(rows, chosen)
+    chart_rows = frames.keyword_rows(source.keyword_days(options[site], tuple(chosen), since, until), chosen)
     marks = _marks(chosen)
     markers = chart_markers(source, key="history_rank", since=since, until=until or today, subjects=chosen)
     st.plotly_chart(
         data.figure(evidence.rank_with_evidence, chart_rows, chosen, marks, markers), key="history_rank"
     )
-    one_day_note(chart_rows, lambda: frames.keyword_rows(source.keyword_history(options[site], None), chosen))
+    one_day_note(chart_rows, lambda: source.keyword_days(options[site], tuple(chosen), None, None))
     if marks is not None:
         keyword_rows = chart_rows[chart_rows["keyword"] == marks.subject]
         points = evidence.evidence_points(keyword_rows, marks, "position")

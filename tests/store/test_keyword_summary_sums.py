@@ -1,0 +1,136 @@
+"""The History page's keyword summary counted at the database (``store.queries.keyword_summary``, what the
+Keyword positions tab reads) against the definition, ``history_frames.keyword_summary`` over the same
+rows read into memory: the same frame on SQLite and PostgreSQL, on rows made to catch each of its rules —
+ties, a keyword never ranked, one recorded only once, missing days, a latest day without a position, a
+best ever from before the period, a keyword tracked for two sites, "site unknown" rows (site "") and
+another account's rows — for whole histories, periods and an alert's window that ends early."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import pandas as pd
+import pytest
+from sqlalchemy import insert
+
+from analysis.figures.history_evidence import in_window
+from analysis.figures.history_frames import keyword_summary, ranked_summary
+from components.core.history.source import StoreSource
+from rigs.frame_source import FrameSource
+from schema.history import KEYWORD_SUMMARY_COLUMNS
+from store import HistoryStore
+from store.models import KeywordSnapshotRow
+
+ACCOUNT = "acct-summary"
+OTHER_ACCOUNT = "acct-someone-else"
+SITE, OTHER_SITE, UNKNOWN = "example-com", "other-com", ""
+DAY = date(2025, 3, 1)
+#: keyword → its position on each of eight days (None: checked, not ranking; "-": not recorded that day).
+POSITIONS: dict[str, list[Any]] = {
+    "alpha": [2, 3, "-", 10, None, "-", 4, 4],  # best 2 before later periods; missing days; ends tied
+    "beta": [9, 9, 8, 6, 5, 5, 4, 4],  # tied with alpha at the end: by keyword
+    "gamma": ["-", "-", "-", "-", "-", 11, "-", "-"],  # recorded one day, outside the top 10
+    "delta": [None, None, "-", None, None, None, None, None],  # never ranked
+    "epsilon": [1, 7, 1, 8, 10, 11, 12, None],  # best reached twice (the first counts); latest unranked
+    "zeta": ["-", "-", "-", "-", "-", "-", "-", 1],  # only the latest day, at the top
+}
+
+
+def _row(account: str, site: str, keyword: str, n: int, position: int | None) -> dict[str, Any]:
+    return {
+        "account": account,
+        "site": site,
+        "keyword": keyword,
+        "day": DAY + timedelta(days=n),
+        "position": position,
+        "previous_position": None,
+        "median_dr": [40.0, 41.5, None][n % 3],  # whole, a fraction, unknown
+        "gap": [5.0, None, -2.5][(n + len(keyword)) % 3],
+        "source": "job",
+        "recorded_at": datetime.now(UTC),
+    }
+
+
+def _rows() -> list[dict[str, Any]]:
+    rows = [
+        _row(ACCOUNT, SITE, keyword, n, place)
+        for keyword, places in POSITIONS.items()
+        for n, place in enumerate(places)
+        if place != "-"
+    ]
+    # The same keyword tracked for another site, "site unknown" rows and another account's rows.
+    rows += [_row(ACCOUNT, OTHER_SITE, "alpha", n, 20 - n) for n in range(0, 8, 2)]
+    rows += [_row(ACCOUNT, UNKNOWN, "alpha", n, 1) for n in (1, 5)]
+    rows += [_row(ACCOUNT, UNKNOWN, "old watched", n, None if n else 9) for n in range(3)]
+    rows += [_row(OTHER_ACCOUNT, SITE, "alpha", n, 1) for n in range(8)]
+    return rows
+
+
+@pytest.fixture
+def summary_store(store: HistoryStore) -> HistoryStore:
+    rows = _rows()
+    store.partitions.ensure(row["day"] for row in rows)  # rows inserted directly: their months first
+    with store.engine.begin() as conn:
+        conn.execute(insert(KeywordSnapshotRow.__table__), rows)
+    return store
+
+
+def _definition(store: HistoryStore, site: str, since: date | None, until: date | None) -> pd.DataFrame:
+    rows = in_window(store.queries.keyword_history(ACCOUNT, site, since), until)
+    return keyword_summary(rows, store.queries.keyword_best(ACCOUNT, site))
+
+
+PERIODS = [
+    (SITE, None, None),
+    (SITE, DAY + timedelta(days=2), None),  # alpha's and epsilon's best ever are before the period
+    (SITE, DAY + timedelta(days=1), DAY + timedelta(days=5)),  # an alert's window, ending early
+    (SITE, DAY + timedelta(days=7), None),  # one day: no change to show
+    (OTHER_SITE, None, None),
+    (UNKNOWN, None, None),
+    (UNKNOWN, DAY + timedelta(days=4), DAY + timedelta(days=6)),
+]
+
+
+@pytest.mark.parametrize(("site", "since", "until"), PERIODS)
+def test_the_database_gives_the_definitions_summary(
+    summary_store: HistoryStore, site: str, since: date | None, until: date | None
+) -> None:
+    at_database = ranked_summary(summary_store.queries.keyword_summary(ACCOUNT, site, since, until))
+    pd.testing.assert_frame_equal(at_database, _definition(summary_store, site, since, until))
+    # And the in-memory source the benchmarks compare with gives the same again.
+    in_memory = FrameSource(keywords=summary_store.queries.keyword_history(ACCOUNT, None))
+    pd.testing.assert_frame_equal(in_memory.keyword_summary(site, since, until), at_database)
+
+
+def test_what_the_summary_says_of_each_rule(summary_store: HistoryStore) -> None:
+    source = StoreSource(summary_store, ACCOUNT)
+    summary = source.keyword_summary(SITE, DAY + timedelta(days=2), None).set_index("keyword")
+    assert list(summary.index) == ["zeta", "alpha", "beta", "gamma", "delta", "epsilon"]
+    alpha = summary.loc["alpha"]
+    # Recorded on days 3, 4, 6, 7 (two missing); the change is from day 6, the recorded day before.
+    assert (alpha["position"], alpha["change"], alpha["days_recorded"], alpha["days_in_top_10"]) == (
+        4,
+        0,
+        4,
+        3,
+    )
+    assert (alpha["best_position"], alpha["best_day"]) == (2, DAY)  # all-time, whatever the period
+    assert summary.loc["epsilon", "best_day"] == DAY and pd.isna(summary.loc["epsilon", "position"])
+    assert pd.isna(summary.loc["delta", "best_position"]) and summary.loc["delta", "best_day"] is None
+    assert summary.loc["gamma", "days_in_top_10"] == 0 and pd.isna(summary.loc["gamma", "change"])
+    assert summary.loc["zeta", "latest_day"] == DAY + timedelta(days=7)
+    # Another site's and another account's "alpha" are not this one's.
+    assert source.keyword_summary(OTHER_SITE, None, None)["position"].tolist() == [14]
+    assert StoreSource(summary_store, "acct-nobody").keyword_summary(SITE, None, None).empty
+    empty = summary_store.queries.keyword_summary(ACCOUNT, "nobody-com")
+    assert empty.empty and tuple(empty.columns) == KEYWORD_SUMMARY_COLUMNS
+
+
+def test_the_charts_read_only_the_chosen_keywords_days(summary_store: HistoryStore) -> None:
+    since, until = DAY + timedelta(days=1), DAY + timedelta(days=6)
+    chosen = summary_store.queries.keyword_days(ACCOUNT, SITE, ["Beta", "alpha"], since, until)
+    every = in_window(summary_store.queries.keyword_history(ACCOUNT, SITE, since), until)
+    expected = every[every["keyword"].isin(["alpha", "beta"])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(chosen, expected)
+    assert summary_store.queries.keyword_days(ACCOUNT, SITE, [], None, None).empty
