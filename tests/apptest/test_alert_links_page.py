@@ -138,6 +138,12 @@ def test_a_keyword_rules_link_opens_its_site_and_keyword_with_before_and_after_m
     after_words = {"keyword_left_top10": "after: #14", "keyword_moved": "after: #14"}
     # The watched keyword left the results: its "after" sits at the foot of the chart.
     assert after_words.get(rule, "after: not ranking") in shown_text(at)
+    # The window ends the period: days recorded after it are in neither the summary nor the daily rows.
+    tables = [frame.value for frame in at.dataframe]
+    summary = next(t for t in tables if "days_in_top_10" in t.columns)
+    daily = next(t for t in tables if "tier" in t.columns)
+    assert max(pd.to_datetime(summary["latest_day"]).dt.date) == _day(after)
+    assert max(pd.to_datetime(daily["day"]).dt.date) == _day(after) < _day(LAST)
 
 
 def _follow(at: AppTest, query: dict[str, str]) -> AppTest:
