@@ -218,9 +218,7 @@ def keyword_summary(history: pd.DataFrame, best: pd.DataFrame | None = None) -> 
 def _dates(values: pd.Series) -> pd.Series:
     """Days as ``date`` objects, a missing one as None (what a table's date column and a CSV want)."""
     days = pd.to_datetime(values)
-    return pd.Series(
-        [None if pd.isna(day) else day.date() for day in days], index=values.index, dtype=object
-    )
+    return pd.Series([None if pd.isna(day) else day.date() for day in days], index=values.index, dtype=object)
 
 
 def ranked_summary(summary: pd.DataFrame) -> pd.DataFrame:
