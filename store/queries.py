@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import ColumnElement, Select, and_, case, func, select
+from sqlalchemy import ColumnElement, FromClause, Select, and_, case, func, select
 
 from schema.history import (
     DOMAIN_COLUMNS,
@@ -67,14 +67,15 @@ TOP_10 = 10
 
 
 def keywords_within(
-    account: str, site: str, since: date | None, until: date | None
+    table: FromClause, account: str, site: str, since: date | None, until: date | None
 ) -> list[ColumnElement[bool]]:
-    """The conditions of one site's keyword rows from ``since`` to ``until`` (each end open when None)."""
-    where = [KEYWORDS.c.account == check_account(account), KEYWORDS.c.site == subject_name(site)]
+    """The conditions of one site's keyword rows in ``table`` (the keyword table or an alias of it) from
+    ``since`` to ``until`` (each end open when None)."""
+    where = [table.c.account == check_account(account), table.c.site == subject_name(site)]
     if since is not None:
-        where.append(KEYWORDS.c.day >= since)
+        where.append(table.c.day >= since)
     if until is not None:
-        where.append(KEYWORDS.c.day <= until)
+        where.append(table.c.day <= until)
     return where
 
 
@@ -204,62 +205,66 @@ class Queries(Connected):
     ) -> pd.DataFrame:
         """One row per keyword of ``site`` recorded from ``since`` to ``until`` (``KEYWORD_SUMMARY_COLUMNS``,
         by keyword), counted at the database: what ``analysis.figures.history_frames.keyword_summary``
-        makes of the period's rows, without reading them. Each keyword's last two recorded days are
-        found by numbering its rows in day order (the order of the table's unique index, so no sort);
-        its best ever is ``keyword_best``'s, all-time."""
-        by_keyword = KEYWORDS.c.keyword
-        numbered = (
+        makes of the period's rows, without reading them. One pass over the period counts each keyword's
+        days and finds its latest day; that day's row and the recorded day before it are then looked up
+        per keyword along the table's unique index. Its best ever is ``keyword_best``'s, all-time."""
+        where = keywords_within(KEYWORDS, account, site, since, until)
+        per_keyword = (
             select(
-                by_keyword,
-                KEYWORDS.c.day,
-                KEYWORDS.c.position,
-                KEYWORDS.c.median_dr,
-                KEYWORDS.c.gap,
-                func.row_number().over(partition_by=by_keyword, order_by=KEYWORDS.c.day).label("nth"),
-                func.count().over(partition_by=by_keyword).label("days_recorded"),
-                func.count(case((KEYWORDS.c.position <= TOP_10, 1)))
-                .over(partition_by=by_keyword)
-                .label("days_in_top_10"),
+                KEYWORDS.c.keyword,
+                func.count().label("days_recorded"),
+                func.count(case((KEYWORDS.c.position <= TOP_10, 1))).label("days_in_top_10"),
+                func.max(KEYWORDS.c.day).label("latest_day"),
             )
-            .where(*keywords_within(account, site, since, until))
-            .subquery()
+            .where(*where)
+            .group_by(KEYWORDS.c.keyword)
+            .subquery("per_keyword")
         )
-        query = select(*numbered.c).where(numbered.c.nth >= numbered.c.days_recorded - 1)
-        last_two = pd.DataFrame(
-            [tuple(row) for row in self._rows(query)],
-            columns=[
-                "keyword",
-                "day",
-                "position",
-                "median_dr",
-                "gap",
-                "nth",
-                "days_recorded",
-                "days_in_top_10",
-            ],
+
+        def last_before(column: str, latest: bool) -> Any:
+            """``column`` of the keyword's latest day (``latest``), or of the recorded day before it."""
+            row = KEYWORDS.alias()
+            day = row.c.day == per_keyword.c.latest_day if latest else row.c.day < per_keyword.c.latest_day
+            return (
+                select(row.c[column])
+                .where(
+                    *keywords_within(row, account, site, since, until), row.c.keyword == per_keyword.c.keyword
+                )
+                .where(day)
+                .order_by(row.c.day.desc())
+                .limit(1)
+                .scalar_subquery()
+            )
+
+        query = select(
+            per_keyword.c.keyword,
+            per_keyword.c.days_recorded,
+            per_keyword.c.days_in_top_10,
+            per_keyword.c.latest_day,
+            last_before("position", latest=True).label("position"),
+            last_before("median_dr", latest=True).label("median_dr"),
+            last_before("gap", latest=True).label("gap"),
+            last_before("position", latest=False).label("earlier"),
         )
-        if last_two.empty:
+        with self._reading() as conn:
+            if conn.dialect.name == "postgresql":
+                # This read only (gone with its transaction): compiling it costs more than it saves.
+                conn.exec_driver_sql("SET LOCAL jit = off")
+            found = pd.DataFrame(
+                [tuple(row) for row in conn.execute(query).all()], columns=list(query.selected_columns.keys())
+            )
+        if found.empty:
             return _frame([], KEYWORD_SUMMARY_COLUMNS)
-        is_latest = last_two["nth"] == last_two["days_recorded"]
-        latest = last_two[is_latest].set_index("keyword")
-        earlier = last_two[~is_latest].set_index("keyword")["position"].reindex(latest.index)
-        positions = pd.to_numeric(latest["position"]).astype("Float64")
-        best = self.keyword_best(account, site).set_index("keyword").reindex(latest.index)
-        summary = pd.DataFrame(
-            {
-                "keyword": latest.index,
-                "position": positions.to_numpy(),
-                "change": (pd.to_numeric(earlier).astype("Float64") - positions).to_numpy(),
-                "best_position": best["best_position"].to_numpy(),
-                "best_day": best["best_day"].to_numpy(),
-                "days_in_top_10": latest["days_in_top_10"].to_numpy(),
-                "days_recorded": latest["days_recorded"].to_numpy(),
-                "median_dr": latest["median_dr"].to_numpy(),
-                "gap": latest["gap"].to_numpy(),
-                "latest_day": latest["day"].to_numpy(),
-            }
+        positions = pd.to_numeric(found["position"]).astype("Float64")
+        best = self.keyword_best(account, site).set_index("keyword").reindex(found["keyword"])
+        summary = found.assign(
+            change=(pd.to_numeric(found["earlier"]).astype("Float64") - positions).to_numpy(),
+            best_position=best["best_position"].to_numpy(),
+            best_day=best["best_day"].to_numpy(),
         )
-        return _frame(summary.itertuples(index=False), KEYWORD_SUMMARY_COLUMNS)
+        return _frame(
+            summary.loc[:, list(KEYWORD_SUMMARY_COLUMNS)].itertuples(index=False), KEYWORD_SUMMARY_COLUMNS
+        )
 
     def keyword_days(
         self,
@@ -274,7 +279,7 @@ class Queries(Connected):
         names = sorted({subject_name(keyword) for keyword in keywords})
         query = (
             select(*(KEYWORDS.c[name] for name in KEYWORD_COLUMNS))
-            .where(*keywords_within(account, site, since, until), KEYWORDS.c.keyword.in_(names))
+            .where(*keywords_within(KEYWORDS, account, site, since, until), KEYWORDS.c.keyword.in_(names))
             .order_by(KEYWORDS.c.day, KEYWORDS.c.site, KEYWORDS.c.keyword)
         )
         return _frame(self._rows(query) if names else [], KEYWORD_COLUMNS)
