@@ -105,13 +105,14 @@ def first_view(url: str, profile: bool) -> tuple[float, float, Profiler | None]:
     return first, _run(at, "Market page"), profiler
 
 
-def history_view(url: str) -> float:
+def history_view(url: str, profiler: Profiler | None = None) -> float:
     """Seconds of the History page's first view of your site's keyword positions over 365 days."""
     at = _page(url, "views/history.py", {"history_tab": "Keyword positions", "history_kw_period": "365 days"})
-    return _run(at, "History page")
+    with _profiling_scripts(profiler) if profiler else contextlib.nullcontext():
+        return _run(at, "History page")
 
 
-def report_content(url: str) -> float:
+def report_content(url: str, profiler: Profiler | None = None) -> float:
     """Seconds to gather last month's report of your site: its figures and tables, nothing drawn."""
     from services.reports.content import gather
     from store import HistoryStore
@@ -119,8 +120,15 @@ def report_content(url: str) -> float:
 
     with HistoryStore.open(url) as store:
         started = time.perf_counter()
-        gather(store, ACCOUNT, SITE, last_month(datetime.now(UTC).date()))
+        with profiler or contextlib.nullcontext():
+            gather(store, ACCOUNT, SITE, last_month(datetime.now(UTC).date()))
         return time.perf_counter() - started
+
+
+def print_profile(what: str, profiler: Profiler | None, lines: int) -> None:
+    if profiler is not None:
+        text = profiler.output_text(unicode=True, color=False, show_all=False)
+        print(f"Where the {what}'s time went:", *text.splitlines()[:lines], sep="\n", flush=True)
 
 
 def _door(url: str) -> Any:
@@ -196,12 +204,14 @@ def measure(url: str, keywords: int, args: argparse.Namespace) -> dict[str, floa
     first, warm, profiler = first_view(url, args.profile)
     rss_after = rss_mb(os.getpid())
     cached = cached_bytes(url) / MIB
-    if profiler is not None:
-        text = profiler.output_text(unicode=True, color=False, show_all=False)
-        print("\n".join(text.splitlines()[: args.tree]), flush=True)
+    print_profile("Market page's first view", profiler, args.tree)
     drop_cached_answers(url)
-    history = history_view(url)
-    report = report_content(url)
+    profiler = Profiler(interval=0.001) if args.profile else None
+    history = history_view(url, profiler)
+    print_profile("History page's first view", profiler, args.tree)
+    profiler = Profiler(interval=0.001) if args.profile else None
+    report = report_content(url, profiler)
+    print_profile("report's content", profiler, args.tree)
     print(
         f"{keywords} keywords: process memory {rss_before:.0f} MiB before the first view, "
         f"{rss_after:.0f} MiB after ({rss_after - rss_before:+.0f} MiB)",
