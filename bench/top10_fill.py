@@ -82,17 +82,21 @@ def _rows(
     """Each keyword-day's keyword rows and top-10 rows, as tuples in ``KEYWORD_COLUMNS`` /
     ``SERP_COLUMNS`` order; ``days`` pairs each day with its number in the generator. Each keyword is
     both watched for your site (its report and top 10, under the domain) and one of the site's tracked
-    keywords (its position, under the site's slug), as an agency's keywords are: the Market page reads
-    the first, the History page's keyword positions and the report's keyword section the second."""
+    keywords (its position and search volume, under the site's slug), as an agency's keywords are: the
+    Market page reads the first (and the volumes of the second), the History page's keyword positions
+    and the report's keyword section the second. The rows are the ones the daily job records."""
     for k in range(keywords):
         keyword, volume = keyword_name(k), search_volume(k)
         for day, n in days:
             results = top10_of_day(k, n)
             mine = next((p for p, d, _dr in results if d == SITE), None)
             stamp = (ACCOUNT, SITE, keyword, day)
-            values = (mine, None, 50.0, 20.0, 45, 5.0, "advanced", None, volume, "job", now)
+            measured = (mine, None, 50.0, 20.0, 45, 5.0, "advanced", None)
             yield (
-                [(*stamp, *values), (ACCOUNT, SITE_SLUG, keyword, day, *values)],
+                [
+                    (*stamp, *measured, None, "job", now),
+                    (ACCOUNT, SITE_SLUG, keyword, day, *measured, volume, "job", now),
+                ],
                 [(*stamp, p, d, dr, "job", now) for p, d, dr in results],
             )
 
