@@ -15,6 +15,8 @@ from sqlalchemy import insert
 
 from analysis.market import ALL, BRAND, NON_BRAND, UnknownGroup, in_group, one_top10_per_keyword
 from analysis.opportunities.series import top10_dr_by_keyword
+from components.core.history.source import StoreSource
+from rigs.frame_source import FrameSource
 from services.market import group_keywords, site_top10_drs
 from store import HistoryStore
 from store.models import SerpResultRow
@@ -132,3 +134,18 @@ def test_a_groups_keywords_are_those_of_its_top_10s(
     assert group_keywords(market_store, ACCOUNT, site, since=since, until=None, group=group) == expected
     with pytest.raises(UnknownGroup):
         group_keywords(market_store, ACCOUNT, site, since=since, until=None, group="no such tag")
+
+
+@pytest.mark.parametrize("site", [None, OTHER])
+def test_the_benchmarks_in_memory_source_answers_as_the_store(
+    market_store: HistoryStore, site: str | None
+) -> None:
+    """``FrameSource`` (the benchmarks' baseline) computes from its frames what the store computes."""
+    stored = StoreSource(market_store, ACCOUNT)
+    tags, brands = market_store.groups.keyword_tags(ACCOUNT), market_store.groups.brand_terms(ACCOUNT)
+    in_memory = FrameSource(serps=market_store.queries.serp_history(ACCOUNT, None), tags=tags, brands=brands)
+    chosen = ("acme pricing", "beta widgets", "gadget deals")
+    _same_drs(stored.top10_drs(site, SITE, chosen), in_memory.top10_drs(site, SITE, chosen))
+    since = DAY + timedelta(days=1)
+    for group in (ALL, BRAND, "pricing"):
+        assert stored.top10_keywords(site, since, group) == in_memory.top10_keywords(site, since, group)
