@@ -106,6 +106,12 @@ class FrameSource:
         rows = self.serp_history(site, None)
         return rows[_day_values(rows).isin(set(days))].reset_index(drop=True) if not rows.empty else rows
 
+    def latest_top10s(self, site: str, keywords: tuple[str, ...], since: date) -> pd.DataFrame:
+        rows = self.serp_history(site, since)
+        rows = rows[rows["keyword"].isin(list(keywords))]
+        latest = rows.groupby("keyword")["day"].transform("max")
+        return rows[rows["day"] == latest].reset_index(drop=True)
+
     def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
         serps = self.serp_history(site, since)
         return dr_spread(market_figures(serps, group, self.tags, self.brands, DEFAULT_CTR).top10s)

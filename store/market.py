@@ -41,12 +41,12 @@ from sqlalchemy import (
     union_all,
 )
 
-from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS, SPREAD_COLUMNS
+from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS, SERP_COLUMNS, SPREAD_COLUMNS
 from store.engine import Connected
 from store.models import SUBJECT_LEN, KeywordSnapshotRow, SerpResultRow
-from store.queries import top10s_within
+from store.queries import serp_frame, top10s_within
 from store.walks import latest_values, period_pairs
-from store.watchlist import check_account
+from store.watchlist import check_account, subject_name
 
 #: PostgreSQL's memory for each sort or hash of the market's read (its default, 4 MB, sends a year of a
 #: thousand keywords' rows to disk).
@@ -341,6 +341,28 @@ class MarketSums(Connected):
         ).astype({"median_dr": "float64", "min_dr": "float64", "max_dr": "float64", "rated": "int64"})
         frame["spread"] = frame["max_dr"] - frame["min_dr"]
         return _days(frame).loc[:, list(SPREAD_COLUMNS)]
+
+    def latest_top10s(self, account: str, site: str, keywords: Collection[str], since: date) -> pd.DataFrame:
+        """The top 10 of each of ``keywords`` watched for ``site`` on its latest recorded day from ``since``
+        on (``serp_history``'s columns and order): one index probe a keyword for its day, then that day's
+        rows, instead of every row of the period."""
+        with self._with_data((), {}, keywords, None) as conn:
+            mine = and_(SERPS.c.account == check_account(account), SERPS.c.site == subject_name(site))
+            newest = (
+                select(func.max(SERPS.c.day))
+                .where(mine, SERPS.c.keyword == CHOSEN_KEYWORDS.c.keyword, SERPS.c.day >= since)
+                .scalar_subquery()
+            )
+            latest = select(CHOSEN_KEYWORDS.c.keyword, newest.label("day")).subquery("latest")
+            query = (
+                select(*(SERPS.c[name] for name in SERP_COLUMNS))
+                .join_from(
+                    SERPS, latest, and_(latest.c.keyword == SERPS.c.keyword, latest.c.day == SERPS.c.day)
+                )
+                .where(mine)
+                .order_by(SERPS.c.day, SERPS.c.site, SERPS.c.keyword, SERPS.c.position)
+            )
+            return serp_frame(conn.execute(query).all())
 
     def pairs(
         self, account: str, site: str | None, since: date | None, until: date | None

@@ -15,6 +15,7 @@ from sqlalchemy import insert
 
 from analysis.market import ALL, BRAND, NON_BRAND, UnknownGroup, in_group, one_top10_per_keyword
 from analysis.opportunities.series import top10_dr_by_keyword
+from analysis.opportunities.worth import worth_of_reaching
 from components.core.history.source import StoreSource
 from rigs.frame_source import FrameSource
 from services.market import group_keywords, site_top10_drs
@@ -149,3 +150,27 @@ def test_the_benchmarks_in_memory_source_answers_as_the_store(
     since = DAY + timedelta(days=1)
     for group in (ALL, BRAND, "pricing"):
         assert stored.top10_keywords(site, since, group) == in_memory.top10_keywords(site, since, group)
+
+
+@pytest.mark.parametrize("site", [SITE, OTHER])
+def test_each_keywords_latest_top_10_is_what_worth_was_measured_on(
+    market_store: HistoryStore, site: str
+) -> None:
+    """What reaching a position is worth, from each keyword's latest top 10 read at the database, is what
+    it was from every row of the weeks before ("gadget deals" was last read a day before the others)."""
+    since = DAY + timedelta(days=1)
+    chosen = ("acme pricing", "cheap widgets", "gadget deals", "beta widgets", "not recorded")
+    latest = market_store.market.latest_top10s(ACCOUNT, site, chosen, since)
+    period = market_store.queries.serp_history(ACCOUNT, site, since=since)
+    in_memory = FrameSource(serps=period).latest_top10s(site, chosen, since)
+    pd.testing.assert_frame_equal(latest, in_memory)
+    days = latest.groupby("keyword")["day"].max().dt.date.to_dict()
+    if site == OTHER:
+        assert days["gadget deals"] == DAY + timedelta(days=4) and days["beta widgets"] == DAY + timedelta(
+            days=5
+        )
+    for target in (1, 3):
+        before = worth_of_reaching(one_top10_per_keyword(period), site, chosen, target)
+        after = worth_of_reaching(one_top10_per_keyword(latest), site, chosen, target)
+        assert after == before and after is not None
+    assert market_store.market.latest_top10s(ACCOUNT, site, (), since).empty

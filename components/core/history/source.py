@@ -63,6 +63,11 @@ class HistorySource(Protocol):
         """The same top 10s on ``days`` only (two days compared, not the whole period)."""
         ...
 
+    def latest_top10s(self, site: str, keywords: tuple[str, ...], since: date) -> pd.DataFrame:
+        """The top 10 of each of ``keywords`` watched for ``site`` on its latest day from ``since`` on
+        (``SERP_COLUMNS``): what reaching a position is worth is measured on, not the whole period."""
+        ...
+
     def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
         """The top-10 DR per day and keyword of ``group``'s keywords (``analysis.market.dr_spread``'s
         columns), computed where the rows are; UnknownGroup for a group there is not."""
@@ -137,6 +142,9 @@ class StoreSource:
 
     def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
         return self.store.queries.serp_days(self.account, site, days)
+
+    def latest_top10s(self, site: str, keywords: tuple[str, ...], since: date) -> pd.DataFrame:
+        return self.store.market.latest_top10s(self.account, site, keywords, since)
 
     def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
         return site_dr_spread(self.store, self.account, site, since=since, until=None, group=group)
@@ -263,6 +271,9 @@ class CachedSource:
 
     def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
         return self._get("serp_days", site, days)
+
+    def latest_top10s(self, site: str, keywords: tuple[str, ...], since: date) -> pd.DataFrame:
+        return self._get("latest_top10s", site, keywords, since)
 
     def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
         return self._get("dr_spread", site, since, group)
