@@ -1,7 +1,8 @@
 """What every tab of the Market page shares: the keywords compared (all watched ones, or those watched
 for one of your sites), the period, the CTR curve, and the figures computed once per rerun from the
 recorded top 10s: summed at the database (``HistorySource.market``, ``services.market.site_market``) and
-finished by ``analysis.market``; the top 10s themselves are read only by the tabs that show them."""
+finished by ``analysis.market``; the top 10s themselves are read only for the two days the churn tab
+compares."""
 
 from __future__ import annotations
 

@@ -97,12 +97,13 @@ def _outlooks(view: MarketView, pairs: list[tuple[str, str]]) -> list[Outlook]:
     """The whole recorded history of each pair (not only the period chosen): a trend needs weeks. The top
     10s' DRs by day are computed where the rows are, per site without its own results; only those series
     cross into memory, never the history's top-10 rows."""
-    domain_rows = view.source.domain_history(sorted({site for site, _ in pairs}), None)
     sites = sorted({site for site, _ in pairs})
-    top10s = {
-        site: view.source.top10_drs(view.site, site, tuple(k for s, k in pairs if s == site))
-        for site in sites
-    }
+    with st.spinner(f"Reading the top 10s' DRs of {counted(len(pairs), 'keyword')}…"):
+        domain_rows = view.source.domain_history(sites, None)
+        top10s = {
+            site: view.source.top10_drs(view.site, site, tuple(k for s, k in pairs if s == site))
+            for site in sites
+        }
 
     def compute() -> tuple[dict[str, dict[str, pd.DataFrame]], list[Outlook]]:
         with st.spinner(f"Fitting the trends of {counted(len(pairs), 'keyword')}…"):
