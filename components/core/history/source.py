@@ -181,11 +181,12 @@ class StoreSource:
 class QueryCache:
     """Recent answers of one database's reads, shared by every session of the process.
 
-    A key starts with the account it belongs to. An answer is used for ``ttl_s`` at most (rows the
-    daily job or another replica writes show within that time) and never after ``changed(account)``
-    (a write from this process for that account: a Watch, a recorded read). Answers are shared, not
-    copied: callers must not change a frame they get. Sessions asking for the same answer at the same
-    moment (two first views of a page, a report being built) wait for the one read under way instead
+    A key starts with the account it belongs to. An answer is used for ``ttl_s`` at most after it
+    arrived (rows the daily job or another replica writes show within that time and the read's own) and
+    never after ``changed(account)`` (a write from this process for that account: a Watch, a recorded
+    read). Answers are shared, not copied: callers must not change a frame they get. Sessions asking for
+    the same answer at the same moment (two first views of a page, a report being built) wait for the
+    one read under way instead
     of reading it again.
     """
 
@@ -232,7 +233,9 @@ class QueryCache:
         with self._entries.lock:
             del self._reading[(key, version)]
             if self._versions.get(key[0], 0) == version:  # not written meanwhile: still current
-                self._entries.put(key, (started + self.ttl_s, version, value))
+                # Its time counts from when it arrived: a read longer than the time itself (a year of
+                # thousands of keywords) would otherwise be out of date on arrival, read again each rerun.
+                self._entries.put(key, (now() + self.ttl_s, version, value))
         mine.set_result(value)
         return value
 
