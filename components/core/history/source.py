@@ -18,7 +18,7 @@ import pandas as pd
 
 from analysis.market import MarketFigures
 from components.common.bounded_cache import BoundedCache
-from services.market import search_volumes, site_dr_spread, site_market
+from services.market import group_keywords, search_volumes, site_dr_spread, site_market, site_top10_drs
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -63,9 +63,27 @@ class HistorySource(Protocol):
         """The same top 10s on ``days`` only (two days compared, not the whole period)."""
         ...
 
+    def latest_top10s(self, site: str, keywords: tuple[str, ...], since: date) -> pd.DataFrame:
+        """The top 10 of each of ``keywords`` watched for ``site`` on its latest day from ``since`` on
+        (``SERP_COLUMNS``): what reaching a position is worth is measured on, not the whole period."""
+        ...
+
     def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
         """The top-10 DR per day and keyword of ``group``'s keywords (``analysis.market.dr_spread``'s
         columns), computed where the rows are; UnknownGroup for a group there is not."""
+        ...
+
+    def top10_drs(
+        self, site: str | None, excluding: str, keywords: tuple[str, ...]
+    ) -> dict[str, pd.DataFrame]:
+        """Per keyword among ``keywords`` watched for ``site`` (all when None), its top 10's median and
+        lowest DR by day over the whole history, without ``excluding``'s own results (what
+        ``analysis.opportunities.series.top10_dr_by_keyword`` gives), computed where the rows are."""
+        ...
+
+    def top10_keywords(self, site: str | None, since: date | None, group: str) -> list[str]:
+        """The keywords of ``group`` watched for ``site`` (all when None) with a top 10 from ``since`` on,
+        sorted; UnknownGroup for a group there is not."""
         ...
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
@@ -125,8 +143,19 @@ class StoreSource:
     def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
         return self.store.queries.serp_days(self.account, site, days)
 
+    def latest_top10s(self, site: str, keywords: tuple[str, ...], since: date) -> pd.DataFrame:
+        return self.store.market.latest_top10s(self.account, site, keywords, since)
+
     def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
         return site_dr_spread(self.store, self.account, site, since=since, until=None, group=group)
+
+    def top10_drs(
+        self, site: str | None, excluding: str, keywords: tuple[str, ...]
+    ) -> dict[str, pd.DataFrame]:
+        return site_top10_drs(self.store, self.account, site, excluding=excluding, keywords=keywords)
+
+    def top10_keywords(self, site: str | None, since: date | None, group: str) -> list[str]:
+        return group_keywords(self.store, self.account, site, since=since, until=None, group=group)
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self.store.groups.keyword_tags(self.account)
@@ -246,8 +275,19 @@ class CachedSource:
     def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
         return self._get("serp_days", site, days)
 
+    def latest_top10s(self, site: str, keywords: tuple[str, ...], since: date) -> pd.DataFrame:
+        return self._get("latest_top10s", site, keywords, since)
+
     def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
         return self._get("dr_spread", site, since, group)
+
+    def top10_drs(
+        self, site: str | None, excluding: str, keywords: tuple[str, ...]
+    ) -> dict[str, pd.DataFrame]:
+        return self._get("top10_drs", site, excluding, keywords)
+
+    def top10_keywords(self, site: str | None, since: date | None, group: str) -> list[str]:
+        return self._get("top10_keywords", site, since, group)
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self._get("keyword_tags")
