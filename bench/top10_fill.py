@@ -29,28 +29,14 @@ from client.models import (
     TrackedKeywords,
     TrackedWebsite,
 )
+from schema import history as history_columns
 
 SITE_SLUG = slug_for(SITE)
 #: Rows held in memory before they are sent (COPY) or inserted (SQLite).
 BATCH = 20_000
-SERP_COLUMNS = ("account", "site", "keyword", "day", "position", "domain", "dr", "source", "recorded_at")
-KEYWORD_COLUMNS = (
-    "account",
-    "site",
-    "keyword",
-    "day",
-    "position",
-    "previous_position",
-    "median_dr",
-    "min_dr",
-    "user_dr",
-    "gap",
-    "tier",
-    "impressions",
-    "search_volume",
-    "source",
-    "recorded_at",
-)
+#: The columns written: the history's own (``schema.history``), with the account and the stamp.
+SERP_COLUMNS = ("account", *history_columns.SERP_COLUMNS, "source", "recorded_at")
+KEYWORD_COLUMNS = ("account", *history_columns.KEYWORD_COLUMNS, "recorded_at")
 
 
 @dataclass(frozen=True)

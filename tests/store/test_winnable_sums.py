@@ -7,7 +7,7 @@ a keyword watched for two sites, days a keyword was not read."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 import pandas as pd
 import pytest
@@ -21,7 +21,7 @@ from rigs.frame_source import FrameSource
 from services.market import group_keywords, site_top10_drs
 from store import HistoryStore
 from store.models import SerpResultRow
-from tests.store.market_rows import ACCOUNT, DAY, OTHER, SITE, fill_market
+from tests.store.market_rows import ACCOUNT, DAY, OTHER, SITE, fill_market, serp_row
 
 
 @pytest.fixture
@@ -72,17 +72,7 @@ def test_a_top_10_of_only_the_site_gives_way_to_the_next_sites(store: HistorySto
     top 10 that day, at the database as in memory."""
     day = date(2026, 5, 4)
     rows = [
-        {
-            "account": ACCOUNT,
-            "site": site,
-            "keyword": "solo",
-            "day": day,
-            "position": position,
-            "domain": domain,
-            "dr": dr,
-            "source": "job",
-            "recorded_at": datetime.now(UTC),
-        }
+        serp_row(site, "solo", day, position, domain, dr)
         for site, position, domain, dr in (
             (SITE, 1, SITE, 50),
             (OTHER, 1, OTHER, 10),
