@@ -1,18 +1,30 @@
 """Market page at agency size: its first view of 365 days at 200 keywords against the same view at more
-keywords, on a real PostgreSQL (or SQLite) the benchmark starts and fills, with where the time goes.
+keywords (5,000: some 18 million top-10 rows), with the History page and a month's report of the same
+site, and the memory a cached Market view holds, on a real PostgreSQL (or SQLite) the benchmark starts
+and fills, with where the time goes.
 
 For each size a fresh database gets a year of daily top 10s of ``N`` keywords watched for your site
-(``bench.market_page``'s generator: some 400 domains that come and go, your site climbing in and out,
-about one DR in 17 unresolved, a known search volume per keyword), written in bulk (plain inserts; the
-daily job's upserts would take longer to fill and are not what is measured). The app in this process
-(AppTest, Live mode, in-process sandbox) opens the Market page on 365 days once on a small warm-up
-database (imports, the sandbox's first answers), then once per size: the first view (every read cold:
-each size is its own database, so its own query cache), then a warm rerun. ``--profile`` prints where
-each first view's time went (pyinstrument).
+(``bench.top10_fill``: COPY on PostgreSQL, some 60,000 rows/s on 2 cores; plain inserts on SQLite), up
+to yesterday. Then the benchmark lives the real day, by default: the history was recorded over a year
+and people opened the Market page along the way, so the page is opened once on yesterday's history
+(whatever the page keeps in the database for a day, it builds then), today's top 10s are recorded as
+the daily job records them (``record_read``: one upsert per keyword, marking today as changed), and
+the app's cached answers are dropped, as they are when the job writes. ``--no-today`` skips that day:
+the history is filled up to today and the first view is the first read of it.
 
-Target: the first view at the largest size ≤ 1.5 × the first view at 200 keywords, in the same run.
+Measured per size, in this process (AppTest, Live mode, in-process sandbox; a small warm-up database
+first for imports and the sandbox's first answers): the Market page's first view of 365 days (every
+read cold: each size has its own database, so its own query cache) and a warm rerun; the History page's
+keyword positions of that site over 365 days, first view (its answers dropped before); last month's
+report content of that site (``services.reports.content.gather``: its figures and tables, no charts
+drawn, no PDF printed); what the page's cache holds for the Market view (its answers' deep size, frames
+by ``memory_usage(deep=True)``), and the process's resident memory before and after the first view.
+``--profile`` prints where each Market first view's time went (pyinstrument).
 
-    .venv/bin/python -m bench.market_scale --database postgresql --keywords 200 1000 [--profile]
+Targets (issue 39): at the largest size, the Market first view, its warm rerun, the History page and
+the report each ≤ 1.5 × the same at the smallest size, in the same run; the cached Market view ≤ 100 MiB.
+
+    .venv/bin/python -m bench.market_scale --database postgresql --keywords 200 5000 [--profile]
     .venv/bin/python -m bench.market_scale --database sqlite --keywords 200
 """
 
@@ -20,93 +32,31 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 from pyinstrument import Profiler
 from streamlit.testing.v1 import AppTest
 
 from bench.harness import Figures
-from bench.market_page import ACCOUNT, SITE, top10_of_day
+from bench.market_page import ACCOUNT, SITE
 from bench.profile_page import _profiling_scripts
-from rigs.processes import DEMO_KEY, ROOT
+from bench.top10_fill import fill, record_day
+from rigs.processes import DEMO_KEY, ROOT, rss_mb
 
 DAYS = 365
 TARGET = 1.5
-BATCH = 20_000
+MEMORY_BOUND_MIB = 100.0
 WARM_UP = (5, 30)  # keywords, days of the warm-up database
-
-
-def fill(url: str, keywords: int, days: int, today: date) -> int:
-    """A year of ``keywords`` watched for ``SITE`` into the store at ``url``; the top-10 rows written."""
-    from sqlalchemy import insert
-
-    from store import HistoryStore
-    from store.models import KeywordSnapshotRow, SerpResultRow
-
-    serps_table, keywords_table = SerpResultRow.__table__, KeywordSnapshotRow.__table__
-    now = datetime.now(UTC)
-    written = 0
-    with HistoryStore.open(url) as store:
-        store.watchlist.watch(ACCOUNT, "domain", SITE, origin="own")
-        for competitor in ("rival-001.com", "rival-002.com"):
-            store.watchlist.watch(ACCOUNT, "domain", competitor)
-        for k in range(keywords):
-            store.watchlist.watch(ACCOUNT, "keyword", f"keyword {k:04d}", site=SITE)
-            if k % 4 == 0:
-                store.groups.set_keyword_tags(ACCOUNT, f"keyword {k:04d}", ["pricing"])
-        # The rows go in directly, not through the store: their months' partitions first (PostgreSQL).
-        store.partitions.ensure(today - timedelta(days=back) for back in range(days))
-        serp_rows: list[dict[str, Any]] = []
-        keyword_rows: list[dict[str, Any]] = []
-
-        def flush() -> None:
-            with store.engine.begin() as conn:
-                if serp_rows:
-                    conn.execute(insert(serps_table), serp_rows)
-                if keyword_rows:
-                    conn.execute(insert(keywords_table), keyword_rows)
-            serp_rows.clear()
-            keyword_rows.clear()
-
-        for k in range(keywords):
-            keyword = f"keyword {k:04d}"
-            for back in range(days):
-                day, n = today - timedelta(days=back), DAYS - back
-                stamp = {"account": ACCOUNT, "site": SITE, "keyword": keyword, "day": day}
-                results = top10_of_day(k, n)
-                mine = next((p for p, d, _dr in results if d == SITE), None)
-                keyword_rows.append(
-                    stamp
-                    | {
-                        "position": mine,
-                        "previous_position": None,
-                        "median_dr": 50.0,
-                        "min_dr": 20.0,
-                        "user_dr": 45,
-                        "gap": 5.0,
-                        "tier": "advanced",
-                        "impressions": None,
-                        "search_volume": 100 + (k * 37) % 5000,
-                        "source": "job",
-                        "recorded_at": now,
-                    }
-                )
-                serp_rows.extend(
-                    stamp | {"position": p, "domain": d, "dr": dr, "source": "job", "recorded_at": now}
-                    for p, d, dr in results
-                )
-                written += len(results)
-            if len(serp_rows) >= BATCH:
-                flush()
-        flush()
-    return written
+MIB = 1024 * 1024
 
 
 @contextlib.contextmanager
@@ -123,29 +73,164 @@ def databases(kind: str) -> Iterator[Callable[[str], str]]:
             yield server.create_database
 
 
+def _page(url: str, page: str, query: dict[str, str]) -> AppTest:
+    os.environ["DASHBOARD_DATABASE_URL"] = url
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=1800)
+    for name, value in query.items():
+        at.query_params[name] = value
+    at.switch_page(page)
+    return at
+
+
+def _run(at: AppTest, what: str) -> float:
+    started = time.perf_counter()
+    at.run()
+    seconds = time.perf_counter() - started
+    if at.exception:
+        raise RuntimeError(f"the {what} raised: {[e.value for e in at.exception]}")
+    return seconds
+
+
+def market_page(url: str) -> AppTest:
+    return _page(url, "views/market.py", {"market_period": "365 days"})
+
+
 def first_view(url: str, profile: bool) -> tuple[float, float, Profiler | None]:
     """Seconds of the Market page's first view of 365 days on the store at ``url``, of a warm rerun, and
     the first view's profile when asked."""
-    os.environ["DASHBOARD_DATABASE_URL"] = url
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=900)
-    at.query_params["market_period"] = "365 days"
-    at.switch_page("views/market.py")
+    at = market_page(url)
     profiler = Profiler(interval=0.001) if profile else None
     with _profiling_scripts(profiler) if profiler else contextlib.nullcontext():
+        first = _run(at, "Market page")
+    return first, _run(at, "Market page"), profiler
+
+
+def history_view(url: str, profiler: Profiler | None = None) -> float:
+    """Seconds of the History page's first view of your site's keyword positions over 365 days."""
+    at = _page(url, "views/history.py", {"history_tab": "Keyword positions", "history_kw_period": "365 days"})
+    with _profiling_scripts(profiler) if profiler else contextlib.nullcontext():
+        return _run(at, "History page")
+
+
+def report_content(url: str, profiler: Profiler | None = None) -> float:
+    """Seconds to gather last month's report of your site: its figures and tables, nothing drawn."""
+    from services.reports.content import gather
+    from store import HistoryStore
+    from store.reports.period import last_month
+
+    with HistoryStore.open(url) as store:
         started = time.perf_counter()
-        at.run()
-        first = time.perf_counter() - started
-    if at.exception:
-        raise RuntimeError(f"the Market page raised: {[e.value for e in at.exception]}")
+        with profiler or contextlib.nullcontext():
+            gather(store, ACCOUNT, SITE, last_month(datetime.now(UTC).date()))
+        return time.perf_counter() - started
+
+
+def print_profile(what: str, profiler: Profiler | None, lines: int) -> None:
+    if profiler is not None:
+        text = profiler.output_text(unicode=True, color=False, show_all=False)
+        print(f"Where the {what}'s time went:", *text.splitlines()[:lines], sep="\n", flush=True)
+
+
+def _door(url: str) -> Any:
+    """The app's per-database door in this process (its query cache), as the pages use it."""
+    from components.core.history.store import _door as door
+
+    return door(url)
+
+
+def drop_cached_answers(url: str) -> None:
+    """Forget every answer the app keeps of the database at ``url``, as a write by the job makes it."""
+    _door(url).changed(None)
+
+
+def deep_bytes(value: Any, seen: set[int]) -> int:
+    """Bytes held by ``value`` and what it refers to (frames by pandas' deep count), each object once."""
+    if id(value) in seen:
+        return 0
+    seen.add(id(value))
+    if isinstance(value, pd.DataFrame | pd.Series | pd.Index):
+        used = value.memory_usage(deep=True)
+        return int(used.sum() if isinstance(used, pd.Series) else used)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = (getattr(value, f.name) for f in dataclasses.fields(value))
+        return sys.getsizeof(value) + sum(deep_bytes(f, seen) for f in fields)
+    if isinstance(value, dict):
+        items = [*value.keys(), *value.values()]
+        return sys.getsizeof(value) + sum(deep_bytes(i, seen) for i in items)
+    if isinstance(value, list | tuple | set | frozenset):
+        return sys.getsizeof(value) + sum(deep_bytes(i, seen) for i in value)
+    return sys.getsizeof(value)
+
+
+def cached_bytes(url: str) -> int:
+    """What the app keeps for the views opened on ``url``: the query cache's answers, and the Market
+    page's memos computed from them (the memos of other databases' frames are not counted)."""
+    from components.market.widgets import selection, winnable
+
+    answers = [entry[2] for entry in _door(url).queries._entries._entries.values()]
+    held = {id(a) for a in answers} | {
+        id(v) for a in answers if dataclasses.is_dataclass(a) for v in vars(a).values()
+    }
+    memos = [
+        entry
+        for memo in (selection._TOP10S, winnable._MEMO)
+        for entry in memo._entries._entries.values()
+        if id(entry[0]) in held
+    ]
+    seen: set[int] = set()
+    return deep_bytes(answers, seen) + deep_bytes(memos, seen)
+
+
+def live_the_day(url: str, keywords: int) -> None:
+    """Yesterday's Market view opened once, today's top 10s recorded as the daily job does, the app's
+    answers dropped: the morning of a year of use."""
     started = time.perf_counter()
-    at.run()
-    return first, time.perf_counter() - started, profiler
+    _run(market_page(url), "Market page")
+    opened = time.perf_counter() - started
+    recorded = record_day(url, keywords, datetime.now(UTC).date(), DAYS + 1)
+    drop_cached_answers(url)
+    print(
+        f"{keywords} keywords: yesterday's Market view opened in {opened:.1f} s; "
+        f"today's {keywords:,} top 10s recorded as the job does in {recorded:.1f} s",
+        flush=True,
+    )
+
+
+def measure(url: str, keywords: int, args: argparse.Namespace) -> dict[str, float]:
+    """Every figure of one size on its filled database (see the module's docstring)."""
+    if not args.no_today:
+        live_the_day(url, keywords)
+    rss_before = rss_mb(os.getpid())
+    first, warm, profiler = first_view(url, args.profile)
+    rss_after = rss_mb(os.getpid())
+    cached = cached_bytes(url) / MIB
+    print_profile("Market page's first view", profiler, args.tree)
+    drop_cached_answers(url)
+    profiler = Profiler(interval=0.001) if args.profile else None
+    history = history_view(url, profiler)
+    print_profile("History page's first view", profiler, args.tree)
+    profiler = Profiler(interval=0.001) if args.profile else None
+    report = report_content(url, profiler)
+    print_profile("report's content", profiler, args.tree)
+    print(
+        f"{keywords} keywords: process memory {rss_before:.0f} MiB before the first view, "
+        f"{rss_after:.0f} MiB after ({rss_after - rss_before:+.0f} MiB)",
+        flush=True,
+    )
+    return {
+        "first view": first,
+        "warm rerun": warm,
+        "History page": history,
+        "report": report,
+        "cached": cached,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", choices=("postgresql", "sqlite"), default="postgresql")
-    parser.add_argument("--keywords", type=int, nargs="+", default=[200, 1000])
+    parser.add_argument("--keywords", type=int, nargs="+", default=[200, 5000])
+    parser.add_argument("--no-today", action="store_true", help="fill up to today; skip the day's writes")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--tree", type=int, default=70, help="lines of each profile to print")
     args = parser.parse_args(argv)
@@ -154,38 +239,50 @@ def main(argv: list[str] | None = None) -> int:
 
     figures = Figures()
     today = datetime.now(UTC).date()
-    firsts: dict[int, float] = {}
+    last_day = today if args.no_today else today - timedelta(days=1)
+    measured: dict[int, dict[str, float]] = {}
     with databases(args.database) as new_database, SandboxServer(host="127.0.0.1", port=0) as sandbox:
         os.environ.update(VERIFIEDDR_API_BASE=sandbox.base_url, VERIFIEDDR_API_KEY=DEMO_KEY)
         warm_up = new_database("warmup")
         fill(warm_up, *WARM_UP, today)
         first_view(warm_up, profile=False)
+        history_view(warm_up)
         for keywords in args.keywords:
             url = new_database(f"market{keywords}")
-            started = time.perf_counter()
-            rows = fill(url, keywords, DAYS, today)
+            filled = fill(url, keywords, DAYS, last_day)
             print(
-                f"{keywords} keywords: {rows:,} top-10 rows written in {time.perf_counter() - started:.0f} s"
+                f"{keywords} keywords: {filled.serp_rows:,} top-10 rows and {filled.keyword_rows:,} keyword "
+                f"rows written in {filled.seconds:.0f} s ({filled.rows_per_s:,.0f} rows/s)",
+                flush=True,
             )
-            first, warm, profiler = first_view(url, args.profile)
-            firsts[keywords] = first
-            smallest = firsts[min(firsts)]
-            base = f"{min(firsts)} keywords"
-            figures.show(
-                f"{args.database}, {keywords} keywords, first view", first, "s", baseline=smallest, base=base
+            measured[keywords] = measure(url, keywords, args)
+            smallest = min(measured)
+            for name, seconds in measured[keywords].items():
+                if name == "cached":
+                    figures.show(f"{args.database}, {keywords} keywords, cached Market view", seconds, "MiB")
+                    continue
+                figures.show(
+                    f"{args.database}, {keywords} keywords, {name}",
+                    seconds,
+                    "s",
+                    baseline=measured[smallest][name],
+                    base=f"{smallest} keywords",
+                )
+    largest, smallest = max(measured), min(measured)
+    if largest != smallest:
+        for name in ("first view", "warm rerun", "History page", "report"):
+            ratio = measured[largest][name] / measured[smallest][name]
+            figures.target(
+                f"{name} at {largest} keywords ≤ {TARGET} × at {smallest}",
+                ratio <= TARGET,
+                f"ratio {ratio:.2f}",
             )
-            figures.show(f"{args.database}, {keywords} keywords, warm rerun", warm, "s")
-            if profiler is not None:
-                text = profiler.output_text(unicode=True, color=False, show_all=False)
-                print("\n".join(text.splitlines()[: args.tree]), flush=True)
-    if len(firsts) > 1:
-        largest, smallest_n = max(firsts), min(firsts)
-        ratio = firsts[largest] / firsts[smallest_n]
-        figures.target(
-            f"first view at {largest} keywords ≤ {TARGET} × at {smallest_n}",
-            ratio <= TARGET,
-            f"ratio {ratio:.2f}",
-        )
+    cached = measured[largest]["cached"]
+    figures.target(
+        f"cached Market view at {largest} keywords ≤ {MEMORY_BOUND_MIB:.0f} MiB",
+        cached <= MEMORY_BOUND_MIB,
+        f"{cached:.1f} MiB",
+    )
     return figures.exit_code()
 
 

@@ -13,8 +13,16 @@ import pandas as pd
 
 from analysis.figures.history_evidence import in_window
 from analysis.figures.history_frames import best_positions, empty, keyword_summary
-from analysis.market import DEFAULT_CTR, MarketFigures, dr_spread, market_figures
+from analysis.market import (
+    DEFAULT_CTR,
+    MarketFigures,
+    dr_spread,
+    in_group,
+    market_figures,
+    one_top10_per_keyword,
+)
 from analysis.market.standing import search_volumes
+from analysis.opportunities.series import top10_dr_by_keyword
 from components.core.history.source import WatchTuple
 from schema.history import DOMAIN_COLUMNS, KEYWORD_COLUMNS, LINK_COLUMNS, SERP_COLUMNS, TRUST_TOTAL_COLUMNS
 from store.notes import NOTE_COLUMNS
@@ -110,9 +118,26 @@ class FrameSource:
         rows = self.serp_history(site, None)
         return rows[_day_values(rows).isin(set(days))].reset_index(drop=True) if not rows.empty else rows
 
+    def latest_top10s(self, site: str, keywords: tuple[str, ...], since: date) -> pd.DataFrame:
+        rows = self.serp_history(site, since)
+        rows = rows[rows["keyword"].isin(list(keywords))]
+        latest = rows.groupby("keyword")["day"].transform("max")
+        return rows[rows["day"] == latest].reset_index(drop=True)
+
     def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
         serps = self.serp_history(site, since)
         return dr_spread(market_figures(serps, group, self.tags, self.brands, DEFAULT_CTR).top10s)
+
+    def top10_drs(
+        self, site: str | None, excluding: str, keywords: tuple[str, ...]
+    ) -> dict[str, pd.DataFrame]:
+        """By the definition itself (the store computes the same at the database)."""
+        serps = self.serp_history(site, None)
+        return top10_dr_by_keyword(serps[serps["keyword"].isin(list(keywords))], excluding)
+
+    def top10_keywords(self, site: str | None, since: date | None, group: str) -> list[str]:
+        serps = in_group(self.serp_history(site, since), group, self.tags, self.brands)
+        return sorted(set(one_top10_per_keyword(serps)["keyword"]))
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return dict(self.tags)

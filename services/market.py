@@ -9,7 +9,7 @@ keywords"): ``keyword_set_words`` says which one a report or feed measured.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -33,6 +33,7 @@ from analysis.market import (
     tagged_keywords,
 )
 from analysis.market.standing import volumes_of
+from analysis.opportunities.series import drs_by_keyword
 from client.settings import SECRETS_FILES
 from store.config import secrets_tables
 from store.history import HistoryStore
@@ -146,3 +147,43 @@ def site_dr_spread(
     if (keywords is not None and not keywords) or (pairs is not None and not pairs):
         return dr_spread(pd.DataFrame(columns=["day", "keyword", "position", "domain", "dr"]))
     return store.market.dr_spread(account, site, since=since, until=until, keywords=keywords, pairs=pairs)
+
+
+def group_keywords(
+    store: HistoryStore,
+    account: str,
+    site: str | None,
+    *,
+    since: date | None,
+    until: date | None,
+    group: str = ALL,
+) -> list[str]:
+    """The keywords of ``group`` watched for ``site`` (all when None) with a top 10 from ``since`` to
+    ``until``, sorted: the keywords of ``site_market``'s figures, read down the top 10s' index
+    (``store.market.pairs``) instead of from every row of the period. UnknownGroup for a group there
+    is not."""
+    keywords, pairs = _group_keys(store, account, site, since, until, group)
+    found = store.market.pairs(account, site, since, until) if pairs is None else pairs
+    return sorted({keyword for _site, keyword in found if keywords is None or keyword in keywords})
+
+
+def site_top10_drs(
+    store: HistoryStore,
+    account: str,
+    site: str | None,
+    *,
+    excluding: str,
+    keywords: Collection[str] | None = None,
+    since: date | None = None,
+    until: date | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Per keyword watched for ``site`` (all when None; only ``keywords`` when given), its top 10's median
+    and lowest DR by day without ``excluding``'s own results, from ``since`` to ``until`` (None: the whole
+    history): what ``analysis.opportunities.series.top10_dr_by_keyword`` gives for the same rows, computed
+    at the database (only the days' DRs cross into Python). A keyword without a rated top 10 is absent."""
+    if keywords is not None and not keywords:
+        return {}
+    spread = store.market.dr_spread(
+        account, site, since=since, until=until, keywords=keywords, excluding=excluding
+    )
+    return drs_by_keyword(spread)

@@ -22,7 +22,6 @@ import pandas as pd
 from sqlalchemy import (
     Column,
     Connection,
-    Date,
     Float,
     Integer,
     MetaData,
@@ -31,7 +30,6 @@ from sqlalchemy import (
     String,
     Table,
     and_,
-    bindparam,
     case,
     cast,
     func,
@@ -40,15 +38,15 @@ from sqlalchemy import (
     null,
     or_,
     select,
-    text,
     union_all,
 )
 
-from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS, SPREAD_COLUMNS
+from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS, SERP_COLUMNS, SPREAD_COLUMNS
 from store.engine import Connected
 from store.models import SUBJECT_LEN, KeywordSnapshotRow, SerpResultRow
-from store.queries import top10s_within
-from store.watchlist import check_account
+from store.queries import serp_frame, top10s_within
+from store.walks import latest_values, period_pairs
+from store.watchlist import check_account, subject_name
 
 #: PostgreSQL's memory for each sort or hash of the market's read (its default, 4 MB, sends a year of a
 #: thousand keywords' rows to disk).
@@ -86,26 +84,6 @@ VOLUMES = Table(
     Column("volume", Float, nullable=False),
     prefixes=["TEMPORARY"],
 )
-
-
-#: Each keyword of the account once (one index probe each), and its latest value from ``since`` on.
-_LATEST_VALUES = """
-WITH RECURSIVE keywords(keyword) AS (
-    SELECT MIN(keyword) FROM keyword_snapshots WHERE account = :account
-    UNION ALL
-    SELECT (
-        SELECT MIN(keyword) FROM keyword_snapshots WHERE account = :account AND keyword > keywords.keyword
-    )
-    FROM keywords WHERE keywords.keyword IS NOT NULL
-)
-SELECT keywords.keyword, (
-    SELECT k.{column} FROM keyword_snapshots AS k
-    WHERE k.account = :account AND k.keyword = keywords.keyword AND k.day >= :since
-        AND k.{column} IS NOT NULL
-    ORDER BY k.day DESC, k.site DESC LIMIT 1
-) AS value
-FROM keywords WHERE keywords.keyword IS NOT NULL
-"""
 
 
 def _days(frame: pd.DataFrame) -> pd.DataFrame:
@@ -175,9 +153,10 @@ class MarketSums(Connected):
         until: date | None,
         keywords: Collection[str] | None,
         pairs: Collection[tuple[str, str]] | None,
+        excluding: str | None = None,
     ) -> Any:
         """(day, keyword, position, domain, DR) of one top 10 per keyword and day (the first site's by name)
-        among the chosen rows, as a CTE."""
+        among the chosen rows (without ``excluding``'s results when given), as a CTE."""
         query = top10s_within(
             select(SERPS.c.site, SERPS.c.keyword, SERPS.c.day, SERPS.c.position, SERPS.c.domain, SERPS.c.dr),
             account,
@@ -185,6 +164,8 @@ class MarketSums(Connected):
             since,
             until,
         )
+        if excluding is not None:  # left out before the first site is chosen, as the definition does
+            query = query.where(SERPS.c.domain != excluding)
         if keywords is not None:
             query = query.join(CHOSEN_KEYWORDS, CHOSEN_KEYWORDS.c.keyword == SERPS.c.keyword)
         if pairs is not None:
@@ -319,12 +300,15 @@ class MarketSums(Connected):
         until: date | None,
         keywords: Collection[str] | None = None,
         pairs: Collection[tuple[str, str]] | None = None,
+        excluding: str | None = None,
     ) -> pd.DataFrame:
         """Per day and keyword of the same top 10s as ``sums``: the median, lowest and highest DR of the
         results with one, the spread (highest − lowest) and how many had one (``SPREAD_COLUMNS``), by
-        day and keyword; a keyword whose results had none that day is absent."""
+        day and keyword; a keyword whose results had none that day is absent. Without the results of the
+        domain ``excluding`` when given (a site measured against the domains it has to pass: the rows
+        left out first, then one top 10 per keyword and day, as ``analysis.opportunities.series`` does)."""
         with self._with_data((), {}, keywords, pairs) as conn:
-            top10 = self._top10s(conn, account, site, since, until, keywords, pairs)
+            top10 = self._top10s(conn, account, site, since, until, keywords, pairs, excluding)
             group = (top10.c.day, top10.c.keyword)
             rated = (
                 select(
@@ -358,17 +342,36 @@ class MarketSums(Connected):
         frame["spread"] = frame["max_dr"] - frame["min_dr"]
         return _days(frame).loc[:, list(SPREAD_COLUMNS)]
 
+    def latest_top10s(self, account: str, site: str, keywords: Collection[str], since: date) -> pd.DataFrame:
+        """The top 10 of each of ``keywords`` watched for ``site`` on its latest recorded day from ``since``
+        on (``serp_history``'s columns and order): one index probe a keyword for its day, then that day's
+        rows, instead of every row of the period."""
+        with self._with_data((), {}, keywords, None) as conn:
+            mine = and_(SERPS.c.account == check_account(account), SERPS.c.site == subject_name(site))
+            newest = (
+                select(func.max(SERPS.c.day))
+                .where(mine, SERPS.c.keyword == CHOSEN_KEYWORDS.c.keyword, SERPS.c.day >= since)
+                .scalar_subquery()
+            )
+            latest = select(CHOSEN_KEYWORDS.c.keyword, newest.label("day")).subquery("latest")
+            query = (
+                select(*(SERPS.c[name] for name in SERP_COLUMNS))
+                .join_from(
+                    SERPS, latest, and_(latest.c.keyword == SERPS.c.keyword, latest.c.day == SERPS.c.day)
+                )
+                .where(mine)
+                .order_by(SERPS.c.day, SERPS.c.site, SERPS.c.keyword, SERPS.c.position)
+            )
+            return serp_frame(conn.execute(query).all())
+
     def pairs(
         self, account: str, site: str | None, since: date | None, until: date | None
     ) -> list[tuple[str, str]]:
         """Each (site, keyword) with a top 10 from ``since`` to ``until`` (of ``site`` when given): what a
-        brand or non-brand group is chosen among."""
-        query = top10s_within(select(SERPS.c.site, SERPS.c.keyword), account, site, since, until)
+        brand or non-brand group is chosen among, and the keywords the Market page's tabs list. Read down
+        the unique index, a few probes a pair (``store.walks``), never every row of the period."""
         with self._reading() as conn:
-            return [
-                (r.site, r.keyword)
-                for r in conn.execute(query.distinct().order_by(SERPS.c.site, SERPS.c.keyword))
-            ]
+            return period_pairs(conn, account, site, since, until)
 
     def latest_values(
         self, account: str, column: Literal["impressions", "search_volume"], since: date | None
@@ -379,9 +382,5 @@ class MarketSums(Connected):
         Read keyword by keyword down the (account, keyword, day) index, newest day first (a recursive
         "next keyword" query, one probe each, and the first row with a value): a few rows a keyword,
         where ranking every row of the period read all of them (1.8 million for a year of 5,000)."""
-        name = {"impressions": "impressions", "search_volume": "search_volume"}[column]
-        query = text(_LATEST_VALUES.format(column=name)).columns(keyword=String, value=Float)
-        params = {"account": check_account(account), "since": since or date(1, 1, 1)}
         with self._reading() as conn:
-            rows = conn.execute(query.bindparams(bindparam("since", type_=Date)), params).all()
-        return {str(keyword): float(found) for keyword, found in rows if found is not None}
+            return latest_values(conn, account, column, since)

@@ -95,6 +95,11 @@ def top10s_within(
     return query
 
 
+def serp_frame(rows: Sequence[Any]) -> pd.DataFrame:
+    """Top-10 rows (``SERP_COLUMNS``) as ``serp_history`` gives them, whichever read found them."""
+    return _frame(rows, SERP_COLUMNS)
+
+
 def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
     frame = pd.DataFrame([tuple(row) for row in rows], columns=list(columns))
     for name in columns:

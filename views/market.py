@@ -65,7 +65,7 @@ lazy_tabs(
                 conn,
                 source,
                 view.until,
-                [*view.own, *view.competitors, *sorted(set(view.top10s()["keyword"]))],
+                [*view.own, *view.competitors, *view.keywords()],
                 group_names(source.keyword_tags()),
             )
         ),

@@ -9,7 +9,7 @@ sentence what the lines say.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -67,13 +67,25 @@ def outlooks(
 ) -> list[Outlook]:
     """The outlook of each (site, keyword) pair: the site's DR from ``domain_rows`` (``domain_history``
     rows), the keyword's top 10 without the site from ``serp_rows`` (``serp_history`` rows)."""
+    chosen = list(pairs)
+    top10s = {site: top10_dr_by_keyword(serp_rows, site) for site in dict.fromkeys(s for s, _ in chosen)}
+    return outlooks_of(domain_rows, top10s, chosen)
+
+
+def outlooks_of(
+    domain_rows: pd.DataFrame,
+    top10s: Mapping[str, Mapping[str, pd.DataFrame]],
+    pairs: Iterable[tuple[str, str]],
+) -> list[Outlook]:
+    """``outlooks`` from each site's keywords' top-10 DR series already made (``top10s``: site → what
+    ``top10_dr_by_keyword`` gives without that site), as a store computes them where the rows are."""
     found: list[Outlook] = []
-    sites: dict[str, tuple[pd.Series, dict[str, pd.DataFrame]]] = {}
+    site_drs: dict[str, pd.Series] = {}
     for site, keyword in pairs:
-        if site not in sites:
-            sites[site] = (site_dr_series(domain_rows, site), top10_dr_by_keyword(serp_rows, site))
-        site_dr, top10s = sites[site]
-        top10 = top10s.get(keyword, _NO_TOP10)
+        if site not in site_drs:
+            site_drs[site] = site_dr_series(domain_rows, site)
+        site_dr = site_drs[site]
+        top10 = top10s.get(site, {}).get(keyword, _NO_TOP10)
         median, lowest = (project(site_dr, top10[TARGET_COLUMNS[t]], t) for t in ("median", "lowest"))
         found.append(Outlook(site, keyword, site_dr, top10, median, lowest))
     return found

@@ -40,7 +40,13 @@ def top10_dr_by_keyword(serp_rows: pd.DataFrame, site: str | None = None) -> dic
     per keyword: the day's top 10 and its DRs are each keyword's own); a keyword without a rated top 10
     is absent."""
     rows = serp_rows if site is None else serp_rows.loc[serp_rows["domain"] != site]
-    spread = dr_spread(one_top10_per_keyword(rows))
+    return drs_by_keyword(dr_spread(one_top10_per_keyword(rows)))
+
+
+def drs_by_keyword(spread: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """A ``dr_spread`` frame (per day and keyword) as ``top10_dr_by_keyword`` gives it: per keyword, its
+    ``median_dr`` and ``min_dr`` indexed by day. The one shape both paths end in: the rows read into
+    memory, or the spread computed at the database (``services.market.site_top10_drs``)."""
     if spread.empty:
         return {}
     frame = spread.assign(day=pd.to_datetime(spread["day"]))

@@ -1,7 +1,8 @@
 """What the history holds for one own site's opportunities, read once for the list
 (``services.opportunities``) and for the report's What's next section (``services.reports.next_steps``):
-the site's DR days, its watched keywords' top 10s, its tracked keywords' days (kept under the site's
-slug) and which keywords are watched for it; up to a day when a report looks back from its period's end.
+the site's DR days, its watched keywords' top-10 DRs by day (computed at the database, never their rows
+read into memory), its tracked keywords' days (kept under the site's slug) and which keywords are
+watched for it; up to a day when a report looks back from its period's end.
 """
 
 from __future__ import annotations
@@ -14,13 +15,16 @@ import pandas as pd
 from client.errors import InvalidInputError
 from client.inputs import slug_for
 from schema.history import KEYWORD_COLUMNS
+from services.market import site_top10_drs
 from store.history import HistoryStore
 
 
 @dataclass(frozen=True)
 class SiteHistory:
     domain_rows: pd.DataFrame
-    serp_rows: pd.DataFrame
+    #: Each watched keyword's top-10 median and lowest DR by day without the site's own results (site →
+    #: keyword → series, as ``outlooks_of`` takes them), computed at the database.
+    top10s: dict[str, dict[str, pd.DataFrame]]
     tracked_rows: pd.DataFrame
     #: (site, keyword) of each keyword watched for the site, as ``outlooks`` takes them.
     watched: list[tuple[str, str]]
@@ -43,9 +47,10 @@ def site_history(store: HistoryStore, account: str, site: str, until: date | Non
         for item in store.watchlist.entries(account)
         if item.kind == "keyword" and item.site == site
     ]
+    keywords = sorted({keyword for _site, keyword in watched})
     return SiteHistory(
         _until(store.queries.domain_history(account, [site]), until),
-        _until(store.queries.serp_history(account, site), until),
+        {site: site_top10_drs(store, account, site, excluding=site, keywords=keywords, until=until)},
         _until(tracked, until),
         watched,
     )

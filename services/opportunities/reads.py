@@ -13,7 +13,7 @@ import pandas as pd
 
 from analysis.error_wording import describe_error
 from analysis.opportunities import Projection, opportunity_rows, site_dr_series
-from analysis.opportunities.outlook import outlooks
+from analysis.opportunities.outlook import outlooks_of
 from analysis.opportunities.score import IMPRESSIONS, INPUT_COLUMNS, SEARCH_VOLUME
 from analysis.opportunities.series import top10_dr_by_keyword
 from client.bulk import BulkRunner, ItemResult, Pacer
@@ -130,7 +130,7 @@ def recorded_keywords(store: HistoryStore, account: str, site: str) -> RecordedK
     recorded = opportunity_rows(history.tracked_rows).set_index("keyword")
     rows: dict[str, dict[str, Any]] = {}
     projections: dict[str, dict[str, Projection]] = {}
-    for outlook in outlooks(history.domain_rows, history.serp_rows, history.watched):
+    for outlook in outlooks_of(history.domain_rows, history.top10s, history.watched):
         keyword, top10 = outlook.keyword, outlook.top10
         row = rows.setdefault(keyword, _row(keyword))
         if keyword in recorded.index:

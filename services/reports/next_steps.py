@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from analysis.opportunities import TARGET_POSITION, opportunity_rows, score_opportunities
-from analysis.opportunities.outlook import outlook_table, outlooks
+from analysis.opportunities.outlook import outlook_table, outlooks_of
 from services.opportunities.history import site_history
 from store.history import HistoryStore
 from store.reports.period import Period
@@ -51,6 +51,6 @@ def next_steps(
     recorded = site_history(store, account, site, until=period.end)
     scored = score_opportunities(opportunity_rows(recorded.tracked_rows), ctr, target)
     scored = scored.dropna(subset=["score"])
-    found = outlooks(recorded.domain_rows, recorded.serp_rows, recorded.watched)
+    found = outlooks_of(recorded.domain_rows, recorded.top10s, recorded.watched)
     table = outlook_table(found)
     return NextSteps(scored.head(OPPORTUNITIES_LISTED).reset_index(drop=True), len(scored), target, table)

@@ -208,7 +208,11 @@ class MarketDays(Connected):
             ROLL_DOMAINS.c.account == account, ROLL_DOMAINS.c.roll_key == key
         )
         rows = conn.execute(_period(query, ROLL_DOMAINS.c.day, since, until)).all()
-        return pd.DataFrame([tuple(row) for row in rows], columns=list(MARKET_DOMAIN_SUMS))
+        # Column by column: a year of a few hundred domains a day is 100,000 rows and more.
+        columns = list(zip(*rows, strict=True)) if rows else [() for _ in MARKET_DOMAIN_SUMS]
+        frame = pd.DataFrame(dict(zip(MARKET_DOMAIN_SUMS, columns, strict=True)))
+        frame["day"] = _stamps(frame["day"])
+        return frame
 
     def _keep(
         self,
@@ -237,9 +241,8 @@ class MarketDays(Connected):
                 if day_rows:
                     conn.execute(insert(ROLL_DAYS), [{**of_key, **row} for row in day_rows])
                 if not domain_rows.empty:
-                    conn.execute(
-                        insert(ROLL_DOMAINS), [{**of_key, **row} for row in domain_rows.to_dict("records")]
-                    )
+                    records = domain_rows.assign(day=domain_rows["day"].dt.date).to_dict("records")
+                    conn.execute(insert(ROLL_DOMAINS), [{**of_key, **row} for row in records])
         except StoreUnavailable as exc:  # another reader kept the same days first, or a read-only database
             logger.info("market roll-up not kept: %s", exc)
 
@@ -255,11 +258,15 @@ def _period(query: Any, column: Any, since: date | None, until: date | None) -> 
     return query
 
 
+def _stamps(days: Any) -> Any:
+    """Days (dates, strings or stamps) as nanosecond stamps, the frames' one kind of day."""
+    return pd.to_datetime(days).astype("datetime64[ns]")
+
+
 def _within(days: pd.Series, first: date, keep_first: bool, last: date) -> pd.Series:
-    """Which of ``days`` a summed run replaces."""
-    stamps = pd.to_datetime(days)
+    """Which of ``days`` (stamps) a summed run replaces."""
     start = pd.Timestamp(first)
-    return ((stamps > start) if keep_first else (stamps >= start)) & (stamps <= pd.Timestamp(last))
+    return ((days > start) if keep_first else (days >= start)) & (days <= pd.Timestamp(last))
 
 
 def _summed_rows(
@@ -288,9 +295,8 @@ def _summed_rows(
         rows.append({"day": day, "version": versions.get(day, 0), "keywords": int(found["keywords"]),
                      "volume": float(found["volume"]), "volumes_known": int(found["volumes_known"]),
                      "kept": kept})  # fmt: skip
-    domains = per_domain.copy()
-    domains["day"] = pd.to_datetime(domains["day"]).dt.date
-    return rows, domains[domains["day"].isin(set(summed))].reset_index(drop=True)
+    domains = per_domain.assign(day=_stamps(per_domain["day"]))
+    return rows, domains[domains["day"].isin(_stamps(summed))].reset_index(drop=True)
 
 
 def _frames(
@@ -308,10 +314,7 @@ def _frames(
     per_day = per_day.astype(
         {"keywords": "int64", "volume": "float64", "volumes_known": "int64", "kept": "int64"}
     )
-    with_keywords = {row["day"] for row in days}
-    per_domain = domain_rows.copy()
-    per_domain["day"] = pd.to_datetime(per_domain["day"]).dt.date
-    per_domain = per_domain[per_domain["day"].isin(with_keywords)]
+    per_domain = domain_rows[domain_rows["day"].isin(_stamps([row["day"] for row in days]))]
     per_domain = per_domain.sort_values(["day", "domain"], ignore_index=True).astype(
         {"domain": "str", "clicks": "float64", "volume_clicks": "float64"}
     )

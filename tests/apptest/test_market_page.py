@@ -201,6 +201,8 @@ def test_an_editors_note_is_kept_audited_and_marked_on_the_charts_until_switched
     keywords = _keywords_mine_ranks_for()
     _record(store, keywords)
     at = open_page(PAGE, market_tab="Notes")
+    # A note may be about any keyword with a top 10 in the period (read down the top 10s' index).
+    assert at.selectbox(key="note_subject").options[-len(keywords) :] == sorted(keywords)
     at.date_input(key="note_day").set_value(TODAY - timedelta(days=3))
     at.text_input(key="note_text").set_value("Pricing page <b>relaunched</b>")
     next(b for b in at.button if b.label == "Add note").click()

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
+from analysis.opportunities.outlook import outlook_table, outlooks
 from analysis.opportunities.winnable import MIN_WEEKS
 from client.settings import key_fingerprint
 from components.core.history.store import seed_demo_history
@@ -68,6 +69,7 @@ def test_each_watched_keyword_says_when_it_becomes_winnable_with_a_csv_and_a_cha
     stated = table["median_dates"].astype(str).str.startswith("around ")
     assert table.loc[stated, "median_when"].str.startswith("In ").all()
     assert table["site_dr"].notna().all() and table["median_dr"].notna().all()
+    _same_as_in_memory(table, own_store)
 
     # A link to each site's Opportunities list.
     sites = sorted(set(table["site"]))
@@ -125,6 +127,18 @@ def test_for_one_sites_keywords_the_table_leaves_the_site_out(own_store: History
     assert set(table["keyword"]) == {k for s, k in _watched_pairs(own_store) if s == MINE}
     # What to push on first: the site's Opportunities list, one click away.
     assert _opportunity_links(at) == [(f"See the opportunities of {MINE}", f"site={MINE}")]
+
+
+def _same_as_in_memory(table: pd.DataFrame, store: HistoryStore) -> None:
+    """The table the page computed at the database is the one the definition gives from every top-10 row
+    of the history read into memory (``outlooks``)."""
+    pairs = sorted(_watched_pairs(store))
+    domains = store.queries.domain_history(ACCOUNT, sorted({site for site, _ in pairs}), None)
+    expected = outlook_table(outlooks(domains, store.queries.serp_history(ACCOUNT, None), pairs))
+    columns = list(expected.columns)
+    pd.testing.assert_frame_equal(
+        table[columns].reset_index(drop=True), expected, check_exact=False, rtol=0, atol=1e-9
+    )
 
 
 def _opportunity_links(at: AppTest) -> list[tuple[str, str]]:

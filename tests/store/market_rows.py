@@ -20,7 +20,7 @@ DAY = date(2026, 3, 2)
 SHORT_CTR = (10.0, 5.0, 5.0, 2.0, 1.0, 1.0, 0.5, 0.0)
 
 
-def _serp(
+def serp_row(
     site: str, keyword: str, day: date, position: int, domain: str, dr: int | None = 30
 ) -> dict[str, Any]:
     return {
@@ -48,17 +48,17 @@ def _rows() -> list[dict[str, Any]]:
                 if position == 1 + (k + n) % 5:
                     domain = SITE
                 rows.append(
-                    _serp(SITE, keyword, day, position, domain, None if position == 4 else 20 + position)
+                    serp_row(SITE, keyword, day, position, domain, None if position == 4 else 20 + position)
                 )
         # a domain twice in one top 10, counted once at its best place
-        rows.append(_serp(OTHER, "beta widgets", day, 1, "twice.com"))
-        rows.append(_serp(OTHER, "beta widgets", day, 3, "twice.com"))
-        rows.extend(_serp(OTHER, "beta widgets", day, p, f"e{p}.com") for p in (2, 4, 5))
+        rows.append(serp_row(OTHER, "beta widgets", day, 1, "twice.com"))
+        rows.append(serp_row(OTHER, "beta widgets", day, 3, "twice.com"))
+        rows.extend(serp_row(OTHER, "beta widgets", day, p, f"e{p}.com") for p in (2, 4, 5))
         # watched for two sites: "acme pricing" under beta.com too, with another top 10 (acme.com's is kept)
-        rows.extend(_serp(OTHER, "acme pricing", day, p, f"f{p}.com") for p in range(1, 11))
+        rows.extend(serp_row(OTHER, "acme pricing", day, p, f"f{p}.com") for p in range(1, 11))
         # a keyword only beta.com watches, on some days: ties at equal places across keywords
         if n % 2 == 0:
-            rows.extend(_serp(OTHER, "gadget deals", day, p, f"d{p}.com") for p in range(1, 11))
+            rows.extend(serp_row(OTHER, "gadget deals", day, p, f"d{p}.com") for p in range(1, 11))
     return rows
 
 

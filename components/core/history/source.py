@@ -19,7 +19,7 @@ import pandas as pd
 from analysis.figures.history_frames import ranked_summary
 from analysis.market import MarketFigures
 from components.common.bounded_cache import BoundedCache
-from services.market import search_volumes, site_dr_spread, site_market
+from services.market import group_keywords, search_volumes, site_dr_spread, site_market, site_top10_drs
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -76,9 +76,27 @@ class HistorySource(Protocol):
         """The same top 10s on ``days`` only (two days compared, not the whole period)."""
         ...
 
+    def latest_top10s(self, site: str, keywords: tuple[str, ...], since: date) -> pd.DataFrame:
+        """The top 10 of each of ``keywords`` watched for ``site`` on its latest day from ``since`` on
+        (``SERP_COLUMNS``): what reaching a position is worth is measured on, not the whole period."""
+        ...
+
     def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
         """The top-10 DR per day and keyword of ``group``'s keywords (``analysis.market.dr_spread``'s
         columns), computed where the rows are; UnknownGroup for a group there is not."""
+        ...
+
+    def top10_drs(
+        self, site: str | None, excluding: str, keywords: tuple[str, ...]
+    ) -> dict[str, pd.DataFrame]:
+        """Per keyword among ``keywords`` watched for ``site`` (all when None), its top 10's median and
+        lowest DR by day over the whole history, without ``excluding``'s own results (what
+        ``analysis.opportunities.series.top10_dr_by_keyword`` gives), computed where the rows are."""
+        ...
+
+    def top10_keywords(self, site: str | None, since: date | None, group: str) -> list[str]:
+        """The keywords of ``group`` watched for ``site`` (all when None) with a top 10 from ``since`` on,
+        sorted; UnknownGroup for a group there is not."""
         ...
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
@@ -146,8 +164,19 @@ class StoreSource:
     def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
         return self.store.queries.serp_days(self.account, site, days)
 
+    def latest_top10s(self, site: str, keywords: tuple[str, ...], since: date) -> pd.DataFrame:
+        return self.store.market.latest_top10s(self.account, site, keywords, since)
+
     def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
         return site_dr_spread(self.store, self.account, site, since=since, until=None, group=group)
+
+    def top10_drs(
+        self, site: str | None, excluding: str, keywords: tuple[str, ...]
+    ) -> dict[str, pd.DataFrame]:
+        return site_top10_drs(self.store, self.account, site, excluding=excluding, keywords=keywords)
+
+    def top10_keywords(self, site: str | None, since: date | None, group: str) -> list[str]:
+        return group_keywords(self.store, self.account, site, since=since, until=None, group=group)
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self.store.groups.keyword_tags(self.account)
@@ -173,11 +202,12 @@ class StoreSource:
 class QueryCache:
     """Recent answers of one database's reads, shared by every session of the process.
 
-    A key starts with the account it belongs to. An answer is used for ``ttl_s`` at most (rows the
-    daily job or another replica writes show within that time) and never after ``changed(account)``
-    (a write from this process for that account: a Watch, a recorded read). Answers are shared, not
-    copied: callers must not change a frame they get. Sessions asking for the same answer at the same
-    moment (two first views of a page, a report being built) wait for the one read under way instead
+    A key starts with the account it belongs to. An answer is used for ``ttl_s`` at most after it
+    arrived (rows the daily job or another replica writes show within that time and the read's own) and
+    never after ``changed(account)`` (a write from this process for that account: a Watch, a recorded
+    read). Answers are shared, not copied: callers must not change a frame they get. Sessions asking for
+    the same answer at the same moment (two first views of a page, a report being built) wait for the
+    one read under way instead
     of reading it again.
     """
 
@@ -224,7 +254,9 @@ class QueryCache:
         with self._entries.lock:
             del self._reading[(key, version)]
             if self._versions.get(key[0], 0) == version:  # not written meanwhile: still current
-                self._entries.put(key, (started + self.ttl_s, version, value))
+                # Its time counts from when it arrived: a read longer than the time itself (a year of
+                # thousands of keywords) would otherwise be out of date on arrival, read again each rerun.
+                self._entries.put(key, (now() + self.ttl_s, version, value))
         mine.set_result(value)
         return value
 
@@ -272,8 +304,19 @@ class CachedSource:
     def serp_days(self, site: str | None, days: tuple[date, ...]) -> pd.DataFrame:
         return self._get("serp_days", site, days)
 
+    def latest_top10s(self, site: str, keywords: tuple[str, ...], since: date) -> pd.DataFrame:
+        return self._get("latest_top10s", site, keywords, since)
+
     def dr_spread(self, site: str | None, since: date | None, group: str) -> pd.DataFrame:
         return self._get("dr_spread", site, since, group)
+
+    def top10_drs(
+        self, site: str | None, excluding: str, keywords: tuple[str, ...]
+    ) -> dict[str, pd.DataFrame]:
+        return self._get("top10_drs", site, excluding, keywords)
+
+    def top10_keywords(self, site: str | None, since: date | None, group: str) -> list[str]:
+        return self._get("top10_keywords", site, since, group)
 
     def keyword_tags(self) -> dict[str, tuple[str, ...]]:
         return self._get("keyword_tags")

@@ -1,7 +1,8 @@
 """What every tab of the Market page shares: the keywords compared (all watched ones, or those watched
 for one of your sites), the period, the CTR curve, and the figures computed once per rerun from the
 recorded top 10s: summed at the database (``HistorySource.market``, ``services.market.site_market``) and
-finished by ``analysis.market``; the top 10s themselves are read only by the tabs that show them."""
+finished by ``analysis.market``; the top 10s themselves are read only for the two days the churn tab
+compares."""
 
 from __future__ import annotations
 
@@ -96,10 +97,13 @@ class MarketView:
         key = (self.group, tuple(sorted(tags.items())), tuple(sorted(brands.items())))
         return _TOP10S.get(raw, key, compute)
 
-    def top10s(self) -> pd.DataFrame:
-        """The period's top 10s themselves (one per keyword and day), read into memory for the tabs that
-        show them (When winnable, notes); the figures and the DR spread never need them."""
-        return self._group_top10s(self.source.serp_history(self.site, self.since))
+    def keywords(self) -> list[str]:
+        """The keywords with a top 10 in the period (of the view's site and group), read down the top 10s'
+        index (``HistorySource.top10_keywords``) for the tabs that list them (When winnable, notes)."""
+        try:
+            return self.source.top10_keywords(self.site, self.since, self.group)
+        except UnknownGroup:  # a tag removed since this session picked it
+            return []
 
     def spread(self) -> pd.DataFrame:
         """The top-10 DR per day and keyword, computed where the rows are (``analysis.market.dr_spread``)."""

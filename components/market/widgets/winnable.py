@@ -11,7 +11,7 @@ import streamlit as st
 
 from analysis.links import opportunities_query
 from analysis.opportunities import projection_dates, projection_words, winnable_chart
-from analysis.opportunities.outlook import Outlook, outlook_table, outlooks
+from analysis.opportunities.outlook import Outlook, outlook_table, outlooks_of
 from analysis.opportunities.winnable import MIN_WEEKS
 from analysis.opportunities.words import projection_answer
 from analysis.text import escape_md
@@ -78,12 +78,12 @@ TARGET_NAMES = {
 }
 
 #: The outlooks of the last few reads: a warm rerun (choosing another keyword) fits nothing again.
-_MEMO: FiguresMemo[tuple[pd.DataFrame, list[Outlook]]] = FiguresMemo()
+_MEMO: FiguresMemo[tuple[dict[str, dict[str, pd.DataFrame]], list[Outlook]]] = FiguresMemo()
 
 
 def _pairs(view: MarketView) -> list[tuple[str, str]]:
     """Each (site, keyword) watched for a site among the page's keywords (its site's, its group's)."""
-    keywords = set(view.top10s()["keyword"])
+    keywords = set(view.keywords())
     return sorted(
         {
             (site, subject)
@@ -94,16 +94,25 @@ def _pairs(view: MarketView) -> list[tuple[str, str]]:
 
 
 def _outlooks(view: MarketView, pairs: list[tuple[str, str]]) -> list[Outlook]:
-    """The whole recorded history of each pair (not only the period chosen): a trend needs weeks."""
-    domain_rows = view.source.domain_history(sorted({site for site, _ in pairs}), None)
-    serp_rows = view.source.serp_history(view.site, None)
+    """The whole recorded history of each pair (not only the period chosen): a trend needs weeks. The top
+    10s' DRs by day are computed where the rows are, per site without its own results; only those series
+    cross into memory, never the history's top-10 rows."""
+    sites = sorted({site for site, _ in pairs})
+    with st.spinner(f"Reading the top 10s' DRs of {counted(len(pairs), 'keyword')}…"):
+        domain_rows = view.source.domain_history(sites, None)
+        top10s = {
+            site: view.source.top10_drs(view.site, site, tuple(k for s, k in pairs if s == site))
+            for site in sites
+        }
 
-    def compute() -> tuple[pd.DataFrame, list[Outlook]]:
+    def compute() -> tuple[dict[str, dict[str, pd.DataFrame]], list[Outlook]]:
         with st.spinner(f"Fitting the trends of {counted(len(pairs), 'keyword')}…"):
-            return domain_rows, outlooks(domain_rows, serp_rows, pairs)
+            return top10s, outlooks_of(domain_rows, top10s, pairs)
 
-    # The entry holds ``domain_rows``, so its identity in the key stays its own while the entry lives.
-    return _MEMO.get(serp_rows, (tuple(pairs), id(domain_rows)), compute)[1]
+    # The entry holds ``domain_rows`` and the series (shared answers of the history's cache), so the
+    # identities in the key stay theirs while the entry lives.
+    key = (tuple(pairs), tuple(id(series) for series in top10s.values()))
+    return _MEMO.get(domain_rows, key, compute)[1]
 
 
 def _unrecorded_sites(found: list[Outlook]) -> list[str]:

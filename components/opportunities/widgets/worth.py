@@ -31,7 +31,8 @@ def worth_of_targets(
     ctr: Sequence[float],
 ) -> None:
     since = history_day(conn) - timedelta(days=RECENT_DAYS)
-    top10s = one_top10_per_keyword(source.serp_history(site, since))
+    # Each keyword's latest top 10 only, read at the database (not every row of the weeks before).
+    top10s = one_top10_per_keyword(source.latest_top10s(site, tuple(sorted(set(keywords))), since))
     worth = worth_of_reaching(top10s, site, set(keywords), target, ctr)
     if worth is None:
         st.caption(

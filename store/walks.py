@@ -1,0 +1,101 @@
+"""Reads that walk an index of the history one probe per key instead of reading every row of a period: a
+"next key" recursive query (SQLite and PostgreSQL alike), each step the least key greater than the last.
+
+For 5,000 keywords watched a year (18 million top-10 rows), a ``DISTINCT`` over the period reads all of
+them; walking the unique index (account, site, keyword, day, position) reads a few index entries per
+(site, keyword) pair, and one more to see whether the pair has a top 10 in the period. Used by
+``store.market`` (``MarketSums.pairs``, ``MarketSums.latest_values``).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from sqlalchemy import Connection, Date, Float, String, bindparam, text
+
+from store.watchlist import check_account, subject_name
+
+#: Each (site, keyword) of the account's top 10s once, down the unique index: the next keyword of the same
+#: site, else the first keyword of the next site (each an index probe); kept when it has a top 10 in the
+#: period (one more probe).
+_NEXT_PAIRS = """
+WITH RECURSIVE pairs(site, keyword) AS (
+    SELECT first.site, (
+        SELECT MIN(keyword) FROM serp_results WHERE account = :account AND site = first.site
+    )
+    FROM (SELECT MIN(site) AS site FROM serp_results WHERE {where}) AS first
+    WHERE first.site IS NOT NULL
+    UNION ALL
+    SELECT
+        CASE WHEN ({next_keyword}) IS NOT NULL THEN pairs.site ELSE ({next_site}) END,
+        COALESCE(({next_keyword}), (
+            SELECT MIN(keyword) FROM serp_results WHERE account = :account AND site = ({next_site})
+        ))
+    FROM pairs WHERE pairs.site IS NOT NULL
+)
+SELECT pairs.site, pairs.keyword FROM pairs
+WHERE pairs.site IS NOT NULL AND EXISTS (
+    SELECT 1 FROM serp_results AS s
+    WHERE s.account = :account AND s.site = pairs.site AND s.keyword = pairs.keyword
+        AND s.day >= :since AND s.day <= :until
+)
+ORDER BY pairs.site, pairs.keyword
+"""
+_NEXT_KEYWORD = (
+    "SELECT MIN(keyword) FROM serp_results "
+    "WHERE account = :account AND site = pairs.site AND keyword > pairs.keyword"
+)
+_NEXT_SITE = "SELECT MIN(site) FROM serp_results WHERE {where} AND site > pairs.site"
+
+#: Each keyword of the account once (one index probe each), and its latest value from ``since`` on.
+_LATEST_VALUES = """
+WITH RECURSIVE keywords(keyword) AS (
+    SELECT MIN(keyword) FROM keyword_snapshots WHERE account = :account
+    UNION ALL
+    SELECT (
+        SELECT MIN(keyword) FROM keyword_snapshots WHERE account = :account AND keyword > keywords.keyword
+    )
+    FROM keywords WHERE keywords.keyword IS NOT NULL
+)
+SELECT keywords.keyword, (
+    SELECT k.{column} FROM keyword_snapshots AS k
+    WHERE k.account = :account AND k.keyword = keywords.keyword AND k.day >= :since
+        AND k.{column} IS NOT NULL
+    ORDER BY k.day DESC, k.site DESC LIMIT 1
+) AS value
+FROM keywords WHERE keywords.keyword IS NOT NULL
+"""
+
+
+def period_pairs(
+    conn: Connection, account: str, site: str | None, since: date | None, until: date | None
+) -> list[tuple[str, str]]:
+    """Each (site, keyword) with a top 10 from ``since`` to ``until`` (of ``site`` when given), by site
+    and keyword."""
+    where = "account = :account" + ("" if site is None else " AND site = :site")
+    statement = _NEXT_PAIRS.format(
+        where=where, next_keyword=_NEXT_KEYWORD, next_site=_NEXT_SITE.format(where=where)
+    )
+    query = text(statement).columns(site=String, keyword=String)
+    params: dict[str, Any] = {
+        "account": check_account(account),
+        "since": since or date(1, 1, 1),
+        "until": until or date(9999, 12, 31),
+    }
+    if site is not None:
+        params["site"] = subject_name(site)
+    query = query.bindparams(bindparam("since", type_=Date), bindparam("until", type_=Date))
+    return [(str(row.site), str(row.keyword)) for row in conn.execute(query, params)]
+
+
+def latest_values(
+    conn: Connection, account: str, column: Literal["impressions", "search_volume"], since: date | None
+) -> dict[str, float]:
+    """Each keyword's latest known ``column`` (any site's, from ``since`` on), keyword by keyword down the
+    (account, keyword, day) index, newest day first: a few rows a keyword."""
+    name = {"impressions": "impressions", "search_volume": "search_volume"}[column]
+    query = text(_LATEST_VALUES.format(column=name)).columns(keyword=String, value=Float)
+    params = {"account": check_account(account), "since": since or date(1, 1, 1)}
+    rows = conn.execute(query.bindparams(bindparam("since", type_=Date)), params).all()
+    return {str(keyword): float(found) for keyword, found in rows if found is not None}
