@@ -4,7 +4,8 @@
 For 5,000 keywords watched a year (18 million top-10 rows), a ``DISTINCT`` over the period reads all of
 them; walking the unique index (account, site, keyword, day, position) reads a few index entries per
 (site, keyword) pair, and one more to see whether the pair has a top 10 in the period. Used by
-``store.market`` (``MarketSums.pairs``, ``MarketSums.latest_values``).
+``store.market`` (``MarketSums.pairs``, ``MarketSums.latest_values``) and ``store.rollups`` (the period's
+days with a top 10).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Date, Float, String, bindparam, text
+from sqlalchemy import Connection, Date, Float, String, TextClause, bindparam, text
 
 from store.watchlist import check_account, subject_name
 
@@ -48,6 +49,17 @@ _NEXT_KEYWORD = (
 )
 _NEXT_SITE = "SELECT MIN(site) FROM serp_results WHERE {where} AND site > pairs.site"
 
+#: The period's days with a top 10, one index probe a day.
+_NEXT_DAYS = """
+WITH RECURSIVE days(day) AS (
+    SELECT MIN(day) FROM serp_results WHERE {where} AND day >= :since AND day <= :until
+    UNION ALL
+    SELECT (SELECT MIN(day) FROM serp_results WHERE {where} AND day > days.day AND day <= :until)
+    FROM days WHERE days.day IS NOT NULL
+)
+SELECT day FROM days WHERE day IS NOT NULL
+"""
+
 #: Each keyword of the account once (one index probe each), and its latest value from ``since`` on.
 _LATEST_VALUES = """
 WITH RECURSIVE keywords(keyword) AS (
@@ -68,25 +80,45 @@ FROM keywords WHERE keywords.keyword IS NOT NULL
 """
 
 
+def _top10s_of(site: str | None) -> str:
+    """The top 10s a walk keeps to: the account's, of ``site`` when given."""
+    return "account = :account" + ("" if site is None else " AND site = :site")
+
+
+def _period(
+    statement: str, account: str, site: str | None, since: date | None, until: date | None
+) -> tuple[TextClause, dict[str, Any]]:
+    """``statement`` with its period bound as dates, and its parameters (an open end the widest day;
+    ``until`` only where the statement names it)."""
+    params: dict[str, Any] = {"account": check_account(account), "since": since or date(1, 1, 1)}
+    if ":until" in statement:
+        params["until"] = until or date(9999, 12, 31)
+    if site is not None:
+        params["site"] = subject_name(site)
+    dates = (bindparam(name, type_=Date) for name in ("since", "until") if name in params)
+    return text(statement).bindparams(*dates), params
+
+
+def period_days(
+    conn: Connection, account: str, site: str | None, since: date | None, until: date | None
+) -> list[date]:
+    """The days with a top 10 from ``since`` to ``until`` (of ``site`` when given), in order."""
+    query, params = _period(_NEXT_DAYS.format(where=_top10s_of(site)), account, site, since, until)
+    return [row.day for row in conn.execute(query.columns(day=Date), params)]
+
+
 def period_pairs(
     conn: Connection, account: str, site: str | None, since: date | None, until: date | None
 ) -> list[tuple[str, str]]:
     """Each (site, keyword) with a top 10 from ``since`` to ``until`` (of ``site`` when given), by site
     and keyword."""
-    where = "account = :account" + ("" if site is None else " AND site = :site")
+    where = _top10s_of(site)
     statement = _NEXT_PAIRS.format(
         where=where, next_keyword=_NEXT_KEYWORD, next_site=_NEXT_SITE.format(where=where)
     )
-    query = text(statement).columns(site=String, keyword=String)
-    params: dict[str, Any] = {
-        "account": check_account(account),
-        "since": since or date(1, 1, 1),
-        "until": until or date(9999, 12, 31),
-    }
-    if site is not None:
-        params["site"] = subject_name(site)
-    query = query.bindparams(bindparam("since", type_=Date), bindparam("until", type_=Date))
-    return [(str(row.site), str(row.keyword)) for row in conn.execute(query, params)]
+    query, params = _period(statement, account, site, since, until)
+    rows = conn.execute(query.columns(site=String, keyword=String), params)
+    return [(str(row.site), str(row.keyword)) for row in rows]
 
 
 def latest_values(
@@ -95,7 +127,6 @@ def latest_values(
     """Each keyword's latest known ``column`` (any site's, from ``since`` on), keyword by keyword down the
     (account, keyword, day) index, newest day first: a few rows a keyword."""
     name = {"impressions": "impressions", "search_volume": "search_volume"}[column]
-    query = text(_LATEST_VALUES.format(column=name)).columns(keyword=String, value=Float)
-    params = {"account": check_account(account), "since": since or date(1, 1, 1)}
-    rows = conn.execute(query.bindparams(bindparam("since", type_=Date)), params).all()
+    query, params = _period(_LATEST_VALUES.format(column=name), account, None, since, None)
+    rows = conn.execute(query.columns(keyword=String, value=Float), params).all()
     return {str(keyword): float(found) for keyword, found in rows if found is not None}

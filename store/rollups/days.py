@@ -36,28 +36,18 @@ from datetime import date
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import Connection, Date, Engine, bindparam, delete, insert, select, text
+from sqlalchemy import Connection, Engine, delete, insert, select
 
 from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS
 from store.engine import Connected, StoreUnavailable
 from store.market import MarketSums
 from store.rollups.tables import ROLL_DAYS, ROLL_DOMAINS, VERSIONS
-from store.watchlist import check_account, subject_name
+from store.walks import period_days
+from store.watchlist import check_account
 
 #: Raised when what a roll-up holds, or how it is summed, changes: every old key is then unread.
 ROLL_FORMAT = 1
 logger = logging.getLogger(__name__)
-
-#: The period's days with a top 10, one index probe a day (SQLite and PostgreSQL alike).
-_NEXT_DAYS = """
-WITH RECURSIVE days(day) AS (
-    SELECT MIN(day) FROM serp_results WHERE {where} AND day >= :since AND day <= :until
-    UNION ALL
-    SELECT (SELECT MIN(day) FROM serp_results WHERE {where} AND day > days.day AND day <= :until)
-    FROM days WHERE days.day IS NOT NULL
-)
-SELECT day FROM days WHERE day IS NOT NULL
-"""
 
 
 def roll_key(
@@ -79,6 +69,12 @@ def roll_key(
     return hashlib.sha256(json.dumps(content, separators=(",", ":")).encode()).hexdigest()
 
 
+def _good(day: date, present: set[date], stored: Mapping[date, Any], versions: Mapping[date, int]) -> bool:
+    """Whether ``day``'s roll-up holds: its top 10s are there and unchanged since it was summed."""
+    row = stored.get(day)
+    return day in present and row is not None and row.version == versions.get(day, 0)
+
+
 def _stale_span(
     timeline: list[date], present: set[date], stored: dict[date, Any], versions: dict[date, int]
 ) -> tuple[int, int] | None:
@@ -87,8 +83,7 @@ def _stale_span(
     is a good day with keywords when there is one before the stale run: its "kept" stays as stored."""
 
     def good(day: date) -> bool:
-        row = stored.get(day)
-        return day in present and row is not None and row.version == versions.get(day, 0)
+        return _good(day, present, stored, versions)
 
     stale = [i for i, day in enumerate(timeline) if not good(day)]
     seen_keywords = False
@@ -138,7 +133,7 @@ class MarketDays(Connected):
         key = roll_key(site, curve, volumes, keywords, pairs)
         with self._reading() as conn:  # the versions first: a day written meanwhile is stale next time
             versions = self._versions(conn, account, since, until)
-            present = set(self._days(conn, account, site, since, until))
+            present = set(period_days(conn, account, site, since, until))
             stored = self._stored_days(conn, account, key, since, until)
             domain_rows = self._stored_domains(conn, account, key, since, until)
         timeline = sorted(present | set(stored))
@@ -150,17 +145,15 @@ class MarketDays(Connected):
                 account, site, since=first, until=last, curve=curve, volumes=volumes, keywords=keywords,
                 pairs=pairs,
             )  # fmt: skip
-            row = stored.get(first)
-            keep_first = first in present and row is not None and row.version == versions.get(first, 0)
-            summed = [
-                d for d in timeline[span[0] : span[1] + 1] if d in present and not (keep_first and d == first)
-            ]
+            keep_first = _good(first, present, stored, versions)  # its "kept" stays as stored
+            run = timeline[span[0] : span[1] + 1]
+            replaced = run[1:] if keep_first else run
+            summed = [day for day in replaced if day in present]
             new_days, new_domains = _summed_rows(
                 summed, per_domain, per_day, versions, known_first=keep_first
             )
-            for day in timeline[span[0] : span[1] + 1]:
-                if not (keep_first and day == first):
-                    day_rows.pop(day, None)
+            for day in replaced:
+                day_rows.pop(day, None)
             day_rows.update({row["day"]: row for row in new_days})
             cleared = (first, keep_first, last)
             domain_rows = pd.concat(
@@ -174,23 +167,6 @@ class MarketDays(Connected):
         query = select(VERSIONS.c.day, VERSIONS.c.version).where(VERSIONS.c.account == account)
         query = _period(query, VERSIONS.c.day, since, until)
         return {row.day: row.version for row in conn.execute(query)}
-
-    @staticmethod
-    def _days(
-        conn: Connection, account: str, site: str | None, since: date | None, until: date | None
-    ) -> list[date]:
-        """The period's days with a top 10 (of ``site`` when given)."""
-        where = "account = :account" + ("" if site is None else " AND site = :site")
-        query = text(_NEXT_DAYS.format(where=where)).columns(day=Date)
-        params: dict[str, Any] = {
-            "account": account,
-            "since": since or date(1, 1, 1),
-            "until": until or date(9999, 12, 31),
-        }
-        if site is not None:
-            params["site"] = subject_name(site)
-        query = query.bindparams(bindparam("since", type_=Date), bindparam("until", type_=Date))
-        return [row.day for row in conn.execute(query, params)]
 
     @staticmethod
     def _stored_days(
