@@ -134,13 +134,9 @@ class MarketSums(Connected):
     def _one_site(conn: Connection, account: str, since: date | None, until: date | None) -> bool:
         """Whether the period's top 10s are of one site at most: then none needs the first site chosen
         (an index gives the least and the greatest site without reading the rows)."""
-        query = select(func.min(SERPS.c.site), func.max(SERPS.c.site)).where(
-            SERPS.c.account == check_account(account)
+        query = top10s_within(
+            select(func.min(SERPS.c.site), func.max(SERPS.c.site)), account, None, since, until
         )
-        if since is not None:
-            query = query.where(SERPS.c.day >= since)
-        if until is not None:
-            query = query.where(SERPS.c.day <= until)
         least, greatest = conn.execute(query).one()
         return least == greatest
 

@@ -207,8 +207,7 @@ class QueryCache:
     never after ``changed(account)`` (a write from this process for that account: a Watch, a recorded
     read). Answers are shared, not copied: callers must not change a frame they get. Sessions asking for
     the same answer at the same moment (two first views of a page, a report being built) wait for the
-    one read under way instead
-    of reading it again.
+    one read under way instead of reading it again.
     """
 
     def __init__(self, ttl_s: float = 60.0, max_entries: int = 64) -> None:
