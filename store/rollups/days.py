@@ -19,8 +19,9 @@ from the last good day with keywords before it (whose "kept" stays as it was) th
 after it. "Kept" of a day summed first in a run is not known (None): right for the period's first day
 (whose "kept" is 0 by the definition), stale for any later one.
 
-**The days** a period holds are read from the top 10s' index, one probe a day (a recursive "next day"
-query), so a day written around the store is still seen; its roll-up stays until its version moves.
+**The days** a period holds are read from the top 10s' index, one probe a day
+(``store.walks.period_days``, a recursive "next day" query), so a day written around the store is still
+seen; its roll-up stays until its version moves.
 
 Keeping the sums is best effort: on a database that refuses writes (a read-only standby) the figures are
 returned all the same.
