@@ -25,6 +25,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -148,6 +149,18 @@ class KeywordSnapshotRow(Base):
         UniqueConstraint("account", "site", "keyword", "day"),
         Index(None, "account", "day"),
         Index(None, "account", "keyword", "day"),
+        # Only the rows carrying a value: each keyword's latest one is the first row (migration 0016).
+        *(
+            Index(
+                f"ix_keyword_snapshots_{name}_days",
+                "account",
+                "keyword",
+                "day",
+                postgresql_where=text(f"{column} IS NOT NULL"),
+                sqlite_where=text(f"{column} IS NOT NULL"),
+            )
+            for name, column in (("volume", "search_volume"), ("impression", "impressions"))
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
