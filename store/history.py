@@ -3,7 +3,8 @@
 It is a composition of one repository per area, each an attribute with a plain name, all over one
 SQLAlchemy engine: ``watchlist`` (``store.watchlist``), ``snapshots`` (the writes, ``store.recording``),
 ``queries`` (the reads, ``store.queries``), ``market`` (the market's sums at the database,
-``store.market``), ``audit`` (the append-only audit log, ``store.audit``),
+``store.market``), ``latest`` (each keyword's latest rows of a site, ``store.latest``), ``audit`` (the
+append-only audit log, ``store.audit``),
 ``alerts`` (``store.alerts.state``), ``groups`` (keyword tags and brand terms, ``store.groups``),
 ``notes`` (``store.notes``), and the reports' ``report_comments``, ``report_charts``, ``report_links``,
 ``feeds`` and ``report_schedules`` (``store.reports``), ``bulk`` (every table's rows at once, for moving
@@ -33,6 +34,7 @@ from store.bulk import BulkRows
 from store.config import display_url, parse_url
 from store.engine import DATABASE_ERRORS, StoreUnavailable, make_engine, unavailable, write_engine
 from store.groups import KeywordGroups
+from store.latest import LatestRows
 from store.market import MarketSums
 from store.migrations import SchemaUnknown, upgrade
 from store.notes import ChartNotes
@@ -66,6 +68,7 @@ class HistoryStore:
     report_links: ReportLinks
     feeds: Feeds
     market: MarketSums
+    latest: LatestRows
     report_schedules: ReportSchedules
     retention: Retention
     bulk: BulkRows
@@ -81,6 +84,7 @@ class HistoryStore:
         self.snapshots = Snapshots(*on, partitions=self.partitions)
         self.queries = Queries(*on)
         self.market = MarketSums(*on)
+        self.latest = LatestRows(*on)
         self.audit = AuditLog(*on)
         self.alerts = Alerts(*on)
         self.groups = KeywordGroups(*on)

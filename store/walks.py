@@ -4,16 +4,17 @@
 For 5,000 keywords watched a year (18 million top-10 rows), a ``DISTINCT`` over the period reads all of
 them; walking the unique index (account, site, keyword, day, position) reads a few index entries per
 (site, keyword) pair, and one more to see whether the pair has a top 10 in the period. Used by
-``store.market`` (``MarketSums.pairs``, ``MarketSums.latest_values``) and ``store.rollups`` (the period's
-days with a top 10).
+``store.market`` (``MarketSums.pairs``, ``MarketSums.latest_values``), ``store.rollups`` (the period's
+days with a top 10) and ``store.latest`` (each keyword's latest rows, for its opportunities).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Date, Float, String, TextClause, bindparam, text
+from sqlalchemy import Column, Connection, Date, Float, String, TextClause, bindparam, text
 
 from store.watchlist import check_account, subject_name
 
@@ -79,6 +80,36 @@ SELECT keywords.keyword, (
 FROM keywords WHERE keywords.keyword IS NOT NULL
 """
 
+#: The newest row of one keyword of the site up to :until, with a value in ``{where}`` when given.
+_NEWEST_DAY = """(
+        SELECT k.day FROM keyword_snapshots AS k
+        WHERE k.account = :account AND k.site = :site AND k.keyword = keywords.keyword
+            AND k.day <= :until{where}
+        ORDER BY k.day DESC LIMIT 1
+    )"""
+#: Each keyword of one site once (one index probe each) and, up to :until, the days of its latest row,
+#: of its latest row with a search volume and of its latest with impressions; then those rows (one to
+#: three a keyword), down the (account, site, keyword, day) index.
+_LATEST_ROWS = """
+WITH RECURSIVE keywords(keyword) AS (
+    SELECT MIN(keyword) FROM keyword_snapshots WHERE account = :account AND site = :site
+    UNION ALL
+    SELECT (
+        SELECT MIN(keyword) FROM keyword_snapshots
+        WHERE account = :account AND site = :site AND keyword > keywords.keyword
+    )
+    FROM keywords WHERE keywords.keyword IS NOT NULL
+),
+latest(keyword, day, volume_day, impressions_day) AS MATERIALIZED (
+    SELECT keywords.keyword, {newest}, {newest_volume}, {newest_impressions}
+    FROM keywords WHERE keywords.keyword IS NOT NULL
+)
+SELECT {columns} FROM latest JOIN keyword_snapshots AS k
+    ON k.account = :account AND k.site = :site AND k.keyword = latest.keyword
+    AND k.day IN (latest.day, latest.volume_day, latest.impressions_day)
+ORDER BY k.day, k.site, k.keyword
+"""
+
 
 def _top10s_of(site: str | None) -> str:
     """The top 10s a walk keeps to: the account's, of ``site`` when given."""
@@ -90,7 +121,9 @@ def _period(
 ) -> tuple[TextClause, dict[str, Any]]:
     """``statement`` with its period bound as dates, and its parameters (an open end the widest day;
     ``until`` only where the statement names it)."""
-    params: dict[str, Any] = {"account": check_account(account), "since": since or date(1, 1, 1)}
+    params: dict[str, Any] = {"account": check_account(account)}
+    if ":since" in statement:
+        params["since"] = since or date(1, 1, 1)
     if ":until" in statement:
         params["until"] = until or date(9999, 12, 31)
     if site is not None:
@@ -130,3 +163,19 @@ def latest_values(
     query, params = _period(_LATEST_VALUES.format(column=name), account, None, since, None)
     rows = conn.execute(query.columns(keyword=String, value=Float), params).all()
     return {str(keyword): float(found) for keyword, found in rows if found is not None}
+
+
+def latest_keyword_rows(
+    conn: Connection, account: str, site: str, columns: Sequence[Column[Any]], until: date | None
+) -> list[Any]:
+    """``columns`` of each keyword of ``site``'s rows that are its latest up to ``until`` (any day when
+    None), its latest with a search volume and its latest with impressions (one to three rows a
+    keyword), by day, site and keyword: a few probes a keyword, never every day of the history."""
+    statement = _LATEST_ROWS.format(
+        columns=", ".join(f"k.{column.name}" for column in columns),
+        newest=_NEWEST_DAY.format(where=""),
+        newest_volume=_NEWEST_DAY.format(where=" AND k.search_volume IS NOT NULL"),
+        newest_impressions=_NEWEST_DAY.format(where=" AND k.impressions IS NOT NULL"),
+    )
+    query, params = _period(statement, account, site, None, until)
+    return list(conn.execute(query.columns(*columns), params).all())

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import pandas as pd
 
 from analysis.error_wording import describe_error
-from analysis.opportunities import Projection, opportunity_rows, site_dr_series
+from analysis.opportunities import Projection, site_dr_series
 from analysis.opportunities.outlook import outlooks_of
 from analysis.opportunities.score import IMPRESSIONS, INPUT_COLUMNS, SEARCH_VOLUME
 from analysis.opportunities.series import top10_dr_by_keyword
@@ -127,7 +127,7 @@ def recorded_keywords(store: HistoryStore, account: str, site: str) -> RecordedK
     """The site's keywords as the history holds them (``RecordedKeywords``)."""
     history = site_history(store, account, site)
     site_dr = site_dr_series(history.domain_rows, site)
-    recorded = opportunity_rows(history.tracked_rows).set_index("keyword")
+    recorded = history.tracked.set_index("keyword")
     rows: dict[str, dict[str, Any]] = {}
     projections: dict[str, dict[str, Projection]] = {}
     for outlook in outlooks_of(history.domain_rows, history.top10s, history.watched):

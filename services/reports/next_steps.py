@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analysis.opportunities import TARGET_POSITION, opportunity_rows, score_opportunities
+from analysis.opportunities import TARGET_POSITION, score_opportunities
 from analysis.opportunities.outlook import outlook_table, outlooks_of
 from services.opportunities.history import site_history
 from store.history import HistoryStore
@@ -49,7 +49,7 @@ def next_steps(
 ) -> NextSteps:
     """What the history up to ``period``'s end says ``site`` should go for next."""
     recorded = site_history(store, account, site, until=period.end)
-    scored = score_opportunities(opportunity_rows(recorded.tracked_rows), ctr, target)
+    scored = score_opportunities(recorded.tracked, ctr, target)
     scored = scored.dropna(subset=["score"])
     found = outlooks_of(recorded.domain_rows, recorded.top10s, recorded.watched)
     table = outlook_table(found)
