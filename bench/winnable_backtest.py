@@ -40,7 +40,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.opportunities import project, site_dr_series, top10_dr_series
-from analysis.opportunities.winnable import HORIZON_MONTHS, LEVEL, MONTH_DAYS, Projection, Target, weekly
+from analysis.opportunities.weeks import weekly
+from analysis.opportunities.winnable import HORIZON_MONTHS, LEVEL, MONTH_DAYS, Projection, Target
 from bench.harness import Figures
 from client.settings import key_fingerprint
 from components.core.history.store import seed_demo_history

@@ -46,6 +46,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from analysis.opportunities.weeks import Readings, readings
+
 State = Literal["within_reach", "in_months", "not_at_this_pace", "too_little_history", "too_uncertain"]
 Target = Literal["median", "lowest"]
 #: Why no month is stated. Not at this pace: the top 10 rises at least as fast as the site
@@ -148,54 +150,24 @@ def theil_sen(
     return slope, intercept, float(slopes[lower]), float(slopes[upper])
 
 
-def weekly(series: pd.Series) -> pd.Series:
-    """One point per week from a day → value series (missing values dropped): the median of each week's
-    readings, counted in 7-day steps back from the last day, placed on the week's middle reading day
-    (as days since the first reading). Empty when there is nothing."""
-    values = pd.to_numeric(series, errors="coerce").dropna()
-    if values.empty:
-        return pd.Series(dtype="float64")
-    days = pd.DatetimeIndex(pd.to_datetime(values.index)).normalize()
-    offsets = np.asarray((days - days.min()).days, dtype=np.int64)
-    weeks = (offsets.max() - offsets) // 7
-    # In numpy, every week at once: a page fits two series per watched keyword, each read several times.
-    offset_medians = _group_medians(weeks, offsets.astype(float))
-    value_medians = _group_medians(weeks, values.to_numpy(dtype=float))
-    # Week 0 is the latest: reversed, the points run from the first day on.
-    return pd.Series(value_medians[::-1], index=offset_medians[::-1])
-
-
-def _group_medians(groups: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """The median of ``values`` in each group, by group (ascending)."""
-    order = np.lexsort((values, groups))
-    ordered = values[order]
-    _, starts, counts = np.unique(groups[order], return_index=True, return_counts=True)
-    return (ordered[starts + (counts - 1) // 2] + ordered[starts + counts // 2]) / 2
-
-
-def history_weeks(series: pd.Series) -> int:
-    """How many weeks of history ``series`` holds: the weeks with a reading, at most the whole weeks from
-    the first reading to the last (inclusive)."""
-    values = pd.to_numeric(series, errors="coerce").dropna()
-    if values.empty:
-        return 0
-    days = pd.to_datetime(pd.Series(values.index)).dt.normalize()
-    covered = (days.max() - days.min()).days + 1
-    return min(len(weekly(values)), covered // 7)
-
-
 def fit(series: pd.Series, level: float = LEVEL) -> Trend:
     """The Theil–Sen line of a day → DR series through its weekly points, centred on their middle."""
-    values = pd.to_numeric(series, errors="coerce").dropna()
-    days = pd.to_datetime(pd.Series(values.index)).dt.normalize()
-    first, last = days.min().date(), days.max().date()
-    points = weekly(values)
-    x, y = points.index.to_numpy(dtype=float), points.to_numpy(dtype=float)
+    return _fit(readings(series), level)
+
+
+def _fit(ready: Readings, level: float) -> Trend:
+    if level in ready.trends:
+        return ready.trends[level]
+    if ready.first is None or ready.last is None:
+        raise ValueError("a slope needs readings on at least two different days")
+    first, last, x, y = ready.first, ready.last, ready.x, ready.y
     slope, intercept = theil_sen(x, y, level)[:2]
     _, _, low, high = theil_sen(x, y, level, persistence_inflation(y - intercept - slope * x))
     middle = round(float(np.median(x)))
     centre = first + timedelta(days=middle)
-    return Trend(last, centre, intercept + slope * middle, slope, low, high, len(points))
+    found = Trend(last, centre, intercept + slope * middle, slope, low, high, len(x))
+    ready.trends[level] = found
+    return found
 
 
 def persistence_inflation(residuals: np.ndarray) -> float:
@@ -224,28 +196,30 @@ def _months(days: float) -> float:
 
 
 def project(
-    site_dr: pd.Series,
-    top10_dr: pd.Series,
+    site_dr: pd.Series | Readings,
+    top10_dr: pd.Series | Readings,
     target: Target = "median",
     *,
     horizon_months: float = HORIZON_MONTHS,
     level: float = LEVEL,
 ) -> Projection:
     """When the site (``site_dr``: day → its DR) reaches the keyword's top 10 (``top10_dr``: day → the
-    top 10's median DR, or its lowest for ``target="lowest"``), at the pace both have kept so far."""
-    site_values = pd.to_numeric(site_dr, errors="coerce").dropna()
-    top_values = pd.to_numeric(top10_dr, errors="coerce").dropna()
-    weeks = min(history_weeks(site_values), history_weeks(top_values))
-    if not len(site_values) or not len(top_values):
+    top 10's median DR, or its lowest for ``target="lowest"``), at the pace both have kept so far.
+    Either series may come as its ``readings`` already made (its line then fitted once), when one
+    series is projected against many."""
+    site_ready = site_dr if isinstance(site_dr, Readings) else readings(site_dr)
+    top_ready = top10_dr if isinstance(top10_dr, Readings) else readings(top10_dr)
+    weeks = min(site_ready.weeks, top_ready.weeks)
+    if site_ready.last is None or top_ready.last is None:
         return Projection("too_little_history", target, None, weeks)
-    now = max(pd.Timestamp(site_values.index.max()), pd.Timestamp(top_values.index.max())).date()
+    now = max(site_ready.last, top_ready.last)
     if weeks < MIN_WEEKS:
         return Projection("too_little_history", target, now, weeks)
-    site, top10 = fit(site_values, level), fit(top_values, level)
+    site, top10 = _fit(site_ready, level), _fit(top_ready, level)
     site_now, target_now = site.at(now), top10.at(now)
     # Fitted against fitted, recorded against recorded: a single day's reading against a line would
     # call a lucky day "within reach".
-    this_week = float(weekly(site_values).iloc[-1]) >= float(weekly(top_values).iloc[-1])
+    this_week = float(site_ready.y[-1]) >= float(top_ready.y[-1])
     fitted = Projection(
         "within_reach", target, now, weeks, site=site, top10=top10, site_now=site_now, target_now=target_now
     )

@@ -19,7 +19,8 @@ from analysis.opportunities import (
     winnable_chart,
 )
 from analysis.opportunities.series import site_dr_series, top10_dr_series
-from analysis.opportunities.winnable import MONTH_DAYS, Projection, fit, history_weeks
+from analysis.opportunities.weeks import history_weeks
+from analysis.opportunities.winnable import MONTH_DAYS, Projection, fit
 from analysis.opportunities.words import projection_answer
 
 START = date(2026, 1, 1)

@@ -11,7 +11,8 @@ import pandas as pd
 
 from analysis.opportunities import OUTLOOK_COLUMNS, outlook_table, outlooks
 from analysis.opportunities.series import top10_dr_by_keyword, top10_dr_series
-from analysis.opportunities.winnable import MONTH_DAYS, weekly
+from analysis.opportunities.weeks import weekly
+from analysis.opportunities.winnable import MONTH_DAYS
 
 START = date(2026, 1, 1)
 DAYS = 120

@@ -1,0 +1,134 @@
+"""The weekly points a projection is fitted through, and what else it reads of a day → DR series (its
+weeks of history, its first and last day): of one series, or of every watched keyword's at once. Pure.
+
+A week's point is the median of its readings, counted in 7-day steps back from the series' last day,
+placed on the week's middle reading day (as days since the first reading); see
+``analysis.opportunities.winnable`` for why weeks. A report projects every watched keyword against the
+site twice (the top 10's median and lowest DR): at 5,000 keywords, making those points one series at a
+time in pandas was most of its time, so ``readings_of`` makes them for all of a site's keywords in one
+numpy pass, by the same arithmetic as ``readings`` of each (the tests hold the two to the same numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+if TYPE_CHECKING:
+    from analysis.opportunities.winnable import Trend
+
+#: ``date.toordinal()`` of 1970-01-01, the day numbers' zero.
+_EPOCH = date(1970, 1, 1).toordinal()
+
+
+@dataclass(frozen=True, eq=False)  # its arrays are compared by identity, never hashed
+class Readings:
+    """One day → DR series as a projection reads it: its weekly points (``x``: days since the first
+    reading, ``y``: the week's median, from the first week on), its weeks of history (the weeks with a
+    reading, at most the whole weeks from the first reading to the last, inclusive) and its first and
+    last day (None without a reading). Made once a series, however many projections read it."""
+
+    x: np.ndarray
+    y: np.ndarray
+    weeks: int
+    first: date | None
+    last: date | None
+    #: Its line by level (``winnable.fit``), made when first asked for.
+    trends: dict[float, Trend] = field(default_factory=dict, repr=False)
+
+
+def _empty() -> Readings:
+    return Readings(np.empty(0), np.empty(0), 0, None, None)
+
+
+def _day_numbers(index: pd.Index) -> np.ndarray:
+    """Each label's day (midnight of it) as days since 1970-01-01."""
+    days = index if isinstance(index, pd.DatetimeIndex) else pd.DatetimeIndex(pd.to_datetime(index))
+    if days.tz is not None:  # its own day, as ``normalize`` takes it
+        days = days.tz_localize(None)
+    return days.to_numpy().astype("datetime64[D]").astype(np.int64)
+
+
+def _numbers(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """The day numbers and values of ``series``' readings (not numbers and missing ones dropped)."""
+    if series.dtype != "float64":
+        series = pd.to_numeric(series, errors="coerce").astype("float64")
+    values = series.to_numpy(dtype=float)
+    known = ~np.isnan(values)
+    return _day_numbers(series.index)[known], values[known]
+
+
+def _group_medians(groups: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The median of ``values`` in each group, by group (ascending)."""
+    order = np.lexsort((values, groups))
+    ordered = values[order]
+    _, starts, counts = np.unique(groups[order], return_index=True, return_counts=True)
+    return (ordered[starts + (counts - 1) // 2] + ordered[starts + counts // 2]) / 2
+
+
+def _readings(series: list[tuple[np.ndarray, np.ndarray]]) -> list[Readings]:
+    """``Readings`` of each (day numbers, values) series, in one pass over all their readings."""
+    sizes = np.array([len(days) for days, _values in series], dtype=np.int64)
+    found = [_empty() for _ in series]
+    if not sizes.sum():
+        return found
+    groups = np.repeat(np.arange(len(series)), sizes)
+    days = np.concatenate([days for days, _values in series])
+    values = np.concatenate([values for _days, values in series])
+    first = np.full(len(series), np.iinfo(np.int64).max)
+    last = np.full(len(series), np.iinfo(np.int64).min)
+    np.minimum.at(first, groups, days)
+    np.maximum.at(last, groups, days)
+    weeks = (last[groups] - days) // 7  # week 0 is each series' latest
+    span = int(weeks.max()) + 1
+    # One key per series and week, ascending from each series' first week to its latest.
+    keys = groups * span + (span - 1 - weeks)
+    x = _group_medians(keys, (days - first[groups]).astype(float))
+    y = _group_medians(keys, values)
+    owners = np.unique(keys) // span
+    starts = np.searchsorted(owners, np.arange(len(series)), side="left")
+    ends = np.searchsorted(owners, np.arange(len(series)), side="right")
+    for n in np.flatnonzero(sizes):
+        start, end = starts[n], ends[n]
+        covered = int(last[n] - first[n]) + 1
+        found[n] = Readings(
+            x[start:end],
+            y[start:end],
+            min(int(end - start), covered // 7),
+            date.fromordinal(int(first[n]) + _EPOCH),
+            date.fromordinal(int(last[n]) + _EPOCH),
+        )
+    return found
+
+
+def readings(series: pd.Series) -> Readings:
+    """``series`` (day → DR) as a projection reads it (``Readings``)."""
+    return _readings([_numbers(series)])[0]
+
+
+def readings_of(frames: Mapping[str, pd.DataFrame], column: str) -> dict[str, Readings]:
+    """``readings`` of ``column`` of each frame (day-indexed, as ``top10_dr_by_keyword`` gives them), by
+    the frame's key, all at once."""
+    keys = list(frames)
+    return dict(zip(keys, _readings([_numbers(frames[key][column]) for key in keys]), strict=True))
+
+
+def weekly(series: pd.Series) -> pd.Series:
+    """One point per week from a day → value series (missing values dropped): the median of each week's
+    readings, counted in 7-day steps back from the last day, placed on the week's middle reading day
+    (as days since the first reading). Empty when there is nothing."""
+    found = readings(series)
+    if found.last is None:
+        return pd.Series(dtype="float64")
+    return pd.Series(found.y, index=found.x)
+
+
+def history_weeks(series: pd.Series) -> int:
+    """How many weeks of history ``series`` holds: the weeks with a reading, at most the whole weeks from
+    the first reading to the last (inclusive)."""
+    return readings(series).weeks

@@ -1,0 +1,54 @@
+"""Every watched keyword's weekly points made at once (``readings_of``, what a report and the When
+winnable tab use) are each keyword's own (``readings`` of its series alone): the same points, weeks of
+history and days, on series of different lengths, with gaps, missing values and none at all."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+import pandas as pd
+
+from analysis.opportunities.weeks import Readings, readings, readings_of, weekly
+
+
+def _series(days: int, start: str, step: int = 1, missing: tuple[int, ...] = ()) -> pd.DataFrame:
+    index = pd.DatetimeIndex(pd.date_range(start, periods=days, freq=f"{step}D"), name="day")
+    rng = np.random.default_rng(days)
+    median = 40 + rng.integers(-3, 4, days).astype("float64")
+    median[list(missing)] = np.nan
+    return pd.DataFrame({"median_dr": median, "min_dr": median - 10}, index=index)
+
+
+def _same(found: Readings, expected: Readings) -> None:
+    np.testing.assert_array_equal(found.x, expected.x)
+    np.testing.assert_array_equal(found.y, expected.y)
+    assert (found.weeks, found.first, found.last) == (expected.weeks, expected.first, expected.last)
+
+
+def test_all_keywords_at_once_are_each_keywords_own() -> None:
+    frames = {
+        "a year": _series(365, "2025-11-01"),
+        "gaps": _series(40, "2026-01-03", step=3, missing=(0, 5, 6, 39)),
+        "three days": _series(3, "2026-10-30"),
+        "nothing known": _series(10, "2026-05-01", missing=tuple(range(10))),
+        "nothing": _series(0, "2026-05-01"),
+    }
+    for column in ("median_dr", "min_dr"):
+        found = readings_of(frames, column)
+        assert list(found) == list(frames)
+        for keyword, frame in frames.items():
+            _same(found[keyword], readings(frame[column]))
+    year = readings_of(frames, "median_dr")["a year"]
+    assert (year.first, year.last, year.weeks, len(year.x)) == (date(2025, 11, 1), date(2026, 10, 31), 52, 53)
+    assert readings_of(frames, "median_dr")["nothing known"].last is None
+
+
+def test_a_week_is_the_median_of_its_days_counted_back_from_the_last() -> None:
+    """Nine days: the last seven are week 0 (their median on their middle day), the first two week 1."""
+    series = pd.Series(
+        [1.0, 3.0, 5.0, 5.0, 6.0, 9.0, 7.0, 8.0, 100.0], index=pd.date_range("2026-01-01", periods=9)
+    )
+    points = weekly(series)
+    assert points.index.tolist() == [0.5, 5.0] and points.tolist() == [2.0, 7.0]
+    assert readings(series).weeks == 1  # two weeks with a reading, one whole week covered
