@@ -127,6 +127,12 @@ def theil_sen(
     times ``inflation`` for points that are not independent): (slope, intercept, low, high). Needs at
     least two distinct x."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    slopes, slope, intercept = _slopes(x, y)
+    return (slope, intercept, *_interval(slopes, x, y, level, inflation))
+
+
+def _slopes(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """The pairwise slopes of y on x (sorted), their median and the line's intercept."""
     dx = x[:, None] - x[None, :]
     dy = y[:, None] - y[None, :]
     pairs = dx > 0
@@ -134,7 +140,13 @@ def theil_sen(
     if not slopes.size:
         raise ValueError("a slope needs readings on at least two different days")
     slope = float(np.median(slopes))
-    intercept = float(np.median(y - slope * x))
+    return slopes, slope, float(np.median(y - slope * x))
+
+
+def _interval(
+    slopes: np.ndarray, x: np.ndarray, y: np.ndarray, level: float, inflation: float
+) -> tuple[float, float]:
+    """Sen's interval of the slope at ``level`` from the sorted pairwise ``slopes`` (``theil_sen``)."""
     n = len(y)
 
     def tied(values: np.ndarray) -> float:
@@ -147,7 +159,7 @@ def theil_sen(
     total = len(slopes)
     upper = min(round((total + spread) / 2), total - 1)
     lower = max(round((total - spread) / 2) - 1, 0)
-    return slope, intercept, float(slopes[lower]), float(slopes[upper])
+    return float(slopes[lower]), float(slopes[upper])
 
 
 def fit(series: pd.Series, level: float = LEVEL) -> Trend:
@@ -161,8 +173,9 @@ def _fit(ready: Readings, level: float) -> Trend:
     if ready.first is None or ready.last is None:
         raise ValueError("a slope needs readings on at least two different days")
     first, last, x, y = ready.first, ready.last, ready.x, ready.y
-    slope, intercept = theil_sen(x, y, level)[:2]
-    _, _, low, high = theil_sen(x, y, level, persistence_inflation(y - intercept - slope * x))
+    # The line's slopes once: its interval is then widened for persistence (``theil_sen``'s arithmetic).
+    slopes, slope, intercept = _slopes(x, y)
+    low, high = _interval(slopes, x, y, level, persistence_inflation(y - intercept - slope * x))
     middle = round(float(np.median(x)))
     centre = first + timedelta(days=middle)
     found = Trend(last, centre, intercept + slope * middle, slope, low, high, len(x))
