@@ -7,6 +7,8 @@ placed on the week's middle reading day (as days since the first reading); see
 site twice (the top 10's median and lowest DR): at 5,000 keywords, making those points one series at a
 time in pandas was most of its time, so ``readings_of`` makes them for all of a site's keywords in one
 numpy pass, by the same arithmetic as ``readings`` of each (the tests hold the two to the same numbers).
+A series' line (``Trend``, fitted by ``winnable.fit``) is kept with its readings, so a site's is fitted
+once however many keywords it is projected against.
 """
 
 from __future__ import annotations
@@ -14,16 +16,37 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-if TYPE_CHECKING:
-    from analysis.opportunities.winnable import Trend
-
 #: ``date.toordinal()`` of 1970-01-01, the day numbers' zero.
 _EPOCH = date(1970, 1, 1).toordinal()
+
+
+@dataclass(frozen=True)
+class Trend:
+    """A Theil–Sen line through weekly points: ``level`` on ``centre`` (the middle of the weekly points,
+    where the line is surest), ``slope`` in DR per day with its interval (``low``, ``high``) at the
+    level it was fitted at (``winnable.LEVEL`` unless asked); ``anchor`` is the last recorded day
+    ("now")."""
+
+    anchor: date
+    centre: date
+    level: float
+    slope: float
+    low: float
+    high: float
+    points: int
+
+    def at(self, day: date, slope: float | None = None) -> float:
+        """The line's value on ``day`` (with ``slope``: one of its band's edges, pivoting on the centre)."""
+        return self.level + (self.slope if slope is None else slope) * (day - self.centre).days
+
+    @property
+    def value(self) -> float:
+        """The line's value now (on ``anchor``)."""
+        return self.at(self.anchor)
 
 
 @dataclass(frozen=True, eq=False)  # its arrays are compared by identity, never hashed

@@ -46,7 +46,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from analysis.opportunities.weeks import Readings, readings
+from analysis.opportunities.weeks import Readings, Trend, readings
 
 State = Literal["within_reach", "in_months", "not_at_this_pace", "too_little_history", "too_uncertain"]
 Target = Literal["median", "lowest"]
@@ -67,30 +67,6 @@ MAX_PERSISTENCE = 0.9
 HORIZON_MONTHS = 24
 #: A band whose slow end lies beyond this is too wide to state.
 UNCERTAIN_BEYOND_MONTHS = 36
-
-
-@dataclass(frozen=True)
-class Trend:
-    """A Theil–Sen line through weekly points: ``level`` on ``centre`` (the middle of the weekly points,
-    where the line is surest), ``slope`` in DR per day with its interval (``low``, ``high``) at
-    ``LEVEL``; ``anchor`` is the last recorded day ("now")."""
-
-    anchor: date
-    centre: date
-    level: float
-    slope: float
-    low: float
-    high: float
-    points: int
-
-    def at(self, day: date, slope: float | None = None) -> float:
-        """The line's value on ``day`` (with ``slope``: one of its band's edges, pivoting on the centre)."""
-        return self.level + (self.slope if slope is None else slope) * (day - self.centre).days
-
-    @property
-    def value(self) -> float:
-        """The line's value now (on ``anchor``)."""
-        return self.at(self.anchor)
 
 
 @dataclass(frozen=True)
