@@ -11,98 +11,48 @@ to it still add up to the stamp, only later days were written (the daily job's n
 days' tallies are added to the kept ones; otherwise the month is tallied again. Adding is claimed by
 moving the stamp on in the same transaction, so two readers never add the same days twice.
 
-A period is read as pieces: the kept months it covers whole, and tallies of the rows of the days it
-covers in part (its first and last months, each read from their rows in the same statement). The pieces
-add up to the period's counts; its latest day is the newest piece's, and the recorded day before it is
-that piece's second newest or the next piece's newest. A month that could not be kept (another reader
-kept it first, a read-only database) is read from its rows the same way, so the answer never waits on
-a write.
+A period is read as pieces in one statement (``store.rollups.keyword_pieces``): the kept months, and
+the days of the months it covers in part tallied from their rows. A month that could not be kept
+(another reader kept it first, a read-only database) is read from its rows the same way, so the answer
+never waits on a write.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import Date, Float, Integer, String, bindparam, delete, insert, select, text, update
+from sqlalchemy import Date, bindparam, delete, insert, select, text, update
 
-from store.engine import Connected, StoreUnavailable
-from store.partitions import month_of, next_month
+from store.engine import Connected, StoreUnavailable, tune_large_read
+from store.partitions import month_of
+from store.rollups.keyword_pieces import (
+    BEST,
+    BEST_COLUMNS,
+    COLUMNS,
+    SUMMARY,
+    SUMMARY_COLUMNS,
+    TALLY,
+    TOP_10,
+    TYPES,
+    pieces,
+    union,
+)
 from store.rollups.tables import KEYWORD_MONTHS, KEYWORD_VERSIONS, MONTH_STAMPS
 from store.rows import subject_name
 from store.watchlist import check_account
 
 logger = logging.getLogger(__name__)
 
-TOP_10 = 10
-#: A month's tallies of one keyword, as ``keyword_months`` keeps them and a piece of a period gives them.
-TALLIES = (
-    "keyword",
-    "days_recorded",
-    "days_in_top_10",
-    "best_position",
-    "best_day",
-    "last_day",
-    "last_position",
-    "last_median_dr",
-    "last_gap",
-    "before_last_day",
-    "before_last_position",
-)
-_TYPES: dict[str, Any] = {
-    "keyword": String,
-    "days_recorded": Integer,
-    "days_in_top_10": Integer,
-    "best_position": Integer,
-    "best_day": Date,
-    "last_day": Date,
-    "last_position": Integer,
-    "last_median_dr": Float,
-    "last_gap": Float,
-    "before_last_day": Date,
-    "before_last_position": Integer,
-    "latest_day": Date,
-    "position": Integer,
-    "median_dr": Float,
-    "gap": Float,
-    "earlier": Integer,
-}
-
-#: The tallies of one site's keyword rows from ``{since}`` to the day before ``{before}``.
-_TALLY = """
-SELECT keyword,
-    COUNT(*) AS days_recorded,
-    COUNT(CASE WHEN position <= :top THEN 1 END) AS days_in_top_10,
-    MIN(position) AS best_position,
-    MAX(CASE WHEN best = 1 AND position IS NOT NULL THEN day END) AS best_day,
-    MAX(CASE WHEN newest = 1 THEN day END) AS last_day,
-    MAX(CASE WHEN newest = 1 THEN position END) AS last_position,
-    MAX(CASE WHEN newest = 1 THEN median_dr END) AS last_median_dr,
-    MAX(CASE WHEN newest = 1 THEN gap END) AS last_gap,
-    MAX(CASE WHEN newest = 2 THEN day END) AS before_last_day,
-    MAX(CASE WHEN newest = 2 THEN position END) AS before_last_position
-FROM (
-    SELECT keyword, day, position, median_dr, gap,
-        ROW_NUMBER() OVER (PARTITION BY keyword ORDER BY day DESC) AS newest,
-        ROW_NUMBER() OVER (
-            PARTITION BY keyword ORDER BY CASE WHEN position IS NULL THEN 1 ELSE 0 END, position, day
-        ) AS best
-    FROM keyword_snapshots
-    WHERE account = :account AND site = :site AND day >= {since} AND day < {before}
-) AS ranked
-GROUP BY keyword
-"""
-_COLUMNS = ", ".join(TALLIES)
 #: A month's days from ``:since`` to the day before ``:before`` tallied and kept, at the database.
 _KEEP = """
 INSERT INTO keyword_months (account, site, month, {columns})
 SELECT :account, :site, :month, {columns} FROM ({tally}) AS tallied WHERE true
-""".format(columns=_COLUMNS, tally=_TALLY.format(since=":since", before=":before"))
+""".format(columns=COLUMNS, tally=TALLY.format(since=":since", before=":before"))
 #: The same days added to the month's kept tallies, all later than the days they hold: counts add up, a
 #: better position is the best (a tie keeps the earlier day), the newest days are the new ones'.
 _EXTEND = (
@@ -133,62 +83,6 @@ SELECT {columns} FROM keyword_months
 WHERE account = :account AND site = :site AND month >= {since} AND month < {before}
 """
 _PIECE = "SELECT * FROM ({part}) AS {name}"
-#: What ``KeywordMonths.summary`` gives for each keyword, and ``KeywordMonths.best``.
-SUMMARY_COLUMNS = (
-    "keyword",
-    "days_recorded",
-    "days_in_top_10",
-    "latest_day",
-    "position",
-    "median_dr",
-    "gap",
-    "earlier",
-    "best_position",
-    "best_day",
-)
-BEST_COLUMNS = ("keyword", "best_position", "best_day")
-#: Each keyword's best over the pieces of ``everything``: its best position, the first day at it.
-_BEST = """
-SELECT keyword, best_position, best_day FROM (
-    SELECT keyword, best_position, best_day,
-        ROW_NUMBER() OVER (PARTITION BY keyword ORDER BY best_position, best_day) AS nth
-    FROM everything WHERE best_position IS NOT NULL
-) AS ranked WHERE nth = 1
-"""
-#: The pieces of ``{period}`` added up per keyword: counts summed; the latest day is the newest
-#: piece's; the day before it that piece's second newest, or else the next piece's newest.
-_SUMMARY = """
-WITH period AS ({period}), everything AS ({everything}), best AS ({best}),
-ordered AS (
-    SELECT period.*, ROW_NUMBER() OVER (PARTITION BY keyword ORDER BY last_day DESC) AS piece FROM period
-),
-summed AS (
-    SELECT keyword,
-        SUM(days_recorded) AS days_recorded,
-        SUM(days_in_top_10) AS days_in_top_10,
-        MAX(CASE WHEN piece = 1 THEN last_day END) AS latest_day,
-        MAX(CASE WHEN piece = 1 THEN last_position END) AS position,
-        MAX(CASE WHEN piece = 1 THEN last_median_dr END) AS median_dr,
-        MAX(CASE WHEN piece = 1 THEN last_gap END) AS gap,
-        CASE WHEN MAX(CASE WHEN piece = 1 THEN before_last_day END) IS NOT NULL
-            THEN MAX(CASE WHEN piece = 1 THEN before_last_position END)
-            ELSE MAX(CASE WHEN piece = 2 THEN last_position END)
-        END AS earlier
-    FROM ordered GROUP BY keyword
-)
-SELECT summed.*, best.best_position, best.best_day
-FROM summed LEFT JOIN best ON best.keyword = summed.keyword
-ORDER BY summed.keyword
-"""
-
-
-@dataclass(frozen=True)
-class _Span:
-    """Days ``since`` to the day before ``before``: whole kept months (``kept``) or rows to tally."""
-
-    since: date
-    before: date
-    kept: bool
 
 
 class KeywordMonths(Connected):
@@ -201,31 +95,30 @@ class KeywordMonths(Connected):
         unranked), and its best ever with the first day at it (all-time, whatever the period)."""
         account, site = check_account(account), subject_name(site)
         known, kept = self._keep_stale(account, site)
-        period, of_period = _union(_spans(known, kept, since, until), "p")
-        if not period:
+        found = pieces(known, kept, since, until)
+        if not any(piece.in_period for piece in found):
             return pd.DataFrame(columns=list(SUMMARY_COLUMNS))
-        everything, of_everything = _union(_spans(known, kept, None, None), "a")
-        statement = _SUMMARY.format(period=period, everything=everything, best=_BEST)
-        return self._read(statement, {**of_period, **of_everything}, account, site, SUMMARY_COLUMNS)
+        statement, days = union(found)
+        return self._read(SUMMARY.format(pieces=statement), days, account, site, SUMMARY_COLUMNS)
 
     def best(self, account: str, site: str) -> pd.DataFrame:
         """Each keyword of ``site`` that ever ranked: its best position over all its months and the first
         day it was there (``keyword``, ``best_position``, ``best_day``), by keyword."""
         account, site = check_account(account), subject_name(site)
         known, kept = self._keep_stale(account, site)
-        everything, params = _union(_spans(known, kept, None, None), "a")
-        if not everything:
+        found = pieces(known, kept, None, None)
+        if not found:
             return pd.DataFrame(columns=list(BEST_COLUMNS))
-        statement = "WITH everything AS ({everything}), best AS ({best}) SELECT * FROM best ORDER BY keyword"
-        statement = statement.format(everything=everything, best=_BEST)
-        return self._read(statement, params, account, site, BEST_COLUMNS)
+        statement, days = union(found)
+        return self._read(BEST.format(pieces=statement), days, account, site, BEST_COLUMNS)
 
     def _read(
         self, statement: str, days: dict[str, date], account: str, site: str, columns: tuple[str, ...]
     ) -> pd.DataFrame:
         query = text(statement).bindparams(*(bindparam(name, type_=Date) for name in days))
-        typed = query.columns(**{name: _TYPES[name] for name in columns})
+        typed = query.columns(**{name: TYPES[name] for name in columns})
         with self._reading() as conn:
+            tune_large_read(conn)
             rows = conn.execute(typed, {**days, "account": account, "site": site, "top": TOP_10}).all()
         return pd.DataFrame([tuple(row) for row in rows], columns=list(columns))
 
@@ -314,38 +207,3 @@ def _of_month(table: Any, account: str, site: str, month: date) -> list[Any]:
 
 def _bound(statement: str) -> Any:
     return text(statement).bindparams(*(bindparam(name, type_=Date) for name in ("month", "since", "before")))
-
-
-def _spans(known: set[date], kept: set[date], since: date | None, until: date | None) -> list[_Span]:
-    """The period cut into spans, month by month: runs of whole kept months, and the days between to
-    tally from their rows. ``known``: the months with keyword rows (those with a day version); an open
-    end is the first or last of them."""
-    if not known:
-        return []
-    first = since or min(known)
-    last = until + timedelta(days=1) if until is not None else next_month(max(known))
-    spans: list[_Span] = []
-    day = first
-    while day < last:
-        month = month_of(day)
-        end = min(next_month(month), last)
-        whole = day == month and end == next_month(month) and month in kept
-        if spans and spans[-1].kept == whole:
-            spans[-1] = _Span(spans[-1].since, end, whole)
-        else:
-            spans.append(_Span(day, end, whole))
-        day = end
-    return spans
-
-
-def _union(spans: Iterable[_Span], prefix: str) -> tuple[str, dict[str, date]]:
-    """The spans' pieces (``TALLIES``) as one SELECT ("" when there is none), and its days' parameters
-    (named with ``prefix``, so two unions fit one statement)."""
-    parts, params = [], {}
-    for n, span in enumerate(spans):
-        since, before = f"{prefix}_since_{n}", f"{prefix}_before_{n}"
-        params[since], params[before] = span.since, span.before
-        template = _KEPT if span.kept else _TALLY
-        part = template.format(columns=_COLUMNS, since=f":{since}", before=f":{before}")
-        parts.append(_PIECE.format(part=part, name=f"{prefix}_{n}"))
-    return "\nUNION ALL\n".join(parts), params
