@@ -6,8 +6,8 @@ and fills, with where the time goes.
 For each size a fresh database gets a year of daily top 10s of ``N`` keywords watched for your site
 (``bench.top10_fill``: COPY on PostgreSQL, some 60,000 rows/s on 2 cores; plain inserts on SQLite), up
 to yesterday. Then the benchmark lives the real day, by default: the history was recorded over a year
-and people opened the Market page along the way, so the page is opened once on yesterday's history
-(whatever the page keeps in the database for a day, it builds then), today's top 10s are recorded as
+and people opened the Market and History pages along the way, so both are opened once on yesterday's
+history (whatever a page keeps in the database for a day, it builds then), today's top 10s are recorded as
 the daily job records them (``record_read``: one upsert per keyword, marking today as changed), and
 the app's cached answers are dropped, as they are when the job writes. ``--no-today`` skips that day:
 the history is filled up to today and the first view is the first read of it.
@@ -182,16 +182,17 @@ def cached_bytes(url: str) -> int:
 
 
 def live_the_day(url: str, keywords: int) -> None:
-    """Yesterday's Market view opened once, today's top 10s recorded as the daily job does, the app's
-    answers dropped: the morning of a year of use."""
+    """Yesterday's Market view and History page opened once, today's top 10s recorded as the daily job
+    does, the app's answers dropped: the morning of a year of use."""
     started = time.perf_counter()
     _run(market_page(url), "Market page")
     opened = time.perf_counter() - started
+    history = history_view(url)
     recorded = record_day(url, keywords, datetime.now(UTC).date(), DAYS + 1)
     drop_cached_answers(url)
     print(
-        f"{keywords} keywords: yesterday's Market view opened in {opened:.1f} s; "
-        f"today's {keywords:,} top 10s recorded as the job does in {recorded:.1f} s",
+        f"{keywords} keywords: yesterday's Market view opened in {opened:.1f} s, its History page in "
+        f"{history:.1f} s; today's {keywords:,} top 10s recorded as the job does in {recorded:.1f} s",
         flush=True,
     )
 

@@ -102,6 +102,7 @@ def fill(url: str, keywords: int, days: int, last_day: date) -> Filled:
     migrated by ``HistoryStore.open``), with the watchlist; the tables are analysed after a PostgreSQL
     fill, as the server's autovacuum would do soon after."""
     from store import HistoryStore
+    from store.rollups.tables import bump_keyword_days
 
     span = [(last_day - timedelta(days=back), days - back) for back in range(days - 1, -1, -1)]
     rows = _rows(keywords, span, datetime.now(UTC))
@@ -114,6 +115,7 @@ def fill(url: str, keywords: int, days: int, last_day: date) -> Filled:
                 serps, keyword_rows = copy_rows(conn, rows)
             else:
                 serps, keyword_rows = insert_rows(conn, rows)
+            bump_keyword_days(conn, ACCOUNT, [day for day, _n in span])  # as the job's writes mark them
         if store.engine.dialect.name == "postgresql":
             with store.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
                 conn.exec_driver_sql("ANALYZE serp_results")

@@ -179,6 +179,20 @@ def plain_words(url: str, doing: str) -> Iterator[None]:
         raise unavailable(exc, url, doing) from exc
 
 
+#: PostgreSQL's memory for each sort or hash of one large read (its default, 4 MB, sends a year of a
+#: thousand keywords' rows to disk).
+LARGE_READ_WORK_MEM = "256MB"
+
+
+def tune_large_read(conn: Connection) -> None:
+    """On PostgreSQL, settings for this one read of many rows (gone with its transaction): its sorts and
+    group-bys fit in memory instead of spilling to disk, and no JIT compiling, which costs such a read
+    more than it saves. Nothing on SQLite."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(f"SET LOCAL work_mem = '{LARGE_READ_WORK_MEM}'")
+        conn.exec_driver_sql("SET LOCAL jit = off")
+
+
 class Connected:
     """What every repository of ``HistoryStore`` stands on: the engine, and the one boundary where a
     database error becomes ``StoreUnavailable``. Every read opens ``_reading()``, every write

@@ -10,11 +10,12 @@ append-only audit log, ``store.audit``),
 ``feeds`` and ``report_schedules`` (``store.reports``), ``bulk`` (every table's rows at once, for moving
 a history to another database: ``store.bulk``), ``retention`` (thinning old top 10s,
 ``store.retention``), ``partitions`` (the months the top-10 and keyword rows have a partition for on
-PostgreSQL, ``store.partitions``) and ``market_days`` (the market's sums from its daily roll-ups,
-``store.rollups``). Callers name the area: ``store.watchlist.watch(...)``,
+PostgreSQL, ``store.partitions``), ``market_days`` (the market's sums from its daily roll-ups,
+``store.rollups``) and ``keyword_months`` (each keyword's rows tallied by month,
+``store.rollups.keyword_months``). Callers name the area: ``store.watchlist.watch(...)``,
 ``store.queries.domain_history(...)``. A repository that needs another is given it when it is made
 (the report links write to the audit log; the snapshots and the bulk writes the partitions; the
-roll-ups the market's sums); none reaches another through the store.
+roll-ups the market's sums; the queries the keyword months); none reaches another through the store.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
 newest schema. Every failure to reach or use the database, at open and later, is a
 ``StoreUnavailable`` whose reason is plain words without password: at open here, later at the one
@@ -48,6 +49,7 @@ from store.reports.links import ReportLinks
 from store.reports.schedules import ReportSchedules
 from store.retention import Retention
 from store.rollups.days import MarketDays
+from store.rollups.keyword_months import KeywordMonths
 from store.watchlist import Watchlist
 
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
@@ -74,6 +76,7 @@ class HistoryStore:
     bulk: BulkRows
     partitions: MonthlyPartitions
     market_days: MarketDays
+    keyword_months: KeywordMonths
 
     def __init__(self, engine: Engine, url: str) -> None:
         self._engine = engine
@@ -82,7 +85,8 @@ class HistoryStore:
         self.partitions = MonthlyPartitions(*on)
         self.watchlist = Watchlist(*on)
         self.snapshots = Snapshots(*on, partitions=self.partitions)
-        self.queries = Queries(*on)
+        self.keyword_months = KeywordMonths(*on)
+        self.queries = Queries(*on, months=self.keyword_months)
         self.market = MarketSums(*on)
         self.latest = LatestRows(*on)
         self.audit = AuditLog(*on)

@@ -16,7 +16,7 @@ from datetime import date
 import pandas as pd
 
 from schema.history import KEYWORD_COLUMNS
-from store.engine import Connected
+from store.engine import Connected, tune_large_read
 from store.queries import KEYWORDS
 from store.queries import _frame as keyword_frame
 from store.walks import latest_keyword_rows
@@ -31,9 +31,6 @@ class LatestRows(Connected):
         search volume and its latest with impressions; ``keyword_history``'s columns and order."""
         columns = [KEYWORDS.c[name] for name in KEYWORD_COLUMNS]
         with self._reading() as conn:
-            if conn.dialect.name == "postgresql":
-                # This read only (gone with its transaction): compiling its many small probes took
-                # seconds where running them takes a tenth of one.
-                conn.exec_driver_sql("SET LOCAL jit = off")
+            tune_large_read(conn)  # compiling its many small probes (JIT) took seconds; running them a tenth
             rows = latest_keyword_rows(conn, account, site, columns, until)
         return keyword_frame(rows, KEYWORD_COLUMNS)

@@ -42,15 +42,12 @@ from sqlalchemy import (
 )
 
 from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS, SERP_COLUMNS, SPREAD_COLUMNS
-from store.engine import Connected
+from store.engine import Connected, tune_large_read
 from store.models import SUBJECT_LEN, KeywordSnapshotRow, SerpResultRow
 from store.queries import serp_frame, top10s_within
 from store.walks import latest_values, period_pairs
 from store.watchlist import check_account, subject_name
 
-#: PostgreSQL's memory for each sort or hash of the market's read (its default, 4 MB, sends a year of a
-#: thousand keywords' rows to disk).
-WORK_MEM = "256MB"
 SERPS = SerpResultRow.__table__
 KEYWORDS = KeywordSnapshotRow.__table__
 
@@ -105,11 +102,7 @@ class MarketSums(Connected):
         """A reading connection holding the curve, the volumes and the chosen keywords (or (site,
         keyword) pairs) in its temporary tables."""
         with self._reading() as conn:
-            if conn.dialect.name == "postgresql":
-                # This one read's settings (gone with its transaction): its group-bys over a year of rows
-                # fit in memory instead of sorting on disk, and compiling it (JIT) costs more than it saves.
-                conn.exec_driver_sql(f"SET LOCAL work_mem = '{WORK_MEM}'")
-                conn.exec_driver_sql("SET LOCAL jit = off")
+            tune_large_read(conn)  # its group-bys over a year of rows stay in memory
             tables: list[tuple[Table, list[dict[str, Any]]]] = [
                 (CURVE, [{"position": p, "clicks": float(c)} for p, c in enumerate(curve, start=1)]),
                 (VOLUMES, [{"keyword": k, "volume": float(v)} for k, v in volumes.items()]),

@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import ColumnElement, FromClause, Select, and_, case, func, select
+from sqlalchemy import ColumnElement, Engine, FromClause, Select, func, select
 
 from schema.history import (
     DOMAIN_COLUMNS,
@@ -33,6 +33,7 @@ from store.models import (
     TrustMapLinkRow,
     TrustMapSnapshotRow,
 )
+from store.rollups.keyword_months import KeywordMonths
 from store.rows import subject_name
 from store.watchlist import check_account
 
@@ -121,6 +122,10 @@ def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
 class Queries(Connected):
     """The recorded history read back as frames (``HistoryStore.queries``)."""
 
+    def __init__(self, engine: Engine, writer: Engine, url: str, months: KeywordMonths) -> None:
+        super().__init__(engine, writer, url)
+        self._months = months  # the keyword months the summary and the best ever are read from
+
     def _rows(self, query: Select[Any]) -> list[Any]:
         with self._reading() as conn:
             return list(conn.execute(query).all())
@@ -188,84 +193,23 @@ class Queries(Connected):
     def keyword_best(self, account: str, site: str) -> pd.DataFrame:
         """Each of one site's keywords that ever ranked: its best position in all the history kept and
         the first day it was reached, by keyword. All-time on purpose: a "best ever" read from a period's
-        rows would change with the period."""
-        where = (KEYWORDS.c.account == check_account(account), KEYWORDS.c.site == subject_name(site))
-        best = (
-            select(KEYWORDS.c.keyword, func.min(KEYWORDS.c.position).label("best"))
-            .where(*where, KEYWORDS.c.position.is_not(None))
-            .group_by(KEYWORDS.c.keyword)
-            .subquery()
-        )
-        query = (
-            select(KEYWORDS.c.keyword, best.c.best, func.min(KEYWORDS.c.day))
-            .join(best, and_(best.c.keyword == KEYWORDS.c.keyword, best.c.best == KEYWORDS.c.position))
-            .where(*where)
-            .group_by(KEYWORDS.c.keyword, best.c.best)
-            .order_by(KEYWORDS.c.keyword)
-        )
-        return _frame(self._rows(query), KEYWORD_BEST_COLUMNS)
+        rows would change with the period. Read from the keyword's monthly tallies
+        (``store.rollups.keyword_months``): a dozen rows a keyword a year."""
+        return _frame(self._months.best(account, site).itertuples(index=False), KEYWORD_BEST_COLUMNS)
 
     def keyword_summary(
         self, account: str, site: str, since: date | None = None, until: date | None = None
     ) -> pd.DataFrame:
         """One row per keyword of ``site`` recorded from ``since`` to ``until`` (``KEYWORD_SUMMARY_COLUMNS``,
         by keyword), counted at the database: what ``analysis.figures.history_frames.keyword_summary``
-        makes of the period's rows, without reading them. One pass over the period counts each keyword's
-        days and finds its latest day; that day's row and the recorded day before it are then looked up
-        per keyword along the table's unique index. Its best ever is ``keyword_best``'s, all-time."""
-        where = keywords_within(KEYWORDS, account, site, since, until)
-        per_keyword = (
-            select(
-                KEYWORDS.c.keyword,
-                func.count().label("days_recorded"),
-                func.count(case((KEYWORDS.c.position <= TOP_10, 1))).label("days_in_top_10"),
-                func.max(KEYWORDS.c.day).label("latest_day"),
-            )
-            .where(*where)
-            .group_by(KEYWORDS.c.keyword)
-            .subquery("per_keyword")
-        )
-
-        def last_before(column: str, latest: bool) -> Any:
-            """``column`` of the keyword's latest day (``latest``), or of the recorded day before it."""
-            row = KEYWORDS.alias()
-            day = row.c.day == per_keyword.c.latest_day if latest else row.c.day < per_keyword.c.latest_day
-            return (
-                select(row.c[column])
-                .where(
-                    *keywords_within(row, account, site, since, until), row.c.keyword == per_keyword.c.keyword
-                )
-                .where(day)
-                .order_by(row.c.day.desc())
-                .limit(1)
-                .scalar_subquery()
-            )
-
-        query = select(
-            per_keyword.c.keyword,
-            per_keyword.c.days_recorded,
-            per_keyword.c.days_in_top_10,
-            per_keyword.c.latest_day,
-            last_before("position", latest=True).label("position"),
-            last_before("median_dr", latest=True).label("median_dr"),
-            last_before("gap", latest=True).label("gap"),
-            last_before("position", latest=False).label("earlier"),
-        )
-        with self._reading() as conn:
-            if conn.dialect.name == "postgresql":
-                # This read only (gone with its transaction): compiling it costs more than it saves.
-                conn.exec_driver_sql("SET LOCAL jit = off")
-            found = pd.DataFrame(
-                [tuple(row) for row in conn.execute(query).all()], columns=list(query.selected_columns.keys())
-            )
-        if found.empty:
-            return _frame([], KEYWORD_SUMMARY_COLUMNS)
+        makes of the period's rows, without reading them. The period's counts, latest day and the day
+        before it come from the keyword's monthly tallies (whole months kept, the days of a month the
+        period covers in part tallied from their rows); its best ever is ``keyword_best``'s, all-time, read in
+        the same statement."""
+        found = self._months.summary(account, site, since, until)
         positions = pd.to_numeric(found["position"]).astype("Float64")
-        best = self.keyword_best(account, site).set_index("keyword").reindex(found["keyword"])
         summary = found.assign(
-            change=(pd.to_numeric(found["earlier"]).astype("Float64") - positions).to_numpy(),
-            best_position=best["best_position"].to_numpy(),
-            best_day=best["best_day"].to_numpy(),
+            change=(pd.to_numeric(found["earlier"]).astype("Float64") - positions).to_numpy()
         )
         return _frame(
             summary.loc[:, list(KEYWORD_SUMMARY_COLUMNS)].itertuples(index=False), KEYWORD_SUMMARY_COLUMNS

@@ -30,7 +30,7 @@ from store.models import (
     TrustMapSnapshotRow,
 )
 from store.partitions import MonthlyPartitions
-from store.rollups.tables import bump_days
+from store.rollups.tables import bump_days, bump_keyword_days
 from store.watchlist import check_account
 
 RecordOutcome = Literal["recorded", "unchanged"]
@@ -132,6 +132,14 @@ def _record_serp(conn: Connection, rows: list[dict[str, Any]]) -> int:
     return written
 
 
+def _record_keywords(conn: Connection, account: str, rows: list[dict[str, Any]]) -> int:
+    """Keyword rows of the account (inserted, or updated where a value differs); the number written.
+    The days of those written are marked as changed: their months' tallies are counted again."""
+    written = upsert_returning(conn, KEYWORDS, rows, KEYWORD_KEY, columns.KEYWORD_VALUES, ("day",))
+    bump_keyword_days(conn, account, {row.day for row in written})
+    return len(written)
+
+
 def _chunks(rows: list[dict[str, Any]]) -> Iterable[list[dict[str, Any]]]:
     for start in range(0, len(rows), CHUNK_ROWS):
         yield rows[start : start + CHUNK_ROWS]
@@ -179,7 +187,7 @@ class Snapshots(Connected):
         keyword_rows = [{**stamp, **values} for values in shape.tracked_values(tracked, slug)]
         self._partitions.ensure([day])
         with self._writing() as conn:
-            written = upsert(conn, KEYWORDS, keyword_rows, KEYWORD_KEY, columns.KEYWORD_VALUES)
+            written = _record_keywords(conn, account, keyword_rows)
         return "recorded" if written else "unchanged"
 
     def record_keyword_report(
@@ -196,7 +204,7 @@ class Snapshots(Connected):
         row = {**self._stamp(account, day, source), **shape.keyword_report_values(report, site, keyword)}
         self._partitions.ensure([day])
         with self._writing() as conn:
-            written = len(upsert(conn, KEYWORDS, [row], KEYWORD_KEY, columns.KEYWORD_VALUES))
+            written = _record_keywords(conn, account, [row])
             written += _record_serp(conn, _serp_rows(row, report))
         return "recorded" if written else "unchanged"
 
@@ -263,7 +271,7 @@ class Snapshots(Connected):
         for site_rows in by_site.values():
             with self._writing() as conn:
                 for chunk in _chunks(_last_per_key(site_rows, KEYWORD_KEY)):
-                    written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, columns.KEYWORD_VALUES))
+                    written += _record_keywords(conn, account, chunk)
 
         report_rows, serp_rows = [], []
         for day, report, site in keyword_reports:
@@ -274,7 +282,7 @@ class Snapshots(Connected):
             self._partitions.ensure(row["day"] for row in report_rows)
             with self._writing() as conn:
                 for chunk in _chunks(_last_per_key(report_rows, KEYWORD_KEY)):
-                    written += len(upsert(conn, KEYWORDS, chunk, KEYWORD_KEY, columns.KEYWORD_VALUES))
+                    written += _record_keywords(conn, account, chunk)
                 for chunk in _chunks(_last_per_key(serp_rows, SERP_KEY)):
                     written += len(upsert(conn, SERPS, chunk, SERP_KEY, columns.SERP_VALUES))
                 bump_days(conn, account, {row["day"] for row in serp_rows})

@@ -217,8 +217,8 @@ def keyword_summary(history: pd.DataFrame, best: pd.DataFrame | None = None) -> 
 
 def _dates(values: pd.Series) -> pd.Series:
     """Days as ``date`` objects, a missing one as None (what a table's date column and a CSV want)."""
-    days = pd.to_datetime(values)
-    return pd.Series([None if pd.isna(day) else day.date() for day in days], index=values.index, dtype=object)
+    days = pd.to_datetime(pd.Series(values, index=values.index))
+    return days.dt.date.astype(object).where(days.notna(), None)
 
 
 def ranked_summary(summary: pd.DataFrame) -> pd.DataFrame:

@@ -1,4 +1,5 @@
-"""The roll-ups' tables (revision 0015) and the one function that marks a day's top 10s as changed.
+"""The roll-ups' tables (revisions 0015 and 0017) and the functions that mark a day's top 10s, or its
+keyword rows, as changed.
 
 ``serp_day_versions`` is part of the history: one row per account and day whose top 10s were ever
 written, with a number that every write of that day's top 10s raises (recording, seeding, retention).
@@ -7,6 +8,10 @@ a digest of the site, the set, the CTR curve and the volumes, ``store.rollups.da
 stamped with the version of the day it was summed from. A day whose version moved on is summed again;
 they are left out of a move to another database (``info={"derived": True}``): the target sums them
 again when first read.
+
+``keyword_day_versions`` does the same for the keyword rows (``keyword_snapshots``); the derived
+``keyword_months`` keep each keyword's tallies of one month (``store.rollups.keyword_months``), and
+``keyword_month_stamps`` the version each site's month was tallied at (the sum of its days' versions).
 
 Kept beside their repository rather than in ``store.models``, on the same ``Base``, like the report
 tables.
@@ -72,7 +77,59 @@ class MarketRollDomainRow(Base):
     volume_clicks: Mapped[float | None] = mapped_column(Float)
 
 
+class KeywordDayVersionRow(Base):
+    """How many times an account's keyword rows of one day were written: a keyword month tallied at an
+    older version is stale."""
+
+    __tablename__ = "keyword_day_versions"
+
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+
+
+class KeywordMonthRow(Base):
+    """One keyword's rows of one month for one site, tallied: days recorded and in the top 10, its best
+    position and the first day at it, and its newest two days (the day, its position and bar)."""
+
+    __tablename__ = "keyword_months"
+    __table_args__ = ({"info": DERIVED},)
+
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN), primary_key=True)
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN), primary_key=True)
+    keyword: Mapped[str] = mapped_column(String(SUBJECT_LEN), primary_key=True)
+    month: Mapped[date] = mapped_column(Date, primary_key=True)
+    days_recorded: Mapped[int] = mapped_column(Integer)
+    days_in_top_10: Mapped[int] = mapped_column(Integer)
+    best_position: Mapped[int | None] = mapped_column(Integer)
+    best_day: Mapped[date | None] = mapped_column(Date)
+    last_day: Mapped[date] = mapped_column(Date)
+    last_position: Mapped[int | None] = mapped_column(Integer)
+    last_median_dr: Mapped[float | None] = mapped_column(Float)
+    last_gap: Mapped[float | None] = mapped_column(Float)
+    before_last_day: Mapped[date | None] = mapped_column(Date)
+    before_last_position: Mapped[int | None] = mapped_column(Integer)
+
+
+class KeywordMonthStampRow(Base):
+    """The version a site's month was tallied at (the sum of the month's day versions) and the last day
+    with a version then (``through``: the tallies hold the days up to it). Kept also for a month where
+    the site has no row, so that month is not tallied again on every read."""
+
+    __tablename__ = "keyword_month_stamps"
+    __table_args__ = ({"info": DERIVED},)
+
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN), primary_key=True)
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN), primary_key=True)
+    month: Mapped[date] = mapped_column(Date, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    through: Mapped[date] = mapped_column(Date)
+
+
 VERSIONS: Table = SerpDayVersionRow.__table__
+KEYWORD_VERSIONS: Table = KeywordDayVersionRow.__table__
+KEYWORD_MONTHS: Table = KeywordMonthRow.__table__
+MONTH_STAMPS: Table = KeywordMonthStampRow.__table__
 ROLL_DAYS: Table = MarketRollDayRow.__table__
 ROLL_DOMAINS: Table = MarketRollDomainRow.__table__
 
@@ -80,12 +137,22 @@ ROLL_DOMAINS: Table = MarketRollDomainRow.__table__
 def bump_days(conn: Connection, account: str, days: Iterable[date]) -> None:
     """Mark the account's top 10s of ``days`` as changed, in the caller's transaction: every roll-up of
     those days, and of the day after each (whose "kept" counts against it), is summed again."""
+    _bump(conn, VERSIONS, account, days)
+
+
+def bump_keyword_days(conn: Connection, account: str, days: Iterable[date]) -> None:
+    """Mark the account's keyword rows of ``days`` as changed, in the caller's transaction: each site's
+    tallies of those days' months are counted again."""
+    _bump(conn, KEYWORD_VERSIONS, account, days)
+
+
+def _bump(conn: Connection, versions: Table, account: str, days: Iterable[date]) -> None:
     rows = [{"account": account, "day": day, "version": 1} for day in sorted(set(days))]
     if not rows:
         return
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    stmt = dialect.insert(VERSIONS)
+    stmt = dialect.insert(versions)
     stmt = stmt.on_conflict_do_update(
-        index_elements=[VERSIONS.c.account, VERSIONS.c.day], set_={"version": VERSIONS.c.version + 1}
+        index_elements=[versions.c.account, versions.c.day], set_={"version": versions.c.version + 1}
     )
     conn.execute(stmt, rows)

@@ -5,6 +5,7 @@ buttons of other pages, free history from browsing, and an unreachable database 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
 from datetime import UTC, date, datetime, timedelta
@@ -54,6 +55,17 @@ def _domain_days(store: HistoryStore, domains: tuple[str, ...], days: int = 40) 
         for back in range(days):
             day = TODAY - timedelta(days=back)
             store.snapshots.record_lookup(ACCOUNT, lookup_on(domain, day), day, "job")
+
+
+class _Records(logging.Handler):
+    """The messages logged to it."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
 
 
 def _table(at: AppTest, column: str) -> pd.DataFrame:
@@ -145,8 +157,17 @@ def test_keyword_positions_of_your_site(store: HistoryStore) -> None:
         store.snapshots.record_tracked(ACCOUNT, tracked_on(DEMO_KEY, MINE, day), day, "job")
     tracked = tracked_on(DEMO_KEY, MINE, TODAY)
 
-    at = open_page(PAGE, history_tab="Keyword positions")
+    # Streamlit's warnings about a widget's value go to the server's log, where an operator reads them.
+    warnings = _Records()
+    policies = logging.getLogger("streamlit.elements.lib.policies")
+    policies.addHandler(warnings)
+    try:
+        at = open_page(PAGE, history_tab="Keyword positions")
+        at.run()
+    finally:
+        policies.removeHandler(warnings)
     assert not at.exception, [e.value for e in at.exception]
+    assert warnings.messages == []
     assert at.selectbox(key="history_kw_site").value == MINE
     assert metric(at, "Keywords") == str(len(tracked.keywords))
     titles = [chart.proto.spec for chart in at.get("plotly_chart")]

@@ -3,7 +3,10 @@ Keyword positions tab reads) against the definition, ``history_frames.keyword_su
 rows read into memory: the same frame on SQLite and PostgreSQL, on rows made to catch each of its rules —
 ties, a keyword never ranked, one recorded only once, missing days, a latest day without a position, a
 best ever from before the period, a keyword tracked for two sites, "site unknown" rows (site "") and
-another account's rows — for whole histories, periods and an alert's window that ends early."""
+another account's rows — for whole histories, periods and an alert's window that ends early. The days
+straddle a month's end, so periods read kept monthly tallies, days tallied from their rows, or both; and
+after a write through the store (a day of a kept month recorded again, a new day) the summary is the
+definition's again."""
 
 from __future__ import annotations
 
@@ -21,11 +24,13 @@ from rigs.frame_source import FrameSource
 from schema.history import KEYWORD_SUMMARY_COLUMNS
 from store import HistoryStore
 from store.models import KeywordSnapshotRow
+from store.rollups.tables import bump_keyword_days
+from tests.store import samples
 
 ACCOUNT = "acct-summary"
 OTHER_ACCOUNT = "acct-someone-else"
 SITE, OTHER_SITE, UNKNOWN = "example-com", "other-com", ""
-DAY = date(2025, 3, 1)
+DAY = date(2025, 2, 26)  # the eight days straddle a month's end: kept months and days tallied from rows
 #: keyword → its position on each of eight days (None: checked, not ranking; "-": not recorded that day).
 POSITIONS: dict[str, list[Any]] = {
     "alpha": [2, 3, "-", 10, None, "-", 4, 4],  # best 2 before later periods; missing days; ends tied
@@ -73,6 +78,8 @@ def summary_store(store: HistoryStore) -> HistoryStore:
     store.partitions.ensure(row["day"] for row in rows)  # rows inserted directly: their months first
     with store.engine.begin() as conn:
         conn.execute(insert(KeywordSnapshotRow.__table__), rows)
+        for account in (ACCOUNT, OTHER_ACCOUNT):  # as every write marks its days changed
+            bump_keyword_days(conn, account, {row["day"] for row in rows if row["account"] == account})
     return store
 
 
@@ -86,6 +93,8 @@ PERIODS = [
     (SITE, DAY + timedelta(days=2), None),  # alpha's and epsilon's best ever are before the period
     (SITE, DAY + timedelta(days=1), DAY + timedelta(days=5)),  # an alert's window, ending early
     (SITE, DAY + timedelta(days=7), None),  # one day: no change to show
+    (SITE, date(2025, 2, 1), date(2025, 3, 31)),  # two whole months
+    (SITE, date(2025, 3, 1), None),  # one whole month, its first day the period's
     (OTHER_SITE, None, None),
     (UNKNOWN, None, None),
     (UNKNOWN, DAY + timedelta(days=4), DAY + timedelta(days=6)),
@@ -134,3 +143,50 @@ def test_the_charts_read_only_the_chosen_keywords_days(summary_store: HistorySto
     expected = every[every["keyword"].isin(["alpha", "beta"])].reset_index(drop=True)
     pd.testing.assert_frame_equal(chosen, expected)
     assert summary_store.queries.keyword_days(ACCOUNT, SITE, [], None, None).empty
+
+
+def test_a_kept_month_written_again_is_counted_again(summary_store: HistoryStore) -> None:
+    before = summary_store.queries.keyword_summary(ACCOUNT, SITE).set_index("keyword")
+    assert before.loc["beta", "best_position"] == 4 and before.loc["beta", "days_recorded"] == 8
+    # The job records beta at the top on a day of the kept February, and a new day in March.
+    summary_store.snapshots.record_tracked(ACCOUNT, samples.tracked(SITE, {"beta": 1}), DAY, "job")
+    summary_store.snapshots.record_tracked(
+        ACCOUNT, samples.tracked(SITE, {"beta": 3}), DAY + timedelta(days=9), "job"
+    )
+    after = summary_store.queries.keyword_summary(ACCOUNT, SITE).set_index("keyword")
+    assert (after.loc["beta", "best_position"], after.loc["beta", "best_day"]) == (1, DAY)
+    assert (
+        after.loc["beta", "position"],
+        after.loc["beta", "change"],
+        after.loc["beta", "days_recorded"],
+    ) == (
+        3,
+        1,
+        9,
+    )
+    # Another new day after that read: added to the kept March (a worse place than the best ever).
+    summary_store.snapshots.record_tracked(
+        ACCOUNT, samples.tracked(SITE, {"beta": 2, "zeta": 5}), DAY + timedelta(days=10), "job"
+    )
+    latest = summary_store.queries.keyword_summary(ACCOUNT, SITE).set_index("keyword")
+    assert tuple(latest.loc["beta", ["position", "change", "best_position", "days_recorded"]]) == (
+        2,
+        1,
+        1,
+        10,
+    )
+    assert tuple(latest.loc["zeta", ["position", "change", "best_position", "days_recorded"]]) == (
+        5,
+        -4,
+        1,
+        2,
+    )
+    for since, until in (
+        (None, None),
+        (DAY + timedelta(days=2), None),
+        (date(2025, 2, 1), date(2025, 2, 28)),
+    ):
+        pd.testing.assert_frame_equal(
+            ranked_summary(summary_store.queries.keyword_summary(ACCOUNT, SITE, since, until)),
+            _definition(summary_store, SITE, since, until),
+        )

@@ -128,7 +128,7 @@ def test_a_copy_into_postgresql_holds_every_row_and_reads_the_same(
     )
     assert code == 0, err
     assert re.fullmatch(
-        r"verified: 21 tables, [\d,]+ rows, every table's row count matches the source\n", out
+        r"verified: 22 tables, [\d,]+ rows, every table's row count matches the source\n", out
     )
     assert re.search(r"^serp_results: [\d,]+ / [\d,]+ rows, [\d,]+ rows a second$", err, re.M)
     assert_reads_the_same(reading(target), source_reading)
@@ -138,7 +138,7 @@ def test_a_copy_into_postgresql_holds_every_row_and_reads_the_same(
     code, out, err = run_command(
         capsys, "copy", "--database-url", target, "--to", back, "--batch-rows", BATCH
     )
-    assert code == 0 and out.startswith("verified: 21 tables"), err
+    assert code == 0 and out.startswith("verified: 22 tables"), err
     assert_reads_the_same(reading(back), source_reading)
     with HistoryStore.open(target) as moved:
         assert not inspect(moved.engine).has_table(PROGRESS.name), "the copy's bookkeeping is gone"
@@ -154,7 +154,8 @@ def test_every_table_the_migrations_make_is_moved(tmp_path: Path) -> None:
     market's roll-ups are left out on purpose."""
     with HistoryStore.open(f"sqlite:///{tmp_path / 'history.sqlite3'}") as store:
         made = set(inspect(store.engine).get_table_names())
-    derived = {"market_roll_days", "market_roll_domains"}  # summed again from the history on first read
+    # Summed or tallied again from the history on first read.
+    derived = {"market_roll_days", "market_roll_domains", "keyword_months", "keyword_month_stamps"}
     assert made - {"alembic_version"} - derived == {table.name for table in history_tables()}
 
 
@@ -201,7 +202,7 @@ def test_a_copy_killed_halfway_continues_where_it_stopped(
     again = _copy_in_a_process(own, target)
     assert again.returncode == 0, again.stderr
     assert re.search(r"rows were copied before; continuing after them", again.stderr)
-    assert again.stdout.startswith("verified: 21 tables")
+    assert again.stdout.startswith("verified: 22 tables")
     expected = reading(own)
     assert len(expected["rows"]["domain_snapshots"]) == counts["domain_snapshots"] + 1
     assert_reads_the_same(reading(target), expected)
@@ -252,7 +253,7 @@ def test_an_export_imports_into_postgresql_and_into_sqlite_with_identical_rows(
             capsys, "import", "--database-url", target, "--from", str(folder), "--batch-rows", BATCH
         )
         assert code == 0, err
-        assert out.startswith("verified: 21 tables") and out.rstrip().endswith("matches the export")
+        assert out.startswith("verified: 22 tables") and out.rstrip().endswith("matches the export")
         assert_reads_the_same(reading(target), source_reading)
     assert_planned_for_its_size(into_postgresql, source_reading)
 

@@ -166,10 +166,12 @@ def keywords_tab(source: HistorySource, own: dict[str, str], today: date) -> Non
     cols[2].metric("Ever in the top 10", int((summary["best_position"] <= frames.TOP_10).sum()), border=True)
     keywords = list(summary["keyword"])
     default = [asked] if asked in keywords else frames.chart_keywords(summary)
-    if asked in keywords or st.session_state.get(CHOSEN_FOR) != site:  # another site's keywords were chosen
+    # The choice lives in Session State alone (a default as well makes Streamlit warn): set on the first
+    # view, for a linked keyword, and when another site's keywords were chosen.
+    if asked in keywords or st.session_state.get(CHOSEN_FOR) != site or CHOSEN_KEY not in st.session_state:
         st.session_state[CHOSEN_KEY] = default
     st.session_state[CHOSEN_FOR] = site
-    chosen = st.multiselect("Keywords on the charts", keywords, default=default, key=CHOSEN_KEY)
+    chosen = st.multiselect("Keywords on the charts", keywords, key=CHOSEN_KEY)
     chart_rows = frames.keyword_rows(source.keyword_days(options[site], tuple(chosen), since, until), chosen)
     marks = _marks(chosen)
     markers = chart_markers(source, key="history_rank", since=since, until=until or today, subjects=chosen)

@@ -1,0 +1,209 @@
+"""Each keyword's rows tallied by month (``keyword_months``), so the History page's keyword summary and
+each keyword's best ever read about a dozen rows a keyword a year, not its every day.
+
+A site's month is tallied (days recorded, days in the top 10, best position and the first day at it, the
+newest two days with their position and bar) on the first read that finds it missing or stale, and kept
+with the version it was tallied at: the sum of the versions of the month's days
+(``keyword_day_versions``, raised by every write of a day's keyword rows, ``bump_keyword_days``).
+Versions only grow, so a month whose sum moved on had a day written since. The stamp also says the
+month's last day with a version then (``through``; the tallies hold the days up to it): when the days up
+to it still add up to the stamp, only later days were written (the daily job's new day), and those
+days' tallies are added to the kept ones; otherwise the month is tallied again. Adding is claimed by
+moving the stamp on in the same transaction, so two readers never add the same days twice.
+
+A period is read as pieces in one statement (``store.rollups.keyword_pieces``): the kept months, and
+the days of the months it covers in part tallied from their rows. A month that could not be kept
+(another reader kept it first, a read-only database) is read from its rows the same way, so the answer
+never waits on a write.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+import pandas as pd
+from sqlalchemy import Date, bindparam, delete, insert, select, text, update
+
+from store.engine import Connected, StoreUnavailable, tune_large_read
+from store.partitions import month_of
+from store.rollups.keyword_pieces import (
+    BEST,
+    BEST_COLUMNS,
+    COLUMNS,
+    SUMMARY,
+    SUMMARY_COLUMNS,
+    TALLY,
+    TOP_10,
+    TYPES,
+    pieces,
+    union,
+)
+from store.rollups.tables import KEYWORD_MONTHS, KEYWORD_VERSIONS, MONTH_STAMPS
+from store.rows import subject_name
+from store.watchlist import check_account
+
+logger = logging.getLogger(__name__)
+
+#: A month's days from ``:since`` to the day before ``:before`` tallied and kept, at the database.
+_KEEP = """
+INSERT INTO keyword_months (account, site, month, {columns})
+SELECT :account, :site, :month, {columns} FROM ({tally}) AS tallied WHERE true
+""".format(columns=COLUMNS, tally=TALLY.format(since=":since", before=":before"))
+#: The same days added to the month's kept tallies, all later than the days they hold: counts add up, a
+#: better position is the best (a tie keeps the earlier day), the newest days are the new ones'.
+_EXTEND = (
+    _KEEP
+    + """
+ON CONFLICT (account, site, keyword, month) DO UPDATE SET
+    days_recorded = keyword_months.days_recorded + excluded.days_recorded,
+    days_in_top_10 = keyword_months.days_in_top_10 + excluded.days_in_top_10,
+    best_position = CASE
+        WHEN keyword_months.best_position IS NULL OR excluded.best_position < keyword_months.best_position
+        THEN excluded.best_position ELSE keyword_months.best_position END,
+    best_day = CASE
+        WHEN keyword_months.best_position IS NULL OR excluded.best_position < keyword_months.best_position
+        THEN excluded.best_day ELSE keyword_months.best_day END,
+    last_day = excluded.last_day,
+    last_position = excluded.last_position,
+    last_median_dr = excluded.last_median_dr,
+    last_gap = excluded.last_gap,
+    before_last_day = COALESCE(excluded.before_last_day, keyword_months.last_day),
+    before_last_position = CASE
+        WHEN excluded.before_last_day IS NOT NULL THEN excluded.before_last_position
+        ELSE keyword_months.last_position END
+"""
+)
+#: A run of kept months, as pieces.
+_KEPT = """
+SELECT {columns} FROM keyword_months
+WHERE account = :account AND site = :site AND month >= {since} AND month < {before}
+"""
+_PIECE = "SELECT * FROM ({part}) AS {name}"
+
+
+class KeywordMonths(Connected):
+    """The keyword months of ``HistoryStore.queries``: kept on read, read as a period's pieces."""
+
+    def summary(self, account: str, site: str, since: date | None, until: date | None) -> pd.DataFrame:
+        """One row per keyword of ``site`` recorded from ``since`` to ``until`` (each end open when None),
+        by keyword (``SUMMARY_COLUMNS``): its days recorded and in the top 10, its latest day and that
+        day's position and bar, ``earlier``: the position of the recorded day before it (None: none, or
+        unranked), and its best ever with the first day at it (all-time, whatever the period)."""
+        account, site = check_account(account), subject_name(site)
+        known, kept = self._keep_stale(account, site)
+        found = pieces(known, kept, since, until)
+        if not any(piece.in_period for piece in found):
+            return pd.DataFrame(columns=list(SUMMARY_COLUMNS))
+        statement, days = union(found)
+        return self._read(SUMMARY.format(pieces=statement), days, account, site, SUMMARY_COLUMNS)
+
+    def best(self, account: str, site: str) -> pd.DataFrame:
+        """Each keyword of ``site`` that ever ranked: its best position over all its months and the first
+        day it was there (``keyword``, ``best_position``, ``best_day``), by keyword."""
+        account, site = check_account(account), subject_name(site)
+        known, kept = self._keep_stale(account, site)
+        found = pieces(known, kept, None, None)
+        if not found:
+            return pd.DataFrame(columns=list(BEST_COLUMNS))
+        statement, days = union(found)
+        return self._read(BEST.format(pieces=statement), days, account, site, BEST_COLUMNS)
+
+    def _read(
+        self, statement: str, days: dict[str, date], account: str, site: str, columns: tuple[str, ...]
+    ) -> pd.DataFrame:
+        query = text(statement).bindparams(*(bindparam(name, type_=Date) for name in days))
+        typed = query.columns(**{name: TYPES[name] for name in columns})
+        with self._reading() as conn:
+            tune_large_read(conn)
+            rows = conn.execute(typed, {**days, "account": account, "site": site, "top": TOP_10}).all()
+        return pd.DataFrame([tuple(row) for row in rows], columns=list(columns))
+
+    def _keep_stale(self, account: str, site: str) -> tuple[set[date], set[date]]:
+        """Tally and keep the site's months that are missing or stale: the months with keyword rows, and
+        those of them now kept (the rest are read from their rows)."""
+        with self._reading() as conn:
+            versions = conn.execute(
+                select(KEYWORD_VERSIONS.c.day, KEYWORD_VERSIONS.c.version).where(
+                    KEYWORD_VERSIONS.c.account == account
+                )
+            ).all()
+            stamps = {
+                month: (version, through)
+                for month, version, through in conn.execute(
+                    select(MONTH_STAMPS.c.month, MONTH_STAMPS.c.version, MONTH_STAMPS.c.through).where(
+                        MONTH_STAMPS.c.account == account, MONTH_STAMPS.c.site == site
+                    )
+                )
+            }
+        days: dict[date, dict[date, int]] = defaultdict(dict)
+        for day, version in versions:
+            days[month_of(day)][day] = version
+        kept = set()
+        for month, of_month in sorted(days.items()):
+            stamp = _Stamp(sum(of_month.values()), max(of_month))
+            stored = stamps.get(month)
+            if stored == (stamp.version, stamp.through) or self._keep(
+                account, site, month, stamp, stored, of_month
+            ):
+                kept.add(month)
+        return set(days), kept
+
+    def _keep(
+        self,
+        account: str,
+        site: str,
+        month: date,
+        stamp: _Stamp,
+        stored: tuple[int, date] | None,
+        versions: dict[date, int],
+    ) -> bool:
+        """Keep ``month``'s tallies at ``stamp``, at the database: the days after those kept added to
+        them when only they changed (the daily job's new day), else the month tallied afresh up to its
+        last day with a version. False when the write was refused (another reader kept it first, or a
+        read-only database): the month is then read from its rows."""
+        of_month = {"account": account, "site": site, "month": month}
+        extend = stored is not None and sum(v for day, v in versions.items() if day <= stored[1]) == stored[0]
+        since = stored[1] + timedelta(days=1) if extend and stored else month
+        params = {**of_month, "since": since, "before": stamp.through + timedelta(days=1), "top": TOP_10}
+        new_stamp = {**of_month, "version": stamp.version, "through": stamp.through}
+        try:
+            with self._writing() as conn:
+                if extend and stored:
+                    claimed = conn.execute(
+                        update(MONTH_STAMPS)
+                        .where(*_of_month(MONTH_STAMPS, account, site, month))
+                        .where(MONTH_STAMPS.c.version == stored[0], MONTH_STAMPS.c.through == stored[1])
+                        .values(version=stamp.version, through=stamp.through)
+                    )
+                    if claimed.rowcount != 1:  # another reader moved the month on first
+                        return False
+                    conn.execute(_bound(_EXTEND), params)
+                    return True
+                for table in (KEYWORD_MONTHS, MONTH_STAMPS):
+                    conn.execute(delete(table).where(*_of_month(table, account, site, month)))
+                conn.execute(_bound(_KEEP), params)
+                conn.execute(insert(MONTH_STAMPS), [new_stamp])
+            return True
+        except StoreUnavailable as exc:
+            logger.info("keyword month not kept: %s", exc)
+            return False
+
+
+@dataclass(frozen=True)
+class _Stamp:
+    """A month's version (the sum of its days' versions) and its last day with a version."""
+
+    version: int
+    through: date
+
+
+def _of_month(table: Any, account: str, site: str, month: date) -> list[Any]:
+    return [table.c.account == account, table.c.site == site, table.c.month == month]
+
+
+def _bound(statement: str) -> Any:
+    return text(statement).bindparams(*(bindparam(name, type_=Date) for name in ("month", "since", "before")))
