@@ -99,10 +99,8 @@ def _group_keys(
 def search_volumes(store: HistoryStore, account: str, since: date | None) -> dict[str, float]:
     """Each keyword's weight for the volume-weighted visibility, as ``analysis.market.standing.
     search_volumes`` gives it from the keyword history from ``since`` on, read at the database."""
-    return volumes_of(
-        store.market.latest_values(account, "impressions", since),
-        store.market.latest_values(account, "search_volume", since),
-    )
+    latest = store.market.latest_values(account, ("impressions", "search_volume"), since)
+    return volumes_of(latest["impressions"], latest["search_volume"])
 
 
 def site_market(

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import date
-from typing import Any, Literal
+from typing import Any
 
 import pandas as pd
 from sqlalchemy import (
@@ -45,7 +45,7 @@ from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS, SERP_COLUMNS, SP
 from store.engine import Connected, tune_large_read
 from store.models import SUBJECT_LEN, KeywordSnapshotRow, SerpResultRow
 from store.queries import serp_frame, top10s_within
-from store.walks import latest_values, period_pairs
+from store.walks import LatestColumn, latest_values, period_pairs
 from store.watchlist import check_account, subject_name
 
 SERPS = SerpResultRow.__table__
@@ -363,13 +363,15 @@ class MarketSums(Connected):
             return period_pairs(conn, account, site, since, until)
 
     def latest_values(
-        self, account: str, column: Literal["impressions", "search_volume"], since: date | None
-    ) -> dict[str, float]:
-        """Each keyword's latest known ``column`` (any site's, from ``since`` on): on the latest day that
-        has one, the greatest site's (the order the keyword history is read in).
+        self, account: str, columns: Sequence[LatestColumn], since: date | None
+    ) -> dict[str, dict[str, float]]:
+        """Each keyword's latest known value of each of ``columns`` (any site's, from ``since`` on), by
+        column: on the latest day that has one, the greatest site's (the order the keyword history is
+        read in).
 
         Read keyword by keyword down the (account, keyword, day) index, newest day first (a recursive
         "next keyword" query, one probe each, and the first row with a value): a few rows a keyword,
-        where ranking every row of the period read all of them (1.8 million for a year of 5,000)."""
+        where ranking every row of the period read all of them (1.8 million for a year of 5,000). One
+        walk serves every column."""
         with self._reading() as conn:
-            return latest_values(conn, account, column, since)
+            return latest_values(conn, account, columns, since)

@@ -61,7 +61,8 @@ WITH RECURSIVE days(day) AS (
 SELECT day FROM days WHERE day IS NOT NULL
 """
 
-#: Each keyword of the account once (one index probe each), and its latest value from ``since`` on.
+#: Each keyword of the account once (one index probe each), and its latest value of each column asked
+#: (``{values}``: one ``_LATEST_VALUE`` each) from ``since`` on.
 _LATEST_VALUES = """
 WITH RECURSIVE keywords(keyword) AS (
     SELECT MIN(keyword) FROM keyword_snapshots WHERE account = :account
@@ -71,14 +72,15 @@ WITH RECURSIVE keywords(keyword) AS (
     )
     FROM keywords WHERE keywords.keyword IS NOT NULL
 )
-SELECT keywords.keyword, (
+SELECT keywords.keyword, {values}
+FROM keywords WHERE keywords.keyword IS NOT NULL
+"""
+_LATEST_VALUE = """(
     SELECT k.{column} FROM keyword_snapshots AS k
     WHERE k.account = :account AND k.keyword = keywords.keyword AND k.day >= :since
         AND k.{column} IS NOT NULL
     ORDER BY k.day DESC, k.site DESC LIMIT 1
-) AS value
-FROM keywords WHERE keywords.keyword IS NOT NULL
-"""
+) AS {column}"""
 
 #: The newest row of one keyword of the site up to :until, with a value in ``{where}`` when given.
 _NEWEST_DAY = """(
@@ -109,6 +111,10 @@ SELECT {columns} FROM latest JOIN keyword_snapshots AS k
     AND k.day IN (latest.day, latest.volume_day, latest.impressions_day)
 ORDER BY k.day, k.site, k.keyword
 """
+
+
+#: The keyword rows' columns whose latest value the market weighs keywords by.
+LatestColumn = Literal["impressions", "search_volume"]
 
 
 def _top10s_of(site: str | None) -> str:
@@ -155,14 +161,20 @@ def period_pairs(
 
 
 def latest_values(
-    conn: Connection, account: str, column: Literal["impressions", "search_volume"], since: date | None
-) -> dict[str, float]:
-    """Each keyword's latest known ``column`` (any site's, from ``since`` on), keyword by keyword down the
-    (account, keyword, day) index, newest day first: a few rows a keyword."""
-    name = {"impressions": "impressions", "search_volume": "search_volume"}[column]
-    query, params = _period(_LATEST_VALUES.format(column=name), account, None, since, None)
-    rows = conn.execute(query.columns(keyword=String, value=Float), params).all()
-    return {str(keyword): float(found) for keyword, found in rows if found is not None}
+    conn: Connection, account: str, columns: Sequence[LatestColumn], since: date | None
+) -> dict[str, dict[str, float]]:
+    """Each keyword's latest known value of each of ``columns`` (any site's, from ``since`` on), by column,
+    keyword by keyword down the (account, keyword, day) index, newest day first: one walk of the
+    keywords for all the columns (on PostgreSQL each step probes every month's partition), and a few
+    rows a keyword and column (revision 0016's partial indexes hold only the rows with a value)."""
+    names = [{"impressions": "impressions", "search_volume": "search_volume"}[column] for column in columns]
+    values = ", ".join(_LATEST_VALUE.format(column=name) for name in names)
+    query, params = _period(_LATEST_VALUES.format(values=values), account, None, since, None)
+    rows = conn.execute(query.columns(keyword=String, **dict.fromkeys(names, Float)), params).all()
+    return {
+        name: {str(row[0]): float(row[n]) for row in rows if row[n] is not None}
+        for n, name in enumerate(names, start=1)
+    }
 
 
 def latest_keyword_rows(
