@@ -77,12 +77,6 @@ ON CONFLICT (account, site, keyword, month) DO UPDATE SET
         ELSE keyword_months.last_position END
 """
 )
-#: A run of kept months, as pieces.
-_KEPT = """
-SELECT {columns} FROM keyword_months
-WHERE account = :account AND site = :site AND month >= {since} AND month < {before}
-"""
-_PIECE = "SELECT * FROM ({part}) AS {name}"
 
 
 class KeywordMonths(Connected):
@@ -93,29 +87,32 @@ class KeywordMonths(Connected):
         by keyword (``SUMMARY_COLUMNS``): its days recorded and in the top 10, its latest day and that
         day's position and bar, ``earlier``: the position of the recorded day before it (None: none, or
         unranked), and its best ever with the first day at it (all-time, whatever the period)."""
-        account, site = check_account(account), subject_name(site)
-        known, kept = self._keep_stale(account, site)
-        found = pieces(known, kept, since, until)
-        if not any(piece.in_period for piece in found):
-            return pd.DataFrame(columns=list(SUMMARY_COLUMNS))
-        statement, days = union(found)
-        return self._read(SUMMARY.format(pieces=statement), days, account, site, SUMMARY_COLUMNS)
+        return self._read(SUMMARY, SUMMARY_COLUMNS, account, site, since, until)
 
     def best(self, account: str, site: str) -> pd.DataFrame:
         """Each keyword of ``site`` that ever ranked: its best position over all its months and the first
         day it was there (``keyword``, ``best_position``, ``best_day``), by keyword."""
-        account, site = check_account(account), subject_name(site)
-        known, kept = self._keep_stale(account, site)
-        found = pieces(known, kept, None, None)
-        if not found:
-            return pd.DataFrame(columns=list(BEST_COLUMNS))
-        statement, days = union(found)
-        return self._read(BEST.format(pieces=statement), days, account, site, BEST_COLUMNS)
+        return self._read(BEST, BEST_COLUMNS, account, site, None, None)
 
     def _read(
-        self, statement: str, days: dict[str, date], account: str, site: str, columns: tuple[str, ...]
+        self,
+        template: str,
+        columns: tuple[str, ...],
+        account: str,
+        site: str,
+        since: date | None,
+        until: date | None,
     ) -> pd.DataFrame:
-        query = text(statement).bindparams(*(bindparam(name, type_=Date) for name in days))
+        """``template`` (``SUMMARY`` or ``BEST``) over the pieces of the site's period, its months kept
+        first; ``columns`` by keyword (none when nothing is recorded in the period)."""
+        account, site = check_account(account), subject_name(site)
+        found = pieces(*self._keep_stale(account, site), since, until)
+        if not any(piece.in_period for piece in found):
+            return pd.DataFrame(columns=list(columns))
+        statement, days = union(found)
+        query = text(template.format(pieces=statement)).bindparams(
+            *(bindparam(name, type_=Date) for name in days)
+        )
         typed = query.columns(**{name: TYPES[name] for name in columns})
         with self._reading() as conn:
             tune_large_read(conn)
@@ -132,7 +129,7 @@ class KeywordMonths(Connected):
                 )
             ).all()
             stamps = {
-                month: (version, through)
+                month: _Stamp(version, through)
                 for month, version, through in conn.execute(
                     select(MONTH_STAMPS.c.month, MONTH_STAMPS.c.version, MONTH_STAMPS.c.through).where(
                         MONTH_STAMPS.c.account == account, MONTH_STAMPS.c.site == site
@@ -146,9 +143,7 @@ class KeywordMonths(Connected):
         for month, of_month in sorted(days.items()):
             stamp = _Stamp(sum(of_month.values()), max(of_month))
             stored = stamps.get(month)
-            if stored == (stamp.version, stamp.through) or self._keep(
-                account, site, month, stamp, stored, of_month
-            ):
+            if stored == stamp or self._keep(account, site, month, stamp, stored, of_month):
                 kept.add(month)
         return set(days), kept
 
@@ -158,7 +153,7 @@ class KeywordMonths(Connected):
         site: str,
         month: date,
         stamp: _Stamp,
-        stored: tuple[int, date] | None,
+        stored: _Stamp | None,
         versions: dict[date, int],
     ) -> bool:
         """Keep ``month``'s tallies at ``stamp``, at the database: the days after those kept added to
@@ -166,17 +161,18 @@ class KeywordMonths(Connected):
         last day with a version. False when the write was refused (another reader kept it first, or a
         read-only database): the month is then read from its rows."""
         of_month = {"account": account, "site": site, "month": month}
-        extend = stored is not None and sum(v for day, v in versions.items() if day <= stored[1]) == stored[0]
-        since = stored[1] + timedelta(days=1) if extend and stored else month
+        extended = stored if stored is not None and _unchanged_through(stored, versions) else None
+        since = extended.through + timedelta(days=1) if extended else month
         params = {**of_month, "since": since, "before": stamp.through + timedelta(days=1), "top": TOP_10}
         new_stamp = {**of_month, "version": stamp.version, "through": stamp.through}
         try:
             with self._writing() as conn:
-                if extend and stored:
+                if extended:
                     claimed = conn.execute(
                         update(MONTH_STAMPS)
                         .where(*_of_month(MONTH_STAMPS, account, site, month))
-                        .where(MONTH_STAMPS.c.version == stored[0], MONTH_STAMPS.c.through == stored[1])
+                        .where(MONTH_STAMPS.c.version == extended.version)
+                        .where(MONTH_STAMPS.c.through == extended.through)
                         .values(version=stamp.version, through=stamp.through)
                     )
                     if claimed.rowcount != 1:  # another reader moved the month on first
@@ -199,6 +195,12 @@ class _Stamp:
 
     version: int
     through: date
+
+
+def _unchanged_through(stamp: _Stamp, versions: dict[date, int]) -> bool:
+    """Whether the month's days up to the stamp's last day still add up to its version: none of them was
+    written since, so only later days were (versions only grow)."""
+    return sum(version for day, version in versions.items() if day <= stamp.through) == stamp.version
 
 
 def _of_month(table: Any, account: str, site: str, month: date) -> list[Any]:
