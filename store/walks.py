@@ -63,15 +63,16 @@ SELECT day FROM days WHERE day IS NOT NULL
 
 #: Each keyword of the account once (one index probe each), and its latest value of each column asked
 #: (``{values}``: one ``_LATEST_VALUE`` each) from ``since`` on.
-_LATEST_VALUES = """
+#: Each keyword of the keyword rows in ``{where}`` once, one index probe each: the walk both reads start.
+_NEXT_KEYWORDS = """
 WITH RECURSIVE keywords(keyword) AS (
-    SELECT MIN(keyword) FROM keyword_snapshots WHERE account = :account
+    SELECT MIN(keyword) FROM keyword_snapshots WHERE {where}
     UNION ALL
-    SELECT (
-        SELECT MIN(keyword) FROM keyword_snapshots WHERE account = :account AND keyword > keywords.keyword
-    )
+    SELECT (SELECT MIN(keyword) FROM keyword_snapshots WHERE {where} AND keyword > keywords.keyword)
     FROM keywords WHERE keywords.keyword IS NOT NULL
-)
+)"""
+_LATEST_VALUES = """
+{keywords}
 SELECT keywords.keyword, {values}
 FROM keywords WHERE keywords.keyword IS NOT NULL
 """
@@ -93,15 +94,7 @@ _NEWEST_DAY = """(
 #: of its latest row with a search volume and of its latest with impressions; then those rows (one to
 #: three a keyword), down the (account, site, keyword, day) index.
 _LATEST_ROWS = """
-WITH RECURSIVE keywords(keyword) AS (
-    SELECT MIN(keyword) FROM keyword_snapshots WHERE account = :account AND site = :site
-    UNION ALL
-    SELECT (
-        SELECT MIN(keyword) FROM keyword_snapshots
-        WHERE account = :account AND site = :site AND keyword > keywords.keyword
-    )
-    FROM keywords WHERE keywords.keyword IS NOT NULL
-),
+{keywords},
 latest(keyword, day, volume_day, impressions_day) AS MATERIALIZED (
     SELECT keywords.keyword, {newest}, {newest_volume}, {newest_impressions}
     FROM keywords WHERE keywords.keyword IS NOT NULL
@@ -117,8 +110,9 @@ ORDER BY k.day, k.site, k.keyword
 LatestColumn = Literal["impressions", "search_volume"]
 
 
-def _top10s_of(site: str | None) -> str:
-    """The top 10s a walk keeps to: the account's, of ``site`` when given."""
+def _rows_of(site: str | None) -> str:
+    """The rows a walk keeps to (of the top 10s or the keyword rows): the account's, of ``site`` when
+    given."""
     return "account = :account" + ("" if site is None else " AND site = :site")
 
 
@@ -142,7 +136,7 @@ def period_days(
     conn: Connection, account: str, site: str | None, since: date | None, until: date | None
 ) -> list[date]:
     """The days with a top 10 from ``since`` to ``until`` (of ``site`` when given), in order."""
-    query, params = _period(_NEXT_DAYS.format(where=_top10s_of(site)), account, site, since, until)
+    query, params = _period(_NEXT_DAYS.format(where=_rows_of(site)), account, site, since, until)
     return [row.day for row in conn.execute(query.columns(day=Date), params)]
 
 
@@ -151,7 +145,7 @@ def period_pairs(
 ) -> list[tuple[str, str]]:
     """Each (site, keyword) with a top 10 from ``since`` to ``until`` (of ``site`` when given), by site
     and keyword."""
-    where = _top10s_of(site)
+    where = _rows_of(site)
     statement = _NEXT_PAIRS.format(
         where=where, next_keyword=_NEXT_KEYWORD, next_site=_NEXT_SITE.format(where=where)
     )
@@ -169,7 +163,8 @@ def latest_values(
     rows a keyword and column (revision 0016's partial indexes hold only the rows with a value)."""
     names = [{"impressions": "impressions", "search_volume": "search_volume"}[column] for column in columns]
     values = ", ".join(_LATEST_VALUE.format(column=name) for name in names)
-    query, params = _period(_LATEST_VALUES.format(values=values), account, None, since, None)
+    statement = _LATEST_VALUES.format(keywords=_NEXT_KEYWORDS.format(where=_rows_of(None)), values=values)
+    query, params = _period(statement, account, None, since, None)
     rows = conn.execute(query.columns(keyword=String, **dict.fromkeys(names, Float)), params).all()
     return {
         name: {str(row[0]): float(row[n]) for row in rows if row[n] is not None}
@@ -184,6 +179,7 @@ def latest_keyword_rows(
     None), its latest with a search volume and its latest with impressions (one to three rows a
     keyword), by day, site and keyword: a few probes a keyword, never every day of the history."""
     statement = _LATEST_ROWS.format(
+        keywords=_NEXT_KEYWORDS.format(where=_rows_of(site)),
         columns=", ".join(f"k.{column.name}" for column in columns),
         newest=_NEWEST_DAY.format(where=""),
         newest_volume=_NEWEST_DAY.format(where=" AND k.search_volume IS NOT NULL"),
