@@ -96,6 +96,12 @@ def _group_keys(
     return tagged_keywords(group, store.groups.keyword_tags(account)), None
 
 
+def _none_chosen(keywords: set[str] | None, pairs: set[tuple[str, str]] | None) -> bool:
+    """Whether ``_group_keys`` chose no keyword at all (a tag nobody has, a group with no pair), as
+    opposed to every keyword (None)."""
+    return (keywords is not None and not keywords) or (pairs is not None and not pairs)
+
+
 def search_volumes(store: HistoryStore, account: str, since: date | None) -> dict[str, float]:
     """Each keyword's weight for the volume-weighted visibility, as ``analysis.market.standing.
     search_volumes`` gives it from the keyword history from ``since`` on, read at the database."""
@@ -122,7 +128,7 @@ def site_market(
     (``store.rollups``), and finished by ``analysis.market``: the same frame the pandas path
     (``market_figures`` over ``serp_history`` rows) gives, without reading every row of the period."""
     keywords, pairs = _group_keys(store, account, site, since, until, group)
-    if (keywords is not None and not keywords) or (pairs is not None and not pairs):
+    if _none_chosen(keywords, pairs):
         return no_market()
     per_domain, per_day = store.market_days.sums(
         account, site, since=since, until=until, curve=ctr, volumes=volumes, keywords=keywords, pairs=pairs
@@ -142,7 +148,7 @@ def site_dr_spread(
     """The top-10 DR per day and keyword (``analysis.market.dr_spread``'s columns) of the same keywords
     as ``site_market``, computed at the database. UnknownGroup for a group there is not."""
     keywords, pairs = _group_keys(store, account, site, since, until, group)
-    if (keywords is not None and not keywords) or (pairs is not None and not pairs):
+    if _none_chosen(keywords, pairs):
         return dr_spread(pd.DataFrame(columns=["day", "keyword", "position", "domain", "dr"]))
     return store.market.dr_spread(account, site, since=since, until=until, keywords=keywords, pairs=pairs)
 
