@@ -11,11 +11,11 @@ append-only audit log, ``store.audit``),
 a history to another database: ``store.bulk``), ``retention`` (thinning old top 10s,
 ``store.retention``), ``partitions`` (the months the top-10 and keyword rows have a partition for on
 PostgreSQL, ``store.partitions``), ``market_days`` (the market's sums from its daily roll-ups,
-``store.rollups``) and ``keyword_months`` (each keyword's rows tallied by month,
-``store.rollups.keyword_months``). Callers name the area: ``store.watchlist.watch(...)``,
-``store.queries.domain_history(...)``. A repository that needs another is given it when it is made
-(the report links write to the audit log; the snapshots and the bulk writes the partitions; the
-roll-ups the market's sums; the queries the keyword months); none reaches another through the store.
+``store.rollups``) and ``keyword_months`` (each keyword's rows tallied by month: the History page's
+keyword summary and each keyword's best ever, ``store.rollups.keyword_months``). Callers name the area:
+``store.watchlist.watch(...)``, ``store.queries.domain_history(...)``. A repository that needs another
+is given it when it is made (the report links write to the audit log; the snapshots and the bulk writes
+the partitions; the roll-ups the market's sums); none reaches another through the store.
 ``open`` applies the migrations, so the app, the job and ``python -m store upgrade`` all find the
 newest schema. Every failure to reach or use the database, at open and later, is a
 ``StoreUnavailable`` whose reason is plain words without password: at open here, later at the one
@@ -86,7 +86,7 @@ class HistoryStore:
         self.watchlist = Watchlist(*on)
         self.snapshots = Snapshots(*on, partitions=self.partitions)
         self.keyword_months = KeywordMonths(*on)
-        self.queries = Queries(*on, months=self.keyword_months)
+        self.queries = Queries(*on)
         self.market = MarketSums(*on)
         self.latest = LatestRows(*on)
         self.audit = AuditLog(*on)

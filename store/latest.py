@@ -17,8 +17,7 @@ import pandas as pd
 
 from schema.history import KEYWORD_COLUMNS
 from store.engine import Connected, tune_large_read
-from store.queries import KEYWORDS
-from store.queries import _frame as keyword_frame
+from store.queries import KEYWORDS, history_frame
 from store.walks import latest_keyword_rows
 
 
@@ -33,4 +32,4 @@ class LatestRows(Connected):
         with self._reading() as conn:
             tune_large_read(conn)  # compiling its many small probes (JIT) took seconds; running them a tenth
             rows = latest_keyword_rows(conn, account, site, columns, until)
-        return keyword_frame(rows, KEYWORD_COLUMNS)
+        return history_frame(rows, KEYWORD_COLUMNS)

@@ -12,14 +12,12 @@ from datetime import date
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import ColumnElement, Engine, FromClause, Select, func, select
+from sqlalchemy import ColumnElement, FromClause, Select, func, select
 
 from schema.history import (
     DOMAIN_COLUMNS,
     DOMAIN_COUNTS,
-    KEYWORD_BEST_COLUMNS,
     KEYWORD_COLUMNS,
-    KEYWORD_SUMMARY_COLUMNS,
     LINK_COLUMNS,
     SERP_COLUMNS,
     TRUST_MAP_TOTALS,
@@ -33,7 +31,6 @@ from store.models import (
     TrustMapLinkRow,
     TrustMapSnapshotRow,
 )
-from store.rollups.keyword_months import KeywordMonths
 from store.rows import subject_name
 from store.watchlist import check_account
 
@@ -98,10 +95,12 @@ def top10s_within(
 
 def serp_frame(rows: Sequence[Any]) -> pd.DataFrame:
     """Top-10 rows (``SERP_COLUMNS``) as ``serp_history`` gives them, whichever read found them."""
-    return _frame(rows, SERP_COLUMNS)
+    return history_frame(rows, SERP_COLUMNS)
 
 
-def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
+def history_frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
+    """``rows`` as a frame of ``columns``, each typed as this module's docstring says (whichever read of
+    the store found them)."""
     frame = pd.DataFrame([tuple(row) for row in rows], columns=list(columns))
     for name in columns:
         if name == "day":
@@ -122,10 +121,6 @@ def _frame(rows: Sequence[Any], columns: Sequence[str]) -> pd.DataFrame:
 class Queries(Connected):
     """The recorded history read back as frames (``HistoryStore.queries``)."""
 
-    def __init__(self, engine: Engine, writer: Engine, url: str, months: KeywordMonths) -> None:
-        super().__init__(engine, writer, url)
-        self._months = months  # the keyword months the summary and the best ever are read from
-
     def _rows(self, query: Select[Any]) -> list[Any]:
         with self._reading() as conn:
             return list(conn.execute(query).all())
@@ -139,7 +134,7 @@ class Queries(Connected):
         if since is not None:
             query = query.where(DOMAINS.c.day >= since)
         query = query.order_by(DOMAINS.c.day, DOMAINS.c.domain)
-        return _frame(self._rows(query) if names else [], DOMAIN_COLUMNS)
+        return history_frame(self._rows(query) if names else [], DOMAIN_COLUMNS)
 
     def trust_map_days(self, account: str, domain: str) -> list[date]:
         """The days with a Trust Map of ``domain``, oldest first."""
@@ -164,7 +159,7 @@ class Queries(Connected):
             )
             .order_by(LINKS.c.dr.desc().nulls_last(), LINKS.c.referring_domain)
         )
-        return _frame(self._rows(query), LINK_COLUMNS)
+        return history_frame(self._rows(query), LINK_COLUMNS)
 
     def trust_map_totals(self, account: str, domain: str, since: date | None = None) -> pd.DataFrame:
         """Each day's Trust Map totals of ``domain`` (from ``since`` on), by day."""
@@ -173,7 +168,7 @@ class Queries(Connected):
         )
         if since is not None:
             query = query.where(TRUST_MAPS.c.day >= since)
-        return _frame(self._rows(query.order_by(TRUST_MAPS.c.day)), TRUST_TOTAL_COLUMNS)
+        return history_frame(self._rows(query.order_by(TRUST_MAPS.c.day)), TRUST_TOTAL_COLUMNS)
 
     def keyword_history(
         self, account: str, site: str | None = None, since: date | None = None
@@ -188,32 +183,7 @@ class Queries(Connected):
         if since is not None:
             query = query.where(KEYWORDS.c.day >= since)
         query = query.order_by(KEYWORDS.c.day, KEYWORDS.c.site, KEYWORDS.c.keyword)
-        return _frame(self._rows(query), KEYWORD_COLUMNS)
-
-    def keyword_best(self, account: str, site: str) -> pd.DataFrame:
-        """Each of one site's keywords that ever ranked: its best position in all the history kept and
-        the first day it was reached, by keyword. All-time on purpose: a "best ever" read from a period's
-        rows would change with the period. Read from the keyword's monthly tallies
-        (``store.rollups.keyword_months``): a dozen rows a keyword a year."""
-        return _frame(self._months.best(account, site).itertuples(index=False), KEYWORD_BEST_COLUMNS)
-
-    def keyword_summary(
-        self, account: str, site: str, since: date | None = None, until: date | None = None
-    ) -> pd.DataFrame:
-        """One row per keyword of ``site`` recorded from ``since`` to ``until`` (``KEYWORD_SUMMARY_COLUMNS``,
-        by keyword), counted at the database: what ``analysis.figures.history_frames.keyword_summary``
-        makes of the period's rows, without reading them. The period's counts, latest day and the day
-        before it come from the keyword's monthly tallies (whole months kept, the days of a month the
-        period covers in part tallied from their rows); its best ever is ``keyword_best``'s, all-time, read in
-        the same statement."""
-        found = self._months.summary(account, site, since, until)
-        positions = pd.to_numeric(found["position"]).astype("Float64")
-        summary = found.assign(
-            change=(pd.to_numeric(found["earlier"]).astype("Float64") - positions).to_numpy()
-        )
-        return _frame(
-            summary.loc[:, list(KEYWORD_SUMMARY_COLUMNS)].itertuples(index=False), KEYWORD_SUMMARY_COLUMNS
-        )
+        return history_frame(self._rows(query), KEYWORD_COLUMNS)
 
     def keyword_days(
         self,
@@ -231,7 +201,7 @@ class Queries(Connected):
             .where(*keywords_within(KEYWORDS, account, site, since, until), KEYWORDS.c.keyword.in_(names))
             .order_by(KEYWORDS.c.day, KEYWORDS.c.site, KEYWORDS.c.keyword)
         )
-        return _frame(self._rows(query) if names else [], KEYWORD_COLUMNS)
+        return history_frame(self._rows(query) if names else [], KEYWORD_COLUMNS)
 
     def serp_history(
         self,
@@ -245,7 +215,7 @@ class Queries(Connected):
         position."""
         query = top10s_within(select(*(SERPS.c[name] for name in SERP_COLUMNS)), account, site, since, until)
         query = query.order_by(SERPS.c.day, SERPS.c.site, SERPS.c.keyword, SERPS.c.position)
-        return _frame(self._rows(query), SERP_COLUMNS)
+        return history_frame(self._rows(query), SERP_COLUMNS)
 
     def serp_days(self, account: str, site: str | None, days: Sequence[date]) -> pd.DataFrame:
         """The watched keywords' top 10s of ``days`` only (of the keywords watched for ``site``, when
@@ -256,7 +226,7 @@ class Queries(Connected):
         if site is not None:
             query = query.where(SERPS.c.site == subject_name(site))
         query = query.order_by(SERPS.c.day, SERPS.c.site, SERPS.c.keyword, SERPS.c.position)
-        return _frame(self._rows(query) if days else [], SERP_COLUMNS)
+        return history_frame(self._rows(query) if days else [], SERP_COLUMNS)
 
     def latest_serp_day(self, account: str, site: str | None = None) -> date | None:
         """The latest day with a recorded top 10 (of the keywords watched for ``site``, when given)."""

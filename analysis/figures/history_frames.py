@@ -151,8 +151,8 @@ def largest_moves(
 
 def best_positions(history: pd.DataFrame) -> pd.DataFrame:
     """Each keyword that ranked in ``history``: its best position and the first day it was reached
-    (columns ``KEYWORD_BEST_COLUMNS``, by keyword), the same answer the store's ``keyword_best`` gives
-    when ``history`` is all of a site's rows."""
+    (columns ``KEYWORD_BEST_COLUMNS``, by keyword), the same answer the store's ``keyword_months.best``
+    gives when ``history`` is all of a site's rows."""
     if history.empty:
         return empty(KEYWORD_BEST_COLUMNS)
     frame = _numbers(with_days(history), ["position"])

@@ -227,9 +227,7 @@ def keyword_section(store: HistoryStore, account: str, site: str, period: Period
     if rows.empty:
         empty = frames.empty(("keyword",))
         return Keywords(empty, rows, [], [], [])
-    summary = with_period_change(
-        frames.keyword_summary(rows, store.queries.keyword_best(account, slug)), rows
-    )
+    summary = with_period_change(frames.keyword_summary(rows, store.keyword_months.best(account, slug)), rows)
     shaped = frames.keyword_rows(rows, sorted(set(rows["keyword"].astype(str))))
     days = sorted(shaped["day"].unique())
     first, last = _top_10(shaped, days[0]), _top_10(shaped, days[-1])

@@ -28,8 +28,10 @@ from typing import Any
 import pandas as pd
 from sqlalchemy import Date, bindparam, delete, insert, select, text, update
 
+from schema.history import KEYWORD_BEST_COLUMNS, KEYWORD_SUMMARY_COLUMNS
 from store.engine import Connected, StoreUnavailable, tune_large_read
 from store.partitions import month_of
+from store.queries import history_frame
 from store.rollups.keyword_pieces import (
     BEST,
     BEST_COLUMNS,
@@ -82,17 +84,27 @@ ON CONFLICT (account, site, keyword, month) DO UPDATE SET
 class KeywordMonths(Connected):
     """The keyword months of ``HistoryStore.queries``: kept on read, read as a period's pieces."""
 
-    def summary(self, account: str, site: str, since: date | None, until: date | None) -> pd.DataFrame:
-        """One row per keyword of ``site`` recorded from ``since`` to ``until`` (each end open when None),
-        by keyword (``SUMMARY_COLUMNS``): its days recorded and in the top 10, its latest day and that
-        day's position and bar, ``earlier``: the position of the recorded day before it (None: none, or
-        unranked), and its best ever with the first day at it (all-time, whatever the period)."""
-        return self._read(SUMMARY, SUMMARY_COLUMNS, account, site, since, until)
+    def summary(
+        self, account: str, site: str, since: date | None = None, until: date | None = None
+    ) -> pd.DataFrame:
+        """One row per keyword of ``site`` recorded from ``since`` to ``until`` (each end open when None;
+        ``KEYWORD_SUMMARY_COLUMNS``, by keyword): what ``analysis.figures.history_frames.keyword_summary``
+        makes of the period's rows, without reading them. Its days recorded and in the top 10, its latest
+        day with that day's position and bar, the places gained since the recorded day before, and its
+        best ever with the first day at it (all-time, whatever the period), from the period's pieces."""
+        found = self._read(SUMMARY, SUMMARY_COLUMNS, account, site, since, until)
+        earlier = pd.to_numeric(found["earlier"]).astype("Float64")
+        found["change"] = (earlier - pd.to_numeric(found["position"]).astype("Float64")).to_numpy()
+        return history_frame(
+            found.loc[:, list(KEYWORD_SUMMARY_COLUMNS)].itertuples(index=False), KEYWORD_SUMMARY_COLUMNS
+        )
 
     def best(self, account: str, site: str) -> pd.DataFrame:
-        """Each keyword of ``site`` that ever ranked: its best position over all its months and the first
-        day it was there (``keyword``, ``best_position``, ``best_day``), by keyword."""
-        return self._read(BEST, BEST_COLUMNS, account, site, None, None)
+        """Each keyword of ``site`` that ever ranked: its best position in all the history kept and the
+        first day it was reached (``KEYWORD_BEST_COLUMNS``), by keyword. All-time on purpose: a "best
+        ever" read from a period's rows would change with the period."""
+        found = self._read(BEST, BEST_COLUMNS, account, site, None, None)
+        return history_frame(found.itertuples(index=False), KEYWORD_BEST_COLUMNS)
 
     def _read(
         self,

@@ -1,4 +1,4 @@
-"""The History page's keyword summary counted at the database (``store.queries.keyword_summary``, what the
+"""The History page's keyword summary counted at the database (``store.keyword_months.summary``, what the
 Keyword positions tab reads) against the definition, ``history_frames.keyword_summary`` over the same
 rows read into memory: the same frame on SQLite and PostgreSQL, on rows made to catch each of its rules —
 ties, a keyword never ranked, one recorded only once, missing days, a latest day without a position, a
@@ -85,7 +85,7 @@ def summary_store(store: HistoryStore) -> HistoryStore:
 
 def _definition(store: HistoryStore, site: str, since: date | None, until: date | None) -> pd.DataFrame:
     rows = in_window(store.queries.keyword_history(ACCOUNT, site, since), until)
-    return keyword_summary(rows, store.queries.keyword_best(ACCOUNT, site))
+    return keyword_summary(rows, store.keyword_months.best(ACCOUNT, site))
 
 
 PERIODS = [
@@ -105,7 +105,7 @@ PERIODS = [
 def test_the_database_gives_the_definitions_summary(
     summary_store: HistoryStore, site: str, since: date | None, until: date | None
 ) -> None:
-    at_database = ranked_summary(summary_store.queries.keyword_summary(ACCOUNT, site, since, until))
+    at_database = ranked_summary(summary_store.keyword_months.summary(ACCOUNT, site, since, until))
     pd.testing.assert_frame_equal(at_database, _definition(summary_store, site, since, until))
     # And the in-memory source the benchmarks compare with gives the same again.
     in_memory = FrameSource(keywords=summary_store.queries.keyword_history(ACCOUNT, None))
@@ -132,7 +132,7 @@ def test_what_the_summary_says_of_each_rule(summary_store: HistoryStore) -> None
     # Another site's and another account's "alpha" are not this one's.
     assert source.keyword_summary(OTHER_SITE, None, None)["position"].tolist() == [14]
     assert StoreSource(summary_store, "acct-nobody").keyword_summary(SITE, None, None).empty
-    empty = summary_store.queries.keyword_summary(ACCOUNT, "nobody-com")
+    empty = summary_store.keyword_months.summary(ACCOUNT, "nobody-com")
     assert empty.empty and tuple(empty.columns) == KEYWORD_SUMMARY_COLUMNS
 
 
@@ -146,14 +146,14 @@ def test_the_charts_read_only_the_chosen_keywords_days(summary_store: HistorySto
 
 
 def test_a_kept_month_written_again_is_counted_again(summary_store: HistoryStore) -> None:
-    before = summary_store.queries.keyword_summary(ACCOUNT, SITE).set_index("keyword")
+    before = summary_store.keyword_months.summary(ACCOUNT, SITE).set_index("keyword")
     assert before.loc["beta", "best_position"] == 4 and before.loc["beta", "days_recorded"] == 8
     # The job records beta at the top on a day of the kept February, and a new day in March.
     summary_store.snapshots.record_tracked(ACCOUNT, samples.tracked(SITE, {"beta": 1}), DAY, "job")
     summary_store.snapshots.record_tracked(
         ACCOUNT, samples.tracked(SITE, {"beta": 3}), DAY + timedelta(days=9), "job"
     )
-    after = summary_store.queries.keyword_summary(ACCOUNT, SITE).set_index("keyword")
+    after = summary_store.keyword_months.summary(ACCOUNT, SITE).set_index("keyword")
     assert (after.loc["beta", "best_position"], after.loc["beta", "best_day"]) == (1, DAY)
     assert (
         after.loc["beta", "position"],
@@ -168,7 +168,7 @@ def test_a_kept_month_written_again_is_counted_again(summary_store: HistoryStore
     summary_store.snapshots.record_tracked(
         ACCOUNT, samples.tracked(SITE, {"beta": 2, "zeta": 5}), DAY + timedelta(days=10), "job"
     )
-    latest = summary_store.queries.keyword_summary(ACCOUNT, SITE).set_index("keyword")
+    latest = summary_store.keyword_months.summary(ACCOUNT, SITE).set_index("keyword")
     assert tuple(latest.loc["beta", ["position", "change", "best_position", "days_recorded"]]) == (
         2,
         1,
@@ -187,6 +187,6 @@ def test_a_kept_month_written_again_is_counted_again(summary_store: HistoryStore
         (date(2025, 2, 1), date(2025, 2, 28)),
     ):
         pd.testing.assert_frame_equal(
-            ranked_summary(summary_store.queries.keyword_summary(ACCOUNT, SITE, since, until)),
+            ranked_summary(summary_store.keyword_months.summary(ACCOUNT, SITE, since, until)),
             _definition(summary_store, SITE, since, until),
         )

@@ -96,9 +96,9 @@ def test_keyword_best_is_each_keywords_best_position_in_all_the_history_and_its_
             ACCOUNT, samples.tracked(positions={"crm software": place, "gone": None}), day, "job"
         )
     store.snapshots.record_tracked(ACCOUNT, samples.tracked("other-com", {"crm software": 1}), DAY, "job")
-    best = store.queries.keyword_best(ACCOUNT, "example-com")
+    best = store.keyword_months.best(ACCOUNT, "example-com")
     assert tuple(best.columns) == KEYWORD_BEST_COLUMNS
     # Only one row: "gone" never ranked; the other site's #1 is not this site's.
     assert best.values.tolist() == [["crm software", 3, DAY + timedelta(days=1)]]
-    assert store.queries.keyword_best(ACCOUNT, "nobody-com").empty
-    assert tuple(store.queries.keyword_best(ACCOUNT, "nobody-com").columns) == KEYWORD_BEST_COLUMNS
+    assert store.keyword_months.best(ACCOUNT, "nobody-com").empty
+    assert tuple(store.keyword_months.best(ACCOUNT, "nobody-com").columns) == KEYWORD_BEST_COLUMNS

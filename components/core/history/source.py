@@ -148,10 +148,10 @@ class StoreSource:
         return self.store.queries.keyword_history(self.account, site, since)
 
     def keyword_best(self, site: str) -> pd.DataFrame:
-        return self.store.queries.keyword_best(self.account, site)
+        return self.store.keyword_months.best(self.account, site)
 
     def keyword_summary(self, site: str, since: date | None, until: date | None) -> pd.DataFrame:
-        return ranked_summary(self.store.queries.keyword_summary(self.account, site, since, until))
+        return ranked_summary(self.store.keyword_months.summary(self.account, site, since, until))
 
     def keyword_days(
         self, site: str, keywords: tuple[str, ...], since: date | None, until: date | None
