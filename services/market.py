@@ -150,7 +150,7 @@ def site_dr_spread(
     keywords, pairs = _group_keys(store, account, site, since, until, group)
     if _none_chosen(keywords, pairs):
         return dr_spread(pd.DataFrame(columns=["day", "keyword", "position", "domain", "dr"]))
-    return store.market.dr_spread(account, site, since=since, until=until, keywords=keywords, pairs=pairs)
+    return store.dr_days.spread(account, site, since=since, until=until, keywords=keywords, pairs=pairs)
 
 
 def group_keywords(
@@ -187,7 +187,7 @@ def site_top10_drs(
     at the database (only the days' DRs cross into Python). A keyword without a rated top 10 is absent."""
     if keywords is not None and not keywords:
         return {}
-    spread = store.market.dr_spread(
+    spread = store.dr_days.spread(
         account, site, since=since, until=until, keywords=keywords, excluding=excluding
     )
     return drs_by_keyword(spread)

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from sqlalchemy import (
     Column,
@@ -88,11 +89,30 @@ def _days(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+def spread_frame(rows: Sequence[Any]) -> pd.DataFrame:
+    """(day, keyword, median, lowest and highest DR, how many rated) rows as ``SPREAD_COLUMNS``, the
+    spread added: whichever read summed them (column by column: a year of 5,000 keywords is 1.8 million
+    rows)."""
+    days, keywords, medians, lowest, highest, rated = zip(*rows, strict=True) if rows else ((),) * 6
+    frame = pd.DataFrame(
+        {
+            "day": pd.to_datetime(pd.Series(days, dtype="object")).astype("datetime64[ns]"),
+            "keyword": pd.Series(list(keywords), dtype=None if rows else "object"),  # text, as inferred
+            "median_dr": np.asarray(medians, dtype="float64"),
+            "min_dr": np.asarray(lowest, dtype="float64"),
+            "max_dr": np.asarray(highest, dtype="float64"),
+            "rated": np.asarray(rated, dtype="int64"),
+        }
+    )
+    frame["spread"] = frame["max_dr"] - frame["min_dr"]
+    return frame.loc[:, list(SPREAD_COLUMNS)]
+
+
 class MarketSums(Connected):
     """The market's sums and the small reads around them (``HistoryStore.market``)."""
 
     @contextmanager
-    def _with_data(
+    def with_data(
         self,
         curve: Sequence[float],
         volumes: Mapping[str, float],
@@ -202,7 +222,7 @@ class MarketSums(Connected):
         top 10s of the keywords watched for ``site`` (all when None) from ``since`` to ``until``, only
         ``keywords`` / only the (site, keyword) ``pairs`` when given, weighed by ``curve`` (c(1)…c(n))
         and ``volumes``; by day (then domain)."""
-        with self._with_data(curve, volumes or {}, keywords, pairs) as conn:
+        with self.with_data(curve, volumes or {}, keywords, pairs) as conn:
             top10 = self._top10s(conn, account, site, since, until, keywords, pairs)
             # Each (day, keyword, domain) once, at its best place on the curve (NULL when none is on it):
             # the days' keywords are counted from it too, so the top 10s are read once.
@@ -296,7 +316,7 @@ class MarketSums(Connected):
         day and keyword; a keyword whose results had none that day is absent. Without the results of the
         domain ``excluding`` when given (a site measured against the domains it has to pass: the rows
         left out first, then one top 10 per keyword and day, as ``analysis.opportunities.series`` does)."""
-        with self._with_data((), {}, keywords, pairs) as conn:
+        with self.with_data((), {}, keywords, pairs) as conn:
             top10 = self._top10s(conn, account, site, since, until, keywords, pairs, excluding)
             group = (top10.c.day, top10.c.keyword)
             rated = (
@@ -324,18 +344,13 @@ class MarketSums(Connected):
                 .group_by(rated.c.day, rated.c.keyword)
                 .order_by(rated.c.day, rated.c.keyword)
             )
-            rows = conn.execute(query).all()
-        frame = pd.DataFrame(
-            [tuple(row) for row in rows], columns=["day", "keyword", "median_dr", "min_dr", "max_dr", "rated"]
-        ).astype({"median_dr": "float64", "min_dr": "float64", "max_dr": "float64", "rated": "int64"})
-        frame["spread"] = frame["max_dr"] - frame["min_dr"]
-        return _days(frame).loc[:, list(SPREAD_COLUMNS)]
+            return spread_frame(conn.execute(query).all())
 
     def latest_top10s(self, account: str, site: str, keywords: Collection[str], since: date) -> pd.DataFrame:
         """The top 10 of each of ``keywords`` watched for ``site`` on its latest recorded day from ``since``
         on (``serp_history``'s columns and order): one index probe a keyword for its day, then that day's
         rows, instead of every row of the period."""
-        with self._with_data((), {}, keywords, None) as conn:
+        with self.with_data((), {}, keywords, None) as conn:
             mine = and_(SERPS.c.account == check_account(account), SERPS.c.site == subject_name(site))
             newest = (
                 select(func.max(SERPS.c.day))

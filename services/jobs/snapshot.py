@@ -46,6 +46,7 @@ from client.inputs import normalise_domain, slug_for
 from client.models import TrustMap
 from services.jobs.outcomes import WHAT, SnapshotReport, SubjectResult
 from services.jobs.progress import RunMeter
+from store.engine import StoreUnavailable
 from store.history import HistoryStore
 from store.rows import Unusable, subject_name
 from store.watchlist import SITE_UNKNOWN, WatchItem
@@ -74,6 +75,8 @@ class Request:
 
 #: Up to this many subjects a run says a line for each; above, progress lines (see the module's words).
 EACH_SUBJECT_UP_TO = 100
+#: Days of top-10 DRs a run sums without a line: its own, and a few more written around it.
+DAYS_SUMMED_QUIETLY = 7
 
 
 class TooManyCalls(Exception):
@@ -165,7 +168,21 @@ class SnapshotJob:
         own_slugs = self.own_sites()
         if own_slugs is None:
             return self.report  # the key was refused: every further request would be refused too
-        return self.run_items(self.store.watchlist.entries(self.account), own_slugs, resume=True)
+        report = self.run_items(self.store.watchlist.entries(self.account), own_slugs, resume=True)
+        self._sum_top10_drs()
+        return report
+
+    def _sum_top10_drs(self) -> None:
+        """Sum the top 10s' DRs of the days written (``store.rollups.dr_days``) now, so a report or the
+        Opportunities page never waits for them: the day's, or after an upgrade the whole history's,
+        once. Best effort: a refused write leaves them to be summed on their first read."""
+        try:
+            days = self.store.dr_days.keep(self.account, None, None)
+        except StoreUnavailable as exc:
+            self.progress(f"Top-10 DRs not summed ahead: {exc.reason} (the first report sums them)")
+            return
+        if days > DAYS_SUMMED_QUIETLY:
+            self.progress(f"Top-10 DRs of {days:,} days summed ahead for the reports")
 
     def run_items(
         self, items: Iterable[WatchItem], own_slugs: dict[str, str], *, resume: bool = False

@@ -166,7 +166,7 @@ class MarketDays(Connected):
     @staticmethod
     def _versions(conn: Connection, account: str, since: date | None, until: date | None) -> dict[date, int]:
         query = select(VERSIONS.c.day, VERSIONS.c.version).where(VERSIONS.c.account == account)
-        query = _period(query, VERSIONS.c.day, since, until)
+        query = within_period(query, VERSIONS.c.day, since, until)
         return {row.day: row.version for row in conn.execute(query)}
 
     @staticmethod
@@ -175,7 +175,7 @@ class MarketDays(Connected):
     ) -> dict[date, Any]:
         columns = [ROLL_DAYS.c[name] for name in ("day", "version", *_DAY_VALUES)]
         query = select(*columns).where(ROLL_DAYS.c.account == account, ROLL_DAYS.c.roll_key == key)
-        return {row.day: row for row in conn.execute(_period(query, ROLL_DAYS.c.day, since, until))}
+        return {row.day: row for row in conn.execute(within_period(query, ROLL_DAYS.c.day, since, until))}
 
     @staticmethod
     def _stored_domains(
@@ -184,7 +184,7 @@ class MarketDays(Connected):
         query = select(*(ROLL_DOMAINS.c[name] for name in MARKET_DOMAIN_SUMS)).where(
             ROLL_DOMAINS.c.account == account, ROLL_DOMAINS.c.roll_key == key
         )
-        rows = conn.execute(_period(query, ROLL_DOMAINS.c.day, since, until)).all()
+        rows = conn.execute(within_period(query, ROLL_DOMAINS.c.day, since, until)).all()
         # Column by column: a year of a few hundred domains a day is 100,000 rows and more.
         columns = list(zip(*rows, strict=True)) if rows else [() for _ in MARKET_DOMAIN_SUMS]
         frame = pd.DataFrame(dict(zip(MARKET_DOMAIN_SUMS, columns, strict=True)))
@@ -227,7 +227,9 @@ class MarketDays(Connected):
 _DAY_VALUES = ("keywords", "volume", "volumes_known", "kept")
 
 
-def _period(query: Any, column: Any, since: date | None, until: date | None) -> Any:
+def within_period(query: Any, column: Any, since: date | None, until: date | None) -> Any:
+    """``query`` kept to the rows whose ``column`` (a day) is from ``since`` to ``until`` (each end open
+    when None)."""
     if since is not None:
         query = query.where(column >= since)
     if until is not None:

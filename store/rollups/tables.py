@@ -1,4 +1,4 @@
-"""The roll-ups' tables (revisions 0015 and 0017) and the functions that mark a day's top 10s, or its
+"""The roll-ups' tables (revisions 0015, 0017 and 0018) and the functions that mark a day's top 10s, or its
 keyword rows, as changed.
 
 ``serp_day_versions`` is part of the history: one row per account and day whose top 10s were ever
@@ -12,6 +12,11 @@ again when first read.
 ``keyword_day_versions`` does the same for the keyword rows (``keyword_snapshots``); the derived
 ``keyword_months`` keep each keyword's tallies of one month (``store.rollups.keyword_months``), and
 ``keyword_month_stamps`` the version each site's month was tallied at (the sum of its days' versions).
+
+``top10_dr_days`` (revision 0018, derived) keep each top 10's DRs of one day summed up: the median,
+lowest and highest DR of its rated results, and the same without the site's own results (the domains a
+site has to pass), ``store.rollups.dr_days``; ``top10_dr_stamps`` the version of each day they were
+summed at. They are kept by the day's top 10s' version like the market's roll-ups.
 
 Kept beside their repository rather than in ``store.models``, on the same ``Base``, like the report
 tables.
@@ -126,12 +131,47 @@ class KeywordMonthStampRow(Base):
     through: Mapped[date] = mapped_column(Date)
 
 
+class Top10DrDayRow(Base):
+    """One top 10's DRs on one day, summed up: how many of its results had a DR, their median, lowest
+    and highest; and the same of the results that are not the site's own (``rivals_``). None where no
+    result had one."""
+
+    __tablename__ = "top10_dr_days"
+    __table_args__ = ({"info": DERIVED},)
+
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN), primary_key=True)
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN), primary_key=True)
+    keyword: Mapped[str] = mapped_column(String(SUBJECT_LEN), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    rated: Mapped[int] = mapped_column(Integer)
+    median_dr: Mapped[float | None] = mapped_column(Float)
+    min_dr: Mapped[float | None] = mapped_column(Float)
+    max_dr: Mapped[float | None] = mapped_column(Float)
+    rivals_rated: Mapped[int] = mapped_column(Integer)
+    rivals_median_dr: Mapped[float | None] = mapped_column(Float)
+    rivals_min_dr: Mapped[float | None] = mapped_column(Float)
+    rivals_max_dr: Mapped[float | None] = mapped_column(Float)
+
+
+class Top10DrStampRow(Base):
+    """The version of an account's top 10s of one day that its ``top10_dr_days`` were summed at."""
+
+    __tablename__ = "top10_dr_stamps"
+    __table_args__ = ({"info": DERIVED},)
+
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+
+
 VERSIONS: Table = SerpDayVersionRow.__table__
 KEYWORD_VERSIONS: Table = KeywordDayVersionRow.__table__
 KEYWORD_MONTHS: Table = KeywordMonthRow.__table__
 MONTH_STAMPS: Table = KeywordMonthStampRow.__table__
 ROLL_DAYS: Table = MarketRollDayRow.__table__
 ROLL_DOMAINS: Table = MarketRollDomainRow.__table__
+DR_DAYS: Table = Top10DrDayRow.__table__
+DR_STAMPS: Table = Top10DrStampRow.__table__
 
 
 def bump_days(conn: Connection, account: str, days: Iterable[date]) -> None:

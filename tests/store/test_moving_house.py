@@ -155,7 +155,14 @@ def test_every_table_the_migrations_make_is_moved(tmp_path: Path) -> None:
     with HistoryStore.open(f"sqlite:///{tmp_path / 'history.sqlite3'}") as store:
         made = set(inspect(store.engine).get_table_names())
     # Summed or tallied again from the history on first read.
-    derived = {"market_roll_days", "market_roll_domains", "keyword_months", "keyword_month_stamps"}
+    derived = {
+        "market_roll_days",
+        "market_roll_domains",
+        "keyword_months",
+        "keyword_month_stamps",
+        "top10_dr_days",
+        "top10_dr_stamps",
+    }
     assert made - {"alembic_version"} - derived == {table.name for table in history_tables()}
 
 

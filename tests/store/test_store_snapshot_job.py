@@ -256,6 +256,11 @@ def test_a_watched_keyword_is_asked_and_recorded_for_the_site_it_is_watched_for(
         top10 = store.queries.serp_history(ACCOUNT, site)
     assert top10["position"].tolist() == list(range(1, 11))
     assert site in top10["domain"].tolist()
+    # Its DRs summed ahead by the job: a report of the day sums nothing more.
+    with HistoryStore.open(store_url) as store:
+        assert store.dr_days.keep(ACCOUNT, None, None) == 0
+        spread = store.dr_days.spread(ACCOUNT, site, since=DAY, until=DAY, excluding=site)
+    assert spread["keyword"].tolist() == ["cold brew coffee"] and spread["rated"].tolist() == [9]
 
 
 def test_a_keyword_watched_before_sites_were_recorded_waits_for_a_site_and_is_not_asked(
