@@ -89,6 +89,13 @@ def _days(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+def middle_place(place: Any, count: Any) -> Any:
+    """Whether a result ranked ``place`` of ``count`` by DR is the middle one, or one of the two middle
+    ones when the count is even: the median is their mean, by row numbers, so SQLite (which has no
+    median) and PostgreSQL agree."""
+    return or_(place == (count + 1) // 2, place == (count + 2) // 2)
+
+
 def spread_frame(rows: Sequence[Any]) -> pd.DataFrame:
     """(day, keyword, median, lowest and highest DR, how many rated) rows as ``SPREAD_COLUMNS``, the
     spread added: whichever read summed them (column by column: a year of 5,000 keywords is 1.8 million
@@ -330,8 +337,7 @@ class MarketSums(Connected):
                 .where(top10.c.dr.is_not(None))
                 .subquery()
             )
-            # The median: the middle DR, or the mean of the two middle ones when their count is even.
-            middle = or_(rated.c.place == (rated.c.rated + 1) // 2, rated.c.place == (rated.c.rated + 2) // 2)
+            middle = middle_place(rated.c.place, rated.c.rated)
             query = (
                 select(
                     rated.c.day,

@@ -223,7 +223,7 @@ def with_period_change(summary: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFram
 
 def keyword_section(store: HistoryStore, account: str, site: str, period: Period) -> Keywords:
     slug = slug_for(site)
-    rows = _in(store.queries.keyword_history(account, slug, period.start), period)
+    rows = store.queries.keyword_history(account, slug, period.start, period.end)
     if rows.empty:
         empty = frames.empty(("keyword",))
         return Keywords(empty, rows, [], [], [])

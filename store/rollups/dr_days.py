@@ -31,10 +31,10 @@ from datetime import date
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import Connection, Engine, Float, and_, case, cast, delete, func, insert, literal, or_, select
+from sqlalchemy import Connection, Engine, Float, and_, case, cast, delete, func, insert, literal, select
 
 from store.engine import Connected, StoreUnavailable, collector_paused, tune_large_read
-from store.market import CHOSEN_KEYWORDS, SERPS, MarketSums, spread_frame
+from store.market import CHOSEN_KEYWORDS, SERPS, MarketSums, middle_place, spread_frame
 from store.rollups.days import within_period
 from store.rollups.tables import DR_DAYS, DR_STAMPS, VERSIONS
 from store.walks import period_days
@@ -44,12 +44,6 @@ logger = logging.getLogger(__name__)
 
 #: Days summed in one transaction: a first read of a year keeps its work month by month.
 DAYS_PER_WRITE = 31
-
-
-def _middle(place: Any, count: Any) -> Any:
-    """Whether a result ranked ``place`` of ``count`` by DR is the middle one, or one of the two middle
-    ones when the count is even (their mean is the median)."""
-    return or_(place == (count + 1) // 2, place == (count + 2) // 2)
 
 
 def _summed(account: str, days: Sequence[date]) -> Any:
@@ -71,20 +65,18 @@ def _summed(account: str, days: Sequence[date]) -> Any:
         .where(SERPS.c.account == account, SERPS.c.day.in_(days), SERPS.c.dr.is_not(None))
         .subquery()
     )
-    is_rival = ranked.c.rival == 1
+    is_rival, rival_middle = ranked.c.rival == 1, middle_place(ranked.c.rival_place, ranked.c.rivals)
     return select(
         literal(account).label("account"),
         ranked.c.site,
         ranked.c.keyword,
         ranked.c.day,
         func.max(ranked.c.rated).label("rated"),
-        func.avg(case((_middle(ranked.c.place, ranked.c.rated), ranked.c.dr))).label("median_dr"),
+        func.avg(case((middle_place(ranked.c.place, ranked.c.rated), ranked.c.dr))).label("median_dr"),
         func.min(ranked.c.dr).label("min_dr"),
         func.max(ranked.c.dr).label("max_dr"),
         func.sum(ranked.c.rival).label("rivals_rated"),
-        func.avg(case((and_(is_rival, _middle(ranked.c.rival_place, ranked.c.rivals)), ranked.c.dr))).label(
-            "rivals_median_dr"
-        ),
+        func.avg(case((and_(is_rival, rival_middle), ranked.c.dr))).label("rivals_median_dr"),
         func.min(case((is_rival, ranked.c.dr))).label("rivals_min_dr"),
         func.max(case((is_rival, ranked.c.dr))).label("rivals_max_dr"),
     ).group_by(ranked.c.site, ranked.c.keyword, ranked.c.day)

@@ -84,6 +84,8 @@ def test_keyword_history_is_by_day_then_site_and_keyword(store: HistoryStore) ->
         [7, 8, 100, 9000],
         [15, 16, 200, 9000],
     ]
+    first_day = store.queries.keyword_history(ACCOUNT, None, since=DAY, until=DAY)  # a report's period
+    assert first_day["day"].dt.date.tolist() == [DAY] * 3
 
 
 def test_keyword_best_is_each_keywords_best_position_in_all_the_history_and_its_first_day(
