@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.opportunities.series import site_dr_series, top10_dr_by_keyword
-from analysis.opportunities.weeks import Readings, readings, readings_of
+from analysis.opportunities.weeks import Readings, readings, readings_by_column
 from analysis.opportunities.winnable import Projection, Target, project
 from analysis.opportunities.words import projection_dates, projection_words
 
@@ -83,16 +83,17 @@ def outlooks_of(
     ``top10_dr_by_keyword`` gives without that site), as a store computes them where the rows are.
 
     Each site's DR series is read and fitted once for all its keywords, and its keywords' series are
-    read in one pass (``readings_of``), not once a keyword and target: at 5,000 keywords that was most
+    read in one pass (``readings_by_column``), not once a keyword and target: at 5,000 keywords that was most
     of a report's time."""
     chosen = list(pairs)
     sites = dict.fromkeys(site for site, _keyword in chosen)
     site_drs = {site: site_dr_series(domain_rows, site) for site in sites}
     site_ready = {site: readings(series) for site, series in site_drs.items()}
+    by_column = {
+        site: readings_by_column(top10s.get(site, {}), list(TARGET_COLUMNS.values())) for site in sites
+    }
     top_ready: dict[tuple[str, Target], dict[str, Readings]] = {
-        (site, target): readings_of(top10s.get(site, {}), column)
-        for site in sites
-        for target, column in TARGET_COLUMNS.items()
+        (site, target): by_column[site][column] for site in sites for target, column in TARGET_COLUMNS.items()
     }
     found: list[Outlook] = []
     for site, keyword in chosen:

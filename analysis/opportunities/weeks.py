@@ -13,7 +13,7 @@ once however many keywords it is projected against.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -137,8 +137,39 @@ def readings(series: pd.Series) -> Readings:
 def readings_of(frames: Mapping[str, pd.DataFrame], column: str) -> dict[str, Readings]:
     """``readings`` of ``column`` of each frame (day-indexed, as ``top10_dr_by_keyword`` gives them), by
     the frame's key, all at once."""
+    return readings_by_column(frames, (column,))[column]
+
+
+def readings_by_column(
+    frames: Mapping[str, pd.DataFrame], columns: Sequence[str]
+) -> dict[str, dict[str, Readings]]:
+    """``readings_of`` of each of ``columns``, each frame's days and values taken out once for all of
+    them (at 5,000 keywords, a column and a day index made a keyword and column were seconds)."""
     keys = list(frames)
-    return dict(zip(keys, _readings([_numbers(frames[key][column]) for key in keys]), strict=True))
+    numbers = [_frame_numbers(frames[key], columns) for key in keys]
+    found: dict[str, dict[str, Readings]] = {}
+    for n, column in enumerate(columns):
+        series = [_known(days, values[:, n]) for days, values in numbers]
+        found[column] = dict(zip(keys, _readings(series), strict=True))
+    return found
+
+
+def _frame_numbers(frame: pd.DataFrame, columns: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The day numbers of ``frame``'s rows and its ``columns`` as floats, one column each (a value that
+    is not a number: NaN)."""
+    names = list(frame.columns)  # a few names: looked up in a list (an index's lookup is 0.5 ms a call)
+    try:  # numbers already (the DR series are): the frame's values at once, no column made
+        values = frame.to_numpy(dtype=float, na_value=np.nan)[:, [names.index(column) for column in columns]]
+    except (TypeError, ValueError):  # a column holding text: each chosen column coerced
+        values = np.column_stack(
+            [pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float) for column in columns]
+        ).reshape(len(frame), len(columns))
+    return _day_numbers(frame.index), values
+
+
+def _known(days: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    known = ~np.isnan(values)
+    return days[known], values[known]
 
 
 def weekly(series: pd.Series) -> pd.Series:

@@ -9,7 +9,7 @@ from datetime import date
 import numpy as np
 import pandas as pd
 
-from analysis.opportunities.weeks import Readings, readings, readings_of, weekly
+from analysis.opportunities.weeks import Readings, readings, readings_by_column, readings_of, weekly
 
 
 def _series(days: int, start: str, step: int = 1, missing: tuple[int, ...] = ()) -> pd.DataFrame:
@@ -33,12 +33,16 @@ def test_all_keywords_at_once_are_each_keywords_own() -> None:
         "three days": _series(3, "2026-10-30"),
         "nothing known": _series(10, "2026-05-01", missing=tuple(range(10))),
         "nothing": _series(0, "2026-05-01"),
+        "a text among numbers": _series(30, "2026-02-01").astype({"median_dr": "object"}),
     }
+    frames["a text among numbers"].iloc[4, 0] = "n/a"
+    both = readings_by_column(frames, ["median_dr", "min_dr"])
     for column in ("median_dr", "min_dr"):
         found = readings_of(frames, column)
-        assert list(found) == list(frames)
+        assert list(found) == list(frames) == list(both[column])
         for keyword, frame in frames.items():
             _same(found[keyword], readings(frame[column]))
+            _same(both[column][keyword], found[keyword])
     year = readings_of(frames, "median_dr")["a year"]
     assert (year.first, year.last, year.weeks, len(year.x)) == (date(2025, 11, 1), date(2026, 10, 31), 52, 53)
     assert readings_of(frames, "median_dr")["nothing known"].last is None
