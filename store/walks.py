@@ -61,8 +61,6 @@ WITH RECURSIVE days(day) AS (
 SELECT day FROM days WHERE day IS NOT NULL
 """
 
-#: Each keyword of the account once (one index probe each), and its latest value of each column asked
-#: (``{values}``: one ``_LATEST_VALUE`` each) from ``since`` on.
 #: Each keyword of the keyword rows in ``{where}`` once, one index probe each: the walk both reads start.
 _NEXT_KEYWORDS = """
 WITH RECURSIVE keywords(keyword) AS (
@@ -71,6 +69,8 @@ WITH RECURSIVE keywords(keyword) AS (
     SELECT (SELECT MIN(keyword) FROM keyword_snapshots WHERE {where} AND keyword > keywords.keyword)
     FROM keywords WHERE keywords.keyword IS NOT NULL
 )"""
+#: Each keyword of the account once (one index probe each), and its latest value of each column asked
+#: (``{values}``: one ``_LATEST_VALUE`` each) from ``since`` on.
 _LATEST_VALUES = """
 {keywords}
 SELECT keywords.keyword, {values}

@@ -42,7 +42,7 @@ from sqlalchemy import Connection, Engine, delete, insert, select
 from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS
 from store.engine import Connected, StoreUnavailable
 from store.market import MarketSums
-from store.rollups.tables import ROLL_DAYS, ROLL_DOMAINS, VERSIONS
+from store.rollups.tables import ROLL_DAYS, ROLL_DOMAINS, day_versions, within_period
 from store.walks import period_days
 from store.watchlist import check_account
 
@@ -133,7 +133,7 @@ class MarketDays(Connected):
         account, volumes = check_account(account), volumes or {}
         key = roll_key(site, curve, volumes, keywords, pairs)
         with self._reading() as conn:  # the versions first: a day written meanwhile is stale next time
-            versions = self._versions(conn, account, since, until)
+            versions = day_versions(conn, account, since, until)
             present = set(period_days(conn, account, site, since, until))
             stored = self._stored_days(conn, account, key, since, until)
             domain_rows = self._stored_domains(conn, account, key, since, until)
@@ -162,12 +162,6 @@ class MarketDays(Connected):
             )
             self._keep(account, key, cleared, new_days, new_domains)
         return _frames(domain_rows, day_rows)
-
-    @staticmethod
-    def _versions(conn: Connection, account: str, since: date | None, until: date | None) -> dict[date, int]:
-        query = select(VERSIONS.c.day, VERSIONS.c.version).where(VERSIONS.c.account == account)
-        query = within_period(query, VERSIONS.c.day, since, until)
-        return {row.day: row.version for row in conn.execute(query)}
 
     @staticmethod
     def _stored_days(
@@ -225,16 +219,6 @@ class MarketDays(Connected):
 
 
 _DAY_VALUES = ("keywords", "volume", "volumes_known", "kept")
-
-
-def within_period(query: Any, column: Any, since: date | None, until: date | None) -> Any:
-    """``query`` kept to the rows whose ``column`` (a day) is from ``since`` to ``until`` (each end open
-    when None)."""
-    if since is not None:
-        query = query.where(column >= since)
-    if until is not None:
-        query = query.where(column <= until)
-    return query
 
 
 def _stamps(days: Any) -> Any:

@@ -35,8 +35,7 @@ from sqlalchemy import Connection, Engine, Float, and_, case, cast, delete, func
 
 from store.engine import Connected, StoreUnavailable, collector_paused, tune_large_read
 from store.market import CHOSEN_KEYWORDS, SERPS, MarketSums, middle_place, spread_frame
-from store.rollups.days import within_period
-from store.rollups.tables import DR_DAYS, DR_STAMPS, VERSIONS
+from store.rollups.tables import DR_DAYS, DR_STAMPS, day_versions, within_period
 from store.walks import period_days
 from store.watchlist import check_account, subject_name
 
@@ -109,15 +108,30 @@ class DrDays(Connected):
     ) -> pd.DataFrame:
         """``MarketSums.dr_spread`` of the same arguments, read from the kept sums when they hold it."""
         account = check_account(account)
-        held = site is not None and pairs is None and excluding in (None, subject_name(site))
-        if site is None or not held:
-            return self._from_rows(account, site, since, until, keywords, pairs, excluding)
-        try:
-            self.keep(account, since, until)
-        except StoreUnavailable as exc:  # a read-only database, or another replica summing the same days
-            logger.info("top-10 DR roll-up not kept: %s", exc)
-            return self._from_rows(account, site, since, until, keywords, pairs, excluding)
-        prefix = "rivals_" if excluding is not None else ""
+        if site is not None and pairs is None and excluding in (None, subject_name(site)):
+            try:
+                self.keep(account, since, until)
+            except StoreUnavailable as exc:  # a read-only database, or another replica summing the same days
+                logger.info("top-10 DR roll-up not kept: %s", exc)
+            else:
+                return self._kept(account, site, since, until, keywords, rivals=excluding is not None)
+        return self._sums.dr_spread(
+            account, site, since=since, until=until, keywords=keywords, pairs=pairs, excluding=excluding
+        )
+
+    def _kept(
+        self,
+        account: str,
+        site: str,
+        since: date | None,
+        until: date | None,
+        keywords: Collection[str] | None,
+        *,
+        rivals: bool,
+    ) -> pd.DataFrame:
+        """The spread of ``site``'s keywords (only ``keywords`` when given) read from the kept sums: of the
+        results that are not the site's own with ``rivals``, else of the whole top 10."""
+        prefix = "rivals_" if rivals else ""
         values = [DR_DAYS.c[f"{prefix}{name}"] for name in ("median_dr", "min_dr", "max_dr", "rated")]
         query = select(DR_DAYS.c.day, DR_DAYS.c.keyword, *values).where(
             DR_DAYS.c.account == account, DR_DAYS.c.site == subject_name(site), values[-1] > 0
@@ -129,20 +143,6 @@ class DrDays(Connected):
                 query = query.join(CHOSEN_KEYWORDS, CHOSEN_KEYWORDS.c.keyword == DR_DAYS.c.keyword)
             frame = spread_frame(conn.execute(query).all())
             return frame.sort_values("day", kind="stable", ignore_index=True)  # keywords stay in order
-
-    def _from_rows(
-        self,
-        account: str,
-        site: str | None,
-        since: date | None,
-        until: date | None,
-        keywords: Collection[str] | None,
-        pairs: Collection[tuple[str, str]] | None,
-        excluding: str | None,
-    ) -> pd.DataFrame:
-        return self._sums.dr_spread(
-            account, site, since=since, until=until, keywords=keywords, pairs=pairs, excluding=excluding
-        )
 
     def keep(self, account: str, since: date | None, until: date | None) -> int:
         """Sum again the account's days from ``since`` to ``until`` whose kept sums are missing or stale
@@ -164,10 +164,7 @@ class DrDays(Connected):
     ) -> tuple[list[date], dict[date, int], set[date]]:
         """The days of the period to sum again, the versions of the period's days and the days it has
         top 10s on."""
-        versions = dict(conn.execute(within_period(
-            select(VERSIONS.c.day, VERSIONS.c.version).where(VERSIONS.c.account == account),
-            VERSIONS.c.day, since, until,
-        )).all())  # fmt: skip
+        versions = day_versions(conn, account, since, until)
         stamps = dict(conn.execute(within_period(
             select(DR_STAMPS.c.day, DR_STAMPS.c.version).where(DR_STAMPS.c.account == account),
             DR_STAMPS.c.day, since, until,

@@ -1,5 +1,5 @@
-"""The roll-ups' tables (revisions 0015, 0017 and 0018) and the functions that mark a day's top 10s, or its
-keyword rows, as changed.
+"""The roll-ups' tables (revisions 0015, 0017 and 0018), the functions that mark a day's top 10s, or its
+keyword rows, as changed, and the reads every roll-up shares (the days' versions, a period's days).
 
 ``serp_day_versions`` is part of the history: one row per account and day whose top 10s were ever
 written, with a number that every write of that day's top 10s raises (recording, seeding, retention).
@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Connection, Date, Float, Integer, String, Table
+from sqlalchemy import Connection, Date, Float, Integer, String, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -172,6 +172,23 @@ ROLL_DAYS: Table = MarketRollDayRow.__table__
 ROLL_DOMAINS: Table = MarketRollDomainRow.__table__
 DR_DAYS: Table = Top10DrDayRow.__table__
 DR_STAMPS: Table = Top10DrStampRow.__table__
+
+
+def day_versions(conn: Connection, account: str, since: date | None, until: date | None) -> dict[date, int]:
+    """The version of each of the account's days from ``since`` to ``until`` (each end open when None)
+    whose top 10s were ever written: what every roll-up of the top 10s is stamped with."""
+    query = select(VERSIONS.c.day, VERSIONS.c.version).where(VERSIONS.c.account == account)
+    return {row.day: row.version for row in conn.execute(within_period(query, VERSIONS.c.day, since, until))}
+
+
+def within_period(query: Any, column: Any, since: date | None, until: date | None) -> Any:
+    """``query`` kept to the rows whose ``column`` (a day) is from ``since`` to ``until`` (each end open
+    when None)."""
+    if since is not None:
+        query = query.where(column >= since)
+    if until is not None:
+        query = query.where(column <= until)
+    return query
 
 
 def bump_days(conn: Connection, account: str, days: Iterable[date]) -> None:
