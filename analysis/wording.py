@@ -93,6 +93,12 @@ def counted(count: int, one: str, many: str | None = None, *, zero_as_no: bool =
     return f"{count:,} {plural(count, one, many)}"
 
 
+def named_first(names: Sequence[str], shown: int) -> str:
+    """The first ``shown`` of ``names`` and how many more: "a, b and 3 more" (separators from 1,000)."""
+    rest = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {rest:,} more" if rest > 0 else "")
+
+
 #: How many skipped rows a sentence names one by one (the rest are counted).
 SKIPPED_NAMED = 3
 

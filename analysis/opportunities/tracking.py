@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from analysis.keywords.frames.tracked import Usage
-from analysis.wording import counted
+from analysis.wording import counted, named_first
 
 #: How many keywords a sentence names one by one (the rest are counted).
 NAMED = 5
@@ -29,9 +29,7 @@ def same_keyword(keyword: str) -> str:
 
 def named(keywords: Sequence[str]) -> str:
     """“a”, “b” and 3 more."""
-    shown = ", ".join(f"“{k}”" for k in keywords[:NAMED])
-    rest = len(keywords) - NAMED
-    return shown + (f" and {rest} more" if rest > 0 else "")
+    return named_first([f"“{k}”" for k in keywords], NAMED)
 
 
 @dataclass(frozen=True)

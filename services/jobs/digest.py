@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.wording import counted
+from analysis.wording import counted, named_first
 from services.alerts.config import AlertConfig
 from services.alerts.digest import (
     AccountDigest,
@@ -49,8 +49,7 @@ NO_TEAM_KEY = (
 def account_label(account: str, own: list[str]) -> str:
     """ "Sites: a.com, b.com" (the account's own sites ``own``), else a short form of its fingerprint."""
     if own:
-        shown = ", ".join(own[:5]) + (f" and {len(own) - 5} more" if len(own) > 5 else "")
-        return f"Sites: {shown}"
+        return f"Sites: {named_first(own, 5)}"
     return f"Account {account[:8]}"
 
 

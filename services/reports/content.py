@@ -45,6 +45,11 @@ class EmptyPeriod(ReportProblem):
 SUMMARY_METRICS = dict(frames.TREND_METRICS)
 #: How many links gained / lost / newly spam-risky a report lists (strongest first; it says of how many).
 LINKS_LISTED = 10
+#: How many tracked keywords the keyword table lists (best placed first; it says of how many, and where
+#: every one is): an agency's 5,000 rows printed were some 150 pages and most of a PDF's time.
+KEYWORDS_LISTED = 25
+#: How many keywords that entered or left the top 10 are named (the rest are counted).
+NAMES_LISTED = 10
 #: Other domains drawn beside the site in the visibility charts: the watched competitors first, then the
 #: largest shares of voice on the last day (the Market page's rule, ``compared_domains``).
 COMPETITORS_DRAWN = 4

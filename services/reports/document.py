@@ -17,11 +17,22 @@ import pandas as pd
 import plotly.graph_objects as go
 from markupsafe import Markup
 
-from analysis.wording import NO_VALUE, direction, say_day, signed_whole, text_or_dash, whole_number
+from analysis.wording import (
+    NO_VALUE,
+    counted,
+    direction,
+    named_first,
+    say_day,
+    signed_whole,
+    text_or_dash,
+    whole_number,
+)
 from services.reports.branding import Branding
 from services.reports.charts import HEIGHT, WIDTH, report_charts
 from services.reports.content import (
+    KEYWORDS_LISTED,
     LINKS_LISTED,
+    NAMES_LISTED,
     EmptyPeriod,
     ReportContent,
     ReportProblem,
@@ -161,6 +172,7 @@ def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
     summary = content.keywords.summary
     if summary.empty or "position" not in summary:
         return [], []
+    listed = summary.head(KEYWORDS_LISTED)
     rows = [
         {
             "keyword": str(row.keyword),
@@ -170,18 +182,31 @@ def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
             "best": whole_number(row.best_position, NO_VALUE),
             "top10": f"{row.days_in_top_10} of {row.days_recorded}",
         }
-        for row in summary.itertuples()
+        for row in listed.itertuples()
     ]
-    words = [
+    words = [] if len(listed) == len(summary) else [_cut_keywords(content.site, len(listed), len(summary))]
+    words += [
         f"Change is in places, from each keyword's first recorded day in {content.period.words} to its "
         f"last (+ is up the ranking), like the summary's.",
     ]
     entered, left = content.keywords.entered_top_10, content.keywords.left_top_10
     words.append(
-        f"Entered the top 10: {', '.join(entered)}." if entered else "No keyword entered the top 10."
+        f"Entered the top 10: {named_first(entered, NAMES_LISTED)}."
+        if entered
+        else "No keyword entered the top 10."
     )
-    words.append(f"Left the top 10: {', '.join(left)}." if left else "No keyword left the top 10.")
+    words.append(
+        f"Left the top 10: {named_first(left, NAMES_LISTED)}." if left else "No keyword left the top 10."
+    )
     return rows, words
+
+
+def _cut_keywords(site: str, shown: int, total: int) -> str:
+    """Which keywords the table lists when it cannot list them all, and where every one is."""
+    return (
+        f"The {shown} best placed of the {counted(total, 'keyword')} tracked for {site} on the period's "
+        f"last recorded day; the History page's Keyword positions tab lists every one, with its CSV."
+    )
 
 
 def _keywords_measured(content: ReportContent) -> tuple[str, str]:
@@ -248,6 +273,12 @@ def _next(content: ReportContent) -> dict[str, Any] | None:
             {"keyword": str(row.keyword), "median": str(row.median_when), "lowest": str(row.lowest_when)}
             for row in steps.outlooks.itertuples()
         ],
+        "outlooks_cut": (
+            f"The {len(steps.outlooks)} nearest of the {counted(steps.projected, 'keyword')} watched; the "
+            f"Market page's When winnable tab lists every one, with its CSV."
+            if len(steps.outlooks) < steps.projected
+            else ""
+        ),
     }
 
 

@@ -22,17 +22,21 @@ from store.reports.period import Period
 
 #: How many opportunities the report lists (the highest scores).
 OPPORTUNITIES_LISTED = 5
+#: How many watched keywords' outlooks the report lists (the nearest; it says of how many).
+OUTLOOKS_LISTED = 20
 
 
 @dataclass(frozen=True)
 class NextSteps:
     """The highest-scored tracked keywords (``OPPORTUNITY_COLUMNS``) of how many were scored, for
-    reaching ``target``; and the watched keywords' outlooks (``OUTLOOK_COLUMNS``), nearest first."""
+    reaching ``target``; and the nearest watched keywords' outlooks (``OUTLOOK_COLUMNS``), nearest
+    first, of how many were projected."""
 
     opportunities: pd.DataFrame
     scored: int
     target: int
     outlooks: pd.DataFrame
+    projected: int = 0
 
     @property
     def empty(self) -> bool:
@@ -53,4 +57,10 @@ def next_steps(
     scored = scored.dropna(subset=["score"])
     found = outlooks_of(recorded.domain_rows, recorded.top10s, recorded.watched)
     table = outlook_table(found)
-    return NextSteps(scored.head(OPPORTUNITIES_LISTED).reset_index(drop=True), len(scored), target, table)
+    return NextSteps(
+        scored.head(OPPORTUNITIES_LISTED).reset_index(drop=True),
+        len(scored),
+        target,
+        table.head(OUTLOOKS_LISTED).reset_index(drop=True),
+        len(table),
+    )

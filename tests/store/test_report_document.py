@@ -10,6 +10,7 @@ markup in the HTML or the PDF.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -26,8 +27,10 @@ from sandbox import DEMO_KEY, SandboxConfig, SandboxServer
 from sandbox.faults import HOSTILE_SCRIPT
 from services.alerts.evaluate import evaluate_alerts
 from services.cli import Lines, record_snapshot
+from services.reports import document, next_steps
 from services.reports.branding import APP_NAME, Branding, branding_from
-from services.reports.document import BuiltReport, EmptyPeriod, UnknownSite, build_report
+from services.reports.content import gather
+from services.reports.document import BuiltReport, EmptyPeriod, UnknownSite, build_report, write_report
 from services.reports.render import ChartRenderer, PdfUnavailable, RendererUnavailable, shared_renderer
 from store import HistoryStore
 from store.notes import Note
@@ -109,6 +112,37 @@ def test_the_pdf_names_the_site_the_month_and_its_sender_and_has_every_section(
     for title in SECTIONS:
         assert title in text, title
     assert "Page 2 of" in text  # page numbers from the print CSS
+
+
+def first_cells(html: str) -> list[list[str]]:
+    """The text of each body row's first cell, table by table."""
+    tables = html.split("<tbody>")[1:]
+    return [re.findall(r"<tr><td[^>]*>([^<]*)</td>", table.split("</tbody>")[0]) for table in tables]
+
+
+def test_an_agencys_keyword_lists_are_cut_to_the_first_and_the_report_says_of_how_many(
+    demo_store: HistoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 5,000 keywords every one printed was some 150 pages: the tables keep the best placed and the
+    nearest outlooks, say how many there were and where every one is listed."""
+    monkeypatch.setattr(document, "KEYWORDS_LISTED", 2)
+    monkeypatch.setattr(next_steps, "OUTLOOKS_LISTED", 1)
+    content = gather(demo_store, ACCOUNT, SITE, MONTH)
+    html = write_report(content, Branding(), None).html
+    tables = first_cells(html)
+    keywords = content.keywords.summary["keyword"].tolist()
+    assert len(keywords) > 2 and keywords[:2] in tables and keywords[:3] not in tables
+    assert f"The 2 best placed of the {len(keywords)} keywords tracked for {SITE}" in html
+    assert "Keyword positions tab lists every one" in html
+    assert content.next is not None and content.next.projected > 1
+    nearest = content.next.outlooks["keyword"].tolist()
+    assert [nearest] == [cells for cells in tables if set(cells) & {nearest[0]}]
+    assert f"The 1 nearest of the {content.next.projected} keywords watched" in html
+
+
+def test_a_short_keyword_list_is_printed_whole_without_a_word_on_cutting(demo_store: HistoryStore) -> None:
+    html = write_report(gather(demo_store, ACCOUNT, SITE, MONTH), Branding(), None).html
+    assert "best placed of the" not in html and "nearest of the" not in html
 
 
 def test_the_summary_gives_the_first_and_last_recorded_values_in_words(

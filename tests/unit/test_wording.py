@@ -16,6 +16,7 @@ from analysis.wording import (
     in_days,
     is_missing,
     iso_day,
+    named_first,
     period_words,
     plural,
     say_day,
@@ -75,3 +76,10 @@ def test_a_change_says_since_when() -> None:
         == "-1,234 visits since Aug 30, 2026"
     )
     assert change_since(0.04, date(2026, 8, 30)) == "no change since Aug 30, 2026"
+
+
+def test_a_long_list_names_its_first_and_counts_the_rest() -> None:
+    assert named_first(["a", "b"], 3) == "a, b"
+    assert named_first(["a", "b", "c"], 3) == "a, b, c"
+    assert named_first(["a", "b", "c", "d"], 2) == "a, b and 2 more"
+    assert named_first([f"k{n}" for n in range(1502)], 2) == "k0, k1 and 1,500 more"
