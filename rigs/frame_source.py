@@ -5,7 +5,7 @@ compare the store with, and what the tests feed the pages' figures. Pure: no Str
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -130,7 +130,7 @@ class FrameSource:
 
     def top10_drs(
         self, site: str | None, excluding: str, keywords: tuple[str, ...]
-    ) -> dict[str, pd.DataFrame]:
+    ) -> Mapping[str, pd.DataFrame]:
         """By the definition itself (the store computes the same at the database)."""
         serps = self.serp_history(site, None)
         return top10_dr_by_keyword(serps[serps["keyword"].isin(list(keywords))], excluding)

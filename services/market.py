@@ -180,7 +180,7 @@ def site_top10_drs(
     keywords: Collection[str] | None = None,
     since: date | None = None,
     until: date | None = None,
-) -> dict[str, pd.DataFrame]:
+) -> Mapping[str, pd.DataFrame]:
     """Per keyword watched for ``site`` (all when None; only ``keywords`` when given), its top 10's median
     and lowest DR by day without ``excluding``'s own results, from ``since`` to ``until`` (None: the whole
     history): what ``analysis.opportunities.series.top10_dr_by_keyword`` gives for the same rows, computed

@@ -10,9 +10,9 @@ sentence what the lines say.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
-import numpy as np
 import pandas as pd
 
 from analysis.opportunities.series import site_dr_series, top10_dr_by_keyword
@@ -44,6 +44,8 @@ _NO_TOP10 = pd.DataFrame(
     {"median_dr": pd.Series(dtype="float64"), "min_dr": pd.Series(dtype="float64")},
     index=pd.DatetimeIndex([], name="day"),
 )
+#: The readings of a series without one.
+_NO_READINGS = readings(pd.Series(dtype="float64"))
 
 
 @dataclass(frozen=True, eq=False)  # its frames are compared by identity, never hashed
@@ -53,9 +55,17 @@ class Outlook:
     site: str
     keyword: str
     site_dr: pd.Series
-    top10: pd.DataFrame
     median: Projection
     lowest: Projection
+    #: The DRs last recorded: the site's, and the top 10's median and lowest without the site ("now").
+    last_drs: tuple[float | None, float | None, float | None]
+    #: Where ``top10`` is read from (the site's keywords' series, ``top10_dr_by_keyword``'s).
+    top10s: Mapping[str, pd.DataFrame] = field(repr=False)
+
+    @cached_property
+    def top10(self) -> pd.DataFrame:
+        """The keyword's top-10 median and lowest DR by day, made when a chart or a list asks for it."""
+        return self.top10s.get(self.keyword, _NO_TOP10)
 
     def projection(self, target: Target) -> Projection:
         return self.median if target == "median" else self.lowest
@@ -97,21 +107,11 @@ def outlooks_of(
     }
     found: list[Outlook] = []
     for site, keyword in chosen:
-        top10 = top10s.get(site, {}).get(keyword, _NO_TOP10)
-        median, lowest = (
-            project(site_ready[site], top_ready[site, t].get(keyword) or readings(top10[column]), t)
-            for t, column in TARGET_COLUMNS.items()
-        )
-        found.append(Outlook(site, keyword, site_drs[site], top10, median, lowest))
+        ready = {t: top_ready[site, t].get(keyword) or _NO_READINGS for t in TARGET_COLUMNS}
+        median, lowest = (project(site_ready[site], ready[t], t) for t in TARGET_COLUMNS)
+        last_drs = (site_ready[site].latest, ready["median"].latest, ready["lowest"].latest)
+        found.append(Outlook(site, keyword, site_drs[site], median, lowest, last_drs, top10s.get(site, {})))
     return found
-
-
-def _last(series: pd.Series) -> float | None:
-    if series.dtype == "float64" and series.index.is_monotonic_increasing:  # as stored: no copy, no sort
-        known = series.to_numpy()[~np.isnan(series.to_numpy())]
-        return float(known[-1]) if len(known) else None
-    values = pd.to_numeric(series, errors="coerce").dropna()
-    return float(values.sort_index().iloc[-1]) if len(values) else None
 
 
 def _order(projection: Projection) -> tuple[int, float]:
@@ -128,21 +128,19 @@ def outlook_table(found: list[Outlook]) -> pd.DataFrame:
         {
             "site": o.site,
             "keyword": o.keyword,
-            "site_dr": _last(o.site_dr),
-            "median_dr": _last(o.top10["median_dr"]),
-            "min_dr": _last(o.top10["min_dr"]),
+            "site_dr": o.last_drs[0],
+            "median_dr": o.last_drs[1],
+            "min_dr": o.last_drs[2],
             "median_when": projection_words(o.median),
             "median_dates": projection_dates(o.median),
             "lowest_when": projection_words(o.lowest),
             "lowest_dates": projection_dates(o.lowest),
-            "_order": (*_order(o.median), *_order(o.lowest), o.keyword, o.site),
         }
-        for o in found
+        for o in sorted(found, key=lambda o: (*_order(o.median), *_order(o.lowest), o.keyword, o.site))
     ]
     if not rows:
         return pd.DataFrame({name: pd.Series(dtype="object") for name in OUTLOOK_COLUMNS})
     table = pd.DataFrame(rows)
-    table = table.iloc[sorted(range(len(table)), key=lambda i: table["_order"].iloc[i])]
     numbers = {name: pd.to_numeric(table[name], errors="coerce").astype("float64") for name in TARGET_DRS}
     return table.assign(**numbers)[OUTLOOK_COLUMNS].reset_index(drop=True)
 

@@ -10,6 +10,8 @@ site is not in the top 10. An unrated result is left out, never counted as 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 import numpy as np
 import pandas as pd
 
@@ -39,7 +41,7 @@ def top10_dr_series(serp_rows: pd.DataFrame, keyword: str, site: str | None = No
     return frame[["median_dr", "min_dr"]].astype("float64")
 
 
-def top10_dr_by_keyword(serp_rows: pd.DataFrame, site: str | None = None) -> dict[str, pd.DataFrame]:
+def top10_dr_by_keyword(serp_rows: pd.DataFrame, site: str | None = None) -> Mapping[str, pd.DataFrame]:
     """``top10_dr_series`` of every keyword in ``serp_rows`` at once (one pass over the rows instead of one
     per keyword: the day's top 10 and its DRs are each keyword's own); a keyword without a rated top 10
     is absent."""
@@ -47,14 +49,41 @@ def top10_dr_by_keyword(serp_rows: pd.DataFrame, site: str | None = None) -> dic
     return drs_by_keyword(dr_spread(one_top10_per_keyword(rows)))
 
 
-def drs_by_keyword(spread: pd.DataFrame) -> dict[str, pd.DataFrame]:
+class KeywordDrs(Mapping[str, pd.DataFrame]):
+    """Per keyword, its ``DR_COLUMNS`` indexed by day, as ``drs_by_keyword`` gives them: every keyword's
+    days held in one sorted array, and a keyword's frame made only when it is asked for (and kept).
+
+    A report projects every watched keyword from the arrays (``weeks.readings_by_column`` reads ``days``
+    and ``drs`` directly) and shows the nearest 20: at 5,000 keywords, a frame made for each was seconds
+    of its time."""
+
+    def __init__(self, days: pd.DatetimeIndex, drs: np.ndarray, bounds: dict[str, tuple[int, int]]) -> None:
+        #: Every keyword's days and DRs (one column each of ``DR_COLUMNS``), by keyword then day;
+        #: ``bounds``: where each keyword's rows start and end.
+        self.days, self.drs, self.bounds = days.rename("day"), drs, bounds
+        self._made: dict[str, pd.DataFrame] = {}
+
+    def __getitem__(self, keyword: str) -> pd.DataFrame:
+        if keyword not in self._made:
+            start, end = self.bounds[keyword]
+            made = pd.DataFrame(self.drs[start:end], index=self.days[start:end], columns=list(DR_COLUMNS))
+            self._made[keyword] = made
+        return self._made[keyword]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.bounds)
+
+    def __len__(self) -> int:
+        return len(self.bounds)
+
+
+def drs_by_keyword(spread: pd.DataFrame) -> Mapping[str, pd.DataFrame]:
     """A ``dr_spread`` frame (per day and keyword) as ``top10_dr_by_keyword`` gives it: per keyword, its
-    ``median_dr`` and ``min_dr`` indexed by day. The one shape both paths end in: the rows read into
-    memory, or the spread computed at the database (``services.market.site_top10_drs``)."""
+    ``median_dr`` and ``min_dr`` indexed by day (``KeywordDrs``). The one shape both paths end in: the
+    rows read into memory, or the spread computed at the database (``services.market.site_top10_drs``)."""
     if spread.empty:
         return {}
-    # Sorted once and cut into each keyword's days, rather than a group, an index and a copy a keyword:
-    # at 5,000 keywords the per-keyword frames were seconds of a report.
+    # Sorted once and cut into each keyword's days, rather than a group, an index and a copy a keyword.
     codes, keywords = pd.factorize(spread["keyword"])  # in order of first appearance, as groupby's
     days = pd.DatetimeIndex(pd.to_datetime(spread["day"]))
     order = np.lexsort((days.asi8, codes))
@@ -62,9 +91,7 @@ def drs_by_keyword(spread: pd.DataFrame) -> dict[str, pd.DataFrame]:
     days, codes = days[order], codes[order]
     starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
     ends = np.r_[starts[1:], len(codes)]
-    return {
-        str(keywords[codes[start]]): pd.DataFrame(
-            values[start:end], index=days[start:end].rename("day"), columns=list(DR_COLUMNS)
-        )
-        for start, end in zip(starts, ends, strict=True)
+    bounds = {
+        str(keywords[codes[start]]): (int(start), int(end)) for start, end in zip(starts, ends, strict=True)
     }
+    return KeywordDrs(days, values, bounds)

@@ -20,6 +20,8 @@ from datetime import date
 import numpy as np
 import pandas as pd
 
+from analysis.opportunities.series import DR_COLUMNS, KeywordDrs
+
 #: ``date.toordinal()`` of 1970-01-01, the day numbers' zero.
 _EPOCH = date(1970, 1, 1).toordinal()
 
@@ -61,6 +63,8 @@ class Readings:
     weeks: int
     first: date | None
     last: date | None
+    #: The reading on its last day (None without a reading): what the series says now.
+    latest: float | None = None
     #: Its line by level (``winnable.fit``), made when first asked for.
     trends: dict[float, Trend] = field(default_factory=dict, repr=False)
 
@@ -116,6 +120,10 @@ def _readings(series: list[tuple[np.ndarray, np.ndarray]]) -> list[Readings]:
     owners = np.unique(keys) // span
     starts = np.searchsorted(owners, np.arange(len(series)), side="left")
     ends = np.searchsorted(owners, np.arange(len(series)), side="right")
+    # Each series' reading on its last day (its latest given, when a day is given twice).
+    on_last = np.flatnonzero(days == last[groups])
+    latest_at = np.full(len(series), -1)
+    np.maximum.at(latest_at, groups[on_last], on_last)
     for n in np.flatnonzero(sizes):
         start, end = starts[n], ends[n]
         covered = int(last[n] - first[n]) + 1
@@ -125,6 +133,7 @@ def _readings(series: list[tuple[np.ndarray, np.ndarray]]) -> list[Readings]:
             min(int(end - start), covered // 7),
             date.fromordinal(int(first[n]) + _EPOCH),
             date.fromordinal(int(last[n]) + _EPOCH),
+            float(values[latest_at[n]]),
         )
     return found
 
@@ -146,7 +155,10 @@ def readings_by_column(
     """``readings_of`` of each of ``columns``, each frame's days and values taken out once for all of
     them (at 5,000 keywords, a column and a day index made a keyword and column were seconds)."""
     keys = list(frames)
-    numbers = [_frame_numbers(frames[key], columns) for key in keys]
+    if isinstance(frames, KeywordDrs):  # every keyword's days in one array: sliced, no frame made
+        numbers = _sliced_numbers(frames, keys, columns)
+    else:
+        numbers = [_frame_numbers(frames[key], columns) for key in keys]
     found: dict[str, dict[str, Readings]] = {}
     for n, column in enumerate(columns):
         series = [_known(days, values[:, n]) for days, values in numbers]
@@ -165,6 +177,15 @@ def _frame_numbers(frame: pd.DataFrame, columns: Sequence[str]) -> tuple[np.ndar
             [pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float) for column in columns]
         ).reshape(len(frame), len(columns))
     return _day_numbers(frame.index), values
+
+
+def _sliced_numbers(
+    frames: KeywordDrs, keys: Sequence[str], columns: Sequence[str]
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``_frame_numbers`` of each keyword of ``frames``, cut from its arrays."""
+    days = _day_numbers(frames.days)
+    values = frames.drs[:, [DR_COLUMNS.index(column) for column in columns]]
+    return [(days[start:end], values[start:end]) for start, end in (frames.bounds[key] for key in keys)]
 
 
 def _known(days: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

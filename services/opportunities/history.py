@@ -11,6 +11,7 @@ keywords a year holds 1.8 million of those rows.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -29,7 +30,7 @@ class SiteHistory:
     domain_rows: pd.DataFrame
     #: Each watched keyword's top-10 median and lowest DR by day without the site's own results (site →
     #: keyword → series, as ``outlooks_of`` takes them), computed at the database.
-    top10s: dict[str, dict[str, pd.DataFrame]]
+    top10s: dict[str, Mapping[str, pd.DataFrame]]
     #: The site's tracked keywords as last recorded (``opportunity_rows``: ``INPUT_COLUMNS``).
     tracked: pd.DataFrame
     #: (site, keyword) of each keyword watched for the site, as ``outlooks`` takes them.

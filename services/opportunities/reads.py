@@ -5,7 +5,7 @@ reports read at the rate limit (``read_top10s``), each failure kept on its keywo
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -201,7 +201,7 @@ def calls_needed(candidates: Candidates, max_calls: int | None = None) -> int:
     return needed if max_calls is None else min(needed, max(0, max_calls))
 
 
-def _top10s(reports: dict[str, KeywordReport], site: str) -> dict[str, pd.DataFrame]:
+def _top10s(reports: dict[str, KeywordReport], site: str) -> Mapping[str, pd.DataFrame]:
     """Each report's top 10 by day without the site's own results (as the history's are taken), all in
     one pass of the one definition (``top10_dr_by_keyword``): a frame per report made the refresh spend
     more of the processor than its reads took at the rate limit. A keyword with no rated result is

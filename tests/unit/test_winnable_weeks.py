@@ -9,6 +9,7 @@ from datetime import date
 import numpy as np
 import pandas as pd
 
+from analysis.opportunities.series import KeywordDrs, drs_by_keyword
 from analysis.opportunities.weeks import Readings, readings, readings_by_column, readings_of, weekly
 
 
@@ -23,7 +24,17 @@ def _series(days: int, start: str, step: int = 1, missing: tuple[int, ...] = ())
 def _same(found: Readings, expected: Readings) -> None:
     np.testing.assert_array_equal(found.x, expected.x)
     np.testing.assert_array_equal(found.y, expected.y)
-    assert (found.weeks, found.first, found.last) == (expected.weeks, expected.first, expected.last)
+    assert (found.weeks, found.first, found.last, found.latest) == (
+        expected.weeks,
+        expected.first,
+        expected.last,
+        expected.latest,
+    )
+
+
+def _last_known(series: pd.Series) -> float | None:
+    known = pd.to_numeric(series, errors="coerce").dropna().sort_index()
+    return float(known.iloc[-1]) if len(known) else None
 
 
 def test_all_keywords_at_once_are_each_keywords_own() -> None:
@@ -43,9 +54,31 @@ def test_all_keywords_at_once_are_each_keywords_own() -> None:
         for keyword, frame in frames.items():
             _same(found[keyword], readings(frame[column]))
             _same(both[column][keyword], found[keyword])
+            assert found[keyword].latest == _last_known(frame[column])  # the table's DR "now"
     year = readings_of(frames, "median_dr")["a year"]
     assert (year.first, year.last, year.weeks, len(year.x)) == (date(2025, 11, 1), date(2026, 10, 31), 52, 53)
     assert readings_of(frames, "median_dr")["nothing known"].last is None
+
+
+def test_the_series_kept_as_one_array_give_the_same_readings_as_a_frame_each() -> None:
+    """``drs_by_keyword`` keeps every keyword's days in one array (a report reads 5,000 from it and makes
+    a frame only for those it shows): the readings cut from it are those of each keyword's frame."""
+    frames = {
+        "a year": _series(365, "2025-11-01"),
+        "gaps": _series(40, "2026-01-03", step=3, missing=(0, 5, 6, 39)),
+        "three days": _series(3, "2026-10-30"),
+    }
+    spread = pd.concat(
+        [frame.reset_index().assign(keyword=keyword) for keyword, frame in frames.items()], ignore_index=True
+    ).sample(frac=1.0, random_state=7)  # as a database answers: in no particular order
+    kept = drs_by_keyword(spread)
+    assert isinstance(kept, KeywordDrs) and list(kept) == list(frames)
+    both = readings_by_column(kept, ["median_dr", "min_dr"])
+    for column in ("median_dr", "min_dr"):
+        for keyword, frame in frames.items():
+            _same(both[column][keyword], readings(frame[column]))
+    for keyword, frame in frames.items():
+        pd.testing.assert_frame_equal(kept[keyword], frame, check_freq=False)
 
 
 def test_a_week_is_the_median_of_its_days_counted_back_from_the_last() -> None:

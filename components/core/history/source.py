@@ -8,7 +8,7 @@ of rows again), dropped at once when this process writes. Pure: no Streamlit.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import date
@@ -88,7 +88,7 @@ class HistorySource(Protocol):
 
     def top10_drs(
         self, site: str | None, excluding: str, keywords: tuple[str, ...]
-    ) -> dict[str, pd.DataFrame]:
+    ) -> Mapping[str, pd.DataFrame]:
         """Per keyword among ``keywords`` watched for ``site`` (all when None), its top 10's median and
         lowest DR by day over the whole history, without ``excluding``'s own results (what
         ``analysis.opportunities.series.top10_dr_by_keyword`` gives), computed where the rows are."""
@@ -172,7 +172,7 @@ class StoreSource:
 
     def top10_drs(
         self, site: str | None, excluding: str, keywords: tuple[str, ...]
-    ) -> dict[str, pd.DataFrame]:
+    ) -> Mapping[str, pd.DataFrame]:
         return site_top10_drs(self.store, self.account, site, excluding=excluding, keywords=keywords)
 
     def top10_keywords(self, site: str | None, since: date | None, group: str) -> list[str]:
@@ -311,7 +311,7 @@ class CachedSource:
 
     def top10_drs(
         self, site: str | None, excluding: str, keywords: tuple[str, ...]
-    ) -> dict[str, pd.DataFrame]:
+    ) -> Mapping[str, pd.DataFrame]:
         return self._get("top10_drs", site, excluding, keywords)
 
     def top10_keywords(self, site: str | None, since: date | None, group: str) -> list[str]:

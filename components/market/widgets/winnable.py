@@ -6,6 +6,8 @@ call); the fits, words and charts are ``analysis.opportunities``'."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 import streamlit as st
 
@@ -78,7 +80,7 @@ TARGET_NAMES = {
 }
 
 #: The outlooks of the last few reads: a warm rerun (choosing another keyword) fits nothing again.
-_MEMO: FiguresMemo[tuple[dict[str, dict[str, pd.DataFrame]], list[Outlook]]] = FiguresMemo()
+_MEMO: FiguresMemo[tuple[dict[str, Mapping[str, pd.DataFrame]], list[Outlook]]] = FiguresMemo()
 
 
 def _pairs(view: MarketView) -> list[tuple[str, str]]:
@@ -105,7 +107,7 @@ def _outlooks(view: MarketView, pairs: list[tuple[str, str]]) -> list[Outlook]:
             for site in sites
         }
 
-    def compute() -> tuple[dict[str, dict[str, pd.DataFrame]], list[Outlook]]:
+    def compute() -> tuple[dict[str, Mapping[str, pd.DataFrame]], list[Outlook]]:
         with st.spinner(f"Fitting the trends of {counted(len(pairs), 'keyword')}…"):
             return top10s, outlooks_of(domain_rows, top10s, pairs)
 
