@@ -123,7 +123,7 @@ def first_cells(html: str) -> list[list[str]]:
 def test_an_agencys_keyword_lists_are_cut_to_the_first_and_the_report_says_of_how_many(
     demo_store: HistoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """At 5,000 keywords every one printed was some 150 pages: the tables keep the best placed and the
+    """At 5,000 keywords every one printed made a PDF of 331 pages: the tables keep the best placed and the
     nearest outlooks, say how many there were and where every one is listed."""
     monkeypatch.setattr(document, "KEYWORDS_LISTED", 2)
     monkeypatch.setattr(next_steps, "OUTLOOKS_LISTED", 1)
