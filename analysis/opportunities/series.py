@@ -10,7 +10,7 @@ site is not in the top 10. An unrated result is left out, never counted as 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -75,6 +75,19 @@ class KeywordDrs(Mapping[str, pd.DataFrame]):
 
     def __len__(self) -> int:
         return len(self.bounds)
+
+
+def sorted_drs(keywords: Sequence[str], days: np.ndarray, drs: np.ndarray) -> KeywordDrs:
+    """``KeywordDrs`` of rows already ordered by keyword, then day (each row's keyword, its day, its
+    ``DR_COLUMNS``), as the kept sums are read (``store.rollups.dr_days.DrDays.series``): cut where the
+    keyword changes, no frame made."""
+    names = np.asarray(keywords, dtype=object)
+    bounds: dict[str, tuple[int, int]] = {}
+    if len(names):
+        starts = np.flatnonzero(np.r_[True, names[1:] != names[:-1]])
+        ends = np.r_[starts[1:], len(names)]
+        bounds = {str(names[start]): (int(start), int(end)) for start, end in zip(starts, ends, strict=True)}
+    return KeywordDrs(pd.DatetimeIndex(days.astype("datetime64[ns]")), drs, bounds)
 
 
 def drs_by_keyword(spread: pd.DataFrame) -> Mapping[str, pd.DataFrame]:

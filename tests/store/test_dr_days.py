@@ -48,11 +48,17 @@ def _check(store: HistoryStore, site: str, since: date | None = None, until: dat
     expected = dr_spread(one_top10_per_keyword(rows)).sort_values(["day", "keyword"], ignore_index=True)
     found = store.dr_days.spread(ACCOUNT, site, since=since, until=until)
     pd.testing.assert_frame_equal(found, expected, check_exact=False, rtol=0, atol=1e-9, check_dtype=False)
-    without = site_top10_drs(store, ACCOUNT, site, excluding=site, since=since, until=until)
     expected_without = top10_dr_by_keyword(rows, site)
-    assert sorted(without) == sorted(expected_without)
-    for keyword, frame in expected_without.items():
-        pd.testing.assert_frame_equal(without[keyword], frame, check_exact=False, rtol=0, atol=1e-9)
+    one = sorted(expected_without)[:1]
+    for chosen in (None, one):  # every keyword of the site, and one chosen (a report's watched ones)
+        without = site_top10_drs(
+            store, ACCOUNT, site, excluding=site, keywords=chosen, since=since, until=until
+        )
+        assert sorted(without) == (sorted(expected_without) if chosen is None else one)
+        for keyword in without:
+            pd.testing.assert_frame_equal(
+                without[keyword], expected_without[keyword], check_exact=False, rtol=0, atol=1e-9
+            )
 
 
 def _report(keyword: str, *domains: str) -> KeywordReport:
@@ -71,14 +77,15 @@ def test_a_second_read_sums_nothing_and_a_new_day_only_itself(
     market_store: HistoryStore, kept: list[int]
 ) -> None:
     _check(market_store, SITE)
-    assert kept == [6, 0]  # the six days, once (each check reads twice: whole, and without the site)
+    # The six days, once (each check reads three times: whole, without the site, and one keyword of it).
+    assert kept == [6, 0, 0]
     _check(market_store, SITE)
-    assert kept[2:] == [0, 0]
+    assert kept[3:] == [0, 0, 0]
     new_day = LAST + timedelta(days=1)
     report = _report("acme pricing", SITE, "d1.com", "newcomer.com")
     market_store.snapshots.record_keyword_report(ACCOUNT, report, new_day, "job", SITE)
     _check(market_store, SITE)
-    assert kept[4:] == [1, 0]
+    assert kept[6:] == [1, 0, 0]
     spread = market_store.dr_days.spread(ACCOUNT, SITE, since=new_day, until=None, excluding=SITE)
     assert spread[["keyword", "median_dr", "min_dr", "max_dr"]].values.tolist() == [
         ["acme pricing", 47.5, 44.0, 51.0]  # without acme.com's own 37
@@ -93,7 +100,7 @@ def test_a_day_recorded_again_with_another_top_10_is_summed_again(
     report = _report("widget tips", "upstart.com", SITE)
     assert market_store.snapshots.record_keyword_report(ACCOUNT, report, day, "job", SITE) == "recorded"
     _check(market_store, SITE)
-    assert kept[2:] == [1, 0]
+    assert kept[3:] == [1, 0, 0]
     spread = market_store.dr_days.spread(ACCOUNT, SITE, since=day, until=day, keywords=["widget tips"])
     assert spread[["median_dr", "rated"]].values.tolist() == [[40.5, 2]]
 
