@@ -184,7 +184,7 @@ def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
         }
         for row in listed.itertuples()
     ]
-    words = [] if len(listed) == len(summary) else [_cut_keywords(content.site, len(listed), len(summary))]
+    words = [] if len(listed) == len(summary) else [_cut_keywords(content, len(listed), len(summary))]
     words += [
         f"Change is in places, from each keyword's first recorded day in {content.period.words} to its "
         f"last (+ is up the ranking), like the summary's.",
@@ -201,11 +201,12 @@ def _keywords(content: ReportContent) -> tuple[list[dict[str, str]], list[str]]:
     return rows, words
 
 
-def _cut_keywords(site: str, shown: int, total: int) -> str:
+def _cut_keywords(content: ReportContent, shown: int, total: int) -> str:
     """Which keywords the table lists when it cannot list them all, and where every one is."""
     return (
-        f"The {shown} best placed of the {counted(total, 'keyword')} tracked for {site} on the period's "
-        f"last recorded day; the History page's Keyword positions tab lists every one, with its CSV."
+        f"The {shown} best placed of the {counted(total, 'keyword')} tracked for {content.site}, by their "
+        f"last recorded position in {content.period.words}; the History page's Keyword positions tab lists "
+        f"every one, with its CSV."
     )
 
 
