@@ -144,20 +144,10 @@ class DrDays(Connected):
         account = check_account(account)
         if not self._holds(account, site, since, until, excluding):
             return None
-        prefix = "rivals_" if excluding is not None else ""
-        query = select(
-            DR_DAYS.c.keyword, DR_DAYS.c.day, DR_DAYS.c[f"{prefix}median_dr"], DR_DAYS.c[f"{prefix}min_dr"]
-        ).where(
-            DR_DAYS.c.account == account,
-            DR_DAYS.c.site == subject_name(site),
-            DR_DAYS.c[f"{prefix}rated"] > 0,
-        )
-        query = within_period(query, DR_DAYS.c.day, since, until).order_by(DR_DAYS.c.keyword, DR_DAYS.c.day)
-        with self._sums.with_data((), {}, keywords, None) as conn, collector_paused():
-            if keywords is not None:
-                query = query.join(CHOSEN_KEYWORDS, CHOSEN_KEYWORDS.c.keyword == DR_DAYS.c.keyword)
-            rows = conn.execute(query).all()
-            names, days, medians, lowest = zip(*rows, strict=True) if rows else ((), (), (), ())
+        rivals = excluding is not None
+        rows = self._rows(account, site, since, until, keywords, rivals, ("median_dr", "min_dr"))
+        with collector_paused():
+            days, names, medians, lowest = zip(*rows, strict=True) if rows else ((), (), (), ())
             return KeptSeries(
                 list(names),
                 # Days through pandas: NumPy makes a datetime64 of a ``date`` a second per million.
@@ -191,18 +181,38 @@ class DrDays(Connected):
     ) -> pd.DataFrame:
         """The spread of ``site``'s keywords (only ``keywords`` when given) read from the kept sums: of the
         results that are not the site's own with ``rivals``, else of the whole top 10."""
-        prefix = "rivals_" if rivals else ""
-        values = [DR_DAYS.c[f"{prefix}{name}"] for name in ("median_dr", "min_dr", "max_dr", "rated")]
-        query = select(DR_DAYS.c.day, DR_DAYS.c.keyword, *values).where(
-            DR_DAYS.c.account == account, DR_DAYS.c.site == subject_name(site), values[-1] > 0
+        rows = self._rows(
+            account, site, since, until, keywords, rivals, ("median_dr", "min_dr", "max_dr", "rated")
         )
-        # By keyword and day, the order of the kept rows' key (no sort at the database); then by day.
+        with collector_paused():
+            frame = spread_frame(rows)
+            return frame.sort_values("day", kind="stable", ignore_index=True)  # keywords stay in order
+
+    def _rows(
+        self,
+        account: str,
+        site: str,
+        since: date | None,
+        until: date | None,
+        keywords: Collection[str] | None,
+        rivals: bool,
+        columns: Sequence[str],
+    ) -> Sequence[Any]:
+        """(day, keyword, ``columns``…) of ``site``'s kept rows with a rated result (only ``keywords``
+        when given), of the results that are not the site's own with ``rivals``, else of the whole top
+        10; by keyword and day, the order of the kept rows' key (no sort at the database)."""
+        prefix = "rivals_" if rivals else ""
+        query = select(DR_DAYS.c.day, DR_DAYS.c.keyword, *(DR_DAYS.c[f"{prefix}{name}"] for name in columns))
+        query = query.where(
+            DR_DAYS.c.account == account,
+            DR_DAYS.c.site == subject_name(site),
+            DR_DAYS.c[f"{prefix}rated"] > 0,
+        )
         query = within_period(query, DR_DAYS.c.day, since, until).order_by(DR_DAYS.c.keyword, DR_DAYS.c.day)
         with self._sums.with_data((), {}, keywords, None) as conn, collector_paused():
             if keywords is not None:
                 query = query.join(CHOSEN_KEYWORDS, CHOSEN_KEYWORDS.c.keyword == DR_DAYS.c.keyword)
-            frame = spread_frame(conn.execute(query).all())
-            return frame.sort_values("day", kind="stable", ignore_index=True)  # keywords stay in order
+            return conn.execute(query).all()
 
     def keep(self, account: str, since: date | None, until: date | None) -> int:
         """Sum again the account's days from ``since`` to ``until`` whose kept sums are missing or stale
