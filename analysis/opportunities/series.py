@@ -82,11 +82,7 @@ def sorted_drs(keywords: Sequence[str], days: np.ndarray, drs: np.ndarray) -> Ke
     ``DR_COLUMNS``), as the kept sums are read (``store.rollups.dr_days.DrDays.series``): cut where the
     keyword changes, no frame made."""
     names = np.asarray(keywords, dtype=object)
-    bounds: dict[str, tuple[int, int]] = {}
-    if len(names):
-        starts = np.flatnonzero(np.r_[True, names[1:] != names[:-1]])
-        ends = np.r_[starts[1:], len(names)]
-        bounds = {str(names[start]): (int(start), int(end)) for start, end in zip(starts, ends, strict=True)}
+    bounds = {str(names[start]): (start, end) for start, end in _runs(names)}
     return KeywordDrs(pd.DatetimeIndex(days.astype("datetime64[ns]")), drs, bounds)
 
 
@@ -102,9 +98,15 @@ def drs_by_keyword(spread: pd.DataFrame) -> Mapping[str, pd.DataFrame]:
     order = np.lexsort((days.asi8, codes))
     values = spread[list(DR_COLUMNS)].astype("float64").to_numpy()[order]
     days, codes = days[order], codes[order]
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
-    ends = np.r_[starts[1:], len(codes)]
-    bounds = {
-        str(keywords[codes[start]]): (int(start), int(end)) for start, end in zip(starts, ends, strict=True)
-    }
+    bounds = {str(keywords[codes[start]]): (start, end) for start, end in _runs(codes)}
     return KeywordDrs(days, values, bounds)
+
+
+def _runs(keys: np.ndarray) -> list[tuple[int, int]]:
+    """Where each run of equal ``keys`` starts and ends (each key's rows together already): a keyword's
+    rows in both ways ``KeywordDrs`` are made."""
+    if not len(keys):
+        return []
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    ends = np.r_[starts[1:], len(keys)]
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))

@@ -36,7 +36,7 @@ import pandas as pd
 from sqlalchemy import Connection, Engine, Float, and_, case, cast, delete, func, insert, literal, select
 
 from store.engine import Connected, StoreUnavailable, collector_paused, tune_large_read
-from store.market import CHOSEN_KEYWORDS, SERPS, MarketSums, middle_place, spread_frame
+from store.market import CHOSEN_KEYWORDS, SERPS, MarketSums, day_stamps, middle_place, spread_frame
 from store.rollups.tables import DR_DAYS, DR_STAMPS, day_versions, within_period
 from store.walks import period_days
 from store.watchlist import check_account, subject_name
@@ -150,8 +150,7 @@ class DrDays(Connected):
             days, names, medians, lowest = zip(*rows, strict=True) if rows else ((), (), (), ())
             return KeptSeries(
                 list(names),
-                # Days through pandas: NumPy makes a datetime64 of a ``date`` a second per million.
-                pd.to_datetime(pd.Series(days, dtype="object")).to_numpy(dtype="datetime64[ns]"),
+                day_stamps(days).to_numpy(),
                 np.column_stack([np.asarray(medians, dtype="float64"), np.asarray(lowest, dtype="float64")]),
             )
 
