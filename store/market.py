@@ -18,7 +18,6 @@ from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
-import numpy as np
 import pandas as pd
 from sqlalchemy import (
     Column,
@@ -37,15 +36,15 @@ from sqlalchemy import (
     insert,
     literal,
     null,
-    or_,
     select,
     union_all,
 )
 
-from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS, SERP_COLUMNS, SPREAD_COLUMNS
+from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS, SERP_COLUMNS
 from store.engine import Connected, tune_large_read
 from store.models import SUBJECT_LEN, KeywordSnapshotRow, SerpResultRow
 from store.queries import serp_frame, top10s_within
+from store.spread import middle_place, spread_frame
 from store.walks import LatestColumn, latest_values, period_pairs
 from store.watchlist import check_account, subject_name
 
@@ -87,38 +86,6 @@ VOLUMES = Table(
 def _days(frame: pd.DataFrame) -> pd.DataFrame:
     frame["day"] = pd.to_datetime(frame["day"]).astype("datetime64[ns]")
     return frame
-
-
-def middle_place(place: Any, count: Any) -> Any:
-    """Whether a result ranked ``place`` of ``count`` by DR is the middle one, or one of the two middle
-    ones when the count is even: the median is their mean, by row numbers, so SQLite (which has no
-    median) and PostgreSQL agree."""
-    return or_(place == (count + 1) // 2, place == (count + 2) // 2)
-
-
-def day_stamps(days: Sequence[Any]) -> pd.Series:
-    """Days read from the database (dates) as nanosecond stamps, through pandas: NumPy makes a
-    ``datetime64`` of a ``date`` a second per million, and a year of 5,000 keywords is 1.8 million."""
-    return pd.to_datetime(pd.Series(days, dtype="object")).astype("datetime64[ns]")
-
-
-def spread_frame(rows: Sequence[Any]) -> pd.DataFrame:
-    """(day, keyword, median, lowest and highest DR, how many rated) rows as ``SPREAD_COLUMNS``, the
-    spread added: whichever read summed them (column by column: a year of 5,000 keywords is 1.8 million
-    rows)."""
-    days, keywords, medians, lowest, highest, rated = zip(*rows, strict=True) if rows else ((),) * 6
-    frame = pd.DataFrame(
-        {
-            "day": day_stamps(days),
-            "keyword": pd.Series(list(keywords), dtype=None if rows else "object"),  # text, as inferred
-            "median_dr": np.asarray(medians, dtype="float64"),
-            "min_dr": np.asarray(lowest, dtype="float64"),
-            "max_dr": np.asarray(highest, dtype="float64"),
-            "rated": np.asarray(rated, dtype="int64"),
-        }
-    )
-    frame["spread"] = frame["max_dr"] - frame["min_dr"]
-    return frame.loc[:, list(SPREAD_COLUMNS)]
 
 
 class MarketSums(Connected):

@@ -36,8 +36,9 @@ import pandas as pd
 from sqlalchemy import Connection, Engine, Float, and_, case, cast, delete, func, insert, literal, select
 
 from store.engine import Connected, StoreUnavailable, collector_paused, tune_large_read
-from store.market import CHOSEN_KEYWORDS, SERPS, MarketSums, day_stamps, middle_place, spread_frame
+from store.market import CHOSEN_KEYWORDS, SERPS, MarketSums
 from store.rollups.tables import DR_DAYS, DR_STAMPS, day_versions, within_period
+from store.spread import day_stamps, middle_place, spread_frame
 from store.walks import period_days
 from store.watchlist import check_account, subject_name
 
