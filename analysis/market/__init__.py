@@ -2,7 +2,7 @@
 the top 10's DR spread, and which domains they compare. Pure (DataFrames in, DataFrames out):
 ``market_figures`` is the one definition of visibility and share of voice that the Market page, the
 reports, the feeds, the ``python -m store visibility`` command and the alerts use; reading a site's
-keywords from the history for it is ``services.market.site_market``."""
+keywords from the history for it is ``services.market.market_as_shown``."""
 
 from analysis.market.ctr import DEFAULT_CTR, CtrCurveError, ctr_curve
 from analysis.market.figures import (

@@ -1,6 +1,6 @@
 """``python -m store visibility``: the market figures per day and domain, for scripts and spreadsheets.
 
-The same numbers as the Market page (``services.market.site_market``), from the recorded top 10s only:
+The same numbers as the Market page (``services.market.market_as_shown``), from the recorded top 10s only:
 no API call.
 One row per day and domain with the columns ``day,group,domain,visibility,share_of_voice`` (percent,
 one decimal; ``group`` is ``--group``: a tag, ``brand``, ``non-brand``, or ``all``, every watched keyword
@@ -19,7 +19,7 @@ import pandas as pd
 
 from analysis.market import ALL, UnknownGroup
 from analysis.spreadsheet import csv_text
-from services.market import site_market
+from services.market import market_as_shown
 from services.retention import weekly_points_note
 from store.history import HistoryStore
 
@@ -46,7 +46,7 @@ def visibility_rows(store: HistoryStore, account: str, ctr: tuple[float, ...], a
     the period has no top 10 of the group, UnknownGroup for a group there is not."""
     site, days, group = asked.site, asked.days, asked.group
     last = asked.as_of or _latest_day(store, account, site)
-    market = site_market(
+    market = market_as_shown(
         store, account, site, since=last - timedelta(days=days - 1), until=last, ctr=ctr, group=group
     )
     if market.empty:

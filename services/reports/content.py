@@ -20,7 +20,7 @@ from analysis.shaping import over_period
 from client.inputs import slug_for
 from schema.history import LINK_COLUMNS, SPAM_RISK_FROM
 from services.alerts.link_rules import Links, links_by_domain, newly_spam_risky, spam_threshold
-from services.market import keyword_set_words, site_market, team_ctr
+from services.market import keyword_set_words, market_as_shown, team_ctr
 from services.reports.next_steps import NextSteps, next_steps
 from services.retention import weekly_points_note
 from store.history import HistoryStore
@@ -247,7 +247,7 @@ def visibility_section(
 ) -> Visibility:
     """The Market page's figures for the keywords watched for ``site`` (all groups) under the team's
     curve, comparing the site, the watched competitors and the largest other shares of voice."""
-    market = site_market(store, account, site, since=period.start, until=period.end, ctr=ctr)
+    market = market_as_shown(store, account, site, since=period.start, until=period.end, ctr=ctr)
     keyword_set = keyword_set_words(site)
     if market.empty:
         return Visibility(pd.DataFrame(), [], pd.DataFrame(), keyword_set)

@@ -42,7 +42,7 @@ from analysis.market.groups import in_group
 from analysis.market.standing import complete_lines
 from analysis.spreadsheet import csv_text
 from client.inputs import slug_for
-from services.market import site_market, team_ctr
+from services.market import market_as_shown, team_ctr
 from store.reports.feed_records import Feed
 
 #: Where the files go: ``static/feeds`` beside ``app.py`` (what Streamlit serves), unless this is set.
@@ -109,7 +109,7 @@ def _site_figures(
 ) -> pd.DataFrame:
     """The site's visibility and share of voice on each day its watched keywords had a top 10 (0 on a
     day it was in none), rounded as the page shows them; no line on a day nothing was recorded."""
-    market = site_market(store, account, site, since=since, until=until, ctr=ctr)
+    market = market_as_shown(store, account, site, since=since, until=until, ctr=ctr)
     if market.empty:
         return pd.DataFrame(columns=["day", "visibility", "share_of_voice"])
     mine = complete_lines(market.figures, [site])

@@ -14,9 +14,13 @@ import pytest
 
 from analysis.market import ALL, BRAND, DEFAULT_CTR, market_figures
 from client.models import KeywordReport, SerpResult
-from services.market import search_volumes, site_market
+from services.jobs.visibility import Asked, visibility_rows
+from services.market import market_as_shown, search_volumes, site_market
+from services.reports.content import visibility_section
+from services.reports.feeds import _site_figures
 from store import HistoryStore
 from store.bulk import history_tables
+from store.reports.period import Period
 from tests.store.market_rows import ACCOUNT, DAY, OTHER, SHORT_CTR, SITE, fill_market
 
 LAST = DAY + timedelta(days=5)
@@ -144,3 +148,19 @@ def test_roll_ups_are_not_moved_with_a_history() -> None:
     names = {table.name for table in history_tables()}
     assert "serp_day_versions" in names
     assert not names & {"market_roll_days", "market_roll_domains"}
+
+
+def test_the_report_a_feed_and_the_command_read_what_the_market_page_summed(
+    market_store: HistoryStore, summed: list[tuple[date | None, date | None]]
+) -> None:
+    """One keyword set under one curve is one roll-up, whether or not a figure shows the weighing: after
+    the Market page's figures of the whole history, a report of part of it, a spreadsheet feed and the
+    visibility command sum no day again (a report that weighed nothing summed its month afresh)."""
+    market_as_shown(market_store, ACCOUNT, SITE, since=None, until=None, ctr=DEFAULT_CTR)
+    assert summed == [(DAY, LAST)]
+    period = Period(DAY + timedelta(days=1), LAST - timedelta(days=1))
+    report = visibility_section(market_store, ACCOUNT, SITE, period, DEFAULT_CTR)
+    fed = _site_figures(market_store, ACCOUNT, SITE, period.start, period.end, DEFAULT_CTR)
+    printed = visibility_rows(market_store, ACCOUNT, DEFAULT_CTR, Asked(SITE, 3, LAST))
+    assert summed == [(DAY, LAST)]
+    assert not report.lines.empty and not fed.empty and not printed.empty

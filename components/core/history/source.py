@@ -19,7 +19,7 @@ import pandas as pd
 from analysis.figures.history_frames import ranked_summary
 from analysis.market import MarketFigures
 from components.common.bounded_cache import BoundedCache
-from services.market import group_keywords, search_volumes, site_dr_spread, site_market, site_top10_drs
+from services.market import group_keywords, market_as_shown, site_dr_spread, site_top10_drs
 
 if TYPE_CHECKING:
     from store import HistoryStore
@@ -108,7 +108,7 @@ class HistorySource(Protocol):
     ) -> MarketFigures:
         """Visibility and share of voice of ``group``'s keywords watched for ``site`` (all when None)
         from ``since`` on, volume-weighted where the keyword history knows every volume of a day
-        (``services.market.site_market``); UnknownGroup for a group there is not."""
+        (``services.market.market_as_shown``); UnknownGroup for a group there is not."""
         ...
 
     def notes(self, since: date | None) -> pd.DataFrame:
@@ -184,10 +184,7 @@ class StoreSource:
     def market(
         self, site: str | None, since: date | None, group: str, ctr: tuple[float, ...]
     ) -> MarketFigures:
-        volumes = search_volumes(self.store, self.account, since)
-        return site_market(
-            self.store, self.account, site, since=since, until=None, ctr=ctr, group=group, volumes=volumes
-        )
+        return market_as_shown(self.store, self.account, site, since=since, until=None, ctr=ctr, group=group)
 
     def notes(self, since: date | None) -> pd.DataFrame:
         return self.store.notes.entries(self.account, since)

@@ -1,6 +1,6 @@
 """What every tab of the Market page shares: the keywords compared (all watched ones, or those watched
 for one of your sites), the period, the CTR curve, and the figures computed once per rerun from the
-recorded top 10s: summed at the database (``HistorySource.market``, ``services.market.site_market``) and
+recorded top 10s: summed at the database (``HistorySource.market``, ``services.market.market_as_shown``) and
 finished by ``analysis.market``; the top 10s themselves are read only for the two days the churn tab
 compares."""
 
