@@ -1,8 +1,9 @@
 """The market of one site's watched keywords, read from the history: the one function every report, feed
 and command calls for visibility and share of voice (``market_as_shown``: ``site_market`` weighed by the
 keywords' latest volumes as the Market page weighs them, so all of them share its daily roll-ups), with
-the team's CTR curve as the settings give it (``team_ctr``). The figures are summed at the database (``store.market``) and finished
-by ``analysis.market``, whose ``market_figures`` stays their definition (the two paths are tested to agree).
+the team's CTR curve as the settings give it (``team_ctr``). The figures are summed at the database
+(``store.market``) and finished by ``analysis.market``, whose ``market_figures`` stays their definition
+(the two paths are tested to agree).
 
 The keyword set is named the way the Market page names it ("Watched for example.com", group "All
 keywords"): ``keyword_set_words`` says which one a report or feed measured.
