@@ -89,3 +89,33 @@ def test_a_week_is_the_median_of_its_days_counted_back_from_the_last() -> None:
     points = weekly(series)
     assert points.index.tolist() == [0.5, 5.0] and points.tolist() == [2.0, 7.0]
     assert readings(series).weeks == 1  # two weeks with a reading, one whole week covered
+
+
+def _pandas_weeks(series: pd.Series) -> tuple[list[float], list[float]]:
+    """The weekly points by their definition, with pandas: the median of each week's days (since the first
+    reading) and of its readings, weeks counted back from the last day, earliest week first."""
+    known = series.dropna()
+    days = (known.index - known.index.min()).days.to_numpy()
+    weeks = (days.max() - days) // 7
+    frame = pd.DataFrame({"week": weeks, "x": days.astype(float), "y": known.to_numpy()})
+    points = frame.groupby("week").median().sort_index(ascending=False)
+    return points["x"].tolist(), points["y"].tolist()
+
+
+def test_weekly_points_are_the_weeks_medians_even_when_one_week_is_far_wider() -> None:
+    """A day given again and again (one week holding most readings) is grouped as evenly spread weeks are:
+    each week's point is the median of its own days and readings."""
+    rng = np.random.default_rng(3)
+    even = pd.Series(rng.integers(20, 60, 200).astype(float), index=pd.date_range("2026-01-01", periods=200))
+    crowded_days = pd.DatetimeIndex(
+        [*pd.date_range("2026-03-01", periods=60), *[pd.Timestamp("2026-04-15")] * 500]
+    )
+    crowded = pd.Series(rng.integers(20, 60, len(crowded_days)).astype(float), index=crowded_days)
+    for series in (even, crowded, pd.concat([even, crowded]).sort_index(kind="stable")):
+        found = readings(series)
+        x, y = _pandas_weeks(series)
+        np.testing.assert_allclose(found.x, x)
+        np.testing.assert_allclose(found.y, y)
+    frames = {"even": even.to_frame("median_dr"), "crowded": crowded.to_frame("median_dr")}
+    for keyword, each in readings_of(frames, "median_dr").items():
+        _same(each, readings(frames[keyword]["median_dr"]))
