@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, Executable, create_engine, event
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 
 from client.safe_urls import scrub
@@ -218,6 +218,18 @@ def tune_large_read(conn: Connection) -> None:
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql(f"SET LOCAL work_mem = '{LARGE_READ_WORK_MEM}'")
         conn.exec_driver_sql("SET LOCAL jit = off")
+
+
+def driver_rows(conn: Connection, query: Executable) -> list[Any]:
+    """The rows of a read of millions as the driver gives them: plain tuples, not SQLAlchemy's ``Row``
+    objects, which cost about a microsecond each (1.8 million rows of a report's DR series: some 2 s of
+    3.8). The query is still run by SQLAlchemy (its parameters bound as for any read); only the result's
+    conversions are skipped, so a value comes as the driver reads it (SQLite: a day as its ISO text)."""
+    result = conn.execute(query)
+    try:
+        return list(result.cursor.fetchall())
+    finally:
+        result.close()
 
 
 class Connected:

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 from sqlalchemy import Connection, Engine, Float, and_, case, cast, delete, func, insert, literal, select
 
-from store.engine import Connected, StoreUnavailable, collector_paused, tune_large_read
+from store.engine import Connected, StoreUnavailable, collector_paused, driver_rows, tune_large_read
 from store.market import CHOSEN_KEYWORDS, SERPS, MarketSums
 from store.rollups.tables import DR_DAYS, DR_STAMPS, day_versions, within_period
 from store.spread import day_stamps, middle_place, spread_frame
@@ -212,7 +212,7 @@ class DrDays(Connected):
         with self._sums.with_data((), {}, keywords, None) as conn, collector_paused():
             if keywords is not None:
                 query = query.join(CHOSEN_KEYWORDS, CHOSEN_KEYWORDS.c.keyword == DR_DAYS.c.keyword)
-            return conn.execute(query).all()
+            return driver_rows(conn, query)
 
     def keep(self, account: str, since: date | None, until: date | None) -> int:
         """Sum again the account's days from ``since`` to ``until`` whose kept sums are missing or stale
