@@ -159,11 +159,15 @@ def latest_values(
 ) -> dict[str, dict[str, float]]:
     """Each keyword's latest known value of each of ``columns`` (any site's, from ``since`` on), by column,
     keyword by keyword down the (account, keyword, day) index, newest day first: one walk of the
-    keywords for all the columns (on PostgreSQL each step probes every month's partition), and a few
-    rows a keyword and column (revision 0016's partial indexes hold only the rows with a value)."""
+    keywords with a row from ``since`` on for all the columns (on PostgreSQL each step probes every
+    month's partition from ``since`` on), and a few rows a keyword and column (revision 0016's partial
+    indexes hold only the rows with a value)."""
     names = [{"impressions": "impressions", "search_volume": "search_volume"}[column] for column in columns]
     values = ", ".join(_LATEST_VALUE.format(column=name) for name in names)
-    statement = _LATEST_VALUES.format(keywords=_NEXT_KEYWORDS.format(where=_rows_of(None)), values=values)
+    # Only keywords with a row from ``since`` on can have a value from then on: walking those alone lets
+    # PostgreSQL probe only the months from ``since`` (a report's month: 2 partitions of 13, not all).
+    walked = _rows_of(None) + ("" if since is None else " AND day >= :since")
+    statement = _LATEST_VALUES.format(keywords=_NEXT_KEYWORDS.format(where=walked), values=values)
     query, params = _period(statement, account, None, since, None)
     rows = conn.execute(query.columns(keyword=String, **dict.fromkeys(names, Float)), params).all()
     return {
