@@ -18,7 +18,7 @@ from analysis.figures import link_changes
 from analysis.market.standing import compared_domains, complete_lines, watched_competitors
 from analysis.shaping import over_period
 from client.inputs import slug_for
-from schema.history import LINK_COLUMNS, SPAM_RISK_FROM
+from schema.history import KEYWORD_COLUMNS, LINK_COLUMNS, SPAM_RISK_FROM
 from services.alerts.link_rules import Links, links_by_domain, newly_spam_risky, spam_threshold
 from services.market import keyword_set_words, market_as_shown, team_ctr
 from services.reports.next_steps import NextSteps, next_steps
@@ -212,31 +212,37 @@ def link_churn(store: HistoryStore, account: str, site: str, period: Period) -> 
     )
 
 
-def _top_10(rows: pd.DataFrame, day: pd.Timestamp) -> set[str]:
-    on_day = rows[(rows["day"] == day) & rows["position"].notna()]
-    return set(on_day.loc[on_day["position"] <= frames.TOP_10, "keyword"].astype(str))
+def _in_top_10(frame: pd.DataFrame) -> set[str]:
+    ranked = pd.to_numeric(frame["position"], errors="coerce")
+    return set(frame.loc[ranked <= frames.TOP_10, "keyword"].astype(str))
 
 
-def with_period_change(summary: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
-    """The keyword summary with its ``change`` over the period (each keyword's first recorded day in it to
-    its last; up the ranking is positive), as the report's summary counts change, in place of the
-    History page's change since the day before."""
-    ends = over_period(rows, "position", "keyword", skip_missing=False).set_index("keyword")
-    rising = -ends["change"].reindex(summary["keyword"].astype(str))
-    return frames.whole_numbers(summary.assign(change=rising.to_numpy()), ["change"])
+def with_period_change(summary: pd.DataFrame, firsts: pd.DataFrame) -> pd.DataFrame:
+    """The keyword summary with its ``change`` over the period (each keyword's first recorded day in it,
+    ``firsts``, to its last; up the ranking is positive; to or from a day without a position: none), as
+    the report's summary counts change, in place of the History page's change since the day before."""
+    first = pd.to_numeric(firsts.set_index("keyword")["position"], errors="coerce").astype("float64")
+    before = first.reindex(summary["keyword"].astype(str)).to_numpy()
+    now = pd.to_numeric(summary["position"], errors="coerce").astype("float64").to_numpy()
+    return frames.whole_numbers(summary.assign(change=before - now), ["change"])
 
 
 def keyword_section(store: HistoryStore, account: str, site: str, period: Period) -> Keywords:
+    """The site's tracked keywords in the period: the summary (``over_period``'s change: first recorded
+    day to last), the rows of the keywords charted, and which entered and left the top 10 between the
+    period's first and last recorded days. Counted from the kept months (``store.keyword_months``) and
+    each keyword's first row of the period: not the period's every row (150,000 a month at 5,000)."""
     slug = slug_for(site)
-    rows = store.queries.keyword_history(account, slug, period.start, period.end)
-    if rows.empty:
-        empty = frames.empty(("keyword",))
-        return Keywords(empty, rows, [], [], [])
-    summary = with_period_change(frames.keyword_summary(rows, store.keyword_months.best(account, slug)), rows)
-    shaped = frames.keyword_rows(rows, sorted(set(rows["keyword"].astype(str))))
-    days = sorted(shaped["day"].unique())
-    first, last = _top_10(shaped, days[0]), _top_10(shaped, days[-1])
+    counted = store.keyword_months.summary(account, slug, period.start, period.end)
+    if counted.empty:
+        return Keywords(frames.empty(("keyword",)), frames.empty(KEYWORD_COLUMNS), [], [], [])
+    firsts = store.latest.first_rows(account, slug, period.start, period.end)
+    summary = with_period_change(frames.ranked_summary(counted), firsts)
+    first_day, last_day = firsts["day"].min(), pd.to_datetime(summary["latest_day"]).max()
+    first = _in_top_10(firsts[firsts["day"] == first_day])
+    last = _in_top_10(summary[pd.to_datetime(summary["latest_day"]) == last_day])
     charted = frames.chart_keywords(summary)
+    rows = store.queries.keyword_days(account, slug, charted, period.start, period.end)
     return Keywords(
         summary, frames.keyword_rows(rows, charted), charted, sorted(last - first), sorted(first - last)
     )

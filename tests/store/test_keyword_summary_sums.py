@@ -18,12 +18,21 @@ import pytest
 from sqlalchemy import insert
 
 from analysis.figures.history_evidence import in_window
-from analysis.figures.history_frames import keyword_summary, ranked_summary
+from analysis.figures.history_frames import (
+    chart_keywords,
+    keyword_rows,
+    keyword_summary,
+    ranked_summary,
+    whole_numbers,
+)
+from analysis.shaping import over_period
 from components.core.history.source import StoreSource
 from rigs.frame_source import FrameSource
 from schema.history import KEYWORD_SUMMARY_COLUMNS
+from services.reports.content import Keywords, keyword_section
 from store import HistoryStore
 from store.models import KeywordSnapshotRow
+from store.reports.period import Period
 from store.rollups.tables import bump_keyword_days
 from tests.store import samples
 
@@ -190,3 +199,52 @@ def test_a_kept_month_written_again_is_counted_again(summary_store: HistoryStore
             ranked_summary(summary_store.keyword_months.summary(ACCOUNT, SITE, since, until)),
             _definition(summary_store, SITE, since, until),
         )
+
+
+def _report_definition(store: HistoryStore, period: Period) -> Keywords:
+    """The report's keyword section by its definition, over every row of the period read into memory:
+    the summary with each keyword's change from its first recorded day in the period to its last, the
+    first keywords' rows, and the keywords in the top 10 on the period's last recorded day and not on its
+    first (and the other way round)."""
+    rows = store.queries.keyword_history(ACCOUNT, SITE, period.start, period.end)
+    summary = keyword_summary(rows, store.keyword_months.best(ACCOUNT, SITE))
+    ends = over_period(rows, "position", "keyword", skip_missing=False).set_index("keyword")
+    rising = -ends["change"].reindex(summary["keyword"].astype(str))
+    summary = whole_numbers(summary.assign(change=rising.to_numpy()), ["change"])
+    shaped = keyword_rows(rows, sorted(set(rows["keyword"].astype(str))))
+    days = sorted(shaped["day"].unique())
+
+    def top_10(day: pd.Timestamp) -> set[str]:
+        on_day = shaped[(shaped["day"] == day) & (shaped["position"] <= 10)]
+        return set(on_day["keyword"].astype(str))
+
+    first, last = top_10(days[0]), top_10(days[-1])
+    charted = chart_keywords(summary)
+    return Keywords(summary, keyword_rows(rows, charted), charted, sorted(last - first), sorted(first - last))
+
+
+@pytest.mark.parametrize(
+    "period",
+    [
+        Period(DAY, DAY + timedelta(days=7)),  # every day: epsilon leaves the top 10, zeta enters
+        Period(DAY + timedelta(days=2), DAY + timedelta(days=5)),  # alpha's first day in it is not recorded
+        Period(DAY + timedelta(days=7), DAY + timedelta(days=7)),  # one day: no change
+        Period(date(2025, 3, 1), date(2025, 3, 31)),  # a whole month, kept
+    ],
+)
+def test_the_reports_keyword_section_counted_at_the_database_is_the_definitions(
+    summary_store: HistoryStore, period: Period
+) -> None:
+    """A report of 5,000 keywords read a month's 150,000 rows for its keyword table; it now reads the
+    kept months and each keyword's first row of the period, and says the same."""
+    found, expected = (
+        keyword_section(summary_store, ACCOUNT, "example.com", period),
+        _report_definition(summary_store, period),
+    )
+    pd.testing.assert_frame_equal(found.summary, expected.summary)
+    pd.testing.assert_frame_equal(found.rows, expected.rows)
+    assert (found.charted, found.entered_top_10, found.left_top_10) == (
+        expected.charted,
+        expected.entered_top_10,
+        expected.left_top_10,
+    )
