@@ -227,7 +227,8 @@ def driver_rows(conn: Connection, query: Executable) -> list[Any]:
     conversions are skipped, so a value comes as the driver reads it (SQLite: a day as its ISO text)."""
     result = conn.execute(query)
     try:
-        return list(result.cursor.fetchall())
+        with collector_paused():  # millions of new tuples, none of them garbage
+            return list(result.cursor.fetchall())
     finally:
         result.close()
 

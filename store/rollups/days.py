@@ -40,7 +40,7 @@ import pandas as pd
 from sqlalchemy import Connection, Engine, delete, insert, select
 
 from schema.history import MARKET_DAY_SUMS, MARKET_DOMAIN_SUMS
-from store.engine import Connected, StoreUnavailable
+from store.engine import Connected, StoreUnavailable, collector_paused, driver_rows
 from store.market import MarketSums
 from store.rollups.tables import ROLL_DAYS, ROLL_DOMAINS, day_versions, within_period
 from store.walks import period_days
@@ -178,10 +178,12 @@ class MarketDays(Connected):
         query = select(*(ROLL_DOMAINS.c[name] for name in MARKET_DOMAIN_SUMS)).where(
             ROLL_DOMAINS.c.account == account, ROLL_DOMAINS.c.roll_key == key
         )
-        rows = conn.execute(within_period(query, ROLL_DOMAINS.c.day, since, until)).all()
-        # Column by column: a year of a few hundred domains a day is 100,000 rows and more.
-        columns = list(zip(*rows, strict=True)) if rows else [() for _ in MARKET_DOMAIN_SUMS]
-        frame = pd.DataFrame(dict(zip(MARKET_DOMAIN_SUMS, columns, strict=True)))
+        rows = driver_rows(conn, within_period(query, ROLL_DOMAINS.c.day, since, until))
+        # Column by column: a year of a few hundred domains a day is 100,000 rows and more (150,000 at
+        # 5,000 keywords), turned without the cycle collector (with it: 0.24 s of 0.3).
+        with collector_paused():
+            columns = list(zip(*rows, strict=True)) if rows else [() for _ in MARKET_DOMAIN_SUMS]
+            frame = pd.DataFrame(dict(zip(MARKET_DOMAIN_SUMS, columns, strict=True)))
         frame["day"] = _stamps(frame["day"])
         return frame
 
