@@ -107,7 +107,7 @@ def _none_chosen(keywords: set[str] | None, pairs: set[tuple[str, str]] | None) 
 def search_volumes(store: HistoryStore, account: str, since: date | None) -> dict[str, float]:
     """Each keyword's weight for the volume-weighted visibility, as ``analysis.market.standing.
     search_volumes`` gives it from the keyword history from ``since`` on, read at the database."""
-    latest = store.market.latest_values(account, ("impressions", "search_volume"), since)
+    latest = store.latest_values.read(account, ("impressions", "search_volume"), since)
     return volumes_of(latest["impressions"], latest["search_volume"])
 
 

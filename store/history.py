@@ -11,9 +11,11 @@ append-only audit log, ``store.audit``),
 a history to another database: ``store.bulk``), ``retention`` (thinning old top 10s,
 ``store.retention``), ``partitions`` (the months the top-10 and keyword rows have a partition for on
 PostgreSQL, ``store.partitions``), ``market_days`` (the market's sums from its daily roll-ups,
-``store.rollups``) and ``keyword_months`` (each keyword's rows tallied by month: the History page's
-keyword summary and each keyword's best ever, ``store.rollups.keyword_months``) and ``dr_days`` (each
-top 10's DRs of a day summed up: the DR spread of a period, ``store.rollups.dr_days``). Callers name the area:
+``store.rollups``), ``keyword_months`` (each keyword's rows tallied by month: the History page's
+keyword summary and each keyword's best ever, ``store.rollups.keyword_months``), ``dr_days`` (each top
+10's DRs of a day summed up: the DR spread of a period, ``store.rollups.dr_days``) and
+``latest_values`` (each keyword's latest search volume and impressions, kept: the market's weights,
+``store.rollups.latest_values``). Callers name the area:
 ``store.watchlist.watch(...)``, ``store.queries.domain_history(...)``. A repository that needs another
 is given it when it is made (the report links write to the audit log; the snapshots and the bulk writes
 the partitions; the roll-ups the market's sums); none reaches another through the store.
@@ -52,6 +54,7 @@ from store.retention import Retention
 from store.rollups.days import MarketDays
 from store.rollups.dr_days import DrDays
 from store.rollups.keyword_months import KeywordMonths
+from store.rollups.latest_values import LatestValues
 from store.watchlist import Watchlist
 
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
@@ -80,6 +83,7 @@ class HistoryStore:
     market_days: MarketDays
     keyword_months: KeywordMonths
     dr_days: DrDays
+    latest_values: LatestValues
 
     def __init__(self, engine: Engine, url: str) -> None:
         self._engine = engine
@@ -105,6 +109,7 @@ class HistoryStore:
         self.bulk = BulkRows(*on, partitions=self.partitions)
         self.market_days = MarketDays(*on, sums=self.market)
         self.dr_days = DrDays(*on, sums=self.market)
+        self.latest_values = LatestValues(*on)
 
     @classmethod
     def open(cls, url: str) -> Self:

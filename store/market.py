@@ -45,7 +45,7 @@ from store.engine import Connected, tune_large_read
 from store.models import SUBJECT_LEN, KeywordSnapshotRow, SerpResultRow
 from store.queries import serp_frame, top10s_within
 from store.spread import middle_place, spread_frame
-from store.walks import LatestColumn, latest_values, period_pairs
+from store.walks import period_pairs
 from store.watchlist import check_account, subject_name
 
 SERPS = SerpResultRow.__table__
@@ -355,17 +355,3 @@ class MarketSums(Connected):
         the unique index, a few probes a pair (``store.walks``), never every row of the period."""
         with self._reading() as conn:
             return period_pairs(conn, account, site, since, until)
-
-    def latest_values(
-        self, account: str, columns: Sequence[LatestColumn], since: date | None
-    ) -> dict[str, dict[str, float]]:
-        """Each keyword's latest known value of each of ``columns`` (any site's, from ``since`` on), by
-        column: on the latest day that has one, the greatest site's (the order the keyword history is
-        read in).
-
-        Read keyword by keyword down the (account, keyword, day) index, newest day first (a recursive
-        "next keyword" query, one probe each, and the first row with a value): a few rows a keyword,
-        where ranking every row of the period read all of them (1.8 million for a year of 5,000). One
-        walk serves every column."""
-        with self._reading() as conn:
-            return latest_values(conn, account, columns, since)

@@ -4,8 +4,9 @@
 For 5,000 keywords watched a year (18 million top-10 rows), a ``DISTINCT`` over the period reads all of
 them; walking the unique index (account, site, keyword, day, position) reads a few index entries per
 (site, keyword) pair, and one more to see whether the pair has a top 10 in the period. Used by
-``store.market`` (``MarketSums.pairs``, ``MarketSums.latest_values``), ``store.rollups`` (the period's
-days with a top 10) and ``store.latest`` (each keyword's latest rows, for its opportunities).
+``store.market`` (``MarketSums.pairs``), ``store.rollups`` (the period's days with a top 10; each
+keyword's latest values, ``latest_values``) and ``store.latest`` (each keyword's latest rows, for its
+opportunities).
 """
 
 from __future__ import annotations
@@ -69,19 +70,18 @@ WITH RECURSIVE keywords(keyword) AS (
     SELECT (SELECT MIN(keyword) FROM keyword_snapshots WHERE {where} AND keyword > keywords.keyword)
     FROM keywords WHERE keywords.keyword IS NOT NULL
 )"""
-#: Each keyword of the account once (one index probe each), and its latest value of each column asked
-#: (``{values}``: one ``_LATEST_VALUE`` each) from ``since`` on.
+#: Each keyword of the account once (one index probe each), and its latest row with a value of each
+#: column asked (``{values}``: ``_LATEST_OF`` of its day, site and value each).
 _LATEST_VALUES = """
 {keywords}
 SELECT keywords.keyword, {values}
 FROM keywords WHERE keywords.keyword IS NOT NULL
 """
-_LATEST_VALUE = """(
-    SELECT k.{column} FROM keyword_snapshots AS k
-    WHERE k.account = :account AND k.keyword = keywords.keyword AND k.day >= :since
-        AND k.{column} IS NOT NULL
+_LATEST_OF = """(
+    SELECT k.{pick} FROM keyword_snapshots AS k
+    WHERE k.account = :account AND k.keyword = keywords.keyword AND k.{column} IS NOT NULL
     ORDER BY k.day DESC, k.site DESC LIMIT 1
-) AS {column}"""
+) AS {column}_{alias}"""
 
 #: The newest row of one keyword of the site up to :until, with a value in ``{where}`` when given.
 _NEWEST_DAY = """(
@@ -154,26 +154,31 @@ def period_pairs(
     return [(str(row.site), str(row.keyword)) for row in rows]
 
 
-def latest_values(
-    conn: Connection, account: str, columns: Sequence[LatestColumn], since: date | None
-) -> dict[str, dict[str, float]]:
-    """Each keyword's latest known value of each of ``columns`` (any site's, from ``since`` on), by column,
-    keyword by keyword down the (account, keyword, day) index, newest day first: one walk of the
-    keywords with a row from ``since`` on for all the columns (on PostgreSQL each step probes every
-    month's partition from ``since`` on), and a few rows a keyword and column (revision 0016's partial
-    indexes hold only the rows with a value)."""
+def latest_value_rows(
+    conn: Connection, account: str, columns: Sequence[LatestColumn]
+) -> list[tuple[str, str, date, str, float]]:
+    """Each keyword's latest row with a value of each of ``columns`` (any site's, newest day first, then
+    the greater site): (keyword, column, day, site, value), keyword by keyword down the (account,
+    keyword, day) index: one walk of the keywords for all the columns (on PostgreSQL each step probes
+    every month's partition; a value's probe stops at the newest month that has one), and a few rows a
+    keyword and column (revision 0016's partial indexes hold only the rows with a value)."""
     names = [{"impressions": "impressions", "search_volume": "search_volume"}[column] for column in columns]
-    values = ", ".join(_LATEST_VALUE.format(column=name) for name in names)
-    # Only keywords with a row from ``since`` on can have a value from then on: walking those alone lets
-    # PostgreSQL probe only the months from ``since`` (a report's month: 2 partitions of 13, not all).
-    walked = _rows_of(None) + ("" if since is None else " AND day >= :since")
-    statement = _LATEST_VALUES.format(keywords=_NEXT_KEYWORDS.format(where=walked), values=values)
-    query, params = _period(statement, account, None, since, None)
-    rows = conn.execute(query.columns(keyword=String, **dict.fromkeys(names, Float)), params).all()
-    return {
-        name: {str(row[0]): float(row[n]) for row in rows if row[n] is not None}
-        for n, name in enumerate(names, start=1)
-    }
+    picks = {"day": Date, "site": String, "value": Float}
+    values = ", ".join(
+        _LATEST_OF.format(column=name, pick=name if alias == "value" else alias, alias=alias)
+        for name in names
+        for alias in picks
+    )
+    statement = _LATEST_VALUES.format(keywords=_NEXT_KEYWORDS.format(where=_rows_of(None)), values=values)
+    query, params = _period(statement, account, None, None, None)
+    typed = {f"{name}_{pick}": kind for name in names for pick, kind in picks.items()}
+    rows = conn.execute(query.columns(keyword=String, **typed), params).all()
+    return [
+        (str(row.keyword), name, row._mapping[f"{name}_day"], str(row._mapping[f"{name}_site"]), float(value))
+        for row in rows
+        for name in names
+        if (value := row._mapping[f"{name}_value"]) is not None
+    ]
 
 
 def latest_keyword_rows(

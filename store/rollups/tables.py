@@ -1,4 +1,4 @@
-"""The roll-ups' tables (revisions 0015, 0017 and 0018), the functions that mark a day's top 10s, or its
+"""The roll-ups' tables (revisions 0015, 0017, 0018 and 0019), the functions that mark a day's top 10s, or its
 keyword rows, as changed, and the reads every roll-up shares (the days' versions, a period's days).
 
 ``serp_day_versions`` is part of the history: one row per account and day whose top 10s were ever
@@ -18,6 +18,10 @@ lowest and highest DR of its rated results, and the same without the site's own 
 site has to pass), ``store.rollups.dr_days``; ``top10_dr_stamps`` the version of each day they were
 summed at. They are kept by the day's top 10s' version like the market's roll-ups.
 
+``keyword_latest_values`` (revision 0019, derived) keep each keyword's latest search volume and latest
+impressions (any site's) with the day and site they were recorded for, ``keyword_latest_stamps`` the
+day versions of the keyword rows they hold (``store.rollups.latest_values``).
+
 Kept beside their repository rather than in ``store.models``, on the same ``Base``, like the report
 tables.
 """
@@ -35,6 +39,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 from store.models import ACCOUNT_LEN, SUBJECT_LEN, Base
 
 KEY_LEN = 64
+#: The longest name of a measure kept latest ("search_volume").
+MEASURE_LEN = 32
 DERIVED: dict[str, Any] = {"derived": True}
 
 
@@ -164,6 +170,35 @@ class Top10DrStampRow(Base):
     version: Mapped[int] = mapped_column(Integer)
 
 
+class KeywordLatestValueRow(Base):
+    """A keyword's latest row with a value of one measure (its search volume, its impressions) among all
+    sites' keyword rows: that row's day and site, and the value (``store.rollups.latest_values``)."""
+
+    __tablename__ = "keyword_latest_values"
+    __table_args__ = ({"info": DERIVED},)
+
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN), primary_key=True)
+    keyword: Mapped[str] = mapped_column(String(SUBJECT_LEN), primary_key=True)
+    measure: Mapped[str] = mapped_column(String(MEASURE_LEN), primary_key=True)
+    day: Mapped[date] = mapped_column(Date)
+    site: Mapped[str] = mapped_column(String(SUBJECT_LEN))
+    value: Mapped[float] = mapped_column(Float)
+
+
+class KeywordLatestStampRow(Base):
+    """What an account's ``keyword_latest_values`` hold: every keyword row up to ``through`` (the last
+    day with a version when kept), the days before it at versions adding up to ``before_version``, that
+    day at ``last_version``."""
+
+    __tablename__ = "keyword_latest_stamps"
+    __table_args__ = ({"info": DERIVED},)
+
+    account: Mapped[str] = mapped_column(String(ACCOUNT_LEN), primary_key=True)
+    through: Mapped[date] = mapped_column(Date)
+    before_version: Mapped[int] = mapped_column(Integer)
+    last_version: Mapped[int] = mapped_column(Integer)
+
+
 VERSIONS: Table = SerpDayVersionRow.__table__
 KEYWORD_VERSIONS: Table = KeywordDayVersionRow.__table__
 KEYWORD_MONTHS: Table = KeywordMonthRow.__table__
@@ -172,6 +207,8 @@ ROLL_DAYS: Table = MarketRollDayRow.__table__
 ROLL_DOMAINS: Table = MarketRollDomainRow.__table__
 DR_DAYS: Table = Top10DrDayRow.__table__
 DR_STAMPS: Table = Top10DrStampRow.__table__
+LATEST_VALUES: Table = KeywordLatestValueRow.__table__
+LATEST_STAMPS: Table = KeywordLatestStampRow.__table__
 
 
 def day_versions(conn: Connection, account: str, since: date | None, until: date | None) -> dict[date, int]:
