@@ -152,7 +152,9 @@ def market_as_shown(
     shows it: what a page, a report, a feed and a command ask for. One keyword set with one curve and the
     same volumes is one roll-up key (``store.rollups.days``), so whichever of them reads a day first sums
     it and the others read it kept: a report that weighed nothing had a key of its own and summed its
-    month again (about 4.5 s at 5,000 keywords). A figure that shows no weighing is the same either way."""
+    month again after the page's "Watched for" its site (about 4.5 s at 5,000 keywords). Every watched
+    keyword, what the page opens on, is another keyword set. A figure that shows no weighing is the same
+    either way."""
     volumes = search_volumes(store, account, since)
     return site_market(store, account, site, since=since, until=until, ctr=ctr, group=group, volumes=volumes)
 

@@ -50,7 +50,7 @@ def search_volumes(keyword_rows: pd.DataFrame) -> dict[str, float]:
 
 def volumes_of(impressions: dict[str, float], search_volumes: dict[str, float]) -> dict[str, float]:
     """The weights from each keyword's latest impressions and latest search volume: the volume, when
-    known, wins over impressions (``store.market.latest_values`` reads both at the database)."""
+    known, wins over impressions (``store.latest_values`` keeps both at the database)."""
     return {**impressions, **search_volumes}
 
 
