@@ -44,7 +44,7 @@ from store.rollups.keyword_pieces import (
     pieces,
     union,
 )
-from store.rollups.tables import KEYWORD_MONTHS, KEYWORD_VERSIONS, MONTH_STAMPS
+from store.rollups.tables import KEYWORD_MONTHS, MONTH_STAMPS, keyword_day_versions
 from store.rows import subject_name
 from store.watchlist import check_account
 
@@ -135,11 +135,7 @@ class KeywordMonths(Connected):
         """Tally and keep the site's months that are missing or stale: the months with keyword rows, and
         those of them now kept (the rest are read from their rows)."""
         with self._reading() as conn:
-            versions = conn.execute(
-                select(KEYWORD_VERSIONS.c.day, KEYWORD_VERSIONS.c.version).where(
-                    KEYWORD_VERSIONS.c.account == account
-                )
-            ).all()
+            versions = keyword_day_versions(conn, account)
             stamps = {
                 month: _Stamp(version, through)
                 for month, version, through in conn.execute(
@@ -149,7 +145,7 @@ class KeywordMonths(Connected):
                 )
             }
         days: dict[date, dict[date, int]] = defaultdict(dict)
-        for day, version in versions:
+        for day, version in versions.items():
             days[month_of(day)][day] = version
         kept = set()
         for month, of_month in sorted(days.items()):

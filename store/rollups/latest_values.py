@@ -28,16 +28,18 @@ from datetime import date
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
 from store.engine import Connected, StoreUnavailable, tune_large_read
 from store.queries import KEYWORDS
-from store.rollups.tables import KEYWORD_VERSIONS, LATEST_STAMPS, LATEST_VALUES
+from store.recording import upsert_returning
+from store.rollups.tables import LATEST_STAMPS, LATEST_VALUES, keyword_day_versions
 from store.walks import LatestColumn, latest_value_rows
 from store.watchlist import check_account
 
 logger = logging.getLogger(__name__)
 
+#: A kept value's key.
+_KEY = ("account", "keyword", "measure")
 #: Every measure kept, whichever a read asks for.
 MEASURES: tuple[LatestColumn, ...] = ("impressions", "search_volume")
 
@@ -63,7 +65,7 @@ class LatestValues(Connected):
         read in); the kept values brought up to date first."""
         account = check_account(account)
         with self._reading() as conn:
-            versions = _versions(conn, account)
+            versions = keyword_day_versions(conn, account)
             read, now = _stamp_of(conn, account), _stamp_now(versions)
             kept = _kept(conn, account) if read is not None else {}
             found = kept if read is not None and read == now else None
@@ -108,15 +110,9 @@ class LatestValues(Connected):
                     for keyword, measure in changed
                     for day, site, value in [found[keyword, measure]]
                 ]  # fmt: skip
-                if rows:
-                    conn.execute(_upsert(conn), rows)
+                upsert_returning(conn, LATEST_VALUES, rows, _KEY, ("day", "site", "value"), returning=_KEY)
         except StoreUnavailable as exc:  # a read-only database, or another replica keeping the same
             logger.info("latest keyword values not kept: %s", exc)
-
-
-def _versions(conn: Connection, account: str) -> dict[date, int]:
-    query = select(KEYWORD_VERSIONS.c.day, KEYWORD_VERSIONS.c.version)
-    return dict(conn.execute(query.where(KEYWORD_VERSIONS.c.account == account)).all())
 
 
 def _before(versions: dict[date, int], day: date) -> int:
@@ -193,13 +189,3 @@ def _claim(conn: Connection, account: str, read: _Stamp | None, now: _Stamp) -> 
         .values(**values)
     )
     return moved.rowcount == 1
-
-
-def _upsert(conn: Connection) -> Any:
-    """An insert of kept values that replaces a keyword's kept value of the same measure."""
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    stmt = dialect.insert(LATEST_VALUES)
-    key = [LATEST_VALUES.c.account, LATEST_VALUES.c.keyword, LATEST_VALUES.c.measure]
-    return stmt.on_conflict_do_update(
-        index_elements=key, set_={name: stmt.excluded[name] for name in ("day", "site", "value")}
-    )

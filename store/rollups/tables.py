@@ -214,8 +214,20 @@ LATEST_STAMPS: Table = KeywordLatestStampRow.__table__
 def day_versions(conn: Connection, account: str, since: date | None, until: date | None) -> dict[date, int]:
     """The version of each of the account's days from ``since`` to ``until`` (each end open when None)
     whose top 10s were ever written: what every roll-up of the top 10s is stamped with."""
-    query = select(VERSIONS.c.day, VERSIONS.c.version).where(VERSIONS.c.account == account)
-    return {row.day: row.version for row in conn.execute(within_period(query, VERSIONS.c.day, since, until))}
+    return _versions_of(conn, VERSIONS, account, since, until)
+
+
+def keyword_day_versions(conn: Connection, account: str) -> dict[date, int]:
+    """The version of each of the account's days whose keyword rows were ever written: what the keyword
+    months and the kept latest values are stamped with."""
+    return _versions_of(conn, KEYWORD_VERSIONS, account, None, None)
+
+
+def _versions_of(
+    conn: Connection, versions: Table, account: str, since: date | None, until: date | None
+) -> dict[date, int]:
+    query = select(versions.c.day, versions.c.version).where(versions.c.account == account)
+    return {row.day: row.version for row in conn.execute(within_period(query, versions.c.day, since, until))}
 
 
 def within_period(query: Any, column: Any, since: date | None, until: date | None) -> Any:
